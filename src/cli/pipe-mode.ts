@@ -1,0 +1,52 @@
+// Pipe mode (stdin is not a terminal) and `-p`: each line is a slash command or a prompt, run in
+// order; plain text out; the exit status says whether any line failed.
+import { createApproverWithoutTerminal } from "./approve-without-terminal.js";
+import { createPlainRenderer } from "./plain-renderer.js";
+import { runLine } from "./run-line.js";
+import type { ServerStatusProvider } from "./server-status.js";
+import type { AgentFactory } from "./session-io.js";
+import { createTurnTracker } from "./turn-tracker.js";
+
+export interface PipeModeDeps {
+  readonly lines: AsyncIterable<string>;
+  readonly makeAgent: AgentFactory;
+  readonly servers: ServerStatusProvider;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  /** Aborted on the first interrupt: the running line stops and no further line runs. */
+  readonly signal: AbortSignal;
+}
+
+export const PIPE_OK_EXIT_CODE = 0;
+export const PIPE_FAILED_EXIT_CODE = 1;
+export const INTERRUPTED_EXIT_CODE = 130;
+
+export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
+  const { out, err, signal } = deps;
+  const tracker = createTurnTracker();
+  const render = createPlainRenderer({ out, err });
+  const agent = deps.makeAgent({
+    approve: createApproverWithoutTerminal((line) => err(`${line}\n`)),
+    emit: (event) => {
+      tracker.observe(event);
+      render(event);
+    },
+  });
+  const context = {
+    agent,
+    servers: deps.servers,
+    print: (text: string) => out(text.endsWith("\n") ? text : `${text}\n`),
+    warn: (text: string) => err(`${text}\n`),
+    signal,
+    lastTurnEnd: tracker.lastEnd,
+  };
+  let failed = false;
+  for await (const line of deps.lines) {
+    if (signal.aborted) break;
+    const outcome = await runLine(line, context);
+    if (outcome === "exit") break;
+    if (outcome === "failed") failed = true;
+  }
+  if (signal.aborted) return INTERRUPTED_EXIT_CODE;
+  return failed ? PIPE_FAILED_EXIT_CODE : PIPE_OK_EXIT_CODE;
+}

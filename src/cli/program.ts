@@ -1,0 +1,108 @@
+// The command line, parsed once by commander into a typed Invocation; nothing runs here, so main.ts
+// decides what to load for each path.
+import { Command, CommanderError } from "commander";
+
+export interface CommonOptions {
+  /** Accepted now and kept for the MCP mounting, which reads servers from this file. */
+  readonly mcpConfig: string | undefined;
+  readonly allow: readonly string[];
+  readonly deny: readonly string[];
+  readonly model: string | undefined;
+  readonly resume: boolean;
+}
+
+export type Invocation =
+  | { readonly kind: "session"; readonly options: CommonOptions; readonly print: string | undefined }
+  | { readonly kind: "tools"; readonly options: CommonOptions; readonly json: boolean }
+  | { readonly kind: "call"; readonly options: CommonOptions; readonly tool: string; readonly args: string | undefined; readonly json: boolean }
+  | { readonly kind: "mcp-list"; readonly options: CommonOptions; readonly json: boolean }
+  /** Help or version was printed, or the arguments were wrong (commander already said why on stderr). */
+  | { readonly kind: "exit"; readonly code: number };
+
+export interface ProgramOutput {
+  readonly writeOut: (text: string) => void;
+  readonly writeErr: (text: string) => void;
+}
+
+export const USAGE_EXIT_CODE = 2;
+
+export async function parseInvocation(argv: readonly string[], version: string, output: ProgramOutput): Promise<Invocation> {
+  let invocation: Invocation | undefined;
+  const program = new Command("mca")
+    .description("A small terminal coding agent with a hand-written MCP client (2026-07-28).")
+    .version(version)
+    .option("-p, --print <prompt>", "run one prompt (or slash command) without a terminal, print the answer, exit")
+    .option("--mcp-config <path>", "MCP servers to mount (the mcpServers shape)")
+    .option("--allow <rule>", "allow tools matching a rule, e.g. write_file or 'bash(git status*)' (repeatable)", collect, [])
+    .option("--deny <rule>", "deny tools matching a rule (repeatable)", collect, [])
+    .option("--model <name>", "the Claude model (default: MCA_MODEL or the built-in default)")
+    .option("--resume", "continue the newest session of this project")
+    .exitOverride()
+    .configureOutput(output)
+    .action((_options: unknown, command: Command) => {
+      invocation = { kind: "session", options: commonOptions(command), print: stringOption(command.opts(), "print") };
+    });
+
+  program
+    .command("tools")
+    .description("list every tool the model sees, with its approval decision")
+    .option("--json", "print JSON")
+    .action((_options: unknown, command: Command) => {
+      invocation = { kind: "tools", options: commonOptions(command), json: command.opts().json === true };
+    });
+
+  program
+    .command("call <tool> [json]")
+    .description("call one tool through the approval gate and print its result")
+    .option("--json", "print JSON")
+    .action((tool: string, args: string | undefined, _options: unknown, command: Command) => {
+      invocation = { kind: "call", options: commonOptions(command), tool, args, json: command.opts().json === true };
+    });
+
+  program
+    .command("mcp")
+    .description("MCP servers")
+    .command("list")
+    .description("show each configured MCP server and its state")
+    .option("--json", "print JSON")
+    .action((_options: unknown, command: Command) => {
+      invocation = { kind: "mcp-list", options: commonOptions(command), json: command.opts().json === true };
+    });
+
+  // Subcommands inherit exitOverride and configureOutput: they were set before the subcommands were made.
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) return { kind: "exit", code: exitCodeFor(error) };
+    throw error;
+  }
+  return invocation ?? { kind: "exit", code: USAGE_EXIT_CODE };
+}
+
+function exitCodeFor(error: CommanderError): number {
+  return error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : USAGE_EXIT_CODE;
+}
+
+function commonOptions(command: Command): CommonOptions {
+  const values: Record<string, unknown> = command.optsWithGlobals();
+  return {
+    mcpConfig: stringOption(values, "mcpConfig"),
+    allow: stringList(values.allow),
+    deny: stringList(values.deny),
+    model: stringOption(values, "model"),
+    resume: values.resume === true,
+  };
+}
+
+function collect(value: string, previous: readonly string[]): string[] {
+  return [...previous, value];
+}
+
+function stringOption(values: Record<string, unknown>, key: string): string | undefined {
+  const value = values[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}

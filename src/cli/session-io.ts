@@ -1,0 +1,12 @@
+// What a mode gives the agent when it makes one: how to ask for approval and where events go.
+// main.ts owns everything else the agent needs and hands the modes a factory.
+import type { Agent, ApprovalRequest } from "../kernel/agent.js";
+import type { ApprovalAnswer } from "../kernel/decision.js";
+import type { AgentEvent } from "../kernel/events.js";
+
+export interface SessionIo {
+  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  readonly emit: (event: AgentEvent) => void;
+}
+
+export type AgentFactory = (io: SessionIo) => Agent;
