@@ -1,0 +1,84 @@
+// edit_file: replaces one exact occurrence of a string in a project file; an ambiguous or missing
+// match is an error the model can fix by quoting more context.
+import { readFile, writeFile } from "node:fs/promises";
+import type { Tool, ToolArgs } from "../kernel/tool.js";
+import { changedFiles } from "./changed-files.js";
+import { resolveInProject } from "./resolve-in-project.js";
+import { requiredString } from "./tool-args.js";
+import { errorResult, okResult } from "./tool-result.js";
+
+export function createEditFileTool(projectDir: string): Tool {
+  return {
+    name: "edit_file",
+    description:
+      "Replace text in a project file: `old_string` must occur exactly once in the file (character for " +
+      "character, including whitespace and indentation; without read_file's line numbers) and is replaced " +
+      "by `new_string`. When it occurs 0 or several times nothing changes and the error says how many " +
+      "times it matched: quote more surrounding lines to make it unique. To create a file, use write_file.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "File path, relative to the project folder." },
+        old_string: { type: "string", description: "The exact text to replace; must occur exactly once." },
+        new_string: { type: "string", description: "The replacement text." },
+      },
+      required: ["path", "old_string", "new_string"],
+      additionalProperties: false,
+    },
+    kind: "write",
+    source: "local",
+    originalName: "edit_file",
+    changes: (args) => changedFiles(projectDir, args),
+    async run(args) {
+      const parsed = parseArgs(args);
+      if (parsed instanceof Error) return errorResult(parsed.message);
+      const { path, oldString, newString } = parsed;
+      const absolute = resolveInProject(projectDir, path);
+      if (absolute instanceof Error) return errorResult(absolute.message);
+      let content: string;
+      try {
+        content = await readFile(absolute, "utf8");
+      } catch (error) {
+        return errorResult(readFailure(path, error));
+      }
+      const matches = countOccurrences(content, oldString);
+      if (matches !== 1) {
+        return errorResult(
+          `old_string matched ${matches} times in ${path}; it must match exactly once, so nothing was changed`,
+        );
+      }
+      const at = content.indexOf(oldString);
+      // Slicing, not String.replace: `$&` and friends in new_string must stay literal.
+      const updated = content.slice(0, at) + newString + content.slice(at + oldString.length);
+      await writeFile(absolute, updated, "utf8");
+      const line = content.slice(0, at).split("\n").length;
+      return okResult(`edited ${path}: replaced 1 occurrence at line ${line}`);
+    },
+  };
+}
+
+function parseArgs(args: ToolArgs): { path: string; oldString: string; newString: string } | Error {
+  const path = requiredString(args, "path");
+  if (path instanceof Error) return path;
+  const oldString = requiredString(args, "old_string");
+  if (oldString instanceof Error) return oldString;
+  const newString = requiredString(args, "new_string");
+  if (newString instanceof Error) return newString;
+  if (oldString === "") return new Error(`argument "old_string" must not be empty; use write_file to create a file`);
+  if (oldString === newString) return new Error("old_string and new_string are the same; nothing would change");
+  return { path, oldString, newString };
+}
+
+/** Overlapping occurrences count: in "aaa", "aa" is ambiguous, so it counts twice. */
+function countOccurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) count += 1;
+  return count;
+}
+
+function readFailure(path: string, error: unknown): string {
+  const code = error instanceof Error && "code" in error ? error.code : undefined;
+  if (code === "ENOENT") return `file not found: ${path}`;
+  if (code === "EISDIR") return `${path} is a folder, not a file`;
+  return `could not read ${path}: ${error instanceof Error ? error.message : String(error)}`;
+}

@@ -1,0 +1,29 @@
+// Validates a tool call's arguments at the boundary: each reader returns the typed value or an Error
+// naming the argument, so a tool's interior trusts its types.
+import type { ToolArgs } from "../kernel/tool.js";
+
+export function requiredString(args: ToolArgs, name: string): string | Error {
+  const value = args[name];
+  if (typeof value !== "string") return new Error(`argument "${name}" must be a string`);
+  return value;
+}
+
+export function optionalString(args: ToolArgs, name: string): string | undefined | Error {
+  const value = args[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") return new Error(`argument "${name}" must be a string`);
+  return value;
+}
+
+export function optionalInteger(
+  args: ToolArgs,
+  name: string,
+  range: { readonly min: number; readonly max: number },
+): number | undefined | Error {
+  const value = args[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < range.min || value > range.max) {
+    return new Error(`argument "${name}" must be an integer from ${range.min} to ${range.max}`);
+  }
+  return value;
+}
