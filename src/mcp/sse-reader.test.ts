@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { createSseReader } from "./sse-reader.js";
+
+const encoder = new TextEncoder();
+
+/** Runs the reader over the given chunks and returns the data of every dispatched event. */
+function readChunks(chunks: readonly Uint8Array[]): string[] {
+  const events: string[] = [];
+  const reader = createSseReader((data) => events.push(data));
+  for (const chunk of chunks) reader.push(chunk);
+  reader.end();
+  return events;
+}
+
+function read(...texts: string[]): string[] {
+  return readChunks(texts.map((text) => encoder.encode(text)));
+}
+
+describe("createSseReader", () => {
+  it("dispatches an event at a blank line", () => {
+    expect(read('data: {"a":1}\n\n')).toEqual(['{"a":1}']);
+  });
+
+  it("joins multi-line data with \\n", () => {
+    expect(read("data: first\ndata: second\ndata:third\n\n")).toEqual(["first\nsecond\nthird"]);
+  });
+
+  it("accepts \\r\\n, \\r and \\n line endings, mixed in one stream", () => {
+    expect(read("data: a\r\ndata: b\rdata: c\n\r\ndata: d\r\r")).toEqual(["a\nb\nc", "d"]);
+  });
+
+  it("ignores comment lines and the event, id and retry fields", () => {
+    expect(read(": keep-alive\nevent: message\nid: 7\nretry: 1000\ndata: x\n: another\n\n")).toEqual(["x"]);
+  });
+
+  it("removes one leading space from a value, and only one", () => {
+    expect(read("data:  two spaces\n\n")).toEqual([" two spaces"]);
+  });
+
+  it("treats a bare `data` line as an empty data line", () => {
+    expect(read("data\ndata: x\n\n")).toEqual(["\nx"]);
+  });
+
+  it("dispatches nothing for an event without data lines", () => {
+    expect(read("event: message\nid: 1\n\n\n\ndata: y\n\n")).toEqual(["y"]);
+  });
+
+  it("discards an event the stream ends in the middle of", () => {
+    expect(read("data: complete\n\ndata: half\n")).toEqual(["complete"]);
+  });
+
+  it("strips a byte order mark at the start of the stream", () => {
+    expect(read("\uFEFFdata: x\n\n")).toEqual(["x"]);
+  });
+
+  it("counts a \\r at the end of one chunk and a \\n at the start of the next as one line break", () => {
+    expect(read("data: a\r", "\ndata: b\r\n\r\n")).toEqual(["a\nb"]);
+  });
+
+  it("reads the same events however the bytes are split, including inside UTF-8 sequences", () => {
+    const stream =
+      ': hello\r\ndata: {"text":"Hello, 世界 🎉"}\r\n\r\n' +
+      "event: message\rdata: line one\rdata: ünïcödé\r\r" +
+      'data: {"id":7}\n: trailing comment\n\n';
+    const bytes = encoder.encode(stream);
+    const expected = ['{"text":"Hello, 世界 🎉"}', "line one\nünïcödé", '{"id":7}'];
+    expect(readChunks([bytes])).toEqual(expected);
+    for (let cut = 1; cut < bytes.length; cut += 1) {
+      expect(readChunks([bytes.subarray(0, cut), bytes.subarray(cut)])).toEqual(expected);
+    }
+    const oneBytePerChunk = Array.from(bytes, (_, index) => bytes.subarray(index, index + 1));
+    expect(readChunks(oneBytePerChunk)).toEqual(expected);
+  });
+
+  it("dispatches each event as soon as its blank line arrives", () => {
+    const events: string[] = [];
+    const reader = createSseReader((data) => events.push(data));
+    reader.push(encoder.encode("data: first\n"));
+    expect(events).toEqual([]);
+    reader.push(encoder.encode("\ndata: second"));
+    expect(events).toEqual(["first"]);
+    reader.push(encoder.encode("\n\n"));
+    expect(events).toEqual(["first", "second"]);
+  });
+});
