@@ -1,0 +1,128 @@
+// One entry of `mcpServers`, validated into a typed server config. The shape is the one other MCP hosts
+// use: stdio `{ command, args?, env?, cwd? }`, HTTP `{ type: "http", url, headers? }`, plus our own
+// optional `timeoutMs` and `enabled`.
+import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from "./mcp-config.js";
+import type { JsonNode } from "./json-reader.js";
+import {
+  fail,
+  optionalField,
+  readBoolean,
+  readExpandedString,
+  readExpandedStringArray,
+  readExpandedStringMap,
+  readNonEmptyExpandedString,
+  readObject,
+  readPositiveInteger,
+  readString,
+  rejectUnknownFields,
+  requiredField,
+  type JsonObjectNode,
+  type Path,
+  type ReadContext,
+} from "./read-fields.js";
+
+type Transport = McpServerConfig["transport"];
+
+/** Values of `type`: other hosts spell Streamable HTTP in several ways; all mean our "http". */
+const TRANSPORT_BY_TYPE = new Map<string, Transport>([
+  ["stdio", "stdio"],
+  ["http", "http"],
+  ["streamable-http", "http"],
+  ["streamableHttp", "http"],
+]);
+const TYPE_CHOICES = [...TRANSPORT_BY_TYPE.keys()].map((name) => JSON.stringify(name)).join(", ");
+
+/** RFC 9110 token characters. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What fetch accepts as a header value: Latin-1 text without NUL, CR or LF. */
+const HEADER_VALUE = /^[^\0\r\n\u0100-\uffff]*$/;
+const URL_PROTOCOLS = ["http:", "https:"];
+
+const COMMON_FIELDS = ["type", "timeoutMs", "enabled"];
+
+interface Common {
+  readonly alias: string;
+  readonly timeoutMs?: number;
+  readonly enabled: boolean;
+}
+
+function transportOf(server: JsonObjectNode, path: Path, context: ReadContext): Transport {
+  const type = optionalField(server, "type");
+  if (type === undefined) return server.members.has("url") && !server.members.has("command") ? "http" : "stdio";
+  const name = readString(type, [...path, "type"], context);
+  const transport = TRANSPORT_BY_TYPE.get(name);
+  if (transport !== undefined) return transport;
+  const hint = name === "sse" ? ' (the old HTTP+SSE transport is not supported; Streamable HTTP is "http")' : "";
+  return fail(context, [...path, "type"], type.offset, `must be one of ${TYPE_CHOICES}${hint}`);
+}
+
+function checkHeader(name: string, value: string): string | undefined {
+  if (!HEADER_NAME.test(name)) return "is not a valid HTTP header name";
+  if (!HEADER_VALUE.test(value)) return "must be plain header text (no line breaks, nothing beyond U+00FF)";
+  return undefined;
+}
+
+function readUrl(node: JsonNode, path: Path, context: ReadContext): string {
+  const url = readExpandedString(node, path, context);
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== undefined && URL_PROTOCOLS.includes(protocol)) return url;
+  return fail(context, path, node.offset, "must be an http:// or https:// URL");
+}
+
+function readStdio(common: Common, server: JsonObjectNode, path: Path, context: ReadContext): StdioServerConfig {
+  const args = optionalField(server, "args");
+  const env = optionalField(server, "env");
+  const cwd = optionalField(server, "cwd");
+  return {
+    alias: common.alias,
+    transport: "stdio",
+    command: readNonEmptyExpandedString(requiredField(server, "command", path, context), [...path, "command"], context),
+    args: args === undefined ? [] : readExpandedStringArray(args, [...path, "args"], context),
+    env: env === undefined ? {} : readExpandedStringMap(env, [...path, "env"], context),
+    ...(cwd === undefined ? {} : { cwd: readString(cwd, [...path, "cwd"], context) }),
+    ...(common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),
+    enabled: common.enabled,
+  };
+}
+
+function readHttp(common: Common, server: JsonObjectNode, path: Path, context: ReadContext): HttpServerConfig {
+  const headers = optionalField(server, "headers");
+  return {
+    alias: common.alias,
+    transport: "http",
+    url: readUrl(requiredField(server, "url", path, context), [...path, "url"], context),
+    headers: headers === undefined ? {} : readExpandedStringMap(headers, [...path, "headers"], context, checkHeader),
+    ...(common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),
+    enabled: common.enabled,
+  };
+}
+
+interface TransportEntry {
+  readonly fields: readonly string[];
+  readonly read: (common: Common, server: JsonObjectNode, path: Path, context: ReadContext) => McpServerConfig;
+}
+
+const TRANSPORTS: Readonly<Record<Transport, TransportEntry>> = {
+  stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "cwd"], read: readStdio },
+  http: { fields: [...COMMON_FIELDS, "url", "headers"], read: readHttp },
+};
+
+export function readServer(alias: string, node: JsonNode, context: ReadContext): McpServerConfig {
+  const path = ["mcpServers", alias];
+  const server = readObject(node, path, context);
+  const transport = TRANSPORTS[transportOf(server, path, context)];
+  rejectUnknownFields(server, path, transport.fields, context);
+  const timeoutMs = optionalField(server, "timeoutMs");
+  const enabled = optionalField(server, "enabled");
+  const common: Common = {
+    alias,
+    ...(timeoutMs === undefined ? {} : { timeoutMs: readPositiveInteger(timeoutMs, [...path, "timeoutMs"], context, "milliseconds") }),
+    enabled: enabled === undefined ? true : readBoolean(enabled, [...path, "enabled"], context),
+  };
+  return transport.read(common, server, path, context);
+}
