@@ -52,16 +52,22 @@ export function runCommand(request: CommandRequest): Promise<CommandOutcome> {
       }
     };
 
-    const finish = (pipesClosed: boolean): void => {
+    const finish = (): void => {
       if (settled) return;
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       request.signal.removeEventListener("abort", onAbort);
-      // A stopped command's leftovers, or background processes still holding our pipes, end with it.
-      if (stopReason !== undefined || !pipesClosed) killGroup("SIGKILL");
+      // A stopped command's leftovers that no longer hold our pipes end with it too.
+      if (stopReason !== undefined) killGroup("SIGKILL");
       child.stdout.destroy();
       child.stderr.destroy();
       settle(outcome());
+    };
+
+    /** SIGKILL the group, then wait (with a limit) for the pipes to close, which means the holders died. */
+    const killAndWait = (): void => {
+      killGroup("SIGKILL");
+      timers.push(setTimeout(finish, AFTER_KILL_WAIT_MS));
     };
 
     const outcome = (): CommandOutcome => {
@@ -74,24 +80,20 @@ export function runCommand(request: CommandRequest): Promise<CommandOutcome> {
       if (settled || stopReason !== undefined || exit !== undefined) return;
       stopReason = reason;
       killGroup("SIGTERM");
-      timers.push(
-        setTimeout(() => {
-          killGroup("SIGKILL");
-          timers.push(setTimeout(() => finish(false), AFTER_KILL_WAIT_MS));
-        }, request.killGraceMs),
-      );
+      timers.push(setTimeout(killAndWait, request.killGraceMs));
     };
     const onAbort = (): void => stop("aborted");
 
     child.on("error", (error) => {
       spawnError = error;
-      finish(true);
+      finish();
     });
     child.on("exit", (code, signal) => {
       exit = { code, signal };
-      if (stopReason === undefined) timers.push(setTimeout(() => finish(false), PIPE_DRAIN_MS));
+      // Background processes still holding the pipes after bash exited are this call's leftovers.
+      if (stopReason === undefined) timers.push(setTimeout(killAndWait, PIPE_DRAIN_MS));
     });
-    child.on("close", () => finish(true));
+    child.on("close", finish);
 
     timers.push(setTimeout(() => stop("timed_out"), request.timeoutMs));
     if (request.signal.aborted) stop("aborted");

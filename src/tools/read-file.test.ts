@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createReadFileTool } from "./read-file.js";
+
+const context = { signal: new AbortController().signal };
+
+describe("read_file", () => {
+  let project: string;
+  beforeEach(() => {
+    project = mkdtempSync(join(tmpdir(), "mca-read-"));
+  });
+  afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+  const read = (args: Record<string, unknown>) => createReadFileTool(project).run(args, context);
+
+  it("returns the whole file as numbered lines", async () => {
+    writeFileSync(join(project, "a.txt"), "alpha\nbeta\ngamma\n");
+    expect(await read({ path: "a.txt" })).toEqual({ text: "1\talpha\n2\tbeta\n3\tgamma", isError: false });
+  });
+
+  it("returns a window from a 1-based offset and says where to continue", async () => {
+    writeFileSync(join(project, "a.txt"), "l1\nl2\nl3\nl4\nl5\n");
+    expect(await read({ path: "a.txt", offset: 2, limit: 2 })).toEqual({
+      text: "2\tl2\n3\tl3\n[lines 2-3 of 5; continue with offset 4]",
+      isError: false,
+    });
+  });
+
+  it("returns 2,000 lines by default", async () => {
+    const lines = Array.from({ length: 2_500 }, (_, i) => `line ${i + 1}`);
+    writeFileSync(join(project, "long.txt"), lines.join("\n"));
+    const result = await read({ path: "long.txt" });
+    const shown = result.text.split("\n");
+    expect(shown).toHaveLength(2_001);
+    expect(shown[1_999]).toBe("2000\tline 2000");
+    expect(shown[2_000]).toBe("[lines 1-2000 of 2500; continue with offset 2001]");
+  });
+
+  it("reports an offset past the end as an error", async () => {
+    writeFileSync(join(project, "a.txt"), "one\n");
+    expect(await read({ path: "a.txt", offset: 5 })).toEqual({
+      text: "offset 5 is past the end of a.txt (1 lines)",
+      isError: true,
+    });
+  });
+
+  it("says an empty file is empty", async () => {
+    writeFileSync(join(project, "empty.txt"), "");
+    expect(await read({ path: "empty.txt" })).toEqual({ text: "(empty.txt is empty)", isError: false });
+  });
+
+  it("reports a missing file as an error result", async () => {
+    expect(await read({ path: "nope.txt" })).toEqual({ text: "file not found: nope.txt", isError: true });
+  });
+
+  it("points a folder to list_dir", async () => {
+    mkdirSync(join(project, "src"));
+    expect(await read({ path: "src" })).toEqual({
+      text: "src is a folder; use list_dir to see its entries",
+      isError: true,
+    });
+  });
+
+  it("refuses a binary file", async () => {
+    writeFileSync(join(project, "blob.bin"), Buffer.from([1, 2, 0, 3]));
+    expect(await read({ path: "blob.bin" })).toEqual({
+      text: "blob.bin looks like a binary file; read_file shows text only",
+      isError: true,
+    });
+  });
+
+  it("refuses a path outside the project folder", async () => {
+    expect(await read({ path: "../etc/passwd" })).toEqual({
+      text: `path ../etc/passwd is outside the project folder ${project}`,
+      isError: true,
+    });
+  });
+
+  it("rejects arguments of the wrong type", async () => {
+    expect(await read({ path: 7 })).toEqual({ text: 'argument "path" must be a string', isError: true });
+    expect(await read({ path: "a.txt", limit: 0 })).toEqual({
+      text: 'argument "limit" must be an integer from 1 to 2000',
+      isError: true,
+    });
+  });
+});

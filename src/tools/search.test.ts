@@ -1,0 +1,102 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createSearchTool } from "./search.js";
+
+const context = { signal: new AbortController().signal };
+
+describe("search", () => {
+  let project: string;
+  beforeEach(() => {
+    project = mkdtempSync(join(tmpdir(), "mca-search-"));
+  });
+  afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+  const write = (path: string, content: string | Buffer) => {
+    mkdirSync(dirname(join(project, path)), { recursive: true });
+    writeFileSync(join(project, path), content);
+  };
+  const search = (args: Record<string, unknown>) => createSearchTool(project).run(args, context);
+
+  it("returns file:line: text for each matching line, skipping .git and node_modules", async () => {
+    write("src/a.ts", "const x = 1;\n// TODO: fix\n");
+    write("b.md", "TODO later\n");
+    write(".git/config", "TODO in git\n");
+    write("node_modules/pkg/index.js", "TODO in deps\n");
+    expect(await search({ pattern: "TODO" })).toEqual({
+      text: "b.md:1: TODO later\nsrc/a.ts:2: // TODO: fix",
+      isError: false,
+    });
+  });
+
+  it("filters files with a glob on the base name or on the path", async () => {
+    write("src/a.ts", "hit\n");
+    write("src/deep/b.ts", "hit\n");
+    write("src/c.js", "hit\n");
+    expect((await search({ pattern: "hit", glob: "*.ts" })).text).toBe("src/a.ts:1: hit\nsrc/deep/b.ts:1: hit");
+    expect((await search({ pattern: "hit", glob: "src/*.{js,ts}" })).text).toBe("src/a.ts:1: hit\nsrc/c.js:1: hit");
+  });
+
+  it("narrows the search to a folder or a single file", async () => {
+    write("src/a.ts", "hit\n");
+    write("lib/b.ts", "hit\n");
+    expect((await search({ pattern: "hit", path: "lib" })).text).toBe("lib/b.ts:1: hit");
+    expect((await search({ pattern: "hit", path: "src/a.ts" })).text).toBe("src/a.ts:1: hit");
+  });
+
+  it("treats a leading (?i) as case-insensitive", async () => {
+    write("a.txt", "Hello\n");
+    expect((await search({ pattern: "(?i)hello" })).text).toBe("a.txt:1: Hello");
+    expect((await search({ pattern: "hello" })).text).toBe("no matches for /hello/ in .");
+  });
+
+  it("skips binary files and files over 1 MiB", async () => {
+    write("blob.bin", Buffer.concat([Buffer.from("needle"), Buffer.from([0])]));
+    write("big.txt", `needle\n${"x".repeat(1024 * 1024)}`);
+    expect(await search({ pattern: "needle" })).toEqual({
+      text: "no matches for /needle/ in .\n[1 files over 1 MiB were not searched]",
+      isError: false,
+    });
+  });
+
+  it("does not follow symbolic links", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "mca-search-outside-"));
+    try {
+      writeFileSync(join(outside, "secret.txt"), "needle\n");
+      symlinkSync(outside, join(project, "linked"));
+      expect((await search({ pattern: "needle" })).text).toBe("no matches for /needle/ in .");
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("stops at 200 matches and says so", async () => {
+    write("many.txt", Array.from({ length: 250 }, (_, i) => `match ${i}`).join("\n"));
+    const lines = (await search({ pattern: "match" })).text.split("\n");
+    expect(lines).toHaveLength(201);
+    expect(lines[199]).toBe("many.txt:200: match 199");
+    expect(lines[200]).toBe("[stopped at 200 matches; narrow the pattern, path or glob]");
+  });
+
+  it("reports an invalid regular expression as an error result", async () => {
+    const result = await search({ pattern: "(unclosed" });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^invalid regular expression: /);
+  });
+
+  it("refuses a path outside the project folder", async () => {
+    expect(await search({ pattern: "x", path: "../" })).toEqual({
+      text: `path ../ is outside the project folder ${project}`,
+      isError: true,
+    });
+  });
+
+  it("stops when aborted", async () => {
+    write("a.txt", "hit\n");
+    const controller = new AbortController();
+    controller.abort();
+    const result = await createSearchTool(project).run({ pattern: "hit" }, { signal: controller.signal });
+    expect(result).toEqual({ text: "search aborted", isError: true });
+  });
+});
