@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import type { Rule, Verdict } from "./decision.js";
+import { decide, parseRule } from "./gate.js";
+import type { Tool } from "./tool.js";
+
+const NONE: ReadonlySet<string> = new Set();
+const bash: Pick<Tool, "name" | "kind"> = { name: "bash", kind: "exec" };
+const notesSearch: Pick<Tool, "name" | "kind"> = { name: "mcp__notes__search", kind: "remote" };
+
+function rule(verdict: Verdict, pattern: string, origin = "--test"): Rule {
+  const parsed = parseRule(pattern, verdict, origin);
+  if (parsed instanceof Error) throw parsed;
+  return parsed;
+}
+
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, index) =>
+    permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]),
+  );
+}
+
+describe("decide", () => {
+  it("lets deny win over ask and allow in every order of the rules", () => {
+    const rules = [rule("allow", "mcp__notes__*"), rule("deny", "mcp__*__search", "/p/.mca/settings.json"), rule("ask", "*")];
+    for (const order of permutations(rules)) {
+      expect(decide(notesSearch, {}, order, NONE)).toEqual({
+        verdict: "deny",
+        reason: 'rule "mcp__*__search" (deny) from /p/.mca/settings.json',
+      });
+    }
+  });
+
+  it("lets ask win over allow in every order of the rules", () => {
+    const rules = [rule("allow", "mcp__notes__*", "--allow"), rule("ask", "mcp__notes__search", "/home/u/settings.json")];
+    for (const order of permutations(rules)) {
+      expect(decide(notesSearch, {}, order, NONE)).toEqual({
+        verdict: "ask",
+        reason: 'rule "mcp__notes__search" (ask) from /home/u/settings.json',
+      });
+    }
+  });
+
+  it("names the winning rule and its origin in the reason", () => {
+    expect(decide(notesSearch, {}, [rule("allow", "mcp__notes__*", "--allow")], NONE)).toEqual({
+      verdict: "allow",
+      reason: 'rule "mcp__notes__*" (allow) from --allow',
+    });
+  });
+
+  it("falls back to the default for each kind when no rule matches", () => {
+    const unrelated = [rule("deny", "other_tool")];
+    expect(decide({ name: "read_file", kind: "read" }, {}, unrelated, NONE)).toEqual({
+      verdict: "allow",
+      reason: "default for read tools: allow",
+    });
+    expect(decide({ name: "write_file", kind: "write" }, {}, unrelated, NONE)).toEqual({
+      verdict: "ask",
+      reason: "default for write tools: ask",
+    });
+    expect(decide(bash, { command: "ls" }, unrelated, NONE)).toEqual({
+      verdict: "ask",
+      reason: "default for exec tools: ask",
+    });
+    expect(decide(notesSearch, {}, unrelated, NONE)).toEqual({
+      verdict: "ask",
+      reason: "default for remote tools: ask (annotations are not trusted)",
+    });
+  });
+
+  it("asks for a remote tool that declares itself read-only", () => {
+    const readOnly: Tool = {
+      name: "mcp__tickets__search",
+      description: "",
+      inputSchema: { type: "object" },
+      kind: "remote",
+      source: "tickets",
+      originalName: "search",
+      annotations: { readOnlyHint: true },
+      run: async () => ({ text: "", isError: false }),
+    };
+    expect(decide(readOnly, {}, [], NONE).verdict).toBe("ask");
+  });
+
+  it("matches an argument glob against a bash command", () => {
+    const rules = [rule("allow", "bash(git status*)")];
+    expect(decide(bash, { command: "git status -s" }, rules, NONE)).toEqual({
+      verdict: "allow",
+      reason: 'rule "bash(git status*)" (allow) from --test',
+    });
+    expect(decide(bash, { command: "git push" }, rules, NONE)).toEqual({
+      verdict: "ask",
+      reason: "default for exec tools: ask",
+    });
+  });
+
+  it("does not let an allowed command prefix carry a chained second command", () => {
+    const rules = [rule("allow", "bash(git status*)")];
+    for (const command of ["git status; rm -rf ~", "git status && curl x", "git status | sh", "git status $(rm x)", "git status\nrm x"]) {
+      expect(decide(bash, { command }, rules, NONE).verdict).toBe("ask");
+    }
+  });
+
+  it("still denies a chained command that a deny rule's glob covers", () => {
+    expect(decide(bash, { command: "rm -rf x; ls" }, [rule("deny", "bash(rm*)")], NONE).verdict).toBe("deny");
+  });
+
+  it("matches an argument glob against the path argument when there is one", () => {
+    const rules = [rule("allow", "write_file(/repo/src/*)")];
+    const write: Pick<Tool, "name" | "kind"> = { name: "write_file", kind: "write" };
+    expect(decide(write, { path: "/repo/src/a.ts", content: "x" }, rules, NONE).verdict).toBe("allow");
+    expect(decide(write, { path: "/etc/passwd", content: "x" }, rules, NONE).verdict).toBe("ask");
+  });
+
+  it("matches an argument glob against the stable JSON of the arguments otherwise", () => {
+    const rules = [rule("allow", 'mcp__notes__search({"limit":3,"query":"*"})')];
+    expect(decide(notesSearch, { query: "mcp", limit: 3 }, rules, NONE).verdict).toBe("allow");
+    expect(decide(notesSearch, { query: "mcp", limit: 4 }, rules, NONE).verdict).toBe("ask");
+  });
+
+  it("allows a tool the user allowed for this session", () => {
+    const session = new Set(["mcp__notes__search"]);
+    expect(decide(notesSearch, {}, [rule("ask", "mcp__*")], session)).toEqual({
+      verdict: "allow",
+      reason: "allowed for this session",
+    });
+  });
+
+  it("lets a deny rule win over a session allow", () => {
+    const session = new Set(["mcp__notes__search"]);
+    expect(decide(notesSearch, {}, [rule("deny", "mcp__notes__*", "--deny")], session)).toEqual({
+      verdict: "deny",
+      reason: 'rule "mcp__notes__*" (deny) from --deny',
+    });
+  });
+});
+
+describe("parseRule", () => {
+  it("keeps the trimmed text as the pattern with its verdict and origin", () => {
+    expect(parseRule("  bash(git status*) ", "allow", "--allow")).toEqual({
+      verdict: "allow",
+      pattern: "bash(git status*)",
+      origin: "--allow",
+    });
+  });
+
+  it("accepts parentheses inside the argument glob", () => {
+    expect(parseRule("bash(echo (a))", "deny", "--deny")).toEqual({ verdict: "deny", pattern: "bash(echo (a))", origin: "--deny" });
+  });
+
+  it("rejects an empty rule, an unclosed parenthesis, an empty argument glob and odd tool characters", () => {
+    expect(parseRule("  ", "allow", "x")).toEqual(new Error("empty rule"));
+    expect(parseRule("bash(git", "allow", "x")).toEqual(new Error('missing ")" at the end of "bash(git"'));
+    expect(parseRule("bash()", "allow", "x")).toEqual(new Error('empty argument pattern in "bash()" (write bash or bash(*))'));
+    expect(parseRule("my tool", "allow", "x")).toBeInstanceOf(Error);
+  });
+});
