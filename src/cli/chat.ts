@@ -1,0 +1,127 @@
+// The interactive chat (stdin is a terminal): a prompt line, streamed answers, approval prompts, and
+// the Ctrl-C rules — once aborts the running turn, twice within DOUBLE_INTERRUPT_WINDOW_MS or at an
+// empty idle prompt ends the session; Ctrl-D ends it too.
+import { promptForApproval } from "./approval-prompt.js";
+import { createChatInput } from "./chat-input.js";
+import { runLine } from "./run-line.js";
+import type { ServerStatusProvider } from "./server-status.js";
+import type { AgentFactory } from "./session-io.js";
+import { createSpinner } from "./spinner.js";
+import { createTtyRenderer } from "./tty-renderer.js";
+import { createTurnTracker } from "./turn-tracker.js";
+
+export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
+
+export interface ChatDeps {
+  readonly makeAgent: AgentFactory;
+  readonly servers: ServerStatusProvider;
+  readonly input: NodeJS.ReadStream;
+  readonly output: NodeJS.WriteStream;
+  readonly errorOutput: NodeJS.WriteStream;
+  readonly color: boolean;
+  /** First line shown: the model and how many tools, told by main. */
+  readonly banner: string;
+  /** Injected so the double Ctrl-C window is testable; main passes Date.now. */
+  readonly nowMs: () => number;
+}
+
+/** Resolves with the exit status when the session ends; the caller then shuts everything down. */
+export async function runChat(deps: ChatDeps): Promise<number> {
+  const { Chalk } = await import("chalk");
+  const chalk = new Chalk(deps.color ? {} : { level: 0 });
+  const out = (text: string): void => {
+    deps.output.write(text);
+  };
+  const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY);
+  const renderer = createTtyRenderer({ out, chalk, spinner });
+  const tracker = createTurnTracker();
+
+  let running: AbortController | null = null;
+  let lastInterruptMs = Number.NEGATIVE_INFINITY;
+  let finish: (code: number) => void = () => undefined;
+  const finished = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+
+  let ended = false;
+  const end = (code: number): void => {
+    if (ended) return;
+    ended = true;
+    input.close();
+    running?.abort();
+    renderer.pause();
+    out("\n");
+    finish(code);
+  };
+
+  const onLine = (line: string): void => {
+    if (running !== null) {
+      out(chalk.dim("(still working: Ctrl-C interrupts)\n"));
+      return;
+    }
+    const text = line.trim();
+    if (text === "") {
+      input.prompt();
+      return;
+    }
+    const controller = new AbortController();
+    running = controller;
+    if (!text.startsWith("/")) renderer.thinking();
+    void runLine(text, { ...context, signal: controller.signal }).then((outcome) => {
+      running = null;
+      renderer.pause();
+      if (outcome === "exit") end(0);
+      else input.prompt();
+    });
+  };
+
+  const onInterrupt = (hadText: boolean): void => {
+    const now = deps.nowMs();
+    const again = now - lastInterruptMs <= DOUBLE_INTERRUPT_WINDOW_MS;
+    lastInterruptMs = now;
+    if (running !== null) {
+      if (again) end(0);
+      else running.abort();
+      return;
+    }
+    if (hadText) return;
+    end(0);
+  };
+
+  const input = createChatInput({
+    input: deps.input,
+    output: deps.output,
+    promptText: chalk.bold.cyan("› "),
+    onLine,
+    onInterrupt,
+    onEnd: () => end(0),
+  });
+
+  const agent = deps.makeAgent({
+    approve: async (request) => {
+      renderer.pause();
+      const answer = await input.suspend(() => promptForApproval(request, chalk, { stdin: deps.input, stdout: deps.output }));
+      if (answer !== "cancelled") return answer;
+      // Ctrl-C at the question: deny this call and interrupt the turn, as Ctrl-C does elsewhere.
+      lastInterruptMs = deps.nowMs();
+      running?.abort();
+      return "deny";
+    },
+    emit: (event) => {
+      tracker.observe(event);
+      renderer.emit(event);
+    },
+  });
+
+  const context = {
+    agent,
+    servers: deps.servers,
+    print: (text: string) => out(text.endsWith("\n") ? text : `${text}\n`),
+    warn: (text: string) => out(`${chalk.red(text)}\n`),
+    lastTurnEnd: tracker.lastEnd,
+  };
+
+  out(`${deps.banner}\n${chalk.dim("/help lists the commands · Ctrl-C interrupts · Ctrl-D exits")}\n`);
+  input.prompt();
+  return finished;
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { parseInvocation, type CommonOptions } from "./program.js";
+
+const defaults: CommonOptions = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: false };
+
+async function parse(argv: string[]) {
+  const written: string[] = [];
+  const invocation = await parseInvocation(argv, "1.2.3", {
+    writeOut: (text) => written.push(`out:${text}`),
+    writeErr: (text) => written.push(`err:${text}`),
+  });
+  return { invocation, written };
+}
+
+describe("parseInvocation", () => {
+  it("starts a session when no subcommand is given", async () => {
+    expect((await parse([])).invocation).toEqual({ kind: "session", options: defaults, print: undefined });
+  });
+
+  it("reads -p and the common options, collecting repeated rules in order", async () => {
+    const { invocation } = await parse(["-p", "hello", "--allow", "write_file", "--allow", "bash(git *)", "--deny", "bash(rm*)", "--model", "m", "--resume", "--mcp-config", "x.json"]);
+    expect(invocation).toEqual({
+      kind: "session",
+      options: { mcpConfig: "x.json", allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true },
+      print: "hello",
+    });
+  });
+
+  it("parses tools, call and mcp list with --json and common options after the subcommand", async () => {
+    expect((await parse(["tools", "--json", "--deny", "bash"])).invocation).toEqual({
+      kind: "tools",
+      options: { ...defaults, deny: ["bash"] },
+      json: true,
+    });
+    expect((await parse(["call", "read_file", '{"path":"a"}', "--json"])).invocation).toEqual({
+      kind: "call",
+      options: defaults,
+      tool: "read_file",
+      args: '{"path":"a"}',
+      json: true,
+    });
+    expect((await parse(["call", "list_dir"])).invocation).toEqual({ kind: "call", options: defaults, tool: "list_dir", args: undefined, json: false });
+    expect((await parse(["mcp", "list", "--json"])).invocation).toEqual({ kind: "mcp-list", options: defaults, json: true });
+  });
+
+  it("exits 2 with commander's message on stderr for an unknown option", async () => {
+    const { invocation, written } = await parse(["--nope"]);
+    expect(invocation).toEqual({ kind: "exit", code: 2 });
+    expect(written).toEqual(["err:error: unknown option '--nope'\n"]);
+  });
+
+  it("exits 2 for an unknown command and for a missing argument", async () => {
+    expect((await parse(["frobnicate"])).invocation).toEqual({ kind: "exit", code: 2 });
+    expect((await parse(["call"])).invocation).toEqual({ kind: "exit", code: 2 });
+  });
+
+  it("exits 0 after printing help or the version", async () => {
+    const help = await parse(["--help"]);
+    expect(help.invocation).toEqual({ kind: "exit", code: 0 });
+    expect(help.written.join("")).toContain("Usage: mca");
+    expect(await parse(["--version"])).toEqual({ invocation: { kind: "exit", code: 0 }, written: ["out:1.2.3\n"] });
+  });
+});

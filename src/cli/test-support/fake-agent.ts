@@ -1,0 +1,59 @@
+// A stand-in Agent for unit tests of the CLI: fixed tools, verdicts and reports, and a record of the
+// calls it received. The real kernel is exercised by the end-to-end tests of main.ts.
+import type { Agent, CallReport, UndoReport } from "../../kernel/agent.js";
+import type { Decision } from "../../kernel/decision.js";
+import type { AgentEvent } from "../../kernel/events.js";
+import type { Tool, ToolArgs, ToolKind } from "../../kernel/tool.js";
+
+export function fakeTool(name: string, kind: ToolKind, source = "local"): Tool {
+  return {
+    name,
+    description: `${name} does things`,
+    inputSchema: { type: "object" },
+    kind,
+    source,
+    originalName: name,
+    run: async () => ({ text: "", isError: false }),
+  };
+}
+
+export interface FakeAgentScript {
+  readonly tools?: readonly Tool[];
+  readonly decisions?: Readonly<Record<string, Decision>>;
+  readonly callReport?: (name: string, args: ToolArgs) => CallReport;
+  readonly undoReport?: UndoReport;
+  /** Events a prompt emits, through the emit the fake was made with. */
+  readonly promptEvents?: (text: string) => readonly AgentEvent[];
+}
+
+export interface FakeAgent extends Agent {
+  readonly received: string[];
+}
+
+export function createFakeAgent(script: FakeAgentScript, emit: (event: AgentEvent) => void = () => undefined): FakeAgent {
+  const received: string[] = [];
+  const tools = script.tools ?? [];
+  const decide = (name: string): Decision => script.decisions?.[name] ?? { verdict: "allow", reason: "default for read tools: allow" };
+  return {
+    received,
+    tools,
+    messages: [],
+    decide,
+    async prompt(text) {
+      received.push(`prompt ${text}`);
+      for (const event of script.promptEvents?.(text) ?? [{ type: "turn_end", reason: "done" }]) emit(event);
+    },
+    async call(name, args) {
+      received.push(`call ${name} ${JSON.stringify(args)}`);
+      const report = script.callReport?.(name, args);
+      return report ?? { tool: name, isError: false, text: `ran ${name}`, truncated: false, decision: decide(name) };
+    },
+    async undo() {
+      received.push("undo");
+      return script.undoReport ?? { restored: [], notUndoable: [], nothingToUndo: true };
+    },
+    clear() {
+      received.push("clear");
+    },
+  };
+}
