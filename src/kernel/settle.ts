@@ -1,0 +1,31 @@
+// Waiting for work that the user may abort: the wait ends at once on abort even if the work ignores
+// its signal, and whatever the work does later is caught so that it can never surface as unhandled.
+
+export type Settled<T> =
+  | { readonly kind: "done"; readonly value: T }
+  | { readonly kind: "failed"; readonly error: unknown }
+  | { readonly kind: "aborted" };
+
+/** Starts `work` unless `signal` is already aborted; a synchronous throw counts as a failure. */
+export function settle<T>(work: () => Promise<T>, signal: AbortSignal): Promise<Settled<T>> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve({ kind: "aborted" });
+      return;
+    }
+    const onAbort = (): void => resolve({ kind: "aborted" });
+    signal.addEventListener("abort", onAbort, { once: true });
+    let running: Promise<T>;
+    try {
+      running = work();
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    running
+      .then(
+        (value) => resolve({ kind: "done", value }),
+        (error: unknown) => resolve({ kind: "failed", error }),
+      )
+      .finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
