@@ -31,7 +31,7 @@ export const MAX_JSON_DEPTH = 64;
 /** A syntax error anywhere wins over a duplicate key; otherwise the first duplicate in the text is reported. */
 export function readJson(text: string): JsonReadResult {
   const nextToken = createJsonTokenizer(text);
-  let token: JsonToken = nextToken();
+  let token: JsonToken = { kind: "end", offset: 0 };
   let duplicate: JsonReadError | undefined;
 
   function isAt(char: Punctuation): boolean {
@@ -108,6 +108,7 @@ export function readJson(text: string): JsonReadResult {
   }
 
   try {
+    token = nextToken();
     const root = value([], 0);
     if (token.kind !== "end") throw new JsonSyntaxError("unexpected text after the end of the JSON value", token.offset);
     return duplicate === undefined ? { ok: true, value: root } : { ok: false, error: duplicate };

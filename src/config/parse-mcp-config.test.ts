@@ -1,0 +1,221 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "./config-error.js";
+import type { Env } from "./expand-variables.js";
+import type { McpConfig } from "./mcp-config.js";
+import { parseMcpConfig } from "./parse-mcp-config.js";
+
+const FILE = "mcp.config.json";
+
+function configOf(text: string, env: Env = {}): McpConfig {
+  const result = parseMcpConfig(text, FILE, env);
+  if (result instanceof ConfigError) throw new Error(`expected a config, got: ${result.message}`);
+  return result;
+}
+
+function errorOf(text: string, env: Env = {}): Pick<ConfigError, "file" | "path" | "detail" | "position" | "message"> {
+  const result = parseMcpConfig(text, FILE, env);
+  if (!(result instanceof ConfigError)) throw new Error(`expected a ConfigError, got: ${JSON.stringify(result)}`);
+  const { file, path, detail, position, message } = result;
+  return { file, path, detail, position, message };
+}
+
+/** A config with one server, written over several lines so that positions are easy to read. */
+function oneServer(alias: string, server: Record<string, unknown>): string {
+  return JSON.stringify({ mcpServers: { [alias]: server } }, null, 2);
+}
+
+describe("parseMcpConfig", () => {
+  it("reads the shipped mcp.config.json, with the tickets port defaulting to 3115", () => {
+    const text = readFileSync(new URL("../../mcp.config.json", import.meta.url), "utf8");
+    const expected = (port: string): McpConfig => ({
+      file: FILE,
+      servers: [
+        { alias: "notes", transport: "stdio", command: "node", args: ["dist/servers/notes.js"], env: {}, enabled: true },
+        { alias: "tickets", transport: "http", url: `http://127.0.0.1:${port}/mcp`, headers: {}, enabled: true },
+      ],
+    });
+    expect(configOf(text)).toEqual(expected("3115"));
+    expect(configOf(text, { TICKETS_PORT: "4000" })).toEqual(expected("4000"));
+  });
+
+  it("reads every field of a stdio and an HTTP server, expanding variables where they are allowed", () => {
+    const text = JSON.stringify({
+      mcpServers: {
+        local: {
+          type: "stdio",
+          command: "${NODE:-node}",
+          args: ["--home", "${HOME}"],
+          env: { TOKEN: "${SECRET}", PLAIN: "1" },
+          cwd: "${HOME}/work",
+          timeoutMs: 5000,
+          enabled: false,
+        },
+        remote: {
+          type: "http",
+          url: "https://${HOST}/mcp",
+          headers: { Authorization: "Bearer ${SECRET}" },
+          timeoutMs: 30000,
+        },
+      },
+    });
+    expect(configOf(text, { HOME: "/home/me", SECRET: "s3cret", HOST: "example.com" })).toEqual({
+      file: FILE,
+      servers: [
+        {
+          alias: "local",
+          transport: "stdio",
+          command: "node",
+          args: ["--home", "/home/me"],
+          env: { TOKEN: "s3cret", PLAIN: "1" },
+          cwd: "${HOME}/work",
+          timeoutMs: 5000,
+          enabled: false,
+        },
+        {
+          alias: "remote",
+          transport: "http",
+          url: "https://example.com/mcp",
+          headers: { Authorization: "Bearer s3cret" },
+          timeoutMs: 30000,
+          enabled: true,
+        },
+      ],
+    });
+  });
+
+  it("keeps a disabled server, marked enabled: false", () => {
+    expect(configOf(oneServer("off", { command: "x", enabled: false })).servers).toEqual([
+      { alias: "off", transport: "stdio", command: "x", args: [], env: {}, enabled: false },
+    ]);
+  });
+
+  it.each(["http", "streamable-http", "streamableHttp"])('treats "type": "%s" as HTTP', (type) => {
+    expect(configOf(oneServer("t", { type, url: "http://127.0.0.1:1/mcp" })).servers[0]?.transport).toBe("http");
+  });
+
+  it("treats a server with a url and no command or type as HTTP", () => {
+    expect(configOf(oneServer("t", { url: "http://127.0.0.1:1/mcp" })).servers[0]?.transport).toBe("http");
+  });
+
+  it("accepts an empty mcpServers", () => {
+    expect(configOf('{"mcpServers": {}}')).toEqual({ file: FILE, servers: [] });
+  });
+
+  it("rejects an alias written twice in the file, naming the alias and the file", () => {
+    const text = '{\n  "mcpServers": {\n    "notes": {"command": "a"},\n    "notes": {"command": "b"}\n  }\n}';
+    expect(errorOf(text)).toEqual({
+      file: FILE,
+      path: "mcpServers.notes",
+      detail: 'duplicate alias "notes": two servers are written with the same name',
+      position: { line: 4, column: 5 },
+      message: 'mcp.config.json:4:5: mcpServers.notes: duplicate alias "notes": two servers are written with the same name',
+    });
+  });
+
+  it("rejects a key written twice inside a server", () => {
+    const text = '{"mcpServers": {"t": {"url": "http://a/", "headers": {"X": "1", "X": "2"}}}}';
+    expect(errorOf(text)).toMatchObject({ path: "mcpServers.t.headers.X", detail: 'duplicate key "X": it is written more than once' });
+  });
+
+  it("rejects two aliases that give the same tool prefix after sanitising, naming both", () => {
+    const text = '{"mcpServers": {\n"my.server": {"command": "a"},\n"my_server": {"command": "b"}}}';
+    expect(errorOf(text)).toEqual({
+      file: FILE,
+      path: "mcpServers.my_server",
+      detail: 'duplicate alias: "my.server" and "my_server" both give the tool prefix mcp__my_server__',
+      position: { line: 3, column: 1 },
+      message:
+        'mcp.config.json:3:1: mcpServers.my_server: duplicate alias: "my.server" and "my_server" both give the tool prefix mcp__my_server__',
+    });
+  });
+
+  it("rejects an empty alias", () => {
+    expect(errorOf('{"mcpServers": {"": {"command": "a"}}}')).toMatchObject({
+      path: 'mcpServers[""]',
+      detail: "an alias must not be empty",
+    });
+  });
+
+  it("names the variable and the path when a variable is not set", () => {
+    const text = oneServer("tickets", { type: "http", url: "http://127.0.0.1/mcp", headers: { Authorization: "Bearer ${TICKETS_TOKEN}" } });
+    expect(errorOf(text)).toEqual({
+      file: FILE,
+      path: "mcpServers.tickets.headers.Authorization",
+      detail: "variable TICKETS_TOKEN is not set",
+      position: { line: 7, column: 26 },
+      message: "mcp.config.json:7:26: mcpServers.tickets.headers.Authorization: variable TICKETS_TOKEN is not set",
+    });
+  });
+
+  it("names line and column of invalid JSON", () => {
+    const text = '{\n  "mcpServers": {\n    "notes": {"command": "a",}\n  }\n}';
+    expect(errorOf(text)).toEqual({
+      file: FILE,
+      path: "",
+      detail: "invalid JSON: expected a property name in double quotes",
+      position: { line: 3, column: 30 },
+      message: "mcp.config.json:3:30: invalid JSON: expected a property name in double quotes",
+    });
+  });
+
+  it("rejects an unknown field, listing the fields that are allowed", () => {
+    expect(errorOf(oneServer("notes", { comand: "node" }))).toEqual({
+      file: FILE,
+      path: "mcpServers.notes.comand",
+      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd)",
+      position: { line: 4, column: 7 },
+      message:
+        "mcp.config.json:4:7: mcpServers.notes.comand: unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd)",
+    });
+  });
+
+  it("rejects a field of the other transport", () => {
+    expect(errorOf(oneServer("notes", { command: "node", url: "http://a/" }))).toMatchObject({
+      path: "mcpServers.notes.url",
+      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd)",
+    });
+  });
+
+  it("rejects an unknown top-level field", () => {
+    expect(errorOf('{"mcpServers": {}, "servers": {}}')).toMatchObject({
+      path: "servers",
+      detail: "unknown field (expected one of: mcpServers)",
+    });
+  });
+
+  it.each([
+    ["a url that is not a URL", { type: "http", url: "127.0.0.1:3115" }, "mcpServers.s.url", "must be an http:// or https:// URL"],
+    ["a url of another scheme", { type: "http", url: "ftp://example.com/" }, "mcpServers.s.url", "must be an http:// or https:// URL"],
+    ["a missing url", { type: "http" }, "mcpServers.s.url", "is required"],
+    ["a command that is not a string", { command: ["node"] }, "mcpServers.s.command", "must be a string, not an array"],
+    ["a missing command", { args: [] }, "mcpServers.s.command", "is required"],
+    ["an empty command", { command: "${EMPTY}" }, "mcpServers.s.command", "must not be empty"],
+    ["a zero timeoutMs", { command: "x", timeoutMs: 0 }, "mcpServers.s.timeoutMs", "must be a positive integer (milliseconds)"],
+    ["a fractional timeoutMs", { command: "x", timeoutMs: 1.5 }, "mcpServers.s.timeoutMs", "must be a positive integer (milliseconds)"],
+    ["a timeoutMs in a string", { command: "x", timeoutMs: "100" }, "mcpServers.s.timeoutMs", "must be a positive integer (milliseconds)"],
+    ["an enabled that is not a boolean", { command: "x", enabled: "no" }, "mcpServers.s.enabled", "must be true or false, not a string"],
+    ["an args item that is not a string", { command: "x", args: ["a", 2] }, "mcpServers.s.args[1]", "must be a string, not a number"],
+    ["args that are a string", { command: "x", args: "a b" }, "mcpServers.s.args", "must be an array of strings, not a string"],
+    ["an env value that is not a string", { command: "x", env: { A: 1 } }, "mcpServers.s.env.A", "must be a string, not a number"],
+    ["a cwd that is not a string", { command: "x", cwd: null }, "mcpServers.s.cwd", "must be a string, not null"],
+    ["a header name that is not a token", { url: "http://a/", headers: { "X Key": "1" } }, 'mcpServers.s.headers["X Key"]', "is not a valid HTTP header name"],
+    ["a header value with a line break", { url: "http://a/", headers: { X: "${EVIL}" } }, "mcpServers.s.headers.X", "must be plain header text (no line breaks, nothing beyond U+00FF)"],
+    ["an unknown type", { type: "websocket", url: "ws://a/" }, "mcpServers.s.type", 'must be one of "stdio", "http", "streamable-http", "streamableHttp"'],
+    ["the old SSE type", { type: "sse", url: "http://a/" }, "mcpServers.s.type", 'must be one of "stdio", "http", "streamable-http", "streamableHttp" (the old HTTP+SSE transport is not supported; Streamable HTTP is "http")'],
+  ])("rejects %s, naming its path", (_name, server, path, detail) => {
+    expect(errorOf(oneServer("s", server), { EMPTY: "", EVIL: "a\r\nX-Injected: 1" })).toMatchObject({ path, detail });
+  });
+
+  it("rejects a server that is not an object", () => {
+    expect(errorOf('{"mcpServers": {"s": "node x.js"}}')).toMatchObject({ path: "mcpServers.s", detail: "must be an object, not a string" });
+  });
+
+  it("rejects a file without mcpServers", () => {
+    expect(errorOf("{}")).toMatchObject({ path: "mcpServers", detail: "is required", position: { line: 1, column: 1 } });
+  });
+
+  it("rejects a file whose root is not an object", () => {
+    expect(errorOf("[]")).toMatchObject({ path: "", detail: "must be an object, not an array", message: "mcp.config.json:1:1: must be an object, not an array" });
+  });
+});
