@@ -1,0 +1,38 @@
+// How tests launch the scripted stdio server, and how they tell that a process is really gone.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const SCRIPT_PATH = fileURLToPath(new URL("./scripted-stdio-server.mjs", import.meta.url));
+
+/** The command and args for a StdioTransport; each flag is `--name` or `--name=value`. */
+export function scriptedStdioServer(...flags: string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: [SCRIPT_PATH, ...flags] };
+}
+
+/**
+ * Gone means no such process, or a zombie: in this sandbox pid 1 does not reap orphans, so a killed
+ * grandchild can linger as a zombie that `process.kill(pid, 0)` still finds.
+ */
+export function isProcessGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+/** Polls until the process is gone, for at most `limitMs`; returns whether it went. */
+export async function waitUntilGone(pid: number, limitMs: number): Promise<boolean> {
+  const deadline = Date.now() + limitMs;
+  while (!isProcessGone(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
