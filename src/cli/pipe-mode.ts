@@ -8,7 +8,7 @@ import type { AgentFactory } from "./session-io.js";
 import { createTurnTracker } from "./turn-tracker.js";
 
 export interface PipeModeDeps {
-  readonly lines: AsyncIterable<string>;
+  readonly lines: AsyncIterable<string> | Iterable<string>;
   readonly makeAgent: AgentFactory;
   readonly servers: ServerStatusProvider;
   readonly out: (text: string) => void;

@@ -40,7 +40,7 @@ export async function runCallCommand(deps: SubcommandDeps, tool: string, argsTex
   return 1;
 }
 
-export async function runMcpListCommand(deps: SubcommandDeps, json: boolean): Promise<number> {
+export async function runMcpListCommand(deps: Pick<SubcommandDeps, "servers" | "out">, json: boolean): Promise<number> {
   const servers = deps.servers();
   deps.out(json ? formatJson(servers.map(serverView)) : formatServerStatus(servers).map((line) => `${line}\n`).join(""));
   return 0;

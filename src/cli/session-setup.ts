@@ -1,0 +1,65 @@
+// Everything an agent needs besides a mode's approval and rendering: rules, model, tools, the system
+// prompt, snapshots, the transcript and (with --resume) the earlier history. Configuration problems
+// come back as an Error for main to print and exit 2 on.
+import { createAgent } from "../kernel/agent.js";
+import type { Tool } from "../kernel/tool.js";
+import { loadLastSession, openTranscript } from "../session/transcript-file.js";
+import { createSnapshotFiles } from "../session/snapshot-files.js";
+import { createLocalTools } from "../tools/local-tools.js";
+import { chooseModel, createChosenModel } from "./model-choice.js";
+import type { CommonOptions } from "./program.js";
+import type { AgentFactory } from "./session-io.js";
+import { loadRules, settingsFiles } from "./settings.js";
+import { systemPrompt } from "./system-prompt.js";
+
+export interface SessionSetupDeps {
+  readonly projectDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly options: CommonOptions;
+  /** Names this run's transcript file; made by main, which may read the clock. */
+  readonly sessionId: string;
+  /** Tools mounted from MCP servers, next to the local ones. */
+  readonly remoteTools: readonly Tool[];
+  readonly warn: (text: string) => void;
+}
+
+export interface SessionSetup {
+  readonly makeAgent: AgentFactory;
+  /** One line for the chat's first screen: model, tools, project. */
+  readonly banner: string;
+}
+
+export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup | Error> {
+  const { projectDir, options } = deps;
+  const rules = await loadRules(settingsFiles(projectDir, deps.env), options);
+  if (rules instanceof Error) return rules;
+
+  const choice = chooseModel(deps.env, options.model);
+  if (choice.kind === "mock" && choice.notice !== null) deps.warn(choice.notice);
+  const model = await createChosenModel(choice).catch(
+    (error: unknown) => new Error(`cannot set up the model: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  if (model instanceof Error) return model;
+
+  const history = options.resume ? loadLastSession(projectDir) : null;
+  if (options.resume && history === null) deps.warn("no earlier session in this project: starting a new one");
+  const tools = [...createLocalTools(projectDir), ...deps.remoteTools];
+  const snapshots = createSnapshotFiles(projectDir);
+  const transcript = openTranscript(projectDir, deps.sessionId);
+  const system = systemPrompt(projectDir);
+
+  const makeAgent: AgentFactory = (io) =>
+    createAgent({
+      model,
+      tools,
+      rules,
+      system,
+      approve: io.approve,
+      snapshots,
+      transcript,
+      emit: io.emit,
+      ...(history === null ? {} : { history }),
+    });
+  const resumed = history === null ? "" : ` · resumed ${history.length} messages`;
+  return { makeAgent, banner: `mca · model ${model.name} · ${tools.length} tools · ${projectDir}${resumed}` };
+}

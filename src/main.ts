@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// mca's composition root: reads the environment, argv and the terminal, wires the layers together and
+// owns the process's exit. The only module with side effects when it loads; everything a path does
+// not need is imported lazily, so `mca --help` and the mock never load the Anthropic SDK or prompts.
+import { createInterface } from "node:readline";
+import { readPackageVersion } from "./cli/package-version.js";
+import { parseInvocation, USAGE_EXIT_CODE, type Invocation } from "./cli/program.js";
+import type { ServerStatus } from "./cli/server-status.js";
+import type { AgentFactory } from "./cli/session-io.js";
+import { createShutdown, type Closer } from "./cli/shutdown.js";
+import type { Tool } from "./kernel/tool.js";
+import { killAllChildrenSync } from "./mcp/child-processes.js";
+
+const EXIT_ON_SIGNAL: Readonly<Record<"SIGTERM" | "SIGHUP", number>> = { SIGTERM: 143, SIGHUP: 129 };
+const INTERRUPTED_EXIT_CODE = 130;
+const CRASH_EXIT_CODE = 1;
+
+/** Each MCP connection's close(), registered when it is mounted; shutdown runs them all. */
+const closers: Closer[] = [];
+/** Health of every configured MCP server, kept up to date by the mounting; read by /mcp and `mca mcp list`. */
+const servers: ServerStatus[] = [];
+/** The mounted MCP tools, next to the local tools. */
+const remoteTools: Tool[] = [];
+
+const writeOut = (text: string): void => void process.stdout.write(text);
+const writeErr = (text: string): void => void process.stderr.write(text);
+const warn = (text: string): void => writeErr(`${text}\n`);
+const shutdown = createShutdown({ closers, exit: (code) => process.exit(code), warn });
+/** Aborted by the first SIGINT outside the chat (pipe mode, -p, subcommands); the second one exits. */
+const interrupt = new AbortController();
+
+// A crash or a plain process.exit still takes every MCP child process group down, synchronously.
+process.on("exit", killAllChildrenSync);
+for (const [signal, code] of Object.entries(EXIT_ON_SIGNAL)) process.on(signal, () => void shutdown(code));
+process.on("SIGINT", () => {
+  if (interrupt.signal.aborted) void shutdown(INTERRUPTED_EXIT_CODE);
+  else interrupt.abort();
+});
+for (const event of ["uncaughtException", "unhandledRejection"] as const) {
+  process.on(event, (error: unknown) => {
+    warn(`mca: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    void shutdown(CRASH_EXIT_CODE);
+  });
+}
+
+void run(process.argv.slice(2), process.env).then((code) => shutdown(code));
+
+async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const invocation = await parseInvocation(argv, readPackageVersion(import.meta.url), { writeOut, writeErr });
+  if (invocation.kind === "exit") return invocation.code;
+  if (invocation.kind === "mcp-list") {
+    const { runMcpListCommand } = await import("./cli/subcommands.js");
+    return runMcpListCommand({ servers: () => servers, out: writeOut }, invocation.json);
+  }
+  const { setUpSession } = await import("./cli/session-setup.js");
+  const setup = await setUpSession({
+    projectDir: process.cwd(),
+    env,
+    options: invocation.options,
+    sessionId: `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`,
+    remoteTools,
+    warn,
+  });
+  if (setup instanceof Error) {
+    warn(`mca: ${setup.message}`);
+    return USAGE_EXIT_CODE;
+  }
+  return runMode(invocation, setup.makeAgent, setup.banner, env);
+}
+
+async function runMode(
+  invocation: Exclude<Invocation, { kind: "exit" | "mcp-list" }>,
+  makeAgent: AgentFactory,
+  banner: string,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const modeDeps = { makeAgent, servers: () => servers, out: writeOut, err: writeErr, signal: interrupt.signal };
+  switch (invocation.kind) {
+    case "tools": {
+      const { runToolsCommand } = await import("./cli/subcommands.js");
+      return runToolsCommand(modeDeps, invocation.json);
+    }
+    case "call": {
+      const { runCallCommand } = await import("./cli/subcommands.js");
+      return runCallCommand(modeDeps, invocation.tool, invocation.args, invocation.json);
+    }
+    case "session": {
+      const { runPipeMode } = await import("./cli/pipe-mode.js");
+      if (invocation.print !== undefined) return runPipeMode({ ...modeDeps, lines: [invocation.print] });
+      if (!process.stdin.isTTY) return runPipeMode({ ...modeDeps, lines: stdinLines(interrupt.signal) });
+      const { runChat } = await import("./cli/chat.js");
+      return runChat({
+        makeAgent,
+        servers: () => servers,
+        input: process.stdin,
+        output: process.stdout,
+        errorOutput: process.stderr,
+        color: (env.NO_COLOR ?? "") === "" && process.stdout.isTTY,
+        banner,
+        nowMs: Date.now,
+      });
+    }
+    default: {
+      const unknown: never = invocation;
+      throw new Error(`unhandled invocation ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** Standard input line by line; an interrupt ends it, so pipe mode stops even while waiting for input. */
+function stdinLines(signal: AbortSignal): AsyncIterable<string> {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  signal.addEventListener("abort", () => lines.close(), { once: true });
+  return lines;
+}
