@@ -1,0 +1,224 @@
+// One Streamable HTTP exchange (spec §5.5): POST one message, read the reply — one JSON message or an
+// event stream scoped to the request — hand every message up, and settle once the response is in.
+import http from "node:http";
+import https from "node:https";
+import { McpError, type McpErrorKind } from "./errors.js";
+import { type JsonRpcId, type JsonRpcMessage, parseMessage } from "./jsonrpc.js";
+import { describeNetworkError } from "./http-network-error.js";
+import { createSseReader } from "./sse-reader.js";
+
+/** After the response, trailing notifications are read for this long at most; then the stream is closed. */
+export const TRAILING_EVENTS_GRACE_MS = 1000;
+/** A notification is answered with 202 at once; nothing above waits on it with a timeout of its own. */
+export const NOTIFICATION_REPLY_TIMEOUT_MS = 10_000;
+const BODY_SNIPPET_CHARS = 200;
+/** 2025-03-26: "The session ID MUST only contain visible ASCII characters (0x21 to 0x7E)." */
+const SESSION_ID = /^[\x21-\x7e]+$/;
+
+export type ExchangeInput = {
+  readonly label: string;
+  readonly url: URL;
+  /** The URL as messages show it: without credentials, query or fragment. */
+  readonly shownUrl: string;
+  readonly agent: http.Agent;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  /** The id whose response ends the exchange; undefined when the message is not a request. */
+  readonly requestId: JsonRpcId | undefined;
+  /** How messages name the message sent: `request 7`, `notification notifications/initialized`. */
+  readonly subject: string;
+  readonly onMessage: (message: JsonRpcMessage) => void;
+  readonly onSessionId: (sessionId: string) => void;
+  /** Called once, when the HTTP exchange is over (reply read to its end, or destroyed). */
+  readonly onFinished: () => void;
+  /** Removes secrets (the user's header values) from text that might echo them. */
+  readonly redact: (text: string) => string;
+};
+
+export interface Exchange {
+  /** Resolves when the response arrived (a notification: when the reply was accepted); rejects with an McpError. */
+  readonly done: Promise<void>;
+  /** Settles `done` with `reason` if still pending and destroys the request and its stream. */
+  abort(reason: McpError): void;
+}
+
+function isResponseTo(message: JsonRpcMessage, id: JsonRpcId): boolean {
+  return !("method" in message) && message.id === id;
+}
+
+function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === "application/json" || mediaType.endsWith("+json");
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return JSON.stringify(flat.length > BODY_SNIPPET_CHARS ? `${flat.slice(0, BODY_SNIPPET_CHARS)}…` : flat);
+}
+
+export function startExchange(input: ExchangeInput): Exchange {
+  const { label, shownUrl, requestId, subject } = input;
+  let settled = false;
+  let stopped = false;
+  let finished = false;
+  let request: http.ClientRequest | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  /** What is being read, once the server began to answer. */
+  let reading: "event stream" | "reply" | undefined;
+  let resolve: () => void = () => {};
+  let reject: (error: McpError) => void = () => {};
+  const done = new Promise<void>((onResolve, onReject) => {
+    resolve = onResolve;
+    reject = onReject;
+  });
+
+  function settle(error?: McpError): void {
+    if (settled) return;
+    settled = true;
+    if (error === undefined) resolve();
+    else reject(error);
+  }
+  function fail(kind: McpErrorKind, text: string, code?: number, data?: unknown): void {
+    if (!settled) settle(new McpError(kind, input.redact(`${label}: ${text}`), code, data));
+  }
+  function stop(): void {
+    stopped = true;
+    clearTimeout(graceTimer);
+    request?.destroy();
+  }
+  function failBroken(): void {
+    const what = reading === undefined ? `the connection to ${shownUrl} closed` : `the ${reading} from ${shownUrl} broke`;
+    fail("broken", `${what} before the response to ${subject}`);
+  }
+  function finish(): void {
+    if (finished) return;
+    finished = true;
+    clearTimeout(graceTimer);
+    // The request closes before its response reports a cut: name what was cut here too.
+    failBroken();
+    input.onFinished();
+  }
+
+  function readEventStream(res: http.IncomingMessage): void {
+    let answered = false;
+    const reader = createSseReader((data) => {
+      if (stopped) return;
+      const message = parseMessage(data);
+      if (message instanceof Error) {
+        fail("protocol", `the event stream from ${shownUrl} carried an event that is not JSON-RPC (${message.message})`);
+        return stop();
+      }
+      if ("method" in message && "id" in message) {
+        fail("protocol", `${shownUrl} sent a ${message.method} request on the event stream of ${subject}; ` +
+          "servers must not send requests (MRTR replaced them)");
+        return stop();
+      }
+      input.onMessage(message);
+      if (answered || requestId === undefined || !isResponseTo(message, requestId)) return;
+      answered = true;
+      settle();
+      graceTimer = setTimeout(stop, TRAILING_EVENTS_GRACE_MS);
+    });
+    res.on("data", (chunk: Buffer) => reader.push(chunk));
+    res.on("end", () => {
+      reader.end();
+      if (requestId === undefined) settle();
+      else fail("broken", `the event stream from ${shownUrl} ended before the response to ${subject}`);
+    });
+    res.on("close", () => {
+      if (!res.complete) failBroken();
+    });
+  }
+
+  function readBody(res: http.IncomingMessage, mediaType: string): void {
+    const chunks: Buffer[] = [];
+    res.on("data", (chunk: Buffer) => chunks.push(chunk));
+    res.on("end", () => takeBody(res, mediaType, Buffer.concat(chunks).toString("utf8")));
+    res.on("close", () => {
+      if (!res.complete) failBroken();
+    });
+  }
+
+  function takeBody(res: http.IncomingMessage, mediaType: string, text: string): void {
+    const status = res.statusCode ?? 0;
+    const ok = status >= 200 && status < 300;
+    const answered = `${shownUrl} answered HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ""}`;
+    if (text.trim() === "") {
+      if (ok && requestId === undefined) return settle();
+      return fail("protocol", `${answered} with an empty body to ${subject}`);
+    }
+    if (!isJsonMediaType(mediaType)) {
+      if (ok) return fail("protocol", `${answered} with unexpected content type ${JSON.stringify(mediaType)} to ${subject}`);
+      return fail("protocol", `${answered} without a JSON-RPC body to ${subject}: ${snippet(text)}`);
+    }
+    const message = parseMessage(text);
+    if (message instanceof Error) {
+      return fail("protocol", `${answered} with a body that is not JSON-RPC (${message.message}) to ${subject}: ${snippet(text)}`);
+    }
+    if ("method" in message && "id" in message) {
+      return fail("protocol", `${answered} to ${subject} with a ${message.method} request; ` +
+        "servers must not send requests (MRTR replaced them)");
+    }
+    input.onMessage(message);
+    if (requestId === undefined ? ok : isResponseTo(message, requestId)) return settle();
+    if ("error" in message && message.id === null) {
+      return fail("server", `${answered}: ${message.error.message}`, message.error.code, message.error.data);
+    }
+    fail("protocol", `${answered} to ${subject} with a message that is not its response`);
+  }
+
+  function onResponse(res: http.IncomingMessage): void {
+    const sessionId = res.headers["mcp-session-id"];
+    if (typeof sessionId === "string" && SESSION_ID.test(sessionId)) input.onSessionId(sessionId);
+    // Errors of the response surface as its "close" without `complete`; the listener keeps them from throwing.
+    res.on("error", () => {});
+    const mediaType = (res.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+    reading = mediaType === "text/event-stream" ? "event stream" : "reply";
+    if (reading === "event stream") readEventStream(res);
+    else readBody(res, mediaType);
+  }
+
+  function attempt(retries: number): void {
+    const options = { method: "POST", agent: input.agent, headers: input.headers };
+    let req: http.ClientRequest;
+    try {
+      req = input.url.protocol === "https:" ? https.request(input.url, options) : http.request(input.url, options);
+    } catch (error) {
+      fail("protocol", `cannot send ${subject} to ${shownUrl}: ${error instanceof Error ? error.message : String(error)}`);
+      // Later, so that the caller holds the exchange before hearing that it finished.
+      return queueMicrotask(finish);
+    }
+    request = req;
+    let responded = false;
+    req.on("response", (res) => {
+      responded = true;
+      onResponse(res);
+    });
+    req.on("error", (error) => {
+      // Node's documented keep-alive race: the server closed an idle socket just as we reused it.
+      const raced = !responded && !settled && req.reusedSocket && "code" in error && error.code === "ECONNRESET";
+      if (raced && retries > 0) return attempt(retries - 1);
+      const { kind, text } = describeNetworkError(error, { shownUrl, subject, responded });
+      fail(kind, text);
+    });
+    req.on("close", () => {
+      if (request === req) finish();
+    });
+    if (requestId === undefined) {
+      req.setTimeout(NOTIFICATION_REPLY_TIMEOUT_MS, () => {
+        fail("timeout", `${shownUrl} did not answer ${subject} within ${NOTIFICATION_REPLY_TIMEOUT_MS} ms`);
+        stop();
+      });
+    }
+    req.end(input.body);
+  }
+
+  attempt(1);
+  return {
+    done,
+    abort(reason) {
+      if (finished) return;
+      settle(reason);
+      stop();
+    },
+  };
+}

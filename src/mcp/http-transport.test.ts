@@ -1,0 +1,372 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { McpError } from "./errors.js";
+import { createHttpTransport } from "./http-transport.js";
+import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from "./jsonrpc.js";
+import { paramHeaderValues, readParamHeaderSpecs } from "./param-headers.js";
+import { createMessageInbox } from "./test-support/http-message-inbox.js";
+import {
+  type ScriptedExchange,
+  sseEvent,
+  startScriptedHttpServer,
+  unusedLoopbackUrl,
+} from "./test-support/scripted-http-server.js";
+
+const VERSION = "2026-07-28";
+const META = {
+  "io.modelcontextprotocol/protocolVersion": VERSION,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "mca", version: "0.15.0" },
+};
+
+function request(id: number, method: string, params: JsonObject = {}): JsonRpcRequest {
+  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: META } };
+}
+function result(id: number, value: JsonObject = {}): JsonRpcMessage {
+  return { jsonrpc: "2.0", id, result: { resultType: "complete", ...value } };
+}
+function progress(progressValue: number): JsonRpcMessage {
+  return { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: progressValue } };
+}
+
+function gate(): { readonly promise: Promise<void>; open(): void } {
+  let open = (): void => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+/** The McpError a promise rejects with; fails the test if it resolves or rejects with anything else. */
+async function failure(promise: Promise<unknown>): Promise<McpError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof McpError) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+function summary(error: McpError): { kind: string; message: string } {
+  return { kind: error.kind, message: error.message };
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(script: readonly ScriptedExchange[], headers?: Record<string, string>) {
+  const server = await startScriptedHttpServer(script);
+  cleanups.push(() => server.close());
+  const inbox = createMessageInbox();
+  const transport = createHttpTransport({ label: "tickets", url: server.url, headers });
+  cleanups.push(() => transport.close());
+  await transport.start(inbox.handlers);
+  return { server, inbox, transport };
+}
+
+describe("createHttpTransport: request headers", () => {
+  it("sends every standard header, exact, with Mcp-Name and Mcp-Param-* encoded and null arguments omitted", async () => {
+    const { server, transport } = await setup([{ method: "tools/call", reply: { kind: "json", body: result(1) } }]);
+    const specs = readParamHeaderSpecs({
+      type: "object",
+      properties: {
+        region: { type: "string", "x-mcp-header": "Region" },
+        priority: { type: "integer", "x-mcp-header": "Priority" },
+        verbose: { type: "boolean", "x-mcp-header": "Verbose" },
+        debug: { type: "boolean", "x-mcp-header": "Debug" },
+      },
+    });
+    if (specs instanceof Error) throw specs;
+    const args = { region: "Hello, 世界", priority: 42, verbose: false, debug: null };
+    const message = request(1, "tools/call", { name: "café", arguments: args });
+    await transport.send(message, { paramHeaders: paramHeaderValues(specs, args) });
+
+    expect(server.received[0]?.headers).toEqual({
+      host: new URL(server.url).host,
+      connection: "keep-alive",
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(JSON.stringify(message))),
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": VERSION,
+      "mcp-method": "tools/call",
+      "mcp-name": "=?base64?Y2Fmw6k=?=",
+      "mcp-param-region": "=?base64?SGVsbG8sIOS4lueVjA==?=",
+      "mcp-param-priority": "42",
+      "mcp-param-verbose": "false",
+    });
+    expect(server.received[0]?.body).toEqual(message);
+  });
+
+  it("sends Mcp-Name only for tools/call, prompts/get and resources/read", async () => {
+    const methods = ["tools/list", "resources/read", "prompts/get", "server/discover"];
+    const { server, transport } = await setup(
+      methods.map((method, index) => ({ method, reply: { kind: "json", body: result(index) } })),
+    );
+    await transport.send(request(0, "tools/list", { name: "not-a-target" }));
+    await transport.send(request(1, "resources/read", { uri: "file:///path/to/file%20name.txt" }));
+    await transport.send(request(2, "prompts/get", { name: "test_prompt" }));
+    await transport.send(request(3, "server/discover"));
+
+    expect(server.received.map((r) => [r.headers["mcp-method"], r.headers["mcp-name"]])).toEqual([
+      ["tools/list", undefined],
+      ["resources/read", "file:///path/to/file%20name.txt"],
+      ["prompts/get", "test_prompt"],
+      ["server/discover", undefined],
+    ]);
+  });
+
+  it("sends the last version sent for a message without one, and the requested one for a legacy initialize", async () => {
+    const accepted = { kind: "text", status: 202, body: "" } as const;
+    const { server, transport } = await setup([
+      { method: "server/discover", reply: { kind: "json", body: result(0) } },
+      { method: "notifications/initialized", reply: accepted },
+      { method: "initialize", reply: { kind: "json", body: result(1) } },
+      { method: "tools/list", reply: { kind: "json", body: result(2) } },
+    ]);
+    await transport.send(request(0, "server/discover"));
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } });
+    await transport.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+
+    expect(server.received.map((r) => r.headers["mcp-protocol-version"])).toEqual([
+      VERSION,
+      VERSION,
+      "2025-11-25",
+      "2025-11-25",
+    ]);
+    expect(server.missing()).toEqual([]);
+  });
+
+  it("echoes an Mcp-Session-Id a legacy server issued on later requests", async () => {
+    const { server, transport } = await setup([
+      { method: "initialize", reply: { kind: "json", body: result(1), headers: { "Mcp-Session-Id": "legacy-42" } } },
+      { method: "tools/list", reply: { kind: "json", body: result(2) } },
+    ]);
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } });
+    await transport.send(request(2, "tools/list"));
+
+    expect(server.received.map((r) => r.headers["mcp-session-id"])).toEqual([undefined, "legacy-42"]);
+  });
+
+  it("sends the configured headers on every request and never shows their values in an error", async () => {
+    const secret = "Bearer s3cret-token-123456";
+    const { server, transport } = await setup(
+      [
+        { method: "tools/list", reply: { kind: "json", body: result(1) } },
+        { method: "tools/list", reply: { kind: "text", status: 401, contentType: "text/plain", body: `bad ${secret}` } },
+      ],
+      { Authorization: secret },
+    );
+    await transport.send(request(1, "tools/list"));
+    const error = await failure(transport.send(request(2, "tools/list")));
+
+    expect(server.received.map((r) => r.headers.authorization)).toEqual([secret, secret]);
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      message: `tickets: ${server.url} answered HTTP 401 Unauthorized without a JSON-RPC body to request 2: "bad [redacted]"`,
+    });
+    const refused = createHttpTransport({ label: "tickets", url: await unusedLoopbackUrl(), headers: { Authorization: secret } });
+    cleanups.push(() => refused.close());
+    await refused.start(createMessageInbox().handlers);
+    const unreachable = await failure(refused.send(request(3, "tools/list")));
+    for (const text of [error.message, String(error.stack), unreachable.message, String(unreachable.stack)]) {
+      expect(text).not.toContain("s3cret");
+    }
+  });
+});
+
+describe("createHttpTransport: replies", () => {
+  it("hands up a JSON reply and settles the send", async () => {
+    const { server, inbox, transport } = await setup([
+      { method: "tools/list", reply: { kind: "json", body: result(1, { tools: [] }) } },
+    ]);
+    await transport.send(request(1, "tools/list"));
+    expect(inbox.messages).toEqual([result(1, { tools: [] })]);
+    expect(server.missing()).toEqual([]);
+  });
+
+  it("hands up notifications before and after the response of an event stream, and correlates the response by id", async () => {
+    const later = gate();
+    const { inbox, transport } = await setup([
+      {
+        method: "tools/call",
+        reply: {
+          kind: "sse",
+          parts: [": keep-alive\n\n", sseEvent(progress(1)), sseEvent(result(7, { content: [] })), later.promise, sseEvent(progress(2))],
+          then: "end",
+        },
+      },
+    ]);
+    await transport.send(request(7, "tools/call", { name: "search", arguments: {} }));
+    expect(inbox.messages).toEqual([progress(1), result(7, { content: [] })]);
+
+    later.open();
+    expect([await inbox.next(), await inbox.next(), await inbox.next()]).toEqual([
+      progress(1),
+      result(7, { content: [] }),
+      progress(2),
+    ]);
+  });
+
+  it("settles as soon as the response arrives, while the stream is still open", async () => {
+    const end = gate();
+    const { server, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(result(3)), end.promise], then: "end" } },
+    ]);
+    await transport.send(request(3, "tools/call", { name: "search" }));
+    end.open();
+    expect(server.missing()).toEqual([]);
+  });
+
+  it("closes a stream the server keeps open after the response", async () => {
+    const { server, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(result(4))], then: "hold" } },
+    ]);
+    await transport.send(request(4, "tools/call", { name: "search" }));
+    await server.received[0]?.socketClosed;
+  });
+
+  it("rejects at once with kind broken when the stream breaks before the response", async () => {
+    const { server, inbox, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(progress(1))], then: "destroy" } },
+    ]);
+    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    expect(summary(error)).toEqual({
+      kind: "broken",
+      message: `tickets: the event stream from ${server.url} broke before the response to request 7`,
+    });
+    expect(inbox.messages).toEqual([progress(1)]);
+  });
+
+  it("rejects with kind broken when the stream ends without the response", async () => {
+    const { server, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(progress(1)), sseEvent(result(6))], then: "end" } },
+    ]);
+    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    expect(summary(error)).toEqual({
+      kind: "broken",
+      message: `tickets: the event stream from ${server.url} ended before the response to request 7`,
+    });
+  });
+
+  it("rejects a server-to-client request on the stream as a protocol violation and does not hand it up", async () => {
+    const sampling = { jsonrpc: "2.0", id: 99, method: "sampling/createMessage", params: {} };
+    const { server, inbox, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(sampling), sseEvent(result(7))], then: "end" } },
+    ]);
+    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      message:
+        `tickets: ${server.url} sent a sampling/createMessage request on the event stream of request 7; ` +
+        "servers must not send requests (MRTR replaced them)",
+    });
+    expect(inbox.messages).toEqual([]);
+  });
+
+  it("hands up a JSON-RPC error body whatever the status (400 with -32020)", async () => {
+    const mismatch = { jsonrpc: "2.0", id: 1, error: { code: -32020, message: "Header mismatch: Mcp-Name" } };
+    const { inbox, transport } = await setup([
+      {
+        method: "tools/call",
+        reply: { kind: "json", status: 400, body: mismatch, headers: { "Content-Type": "application/json; charset=utf-8" } },
+      },
+    ]);
+    await transport.send(request(1, "tools/call", { name: "search" }));
+    expect(inbox.messages).toEqual([mismatch]);
+  });
+
+  it("rejects with the server's code when the body is an error without an id", async () => {
+    const forbidden = { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Forbidden: bad Origin" } };
+    const { server, inbox, transport } = await setup([
+      { method: "tools/list", reply: { kind: "json", status: 403, body: forbidden } },
+    ]);
+    const error = await failure(transport.send(request(1, "tools/list")));
+    expect({ ...summary(error), code: error.code }).toEqual({
+      kind: "server",
+      message: `tickets: ${server.url} answered HTTP 403 Forbidden: Forbidden: bad Origin`,
+      code: -32000,
+    });
+    expect(inbox.messages).toEqual([forbidden]);
+  });
+
+  it("rejects a 404 without a JSON-RPC body with a protocol error naming the status", async () => {
+    const { server, transport } = await setup([
+      { method: "tools/list", reply: { kind: "text", status: 404, contentType: "text/html", body: "<pre>Cannot POST /mcp</pre>" } },
+    ]);
+    const error = await failure(transport.send(request(1, "tools/list")));
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      message: `tickets: ${server.url} answered HTTP 404 Not Found without a JSON-RPC body to request 1: "<pre>Cannot POST /mcp</pre>"`,
+    });
+  });
+
+  it("rejects a reply of an unexpected content type", async () => {
+    const { server, transport } = await setup([
+      { method: "tools/list", reply: { kind: "text", status: 200, contentType: "text/plain", body: "hello" } },
+    ]);
+    const error = await failure(transport.send(request(1, "tools/list")));
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      message: `tickets: ${server.url} answered HTTP 200 OK with unexpected content type "text/plain" to request 1`,
+    });
+  });
+
+  it("accepts 202 with an empty body for a notification", async () => {
+    const { server, transport } = await setup([
+      { method: "notifications/initialized", reply: { kind: "text", status: 202, body: "" } },
+    ]);
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(server.received.map((r) => r.headers["mcp-method"])).toEqual(["notifications/initialized"]);
+  });
+});
+
+describe("createHttpTransport: connections", () => {
+  it("rejects with kind unreachable naming the URL when the connection is refused", async () => {
+    const url = await unusedLoopbackUrl();
+    const transport = createHttpTransport({ label: "tickets", url });
+    cleanups.push(() => transport.close());
+    await transport.start(createMessageInbox().handlers);
+    const error = await failure(transport.send(request(1, "tools/list")));
+    expect(summary(error)).toEqual({ kind: "unreachable", message: `tickets: cannot reach ${url}: connection refused` });
+  });
+
+  it("reuses one keep-alive connection for sequential requests", async () => {
+    const { server, transport } = await setup(
+      [1, 2, 3].map((id) => ({ method: "tools/list", reply: { kind: "json", body: result(id) } })),
+    );
+    for (const id of [1, 2, 3]) await transport.send(request(id, "tools/list"));
+    expect(server.connections()).toBe(1);
+    expect(new Set(server.received.map((r) => r.remotePort)).size).toBe(1);
+  });
+
+  it("cancels a request by destroying it: the send rejects and the server sees the socket close", async () => {
+    const { server, transport } = await setup([{ method: "tools/call", reply: { kind: "hold" } }]);
+    const sent = transport.send(request(5, "tools/call", { name: "slow" }));
+    const received = await server.request(0);
+    transport.cancel(5, "the user pressed Ctrl-C");
+    expect(summary(await failure(sent))).toEqual({
+      kind: "aborted",
+      message: "tickets: request 5 cancelled: the user pressed Ctrl-C",
+    });
+    await received.socketClosed;
+  });
+
+  it("closes once: in-flight requests fail as closed, onClose is called once, later sends are refused", async () => {
+    const { server, inbox, transport } = await setup([{ method: "tools/call", reply: { kind: "hold" } }]);
+    const sent = transport.send(request(5, "tools/call", { name: "slow" }));
+    const received = await server.request(0);
+    const closing = transport.close();
+    expect(transport.close()).toBe(closing);
+    await closing;
+    expect(summary(await failure(sent))).toEqual({ kind: "closed", message: "tickets: the transport was closed" });
+    await received.socketClosed;
+    expect(inbox.closeReasons.map((reason) => reason.message)).toEqual(["tickets: the transport was closed"]);
+    expect(summary(await failure(transport.send(request(6, "tools/list"))))).toEqual({
+      kind: "closed",
+      message: "tickets: cannot send request 6: the transport is closed",
+    });
+  });
+});

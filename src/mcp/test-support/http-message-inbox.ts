@@ -1,0 +1,49 @@
+// Transport handlers for tests: they keep every message and close reason, and let a test wait (with a
+// limit) for the next message to arrive.
+import type { JsonRpcMessage } from "../jsonrpc.js";
+import type { TransportHandlers } from "../transport.js";
+
+/** The longest a test waits for the next message. */
+const WAIT_LIMIT_MS = 5000;
+
+export interface MessageInbox {
+  readonly handlers: TransportHandlers;
+  readonly messages: readonly JsonRpcMessage[];
+  readonly closeReasons: readonly Error[];
+  /** The message after the last one taken by `next`, as soon as it is there. */
+  next(): Promise<JsonRpcMessage>;
+}
+
+export function createMessageInbox(): MessageInbox {
+  const messages: JsonRpcMessage[] = [];
+  const closeReasons: Error[] = [];
+  const waiters: Array<() => void> = [];
+  let taken = 0;
+  return {
+    handlers: {
+      onMessage(message) {
+        messages.push(message);
+        for (const wake of waiters.splice(0)) wake();
+      },
+      onClose(reason) {
+        closeReasons.push(reason);
+      },
+    },
+    messages,
+    closeReasons,
+    next() {
+      const index = taken;
+      taken += 1;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`message ${index} did not arrive`)), WAIT_LIMIT_MS);
+        const check = (): void => {
+          const found = messages[index];
+          if (found === undefined) return void waiters.push(check);
+          clearTimeout(timer);
+          resolve(found);
+        };
+        check();
+      });
+    },
+  };
+}
