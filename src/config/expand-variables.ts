@@ -35,10 +35,9 @@ export function expandVariables(text: string, env: Env): Expansion {
       return { ok: false, reason: `"\${${body}}" is not a variable reference (write \${NAME} or \${NAME:-default})` };
     }
     const value = lookup(env, name);
-    let replacement: string;
-    if (separator >= 0) replacement = value === undefined || value === "" ? body.slice(separator + DEFAULT_SEPARATOR.length) : value;
-    else if (value === undefined) return { ok: false, reason: `variable ${name} is not set` };
-    else replacement = value;
+    const fallback = separator < 0 ? undefined : body.slice(separator + DEFAULT_SEPARATOR.length);
+    const replacement = fallback !== undefined && (value === undefined || value === "") ? fallback : value;
+    if (replacement === undefined) return { ok: false, reason: `variable ${name} is not set` };
     expanded += text.slice(index, start) + replacement;
     index = end + 1;
   }

@@ -23,7 +23,9 @@ export type JsonReadError =
   /** `path` leads to the object holding the key; `offset` is the second occurrence. */
   | { readonly kind: "duplicate-key"; readonly path: readonly PathSegment[]; readonly key: string; readonly offset: number };
 
-export type JsonReadResult = { readonly ok: true; readonly value: JsonNode } | { readonly ok: false; readonly error: JsonReadError };
+export type JsonReadResult =
+  | { readonly ok: true; readonly value: JsonNode }
+  | { readonly ok: false; readonly error: JsonReadError };
 
 /** Deeper nesting than any config needs; the limit keeps a hostile file from exhausting the stack. */
 export const MAX_JSON_DEPTH = 64;
@@ -113,8 +115,8 @@ export function readJson(text: string): JsonReadResult {
     if (token.kind !== "end") throw new JsonSyntaxError("unexpected text after the end of the JSON value", token.offset);
     return duplicate === undefined ? { ok: true, value: root } : { ok: false, error: duplicate };
   } catch (error) {
-    if (error instanceof JsonSyntaxError) return { ok: false, error: { kind: "syntax", message: error.message, offset: error.offset } };
-    throw error;
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    return { ok: false, error: { kind: "syntax", message: error.message, offset: error.offset } };
   }
 }
 

@@ -53,7 +53,7 @@ function isHexDigit(char: string): boolean {
   return isDigit(char) || (char >= "a" && char <= "f") || (char >= "A" && char <= "F");
 }
 
-/** 1-based line and column (in UTF-16 code units, as editors on the web count) of an offset. */
+/** 1-based line and column of an offset; columns count UTF-16 code units. */
 export function positionAt(text: string, offset: number): { readonly line: number; readonly column: number } {
   let line = 1;
   let lineStart = 0;
@@ -150,6 +150,7 @@ export function createJsonTokenizer(text: string): () => JsonToken {
       offset += literal.word.length;
       return literal.token(start);
     }
-    throw new JsonSyntaxError(`unexpected character ${JSON.stringify(String.fromCodePoint(text.codePointAt(start) ?? 0))}`, start);
+    const character = String.fromCodePoint(text.codePointAt(start) ?? 0);
+    throw new JsonSyntaxError(`unexpected character ${JSON.stringify(character)}`, start);
   }
 }

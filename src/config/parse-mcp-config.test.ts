@@ -184,31 +184,41 @@ describe("parseMcpConfig", () => {
     });
   });
 
+  const NOT_A_URL = "must be an http:// or https:// URL";
+  const NOT_A_TIMEOUT = "must be a positive integer (milliseconds)";
+  const TYPES = 'must be one of "stdio", "http", "streamable-http", "streamableHttp"';
+  const SSE_HINT = ' (the old HTTP+SSE transport is not supported; Streamable HTTP is "http")';
+  const HEADER_TEXT = "must be plain header text (no line breaks, nothing beyond U+00FF)";
+
   it.each([
-    ["a url that is not a URL", { type: "http", url: "127.0.0.1:3115" }, "mcpServers.s.url", "must be an http:// or https:// URL"],
-    ["a url of another scheme", { type: "http", url: "ftp://example.com/" }, "mcpServers.s.url", "must be an http:// or https:// URL"],
+    ["a url that is not a URL", { type: "http", url: "127.0.0.1:3115" }, "mcpServers.s.url", NOT_A_URL],
+    ["a url of another scheme", { type: "http", url: "ftp://example.com/" }, "mcpServers.s.url", NOT_A_URL],
     ["a missing url", { type: "http" }, "mcpServers.s.url", "is required"],
-    ["a command that is not a string", { command: ["node"] }, "mcpServers.s.command", "must be a string, not an array"],
+    ["a non-string command", { command: ["node"] }, "mcpServers.s.command", "must be a string, not an array"],
     ["a missing command", { args: [] }, "mcpServers.s.command", "is required"],
     ["an empty command", { command: "${EMPTY}" }, "mcpServers.s.command", "must not be empty"],
-    ["a zero timeoutMs", { command: "x", timeoutMs: 0 }, "mcpServers.s.timeoutMs", "must be a positive integer (milliseconds)"],
-    ["a fractional timeoutMs", { command: "x", timeoutMs: 1.5 }, "mcpServers.s.timeoutMs", "must be a positive integer (milliseconds)"],
-    ["a timeoutMs in a string", { command: "x", timeoutMs: "100" }, "mcpServers.s.timeoutMs", "must be a positive integer (milliseconds)"],
-    ["an enabled that is not a boolean", { command: "x", enabled: "no" }, "mcpServers.s.enabled", "must be true or false, not a string"],
-    ["an args item that is not a string", { command: "x", args: ["a", 2] }, "mcpServers.s.args[1]", "must be a string, not a number"],
-    ["args that are a string", { command: "x", args: "a b" }, "mcpServers.s.args", "must be an array of strings, not a string"],
-    ["an env value that is not a string", { command: "x", env: { A: 1 } }, "mcpServers.s.env.A", "must be a string, not a number"],
-    ["a cwd that is not a string", { command: "x", cwd: null }, "mcpServers.s.cwd", "must be a string, not null"],
-    ["a header name that is not a token", { url: "http://a/", headers: { "X Key": "1" } }, 'mcpServers.s.headers["X Key"]', "is not a valid HTTP header name"],
-    ["a header value with a line break", { url: "http://a/", headers: { X: "${EVIL}" } }, "mcpServers.s.headers.X", "must be plain header text (no line breaks, nothing beyond U+00FF)"],
-    ["an unknown type", { type: "websocket", url: "ws://a/" }, "mcpServers.s.type", 'must be one of "stdio", "http", "streamable-http", "streamableHttp"'],
-    ["the old SSE type", { type: "sse", url: "http://a/" }, "mcpServers.s.type", 'must be one of "stdio", "http", "streamable-http", "streamableHttp" (the old HTTP+SSE transport is not supported; Streamable HTTP is "http")'],
+    ["a zero timeoutMs", { command: "x", timeoutMs: 0 }, "mcpServers.s.timeoutMs", NOT_A_TIMEOUT],
+    ["a fractional timeoutMs", { command: "x", timeoutMs: 1.5 }, "mcpServers.s.timeoutMs", NOT_A_TIMEOUT],
+    ["a timeoutMs in a string", { command: "x", timeoutMs: "100" }, "mcpServers.s.timeoutMs", NOT_A_TIMEOUT],
+    ["a non-boolean enabled", { command: "x", enabled: "no" }, "mcpServers.s.enabled", "must be true or false, not a string"],
+    ["a non-string args item", { command: "x", args: ["a", 2] }, "mcpServers.s.args[1]", "must be a string, not a number"],
+    ["args in a string", { command: "x", args: "a b" }, "mcpServers.s.args", "must be an array of strings, not a string"],
+    ["a non-string env value", { command: "x", env: { A: 1 } }, "mcpServers.s.env.A", "must be a string, not a number"],
+    ["a non-string cwd", { command: "x", cwd: null }, "mcpServers.s.cwd", "must be a string, not null"],
+    ["a bad header name", { url: "http://a/", headers: { "X Key": "1" } }, 'mcpServers.s.headers["X Key"]', "is not a valid HTTP header name"],
+    ["a header value with a line break", { url: "http://a/", headers: { X: "${EVIL}" } }, "mcpServers.s.headers.X", HEADER_TEXT],
+    ["an unknown type", { type: "websocket", url: "ws://a/" }, "mcpServers.s.type", TYPES],
+    ["the old SSE type", { type: "sse", url: "http://a/" }, "mcpServers.s.type", `${TYPES}${SSE_HINT}`],
   ])("rejects %s, naming its path", (_name, server, path, detail) => {
-    expect(errorOf(oneServer("s", server), { EMPTY: "", EVIL: "a\r\nX-Injected: 1" })).toMatchObject({ path, detail });
+    const env = { EMPTY: "", EVIL: "a\r\nX-Injected: 1" };
+    expect(errorOf(oneServer("s", server), env)).toMatchObject({ path, detail });
   });
 
   it("rejects a server that is not an object", () => {
-    expect(errorOf('{"mcpServers": {"s": "node x.js"}}')).toMatchObject({ path: "mcpServers.s", detail: "must be an object, not a string" });
+    expect(errorOf('{"mcpServers": {"s": "node x.js"}}')).toMatchObject({
+      path: "mcpServers.s",
+      detail: "must be an object, not a string",
+    });
   });
 
   it("rejects a file without mcpServers", () => {
@@ -216,6 +226,10 @@ describe("parseMcpConfig", () => {
   });
 
   it("rejects a file whose root is not an object", () => {
-    expect(errorOf("[]")).toMatchObject({ path: "", detail: "must be an object, not an array", message: "mcp.config.json:1:1: must be an object, not an array" });
+    expect(errorOf("[]")).toMatchObject({
+      path: "",
+      detail: "must be an object, not an array",
+      message: "mcp.config.json:1:1: must be an object, not an array",
+    });
   });
 });

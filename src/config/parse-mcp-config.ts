@@ -36,7 +36,8 @@ function checkAliases(servers: JsonObjectNode, context: ReadContext): void {
     if (alias === "") fail(context, path, member.keyOffset, "an alias must not be empty");
     const other = aliasBySanitised.get(sanitizeAlias(alias));
     if (other !== undefined) {
-      fail(context, path, member.keyOffset, `duplicate alias: "${other}" and "${alias}" both give the tool prefix ${toolPrefix(alias)}`);
+      const detail = `duplicate alias: "${other}" and "${alias}" both give the tool prefix ${toolPrefix(alias)}`;
+      fail(context, path, member.keyOffset, detail);
     }
     aliasBySanitised.set(sanitizeAlias(alias), alias);
   }

@@ -64,13 +64,7 @@ function checkHeader(name: string, value: string): string | undefined {
 
 function readUrl(node: JsonNode, path: Path, context: ReadContext): string {
   const url = readExpandedString(node, path, context);
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    protocol = undefined;
-  }
-  if (protocol !== undefined && URL_PROTOCOLS.includes(protocol)) return url;
+  if (URL.canParse(url) && URL_PROTOCOLS.includes(new URL(url).protocol)) return url;
   return fail(context, path, node.offset, "must be an http:// or https:// URL");
 }
 
@@ -121,7 +115,9 @@ export function readServer(alias: string, node: JsonNode, context: ReadContext):
   const enabled = optionalField(server, "enabled");
   const common: Common = {
     alias,
-    ...(timeoutMs === undefined ? {} : { timeoutMs: readPositiveInteger(timeoutMs, [...path, "timeoutMs"], context, "milliseconds") }),
+    ...(timeoutMs === undefined
+      ? {}
+      : { timeoutMs: readPositiveInteger(timeoutMs, [...path, "timeoutMs"], context, "milliseconds") }),
     enabled: enabled === undefined ? true : readBoolean(enabled, [...path, "enabled"], context),
   };
   return transport.read(common, server, path, context);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { StdioServerConfig } from "./mcp-config.js";
 import { redactServer } from "./redact-server.js";
 
 describe("redactServer", () => {
   it("replaces every env value of a stdio server and keeps the rest", () => {
-    expect(
-      redactServer({ alias: "notes", transport: "stdio", command: "node", args: ["x.js"], env: { TOKEN: "s3cret", A: "" }, enabled: true }),
-    ).toEqual({ alias: "notes", transport: "stdio", command: "node", args: ["x.js"], env: { TOKEN: "***", A: "***" }, enabled: true });
+    const server: Omit<StdioServerConfig, "env"> = { alias: "notes", transport: "stdio", command: "node", args: ["x.js"], enabled: true };
+    expect(redactServer({ ...server, env: { TOKEN: "s3cret", A: "" } })).toEqual({ ...server, env: { TOKEN: "***", A: "***" } });
   });
 
   it("replaces every header value of an HTTP server and keeps a plain URL verbatim", () => {
