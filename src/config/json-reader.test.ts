@@ -82,6 +82,8 @@ describe("readJson", () => {
     ["text after the value", "{} {}", "unexpected text after the end of the JSON value", 3],
     ["an empty file", "  ", "unexpected end of file, expected a value", 2],
     ["a file that stops inside an object", '{"a": ', "unexpected end of file, expected a value", 6],
+    ["a file that stops before a key", '{"a": 1,', "unexpected end of file, expected a property name in double quotes", 8],
+    ["a file that stops after a value", '[1', "unexpected end of file, expected ',' or ']' after an array item", 2],
   ])("reports %s as a syntax error at its offset", (_name, text, message, offset) => {
     expect(readJson(text)).toEqual({ ok: false, error: { kind: "syntax", message, offset } });
   });

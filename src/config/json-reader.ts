@@ -40,8 +40,13 @@ export function readJson(text: string): JsonReadResult {
     return token.kind === "punctuation" && token.char === char;
   }
 
+  function expected(what: string): JsonSyntaxError {
+    const prefix = token.kind === "end" ? "unexpected end of file, " : "";
+    return new JsonSyntaxError(`${prefix}expected ${what}`, token.offset);
+  }
+
   function expect(char: Punctuation, what: string): void {
-    if (!isAt(char)) throw new JsonSyntaxError(`expected ${what}`, token.offset);
+    if (!isAt(char)) throw expected(what);
     token = nextToken();
   }
 
@@ -54,7 +59,7 @@ export function readJson(text: string): JsonReadResult {
       return { kind: "object", offset, members };
     }
     for (;;) {
-      if (token.kind !== "string") throw new JsonSyntaxError('expected a property name in double quotes', token.offset);
+      if (token.kind !== "string") throw expected("a property name in double quotes");
       const key = token.value;
       const keyOffset = token.offset;
       if (members.has(key) && duplicate === undefined) duplicate = { kind: "duplicate-key", path, key, offset: keyOffset };
