@@ -61,9 +61,10 @@ describe("createSseReader", () => {
     const stream =
       ': hello\r\ndata: {"text":"Hello, 世界 🎉"}\r\n\r\n' +
       "event: message\rdata: line one\rdata: ünïcödé\r\r" +
-      'data: {"id":7}\n: trailing comment\n\n';
+      'data: {"id":7}\n: trailing comment\n\n' +
+      "data: crlf one\r\ndata: crlf two\r\n\r\n";
     const bytes = encoder.encode(stream);
-    const expected = ['{"text":"Hello, 世界 🎉"}', "line one\nünïcödé", '{"id":7}'];
+    const expected = ['{"text":"Hello, 世界 🎉"}', "line one\nünïcödé", '{"id":7}', "crlf one\ncrlf two"];
     expect(readChunks([bytes])).toEqual(expected);
     for (let cut = 1; cut < bytes.length; cut += 1) {
       expect(readChunks([bytes.subarray(0, cut), bytes.subarray(cut)])).toEqual(expected);
