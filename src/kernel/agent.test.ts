@@ -1,0 +1,262 @@
+import { describe, expect, it } from "vitest";
+import { createAgent, type AgentDeps } from "./agent.js";
+import type { Message } from "./model.js";
+import {
+  answering,
+  eventLog,
+  fakeTool,
+  memorySnapshots,
+  memoryTranscript,
+  reply,
+  scriptedModel,
+  streamed,
+  text,
+  use,
+  type ScriptStep,
+} from "./test-support/fakes.js";
+import type { Tool } from "./tool.js";
+
+const echo = fakeTool({
+  name: "echo",
+  inputSchema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] },
+  run: async (args) => ({ text: `echo: ${String(args.word)}`, isError: false }),
+});
+
+function setup(steps: readonly ScriptStep[], extra: Partial<AgentDeps> & { readonly tools?: readonly Tool[] } = {}) {
+  const model = scriptedModel(steps);
+  const { events, emit } = eventLog();
+  const transcript = memoryTranscript();
+  const agent = createAgent({
+    model,
+    tools: [echo],
+    rules: [],
+    system: "you are a test",
+    approve: answering().approve,
+    snapshots: memorySnapshots(),
+    transcript,
+    emit,
+    ...extra,
+  });
+  return { agent, model, events, transcript };
+}
+
+const signal = (): AbortSignal => new AbortController().signal;
+const userText = (value: string): Message => ({ role: "user", content: [text(value)] });
+
+describe("createAgent: the loop", () => {
+  it("answers a prompt with the model's text and ends the turn", async () => {
+    const { agent, events, transcript } = setup([streamed(text("hello"))]);
+    await agent.prompt("hi", signal());
+    expect(events).toEqual([
+      { type: "text", delta: "hello" },
+      { type: "turn_end", reason: "done" },
+    ]);
+    expect(agent.messages).toEqual([userText("hi"), { role: "assistant", content: [text("hello")] }]);
+    expect(transcript.entries).toEqual([
+      { type: "message", message: userText("hi") },
+      { type: "message", message: { role: "assistant", content: [text("hello")] } },
+    ]);
+  });
+
+  it("shows the text of a model that does not stream, once", async () => {
+    const { agent, events } = setup([() => reply(text("whole"))]);
+    await agent.prompt("hi", signal());
+    expect(events).toEqual([
+      { type: "text", delta: "whole" },
+      { type: "turn_end", reason: "done" },
+    ]);
+  });
+
+  it("runs a tool call, hands the result to the model, and ends with the model's reply", async () => {
+    const { agent, model, events } = setup([() => reply(use("t1", "echo", { word: "x" })), streamed(text("done"))]);
+    await agent.prompt("go", signal());
+    expect(events).toEqual([
+      { type: "tool_start", callId: "t1", tool: "echo", args: { word: "x" } },
+      { type: "tool_end", callId: "t1", tool: "echo", isError: false, text: "echo: x", truncated: false },
+      { type: "text", delta: "done" },
+      { type: "turn_end", reason: "done" },
+    ]);
+    expect(model.seen[1]).toEqual([
+      userText("go"),
+      { role: "assistant", content: [use("t1", "echo", { word: "x" })] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: "echo: x", isError: false }] },
+    ]);
+  });
+
+  it("turns a tool that throws into an error result and goes on", async () => {
+    const broken = fakeTool({ name: "broken", run: async () => Promise.reject(new Error("disk on fire")) });
+    const { agent, events } = setup([() => reply(use("t1", "broken")), streamed(text("sorry"))], { tools: [broken] });
+    await agent.prompt("go", signal());
+    expect(events).toEqual([
+      { type: "tool_start", callId: "t1", tool: "broken", args: {} },
+      { type: "tool_end", callId: "t1", tool: "broken", isError: true, text: "broken failed: disk on fire", truncated: false },
+      { type: "text", delta: "sorry" },
+      { type: "turn_end", reason: "done" },
+    ]);
+  });
+
+  it("answers a call of an unknown tool with an error result", async () => {
+    const { agent, events } = setup([() => reply(use("t1", "nope")), streamed(text("ok"))]);
+    await agent.prompt("go", signal());
+    expect(events[1]).toEqual({
+      type: "tool_end",
+      callId: "t1",
+      tool: "nope",
+      isError: true,
+      text: 'Unknown tool "nope": call one of the tools you were given.',
+      truncated: false,
+    });
+    expect(events.at(-1)).toEqual({ type: "turn_end", reason: "done" });
+  });
+
+  it("answers invalid arguments with an error result and does not run the tool", async () => {
+    const { agent, events } = setup([() => reply(use("t1", "echo", { word: 7 })), streamed(text("ok"))]);
+    await agent.prompt("go", signal());
+    expect(events[1]).toEqual({
+      type: "tool_end",
+      callId: "t1",
+      tool: "echo",
+      isError: true,
+      text: 'Invalid arguments for echo: "word" must be string, got integer.',
+      truncated: false,
+    });
+  });
+
+  it("aborts mid tool call, answers every tool_use, and takes the next prompt", async () => {
+    const controller = new AbortController();
+    const hang = fakeTool({
+      name: "hang",
+      run: () =>
+        new Promise(() => {
+          controller.abort();
+        }),
+    });
+    const { agent, events } = setup(
+      [() => reply(use("t1", "hang"), use("t2", "echo", { word: "x" })), streamed(text("back"))],
+      { tools: [hang, echo] },
+    );
+    await agent.prompt("go", controller.signal);
+    expect(events).toEqual([
+      { type: "tool_start", callId: "t1", tool: "hang", args: {} },
+      { type: "tool_end", callId: "t1", tool: "hang", isError: true, text: "Aborted by the user.", truncated: false },
+      { type: "turn_end", reason: "aborted" },
+    ]);
+    await agent.prompt("again", signal());
+    expect(agent.messages).toEqual([
+      userText("go"),
+      { role: "assistant", content: [use("t1", "hang"), use("t2", "echo", { word: "x" })] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", toolUseId: "t1", text: "Aborted by the user.", isError: true },
+          { type: "tool_result", toolUseId: "t2", text: "Not run: Aborted by the user.", isError: true },
+          text("again"),
+        ],
+      },
+      { role: "assistant", content: [text("back")] },
+    ]);
+  });
+
+  it("aborts a model call that never answers", async () => {
+    const controller = new AbortController();
+    const { agent, events } = setup([() => new Promise(() => controller.abort())]);
+    await agent.prompt("go", controller.signal);
+    expect(events).toEqual([{ type: "turn_end", reason: "aborted" }]);
+  });
+
+  it("ends the turn at the turn cap with a visible notice", async () => {
+    const { agent, events } = setup([() => reply(use("t1", "echo", { word: "a" })), () => reply(use("t2", "echo", { word: "b" }))], {
+      limits: { maxTurnsPerPrompt: 2 },
+    });
+    await agent.prompt("go", signal());
+    expect(events.slice(-2)).toEqual([
+      { type: "notice", message: "Turn stopped after 2 model turns (turn limit); send a message to continue." },
+      { type: "turn_end", reason: "turn_limit" },
+    ]);
+    expect(agent.messages.at(-1)?.role).toBe("user");
+  });
+
+  it("reports a model error and survives it", async () => {
+    const { agent, events } = setup([() => Promise.reject(new Error("529 overloaded")), streamed(text("fine now"))]);
+    await agent.prompt("one", signal());
+    await agent.prompt("two", signal());
+    expect(events).toEqual([
+      { type: "error", message: "Model error: 529 overloaded" },
+      { type: "turn_end", reason: "model_error" },
+      { type: "text", delta: "fine now" },
+      { type: "turn_end", reason: "done" },
+    ]);
+    expect(agent.messages).toEqual([
+      { role: "user", content: [text("one"), text("two")] },
+      { role: "assistant", content: [text("fine now")] },
+    ]);
+  });
+
+  it("stops a model that repeats the same call: refused at the 3rd, turn over at the 5th", async () => {
+    const steps: ScriptStep[] = [1, 2, 3, 4, 5].map((index) => () => reply(use(`t${index}`, "echo", { word: "x" })));
+    const { agent, events } = setup(steps);
+    await agent.prompt("go", signal());
+    const ends = events.filter((event) => event.type === "tool_end").map((event) => (event.type === "tool_end" ? event.text : ""));
+    expect(ends).toEqual([
+      "echo: x",
+      "echo: x",
+      "Not run: this is call number 3 of echo with exactly these arguments in this request. You are repeating yourself; the result will not change. Change your approach.",
+      "Not run: this is call number 4 of echo with exactly these arguments in this request. You are repeating yourself; the result will not change. Change your approach.",
+      "Stopped: echo was called 5 times with the same arguments; the turn is over.",
+    ]);
+    expect(events.slice(-2)).toEqual([
+      { type: "notice", message: "Turn stopped: the model repeated the same tool call with the same arguments (loop limit)." },
+      { type: "turn_end", reason: "loop_limit" },
+    ]);
+  });
+
+  it("counts repeats afresh at each prompt", async () => {
+    const { agent, events } = setup([
+      () => reply(use("a1", "echo", { word: "x" }), use("a2", "echo", { word: "x" })),
+      streamed(text("one")),
+      () => reply(use("b1", "echo", { word: "x" }), use("b2", "echo", { word: "x" })),
+      streamed(text("two")),
+    ]);
+    await agent.prompt("first", signal());
+    await agent.prompt("second", signal());
+    expect(events.filter((event) => event.type === "tool_end" && event.isError)).toEqual([]);
+  });
+
+  it("closes an open tool_use of a resumed history and records where it started", async () => {
+    const history: Message[] = [userText("old"), { role: "assistant", content: [use("t9", "echo", { word: "x" })] }];
+    const { agent, transcript } = setup([], { history });
+    const closed: Message[] = [
+      ...history,
+      {
+        role: "user",
+        content: [{ type: "tool_result", toolUseId: "t9", text: "Not run: the session ended before this call finished.", isError: true }],
+      },
+    ];
+    expect(agent.messages).toEqual(closed);
+    expect(transcript.entries).toEqual([{ type: "history", messages: closed }]);
+  });
+
+  it("forgets the conversation on clear and records it", async () => {
+    const { agent, transcript } = setup([streamed(text("hello"))]);
+    await agent.prompt("hi", signal());
+    agent.clear();
+    expect(agent.messages).toEqual([]);
+    expect(transcript.entries.at(-1)).toEqual({ type: "clear" });
+  });
+
+  it("reports a transcript that cannot be written once and goes on", async () => {
+    const { agent, events } = setup([streamed(text("hello"))], {
+      transcript: {
+        append: () => {
+          throw new Error("disk full");
+        },
+      },
+    });
+    await agent.prompt("hi", signal());
+    expect(events).toEqual([
+      { type: "error", message: "Could not write the transcript (disk full); the session goes on." },
+      { type: "text", delta: "hello" },
+      { type: "turn_end", reason: "done" },
+    ]);
+  });
+});

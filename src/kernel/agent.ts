@@ -1,0 +1,226 @@
+// The agent loop: a user prompt, then model turns and tool calls until the model ends its turn or a
+// limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
+import type { ApprovalAnswer, Decision, Rule } from "./decision.js";
+import { describeError } from "./describe-error.js";
+import type { AgentEvent } from "./events.js";
+import { decide as decideCall, unknownToolDecision } from "./gate.js";
+import { appendMessage, closeOpenToolUses } from "./history.js";
+import { createLoopGuard, REPEAT_REFUSE_AT, REPEAT_STOP_AT } from "./loop-guard.js";
+import type { Message, Model, ToolResultBlock, ToolUseBlock } from "./model.js";
+import { settle } from "./settle.js";
+import type { SnapshotStore } from "./snapshots.js";
+import type { Tool, ToolArgs } from "./tool.js";
+import { ABORTED_TEXT, runToolCall, type ApprovalRequest, type CallContext, type CallOutcome } from "./tool-call.js";
+import type { TranscriptEntry, TranscriptSink } from "./transcript.js";
+import { createUndoLog } from "./undo-log.js";
+
+export type { ApprovalRequest } from "./tool-call.js";
+
+/** Model turns per user prompt before the turn ends with "turn_limit". */
+export const MAX_TURNS_PER_PROMPT = 25;
+
+export interface AgentLimits {
+  readonly maxTurnsPerPrompt: number;
+  readonly repeatRefuseAt: number;
+  readonly repeatStopAt: number;
+}
+
+export const DEFAULT_LIMITS: AgentLimits = {
+  maxTurnsPerPrompt: MAX_TURNS_PER_PROMPT,
+  repeatRefuseAt: REPEAT_REFUSE_AT,
+  repeatStopAt: REPEAT_STOP_AT,
+};
+
+export interface AgentDeps {
+  readonly model: Model;
+  readonly tools: readonly Tool[];
+  /** The user's rules, from settings files and flags. */
+  readonly rules: readonly Rule[];
+  readonly system: string;
+  /** Called only when the gate says ask; the CLI prompts (or, without a terminal, denies). */
+  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  readonly snapshots: SnapshotStore;
+  readonly transcript: TranscriptSink;
+  readonly emit: (event: AgentEvent) => void;
+  readonly limits?: Partial<AgentLimits>;
+  /** A resumed session's history (--resume). */
+  readonly history?: readonly Message[];
+}
+
+export interface CallReport {
+  readonly tool: string;
+  readonly isError: boolean;
+  readonly text: string;
+  readonly truncated: boolean;
+  readonly decision: Decision;
+}
+
+export interface UndoReport {
+  readonly restored: readonly string[];
+  readonly notUndoable: readonly string[];
+  readonly nothingToUndo: boolean;
+}
+
+export interface Agent {
+  /** One user prompt; ends with turn_end. Never rejects for tool or model failures (they become events). */
+  prompt(text: string, signal: AbortSignal): Promise<void>;
+  /** `/call` and `mca call`: one tool call through the same path as the model's; counts as its own prompt. */
+  call(name: string, args: ToolArgs, signal: AbortSignal): Promise<CallReport>;
+  /** The gate's verdict for a tool (args default {}), with its reason. */
+  decide(name: string, args?: ToolArgs): Decision;
+  /** Restores the files of the last turn that changed any; names the remote tools of that turn. */
+  undo(): Promise<UndoReport>;
+  /** Forgets the conversation (approvals for this session and undo stay). */
+  clear(): void;
+  readonly tools: readonly Tool[];
+  readonly messages: readonly Message[];
+}
+
+type TurnEnd = Extract<AgentEvent, { type: "turn_end" }>["reason"];
+
+const NOT_RUN_TEXT: Readonly<Record<NonNullable<CallOutcome["stop"]>, string>> = {
+  aborted: `Not run: ${ABORTED_TEXT}`,
+  loop_limit: "Not run: the turn was stopped because a call was repeated too often.",
+};
+const UNFINISHED_TEXT = "Not run: the session ended before this call finished.";
+
+export function createAgent(deps: AgentDeps): Agent {
+  const limits: AgentLimits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const toolsByName = new Map<string, Tool>();
+  for (const tool of deps.tools) if (!toolsByName.has(tool.name)) toolsByName.set(tool.name, tool);
+  const toolSpecs = deps.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  const guard = createLoopGuard({ refuseAt: limits.repeatRefuseAt, stopAt: limits.repeatStopAt });
+  const undoLog = createUndoLog();
+  const sessionAllows = new Set<string>();
+  let messages: Message[] = closeOpenToolUses(deps.history ?? [], UNFINISHED_TEXT);
+  let turn = 0;
+  let callCount = 0;
+  let transcriptBroken = false;
+
+  const record = (entry: TranscriptEntry): void => {
+    try {
+      deps.transcript.append(entry);
+    } catch (error) {
+      if (transcriptBroken) return;
+      transcriptBroken = true;
+      deps.emit({ type: "error", message: `Could not write the transcript (${describeError(error)}); the session goes on.` });
+    }
+  };
+  const notice = (message: string): void => {
+    deps.emit({ type: "notice", message });
+    record({ type: "notice", message });
+  };
+  const addMessage = (message: Message): void => {
+    messages = appendMessage(messages, message);
+    record({ type: "message", message });
+  };
+  const startTurn = (): CallContext => {
+    turn += 1;
+    guard.reset();
+    const { approve, emit, snapshots } = deps;
+    return { tools: toolsByName, rules: deps.rules, sessionAllows, guard, undoLog, snapshots, approve, emit, record, turn };
+  };
+
+  if (messages.length > 0) record({ type: "history", messages });
+
+  async function runTurns(context: CallContext, signal: AbortSignal): Promise<TurnEnd> {
+    for (let step = 0; step < limits.maxTurnsPerPrompt; step++) {
+      let streamed = false;
+      const onText = (delta: string): void => {
+        streamed = true;
+        deps.emit({ type: "text", delta });
+      };
+      const request = { system: deps.system, messages, tools: toolSpecs, signal, onText };
+      const reply = await settle(() => deps.model.complete(request), signal);
+      if (reply.kind === "aborted" || (reply.kind === "failed" && signal.aborted)) return "aborted";
+      if (reply.kind === "failed") {
+        const message = `Model error: ${describeError(reply.error)}`;
+        deps.emit({ type: "error", message });
+        record({ type: "error", message });
+        return "model_error";
+      }
+      const { message, stopReason } = reply.value;
+      // A model that does not stream still shows its text once.
+      if (!streamed) for (const block of message.content) if (block.type === "text") deps.emit({ type: "text", delta: block.text });
+      if (message.content.length > 0) addMessage(message);
+      const uses = message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+      if (uses.length === 0) {
+        if (stopReason === "max_tokens") notice("The model's reply was cut off at its output limit.");
+        if (stopReason === "refusal") notice("The model declined to continue.");
+        return "done";
+      }
+      const stop = await runCalls(context, uses, signal);
+      if (stop === "aborted") return "aborted";
+      if (stop === "loop_limit") {
+        notice("Turn stopped: the model repeated the same tool call with the same arguments (loop limit).");
+        return "loop_limit";
+      }
+    }
+    notice(`Turn stopped after ${limits.maxTurnsPerPrompt} model turns (turn limit); send a message to continue.`);
+    return "turn_limit";
+  }
+
+  /** Runs the calls in order; once one ends the turn, the rest get a "not run" result. */
+  async function runCalls(context: CallContext, uses: readonly ToolUseBlock[], signal: AbortSignal): Promise<CallOutcome["stop"]> {
+    const results: ToolResultBlock[] = [];
+    let stop: CallOutcome["stop"] = null;
+    for (const use of uses) {
+      if (stop === null && signal.aborted) stop = "aborted";
+      if (stop !== null) {
+        results.push({ type: "tool_result", toolUseId: use.id, text: NOT_RUN_TEXT[stop], isError: true });
+        continue;
+      }
+      const outcome = await runToolCall(context, { id: use.id, name: use.name, args: use.input }, signal);
+      results.push({ type: "tool_result", toolUseId: use.id, text: outcome.text, isError: outcome.isError });
+      stop = outcome.stop;
+    }
+    addMessage({ role: "user", content: results });
+    return stop;
+  }
+
+  return {
+    async prompt(text, signal) {
+      const context = startTurn();
+      addMessage({ role: "user", content: [{ type: "text", text }] });
+      let reason: TurnEnd;
+      try {
+        reason = await runTurns(context, signal);
+      } catch (error) {
+        // Only a bug gets here (a listener that throws, say); the session still goes on.
+        deps.emit({ type: "error", message: `Internal error: ${describeError(error)}` });
+        messages = closeOpenToolUses(messages, UNFINISHED_TEXT);
+        reason = "model_error";
+      }
+      deps.emit({ type: "turn_end", reason });
+    },
+    async call(name, args, signal) {
+      const context = startTurn();
+      callCount += 1;
+      const outcome = await runToolCall(context, { id: `user-call-${callCount}`, name, args }, signal);
+      return { tool: name, isError: outcome.isError, text: outcome.text, truncated: outcome.truncated, decision: outcome.decision };
+    },
+    decide(name, args = {}) {
+      const tool = toolsByName.get(name);
+      return tool === undefined ? unknownToolDecision(name) : decideCall(tool, args, deps.rules, sessionAllows);
+    },
+    async undo() {
+      const entry = undoLog.latest();
+      if (entry === undefined) return { restored: [], notUndoable: [], nothingToUndo: true };
+      const restored = entry.changedFiles ? await deps.snapshots.restore(entry.turn) : [];
+      undoLog.forget(entry.turn);
+      const report = { restored, notUndoable: entry.notUndoable, nothingToUndo: false };
+      record({ type: "notice", message: `undo: restored ${JSON.stringify(restored)}, not undoable ${JSON.stringify(entry.notUndoable)}` });
+      return report;
+    },
+    clear() {
+      messages = [];
+      record({ type: "clear" });
+    },
+    get tools() {
+      return deps.tools;
+    },
+    get messages() {
+      return messages;
+    },
+  };
+}

@@ -1,0 +1,188 @@
+// One tool call, the same path for the model's calls and the user's `/call`: loop guard, lookup,
+// argument check, approval gate, snapshots, the run itself, then the one truncation site. Every
+// failure becomes an error result the model can read; nothing here throws into the loop.
+import { checkArgs } from "./arg-check.js";
+import type { ApprovalAnswer, Decision, Rule } from "./decision.js";
+import { describeError } from "./describe-error.js";
+import type { AgentEvent } from "./events.js";
+import { decide, unknownToolDecision } from "./gate.js";
+import type { LoopGuard } from "./loop-guard.js";
+import { settle } from "./settle.js";
+import type { SnapshotStore } from "./snapshots.js";
+import type { Tool, ToolArgs, ToolResult } from "./tool.js";
+import type { TranscriptEntry } from "./transcript.js";
+import { truncateResult } from "./truncate.js";
+import type { UndoLog } from "./undo-log.js";
+
+export const ABORTED_TEXT = "Aborted by the user.";
+
+export interface ApprovalRequest {
+  readonly tool: Tool;
+  readonly args: ToolArgs;
+  readonly decision: Decision;
+}
+
+/** What a call needs from the agent; `sessionAllows` grows when the user answers "session". */
+export interface CallContext {
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly rules: readonly Rule[];
+  readonly sessionAllows: Set<string>;
+  readonly guard: LoopGuard;
+  readonly undoLog: UndoLog;
+  readonly snapshots: SnapshotStore;
+  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  readonly emit: (event: AgentEvent) => void;
+  readonly record: (entry: TranscriptEntry) => void;
+  readonly turn: number;
+}
+
+export interface ToolCallRequest {
+  readonly id: string;
+  readonly name: string;
+  readonly args: ToolArgs;
+}
+
+export interface CallOutcome {
+  readonly isError: boolean;
+  /** The text exactly as the model receives it. */
+  readonly text: string;
+  readonly truncated: boolean;
+  readonly decision: Decision;
+  /** Set when this call ends the turn. */
+  readonly stop: "loop_limit" | "aborted" | null;
+}
+
+interface Attempt {
+  readonly result: ToolResult;
+  readonly stop: CallOutcome["stop"];
+}
+
+export async function runToolCall(context: CallContext, call: ToolCallRequest, signal: AbortSignal): Promise<CallOutcome> {
+  const { id: callId, name, args } = call;
+  context.emit({ type: "tool_start", callId, tool: name, args });
+  context.record({ type: "tool_call", callId, tool: name, args });
+  const tool = context.tools.get(name);
+  const decision = tool === undefined ? unknownToolDecision(name) : decide(tool, args, context.rules, context.sessionAllows);
+  let attempt: Attempt;
+  try {
+    attempt = await attemptCall(context, call, tool, decision, signal);
+  } catch (error) {
+    // A bug or broken infrastructure (a snapshot store, an approval prompt): still a result, never a crash.
+    attempt = { result: failure(`Internal error while calling ${name}: ${describeError(error)}`), stop: null };
+  }
+  const { text, truncated } = truncateResult(attempt.result.text);
+  const isError = attempt.result.isError;
+  context.emit({ type: "tool_end", callId, tool: name, isError, text, truncated });
+  context.record({ type: "tool_result", callId, tool: name, isError, text, truncated });
+  return { isError, text, truncated, decision, stop: attempt.stop };
+}
+
+async function attemptCall(
+  context: CallContext,
+  call: ToolCallRequest,
+  tool: Tool | undefined,
+  decision: Decision,
+  signal: AbortSignal,
+): Promise<Attempt> {
+  const { id: callId, name, args } = call;
+  const repeat = context.guard.record(name, args);
+  switch (repeat.kind) {
+    case "stop":
+      return { result: failure(`Stopped: ${name} was called ${repeat.count} times with the same arguments; the turn is over.`), stop: "loop_limit" };
+    case "refuse":
+      return {
+        result: failure(
+          `Not run: this is call number ${repeat.count} of ${name} with exactly these arguments in this request. ` +
+            "You are repeating yourself; the result will not change. Change your approach.",
+        ),
+        stop: null,
+      };
+    case "run":
+      break;
+    default: {
+      const unknown: never = repeat;
+      throw new Error(`unknown repeat ${JSON.stringify(unknown)}`);
+    }
+  }
+  if (tool === undefined) return { result: failure(`Unknown tool ${JSON.stringify(name)}: call one of the tools you were given.`), stop: null };
+  const problem = checkArgs(tool.inputSchema, args);
+  if (problem !== null) return { result: failure(`Invalid arguments for ${name}: ${problem}.`), stop: null };
+
+  const permission = await askPermission(context, callId, tool, args, decision, signal);
+  if (permission !== "run") return permission;
+
+  const changed = tool.changes?.(args) ?? [];
+  if (changed.length > 0) context.undoLog.noteFileChange(context.turn);
+  for (const path of changed) {
+    try {
+      await context.snapshots.save(context.turn, path);
+    } catch (error) {
+      return { result: failure(`Not run: could not save ${path} for /undo first (${describeError(error)}).`), stop: null };
+    }
+  }
+  if (tool.kind === "remote") context.undoLog.noteRemoteCall(context.turn, tool.name);
+
+  const onProgress = (message: string): void => context.emit({ type: "tool_progress", callId, message });
+  const settled = await settle(() => tool.run(args, { signal, onProgress }), signal);
+  switch (settled.kind) {
+    case "done":
+      return { result: settled.value, stop: null };
+    case "failed":
+      return { result: failure(`${name} failed: ${describeError(settled.error)}`), stop: null };
+    case "aborted":
+      return { result: failure(ABORTED_TEXT), stop: "aborted" };
+    default: {
+      const unknown: never = settled;
+      throw new Error(`unknown settlement ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** "run", or the result that replaces the call: denied by a rule, denied by the user, or aborted while asking. */
+async function askPermission(
+  context: CallContext,
+  callId: string,
+  tool: Tool,
+  args: ToolArgs,
+  decision: Decision,
+  signal: AbortSignal,
+): Promise<"run" | Attempt> {
+  switch (decision.verdict) {
+    case "allow":
+      context.record({ type: "decision", callId, tool: tool.name, decision });
+      return "run";
+    case "deny":
+      context.record({ type: "decision", callId, tool: tool.name, decision });
+      context.emit({ type: "approval", callId, tool: tool.name, decision });
+      return { result: failure(`Denied by the approval gate: ${decision.reason}.`), stop: null };
+    case "ask":
+      break;
+    default: {
+      const unknown: never = decision.verdict;
+      throw new Error(`unknown verdict ${JSON.stringify(unknown)}`);
+    }
+  }
+  const settled = await settle(() => context.approve({ tool, args, decision }), signal);
+  if (settled.kind === "aborted") return { result: failure(ABORTED_TEXT), stop: "aborted" };
+  // A prompt that fails (no terminal, closed input) is a no.
+  const answer: ApprovalAnswer = settled.kind === "done" ? settled.value : "deny";
+  context.record({ type: "decision", callId, tool: tool.name, decision, answer });
+  context.emit({ type: "approval", callId, tool: tool.name, decision, answer });
+  switch (answer) {
+    case "session":
+      context.sessionAllows.add(tool.name);
+      return "run";
+    case "once":
+      return "run";
+    case "deny":
+      return { result: failure("Denied by the user."), stop: null };
+    default: {
+      const unknown: never = answer;
+      throw new Error(`unknown approval answer ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function failure(text: string): ToolResult {
+  return { text, isError: true };
+}
