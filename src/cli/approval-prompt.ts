@@ -3,13 +3,14 @@
 import type { ChalkInstance } from "chalk";
 import type { ApprovalRequest } from "../kernel/agent.js";
 import type { ApprovalAnswer } from "../kernel/decision.js";
+import type { TerminalInput, TerminalOutput } from "./terminal-streams.js";
 
 const ARGS_PREVIEW_LINES = 20;
 const ANSWERS: readonly ApprovalAnswer[] = ["once", "session", "deny"];
 
 export interface PromptStreams {
-  readonly stdin: NodeJS.ReadStream;
-  readonly stdout: NodeJS.WriteStream;
+  readonly stdin: TerminalInput;
+  readonly stdout: TerminalOutput;
 }
 
 /** "cancelled" when the user pressed Ctrl-C or Escape at the question. */

@@ -1,12 +1,13 @@
 // The chat's input line (node:readline). It can step aside while something else owns the terminal —
 // an approval prompt — and come back with its history, so the two never read the same keystrokes.
 import { createInterface, type Interface } from "node:readline";
+import type { TerminalInput, TerminalOutput } from "./terminal-streams.js";
 
 const HISTORY_SIZE = 500;
 
 export interface ChatInputDeps {
-  readonly input: NodeJS.ReadStream;
-  readonly output: NodeJS.WriteStream;
+  readonly input: TerminalInput;
+  readonly output: TerminalOutput;
   readonly promptText: string;
   readonly onLine: (line: string) => void;
   /** Ctrl-C; `hadText` when it cleared a half-typed line instead. */
@@ -32,7 +33,7 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
       input: deps.input,
       output: deps.output,
       prompt: deps.promptText,
-      terminal: deps.input.isTTY,
+      terminal: deps.input.isTTY === true,
       history,
       historySize: HISTORY_SIZE,
     });

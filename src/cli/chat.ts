@@ -7,6 +7,7 @@ import { runLine } from "./run-line.js";
 import type { ServerStatusProvider } from "./server-status.js";
 import type { AgentFactory } from "./session-io.js";
 import { createSpinner } from "./spinner.js";
+import type { TerminalInput, TerminalOutput } from "./terminal-streams.js";
 import { createTtyRenderer } from "./tty-renderer.js";
 import { createTurnTracker } from "./turn-tracker.js";
 
@@ -15,9 +16,9 @@ export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
 export interface ChatDeps {
   readonly makeAgent: AgentFactory;
   readonly servers: ServerStatusProvider;
-  readonly input: NodeJS.ReadStream;
-  readonly output: NodeJS.WriteStream;
-  readonly errorOutput: NodeJS.WriteStream;
+  readonly input: TerminalInput;
+  readonly output: TerminalOutput;
+  readonly errorOutput: TerminalOutput;
   readonly color: boolean;
   /** First line shown: the model and how many tools, told by main. */
   readonly banner: string;
@@ -32,7 +33,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const out = (text: string): void => {
     deps.output.write(text);
   };
-  const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY);
+  const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true);
   const renderer = createTtyRenderer({ out, chalk, spinner });
   const tracker = createTurnTracker();
 

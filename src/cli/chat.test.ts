@@ -1,0 +1,187 @@
+import { PassThrough } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Agent } from "../kernel/agent.js";
+import { runChat } from "./chat.js";
+import type { SessionIo } from "./session-io.js";
+import { createFakeAgent, fakeTool } from "./test-support/fake-agent.js";
+
+const WAIT_LIMIT_MS = 5000;
+const open: PassThrough[] = [];
+
+afterEach(() => {
+  for (const stream of open.splice(0)) stream.destroy();
+});
+
+/** A terminal made of memory: keystrokes go in through `type`, everything shown is in `shown()`. */
+function startChat(makeAgent: (io: SessionIo) => Agent) {
+  const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
+  const output = new PassThrough();
+  open.push(input, output);
+  let shown = "";
+  output.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
+  let nowMs = 0;
+  const status = runChat({
+    makeAgent,
+    servers: () => [],
+    input,
+    output,
+    errorOutput: output,
+    color: false,
+    banner: "mca test banner",
+    nowMs: () => nowMs,
+  });
+  return {
+    status,
+    type: (keys: string) => input.write(keys),
+    shown: () => shown,
+    setNow: (ms: number) => {
+      nowMs = ms;
+    },
+  };
+}
+
+async function waitFor(what: string, condition: () => boolean): Promise<void> {
+  for (let waitedMs = 0; !condition(); waitedMs += 10) {
+    if (waitedMs > WAIT_LIMIT_MS) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function promptsShown(text: string): number {
+  return text.split("› ").length - 1;
+}
+
+const CTRL_C = "\u0003";
+const CTRL_D = "\u0004";
+const DOWN = "\u001b[B";
+
+/** An agent whose prompts run until aborted, or, when stubborn, until `release` is called. */
+function slowAgent(stubborn: boolean) {
+  const seen: string[] = [];
+  let release = (): void => undefined;
+  const makeAgent = (io: SessionIo): Agent => ({
+    ...createFakeAgent({}, io.emit),
+    prompt: (text, signal) =>
+      new Promise<void>((resolve) => {
+        seen.push(`prompt ${text}`);
+        const finish = (reason: "done" | "aborted") => {
+          io.emit({ type: "turn_end", reason });
+          resolve();
+        };
+        release = () => finish("done");
+        if (!stubborn) signal.addEventListener("abort", () => finish("aborted"), { once: true });
+      }),
+  });
+  return { seen, makeAgent, release: () => release() };
+}
+
+describe("runChat", () => {
+  it("shows the banner, answers a prompt and ends on Ctrl-D", async () => {
+    const chat = startChat((io) =>
+      createFakeAgent({ promptEvents: (text) => [{ type: "text", delta: `you said ${text}` }, { type: "turn_end", reason: "done" }] }, io.emit),
+    );
+    chat.type("hello\r");
+    await waitFor("the answer", () => chat.shown().includes("you said hello"));
+    chat.type(CTRL_D);
+    expect(await chat.status).toBe(0);
+    expect(chat.shown()).toContain("mca test banner");
+  });
+
+  it("interrupts a running turn on Ctrl-C and goes on with the next line", async () => {
+    const agent = slowAgent(false);
+    const chat = startChat(agent.makeAgent);
+    chat.type("think hard\r");
+    await waitFor("the prompt to start", () => agent.seen.length === 1);
+    chat.type(CTRL_C);
+    await waitFor("the interruption", () => chat.shown().includes("interrupted"));
+    await waitFor("the input line to come back", () => promptsShown(chat.shown()) === 2);
+    chat.setNow(10_000);
+    chat.type("again\r");
+    await waitFor("the second prompt", () => agent.seen.length === 2);
+    chat.type(CTRL_C);
+    await waitFor("the input line to come back", () => promptsShown(chat.shown()) === 3);
+    chat.type("/exit\r");
+    expect(await chat.status).toBe(0);
+    expect(agent.seen).toEqual(["prompt think hard", "prompt again"]);
+  });
+
+  it("ends the session on a second Ctrl-C within the window, even while a turn still runs", async () => {
+    const agent = slowAgent(true);
+    const chat = startChat(agent.makeAgent);
+    chat.type("work\r");
+    await waitFor("the prompt to start", () => agent.seen.length === 1);
+    chat.type(CTRL_C);
+    chat.setNow(1000);
+    chat.type(CTRL_C);
+    expect(await chat.status).toBe(0);
+  });
+
+  it("does not end on a second Ctrl-C after the window while a turn still runs", async () => {
+    const agent = slowAgent(true);
+    const chat = startChat(agent.makeAgent);
+    chat.type("work\r");
+    await waitFor("the prompt to start", () => agent.seen.length === 1);
+    chat.type(CTRL_C);
+    chat.setNow(2000);
+    chat.type(CTRL_C);
+    agent.release();
+    await waitFor("the input line to come back", () => promptsShown(chat.shown()) === 2);
+    chat.type("next\r");
+    await waitFor("the next prompt", () => agent.seen.length === 2);
+    agent.release();
+    chat.type(CTRL_D);
+    expect(await chat.status).toBe(0);
+  });
+
+  it("clears a half-typed line on Ctrl-C, and ends on Ctrl-C at an empty prompt", async () => {
+    const agent = slowAgent(false);
+    const chat = startChat(agent.makeAgent);
+    chat.type("half a thou");
+    chat.type(CTRL_C);
+    chat.setNow(10_000);
+    chat.type(CTRL_C);
+    expect(await chat.status).toBe(0);
+    expect(agent.seen).toEqual([]);
+  });
+
+  it("asks for approval with the tool, source and arguments, then reads the input line again", async () => {
+    const tool = fakeTool("write_file", "write");
+    const chat = startChat((io) => ({
+      ...createFakeAgent({ tools: [tool] }, io.emit),
+      call: async (name, args) => {
+        const decision = { verdict: "ask", reason: "default for write tools: ask" } as const;
+        const answer = await io.approve({ tool, args, decision });
+        return { tool: name, isError: answer === "deny", text: `answer: ${answer}`, truncated: false, decision };
+      },
+    }));
+    chat.type('/call write_file {"path":"a.txt"}\r');
+    await waitFor("the question", () => chat.shown().includes("Allow write_file?"));
+    expect(chat.shown()).toContain("approval needed: write_file from local tool");
+    expect(chat.shown()).toContain("why: default for write tools: ask");
+    expect(chat.shown()).toContain('"path": "a.txt"');
+    chat.type(DOWN);
+    chat.type("\r");
+    await waitFor("the answer", () => chat.shown().includes("answer: session"));
+    chat.type("/exit\r");
+    expect(await chat.status).toBe(0);
+  });
+
+  it("denies the call when the approval question is cancelled with Ctrl-C", async () => {
+    const tool = fakeTool("bash", "exec");
+    const chat = startChat((io) => ({
+      ...createFakeAgent({ tools: [tool] }, io.emit),
+      call: async (name, args) => {
+        const decision = { verdict: "ask", reason: "default for exec tools: ask" } as const;
+        const answer = await io.approve({ tool, args, decision });
+        return { tool: name, isError: true, text: `answer: ${answer}`, truncated: false, decision };
+      },
+    }));
+    chat.type('/call bash {"command":"ls"}\r');
+    await waitFor("the question", () => chat.shown().includes("Allow bash?"));
+    chat.type(CTRL_C);
+    await waitFor("the answer", () => chat.shown().includes("answer: deny"));
+    chat.setNow(10_000);
+    chat.type("/exit\r");
+    expect(await chat.status).toBe(0);
+  });
+});
