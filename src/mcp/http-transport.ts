@@ -18,8 +18,10 @@ export type HttpTransportOptions = {
   readonly agent?: http.Agent;
 };
 
-/** Secrets shorter than this are not searched for in error text: redacting "1" would garble every message. */
-const MIN_REDACTED_CHARS = 4;
+/** Shorter values are not searched for in error text: redacting "1" would garble every message. */
+const MIN_REDACTED_VALUE_CHARS = 4;
+/** A word of a value ("Bearer <token>") is redacted on its own when it is at least this long. */
+const MIN_REDACTED_WORD_CHARS = 8;
 
 function describeMessage(message: JsonRpcMessage): string {
   if (!("method" in message)) return `response ${JSON.stringify(message.id)}`;
@@ -30,8 +32,9 @@ function describeMessage(message: JsonRpcMessage): string {
 function redactor(headers: Readonly<Record<string, string>>): (text: string) => string {
   const secrets = new Set<string>();
   for (const value of Object.values(headers)) {
-    for (const part of [value, ...value.split(/\s+/)]) {
-      if (part.length >= MIN_REDACTED_CHARS) secrets.add(part);
+    if (value.length >= MIN_REDACTED_VALUE_CHARS) secrets.add(value);
+    for (const word of value.split(/\s+/)) {
+      if (word.length >= MIN_REDACTED_WORD_CHARS) secrets.add(word);
     }
   }
   const longestFirst = [...secrets].sort((a, b) => b.length - a.length);
@@ -48,7 +51,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const ownAgent = options.agent === undefined;
   const agent = options.agent ?? (url.protocol === "https:" ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true }));
   const extraHeaders = userHeaders(options.headers ?? {});
-  const redact = redactor(options.headers ?? {});
+  const redact = redactor(extraHeaders);
   const inFlight = new Set<Exchange>();
   const byRequestId = new Map<JsonRpcId, Exchange>();
   let handlers: TransportHandlers | undefined;
