@@ -1,0 +1,132 @@
+// Assembles a streamed Messages API reply into the kernel's AssistantMessage: text deltas are
+// forwarded as they arrive, tool_use input is collected from its JSON fragments and parsed at the end.
+import type { Anthropic } from "@anthropic-ai/sdk";
+import type { AssistantMessage, ModelReply, StopReason } from "../kernel/model.js";
+
+type Block =
+  | { readonly kind: "text"; text: string }
+  | { readonly kind: "tool_use"; readonly id: string; readonly name: string; json: string }
+  /** Thinking, server tools and other blocks the kernel has no use for. */
+  | { readonly kind: "ignored" };
+
+export interface ReplyProblem {
+  readonly problem: "incomplete" | "malformed";
+  readonly message: string;
+}
+
+export interface ReplyAssembler {
+  accept(event: Anthropic.RawMessageStreamEvent): void;
+  /** True once any text reached onText: from then on the attempt cannot be retried invisibly. */
+  readonly forwardedText: boolean;
+  /** The reply, or what is wrong with the stream: it ended early, or a tool's input is not a JSON object. */
+  finish(): ModelReply | ReplyProblem;
+}
+
+export function createReplyAssembler(onText: (delta: string) => void): ReplyAssembler {
+  const blocks = new Map<number, Block>();
+  let stopReason: Anthropic.StopReason | null = null;
+  let stopped = false;
+  let forwardedText = false;
+
+  const forward = (text: string): void => {
+    if (text === "") return;
+    forwardedText = true;
+    onText(text);
+  };
+
+  return {
+    get forwardedText() {
+      return forwardedText;
+    },
+    accept(event) {
+      switch (event.type) {
+        case "message_start":
+        case "content_block_stop":
+          return;
+        case "content_block_start": {
+          const block = event.content_block;
+          if (block.type === "text") {
+            blocks.set(event.index, { kind: "text", text: block.text });
+            forward(block.text);
+          } else if (block.type === "tool_use") {
+            blocks.set(event.index, { kind: "tool_use", id: block.id, name: block.name, json: "" });
+          } else {
+            blocks.set(event.index, { kind: "ignored" });
+          }
+          return;
+        }
+        case "content_block_delta": {
+          const block = blocks.get(event.index);
+          if (event.delta.type === "text_delta" && block?.kind === "text") {
+            block.text += event.delta.text;
+            forward(event.delta.text);
+          } else if (event.delta.type === "input_json_delta" && block?.kind === "tool_use") {
+            block.json += event.delta.partial_json;
+          }
+          return;
+        }
+        case "message_delta":
+          stopReason = event.delta.stop_reason ?? stopReason;
+          return;
+        case "message_stop":
+          stopped = true;
+          return;
+        default: {
+          // A newer API may send event types this SDK version does not know; they carry nothing we use.
+          const unknown: never = event;
+          return unknown;
+        }
+      }
+    },
+    finish() {
+      if (!stopped) return { problem: "incomplete", message: "the reply stream ended before message_stop" };
+      const content: Array<AssistantMessage["content"][number]> = [];
+      for (const index of [...blocks.keys()].sort((a, b) => a - b)) {
+        const block = blocks.get(index);
+        if (block?.kind === "text" && block.text !== "") content.push({ type: "text", text: block.text });
+        if (block?.kind !== "tool_use") continue;
+        const input = parseInput(block.json);
+        // Cut off by max_tokens, the last call's JSON is incomplete: drop the call, keep the rest.
+        if (input instanceof Error && stopReason === "max_tokens") continue;
+        if (input instanceof Error) {
+          return { problem: "malformed", message: `tool_use ${block.name} (${block.id}): ${input.message}` };
+        }
+        content.push({ type: "tool_use", id: block.id, name: block.name, input });
+      }
+      return { message: { role: "assistant", content }, stopReason: toStopReason(stopReason) };
+    },
+  };
+}
+
+function parseInput(json: string): Record<string, unknown> | Error {
+  if (json.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return new Error(`input is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return new Error("input is not a JSON object");
+  return Object.fromEntries(Object.entries(value));
+}
+
+function toStopReason(reason: Anthropic.StopReason | null): StopReason {
+  switch (reason) {
+    case "end_turn":
+    case "tool_use":
+    case "max_tokens":
+    case "refusal":
+      return reason;
+    case "stop_sequence":
+    case "pause_turn":
+    case "model_context_window_exceeded":
+    case null:
+      return "other";
+    default: {
+      // A stop reason newer than this SDK version: the turn ended for a reason the kernel cannot name.
+      const newer: never = reason;
+      void newer;
+      return "other";
+    }
+  }
+}

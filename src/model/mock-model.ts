@@ -1,0 +1,114 @@
+// The mock model: deterministic and offline, so mca runs without a key and the self-test needs none.
+//
+// Rules, applied to the last user message of the request:
+// 1. It carries tool results: the reply quotes the first line of each result and says whether the
+//    call succeeded or failed (`read_file succeeded: "1\talpha"`), and the turn ends.
+// 2. `call <tool> <json>`: exactly that tool call, with the JSON object as its arguments.
+//    `call <tool>` alone calls it with `{}`. Arguments that are not a JSON object get a reply saying so.
+// 3. `tools`: the names of the tools the request offers, one per line.
+// 4. Anything else: a short reply that repeats the question and names up to three of the request's
+//    tools with how to call them.
+// Replies stream through onText in a few chunks. Tool-use ids count up per model: mock_1, mock_2, …
+import type { JsonSchema } from "../kernel/tool.js";
+import type { Message, Model, ModelReply, ModelRequest, ToolSpec, UserMessage } from "../kernel/model.js";
+
+const CALL_PATTERN = /^call\s+(\S+)(?:\s+([\s\S]*))?$/;
+const MAX_QUOTED_CHARS = 200;
+const TOOLS_NAMED_IN_HELP = 3;
+
+export function createMockModel(): Model {
+  let nextId = 1;
+  return {
+    name: "mock",
+    async complete(request) {
+      request.signal.throwIfAborted();
+      const last = request.messages.at(-1);
+      if (last?.role === "user" && last.content.some((block) => block.type === "tool_result")) {
+        return textReply(summariseResults(request.messages), request);
+      }
+      const said = last?.role === "user" ? userText(last.content) : "";
+      const call = CALL_PATTERN.exec(said);
+      if (call !== null) {
+        const name = call[1] ?? "";
+        const input = parseArguments(call[2]);
+        if (input instanceof Error) return textReply(`I could not read the arguments of ${name}: ${input.message}`, request);
+        const id = `mock_${nextId}`;
+        nextId += 1;
+        return { message: { role: "assistant", content: [{ type: "tool_use", id, name, input }] }, stopReason: "tool_use" };
+      }
+      if (said === "tools") {
+        const names = request.tools.map((tool) => tool.name);
+        return textReply(names.length === 0 ? "I can see no tools." : names.join("\n"), request);
+      }
+      return textReply(help(said, request.tools), request);
+    },
+  };
+}
+
+function userText(content: UserMessage["content"]): string {
+  return content
+    .flatMap((block) => (block.type === "text" ? [block.text] : []))
+    .join("\n")
+    .trim();
+}
+
+function parseArguments(json: string | undefined): Record<string, unknown> | Error {
+  if (json === undefined || json.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return new Error(`they are not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return new Error("they must be a JSON object");
+  return Object.fromEntries(Object.entries(value));
+}
+
+function summariseResults(messages: readonly Message[]): string {
+  const last = messages.at(-1);
+  const previous = messages.at(-2);
+  const toolNames = new Map<string, string>();
+  if (previous?.role === "assistant") {
+    for (const block of previous.content) if (block.type === "tool_use") toolNames.set(block.id, block.name);
+  }
+  const lines: string[] = [];
+  for (const block of last?.role === "user" ? last.content : []) {
+    if (block.type !== "tool_result") continue;
+    const tool = toolNames.get(block.toolUseId) ?? block.toolUseId;
+    const firstLine = quote(block.text.split("\n")[0] ?? "");
+    lines.push(`${tool} ${block.isError ? "failed" : "succeeded"}: ${firstLine}`);
+  }
+  return lines.join("\n");
+}
+
+function help(question: string, tools: readonly ToolSpec[]): string {
+  const intro = `You asked: ${quote(question)}. I am the offline mock model: I do not answer questions, but I can call tools.`;
+  if (tools.length === 0) return `${intro} I can see no tools.`;
+  const examples = tools.slice(0, TOOLS_NAMED_IN_HELP).map((tool) => `  ${exampleCall(tool)}`);
+  return [`${intro} For example:`, ...examples, `Say "tools" to list all ${tools.length}.`].join("\n");
+}
+
+/** `call read_file {"path":"<path>"}`: the tool's required arguments as placeholders. */
+function exampleCall(tool: ToolSpec): string {
+  const required = requiredNames(tool.inputSchema);
+  if (required.length === 0) return `call ${tool.name}`;
+  return `call ${tool.name} ${JSON.stringify(Object.fromEntries(required.map((name) => [name, `<${name}>`])))}`;
+}
+
+function requiredNames(schema: JsonSchema): string[] {
+  const required = schema["required"];
+  return Array.isArray(required) ? required.filter((name): name is string => typeof name === "string") : [];
+}
+
+function quote(text: string): string {
+  const short = text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)}…` : text;
+  return JSON.stringify(short);
+}
+
+/** Streams the text in a few chunks split at word boundaries, then returns it whole. */
+function textReply(text: string, request: ModelRequest): ModelReply {
+  const words = text.split(/(?<=\s)/);
+  const perChunk = Math.max(1, Math.ceil(words.length / 3));
+  for (let at = 0; at < words.length; at += perChunk) request.onText(words.slice(at, at + perChunk).join(""));
+  return { message: { role: "assistant", content: [{ type: "text", text }] }, stopReason: "end_turn" };
+}

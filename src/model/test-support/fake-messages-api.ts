@@ -1,0 +1,103 @@
+// A fake Anthropic Messages API on 127.0.0.1 (port 0) for tests: it answers POST /v1/messages from a
+// script of replies — real SSE event streams or HTTP errors — and records every request it receives,
+// so a test can check what was sent and that no scripted reply was left unused.
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface SseEvent {
+  readonly event: string;
+  readonly data: unknown;
+}
+
+export type FakeReply =
+  /** Streams the events; `then: "hang"` keeps the response open until the client goes away. */
+  | { readonly kind: "stream"; readonly events: readonly SseEvent[]; readonly then?: "end" | "hang" | "cut" }
+  | { readonly kind: "error"; readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> };
+
+export interface ReceivedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: unknown;
+}
+
+export interface FakeMessagesApi {
+  readonly baseURL: string;
+  readonly requests: readonly ReceivedRequest[];
+  /** Scripted replies no request has consumed yet. */
+  unusedReplies(): number;
+  /** Resolves when the client has closed a hanging response; rejects after `limitMs`. */
+  clientClosed(limitMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFakeMessagesApi(replies: readonly FakeReply[]): Promise<FakeMessagesApi> {
+  const queue = [...replies];
+  const requests: ReceivedRequest[] = [];
+  let onClientClosed: () => void = () => {};
+  const closedByClient = new Promise<void>((resolve) => {
+    onClientClosed = resolve;
+  });
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: parseJson(text) });
+      const reply = queue.shift();
+      if (reply === undefined) {
+        sendError(res, 400, { type: "error", error: { type: "invalid_request_error", message: "fake: unexpected request" } });
+        return;
+      }
+      if (reply.kind === "error") {
+        sendError(res, reply.status, reply.body, reply.headers);
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      for (const event of reply.events) res.write(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
+      const then = reply.then ?? "end";
+      if (then === "end") res.end();
+      else if (then === "cut") res.destroy();
+      else res.on("close", () => onClientClosed());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = addressOf(server.address());
+
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    requests,
+    unusedReplies: () => queue.length,
+    clientClosed(limitMs) {
+      return Promise.race([
+        closedByClient,
+        new Promise<void>((_, reject) => {
+          setTimeout(() => reject(new Error(`the client did not close the stream within ${limitMs} ms`)), limitMs).unref();
+        }),
+      ]);
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function sendError(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function addressOf(address: string | AddressInfo | null): AddressInfo {
+  if (address === null || typeof address === "string") throw new Error("fake Messages API: no TCP address");
+  return address;
+}
