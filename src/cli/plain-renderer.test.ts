@@ -44,13 +44,15 @@ describe("createPlainRenderer", () => {
     ]);
   });
 
-  it("shows an approval only once it has an answer", () => {
-    const decision = { verdict: "ask", reason: "default for write tools: ask" } as const;
+  it("shows a rule's denial with its reason and an approval given, but not a denial already explained", () => {
+    const ask = { verdict: "ask", reason: "default for write tools: ask" } as const;
+    const deny = { verdict: "deny", reason: 'rule "bash" (deny) from --deny' } as const;
     expect(
       render([
-        { type: "approval", callId: "c1", tool: "write_file", decision },
-        { type: "approval", callId: "c1", tool: "write_file", decision, answer: "deny" },
+        { type: "approval", callId: "c1", tool: "bash", decision: deny },
+        { type: "approval", callId: "c2", tool: "write_file", decision: ask, answer: "deny" },
+        { type: "approval", callId: "c3", tool: "write_file", decision: ask, answer: "session" },
       ]),
-    ).toEqual(["err:[approval] write_file: deny\n"]);
+    ).toEqual(['err:[approval] bash: deny (rule "bash" (deny) from --deny)\n', "err:[approval] write_file: session\n"]);
   });
 });

@@ -34,7 +34,9 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
         return;
       }
       case "approval":
-        if (event.answer !== undefined) streams.err(`[approval] ${event.tool}: ${event.answer}\n`);
+        // A "deny" answer was already explained by whoever answered; a rule's denial has no answer.
+        if (event.answer === undefined) streams.err(`[approval] ${event.tool}: ${event.decision.verdict} (${event.decision.reason})\n`);
+        else if (event.answer !== "deny") streams.err(`[approval] ${event.tool}: ${event.answer}\n`);
         return;
       case "notice":
         streams.err(`${event.message}\n`);
