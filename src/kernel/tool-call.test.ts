@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import { createAgent, type AgentDeps } from "./agent.js";
+import type { ApprovalAnswer, Rule } from "./decision.js";
+import { parseRule } from "./gate.js";
+import {
+  answering,
+  eventLog,
+  fakeTool,
+  memorySnapshots,
+  memoryTranscript,
+  scriptedModel,
+} from "./test-support/fakes.js";
+import type { Tool } from "./tool.js";
+
+const signal = (): AbortSignal => new AbortController().signal;
+
+const readTool = fakeTool({ name: "read_file" });
+const writeTool = fakeTool({
+  name: "write_file",
+  kind: "write",
+  changes: (args) => [String(args.path)],
+  run: async (args) => ({ text: `wrote ${String(args.path)}`, isError: false }),
+});
+const remoteTool = fakeTool({ name: "mcp__tickets__create", kind: "remote" });
+const bigTool = fakeTool({ name: "big", run: async () => ({ text: "z".repeat(100_000), isError: false }) });
+
+function rule(verdict: Rule["verdict"], pattern: string, origin = "--test"): Rule {
+  const parsed = parseRule(pattern, verdict, origin);
+  if (parsed instanceof Error) throw parsed;
+  return parsed;
+}
+
+function setup(extra: Partial<AgentDeps> & { readonly answers?: readonly ApprovalAnswer[] } = {}) {
+  const { events, emit } = eventLog();
+  const approval = answering(...(extra.answers ?? []));
+  const snapshots = memorySnapshots();
+  const transcript = memoryTranscript();
+  const tools: readonly Tool[] = [readTool, writeTool, remoteTool, bigTool];
+  const agent = createAgent({
+    model: scriptedModel([]),
+    tools,
+    rules: [],
+    system: "",
+    approve: approval.approve,
+    snapshots,
+    transcript,
+    emit,
+    ...extra,
+  });
+  return { agent, events, asked: approval.asked, snapshots, transcript };
+}
+
+describe("Agent.call", () => {
+  it("runs an allowed tool and reports its result with the gate's decision", async () => {
+    const { agent, events, transcript } = setup();
+    expect(await agent.call("read_file", { path: "a" }, signal())).toEqual({
+      tool: "read_file",
+      isError: false,
+      text: 'read_file {"path":"a"}',
+      truncated: false,
+      decision: { verdict: "allow", reason: "default for read tools: allow" },
+    });
+    expect(events).toEqual([
+      { type: "tool_start", callId: "user-call-1", tool: "read_file", args: { path: "a" } },
+      { type: "tool_end", callId: "user-call-1", tool: "read_file", isError: false, text: 'read_file {"path":"a"}', truncated: false },
+    ]);
+    expect(transcript.entries).toEqual([
+      { type: "tool_call", callId: "user-call-1", tool: "read_file", args: { path: "a" } },
+      {
+        type: "decision",
+        callId: "user-call-1",
+        tool: "read_file",
+        decision: { verdict: "allow", reason: "default for read tools: allow" },
+      },
+      { type: "tool_result", callId: "user-call-1", tool: "read_file", isError: false, text: 'read_file {"path":"a"}', truncated: false },
+    ]);
+  });
+
+  it("truncates a 100,000-character result to 8,052 characters", async () => {
+    const report = await setup().agent.call("big", {}, signal());
+    expect({ length: report.text.length, truncated: report.truncated }).toEqual({ length: 8052, truncated: true });
+  });
+
+  it("treats each call as its own prompt for loop detection", async () => {
+    const { agent } = setup();
+    for (let index = 0; index < 5; index++) {
+      expect((await agent.call("read_file", { path: "a" }, signal())).isError).toBe(false);
+    }
+  });
+
+  it("denies by rule without asking and tells the model why", async () => {
+    const { agent, events, asked } = setup({ rules: [rule("deny", "mcp__tickets__*", "--deny")] });
+    const report = await agent.call("mcp__tickets__create", {}, signal());
+    const decision = { verdict: "deny", reason: 'rule "mcp__tickets__*" (deny) from --deny' };
+    expect(report).toEqual({
+      tool: "mcp__tickets__create",
+      isError: true,
+      text: 'Denied by the approval gate: rule "mcp__tickets__*" (deny) from --deny.',
+      truncated: false,
+      decision,
+    });
+    expect(asked).toEqual([]);
+    expect(events[1]).toEqual({ type: "approval", callId: "user-call-1", tool: "mcp__tickets__create", decision });
+  });
+
+  it("asks on ask, runs once on 'once', and asks again next time", async () => {
+    const { agent, asked, events } = setup({ answers: ["once", "deny"] });
+    expect((await agent.call("write_file", { path: "/p/a" }, signal())).text).toBe("wrote /p/a");
+    expect((await agent.call("write_file", { path: "/p/b" }, signal())).text).toBe("Denied by the user.");
+    expect(asked).toEqual(["write_file", "write_file"]);
+    expect(events.filter((event) => event.type === "approval")).toEqual([
+      { type: "approval", callId: "user-call-1", tool: "write_file", decision: { verdict: "ask", reason: "default for write tools: ask" }, answer: "once" },
+      { type: "approval", callId: "user-call-2", tool: "write_file", decision: { verdict: "ask", reason: "default for write tools: ask" }, answer: "deny" },
+    ]);
+  });
+
+  it("remembers 'allow for this session' per tool name", async () => {
+    const { agent, asked } = setup({ answers: ["session"] });
+    await agent.call("write_file", { path: "/p/a" }, signal());
+    await agent.call("write_file", { path: "/p/b" }, signal());
+    expect(asked).toEqual(["write_file"]);
+    expect(agent.decide("write_file")).toEqual({ verdict: "allow", reason: "allowed for this session" });
+    expect(agent.decide("mcp__tickets__create").verdict).toBe("ask");
+  });
+
+  it("treats an approval prompt that fails as a deny", async () => {
+    const { agent } = setup({ approve: () => Promise.reject(new Error("no terminal")) });
+    expect((await agent.call("write_file", { path: "/p/a" }, signal())).text).toBe("Denied by the user.");
+  });
+
+  it("does not run a change whose snapshot cannot be saved", async () => {
+    let ran = false;
+    const run = async () => {
+      ran = true;
+      return { text: "", isError: false };
+    };
+    const tool = fakeTool({ name: "w", kind: "write", changes: () => ["/p/x"], run });
+    const { agent } = setup({
+      tools: [tool],
+      rules: [rule("allow", "w")],
+      snapshots: { save: () => Promise.reject(new Error("read-only disk")), restore: async () => [] },
+    });
+    const report = await agent.call("w", {}, signal());
+    expect({ text: report.text, ran }).toEqual({ text: "Not run: could not save /p/x for /undo first (read-only disk).", ran: false });
+  });
+});
+
+describe("Agent.decide", () => {
+  it("gives a known tool's verdict and denies an unknown name", () => {
+    const { agent } = setup({ rules: [rule("allow", "mcp__tickets__*", "--allow")] });
+    expect(agent.decide("mcp__tickets__create")).toEqual({ verdict: "allow", reason: 'rule "mcp__tickets__*" (allow) from --allow' });
+    expect(agent.decide("ghost")).toEqual({ verdict: "deny", reason: 'no tool named "ghost"' });
+  });
+});
+
+describe("Agent.undo", () => {
+  it("says there is nothing to undo before anything changed", async () => {
+    expect(await setup().agent.undo()).toEqual({ restored: [], notUndoable: [], nothingToUndo: true });
+  });
+
+  it("saves a file before its first change in a turn and restores the last turn that changed files", async () => {
+    const { agent, snapshots } = setup({ rules: [rule("allow", "*")] });
+    await agent.call("write_file", { path: "/p/a" }, signal());
+    await agent.call("read_file", { path: "/p/a" }, signal());
+    await agent.call("write_file", { path: "/p/b" }, signal());
+    expect(await agent.undo()).toEqual({ restored: ["/p/b"], notUndoable: [], nothingToUndo: false });
+    expect(await agent.undo()).toEqual({ restored: ["/p/a"], notUndoable: [], nothingToUndo: false });
+    expect(await agent.undo()).toEqual({ restored: [], notUndoable: [], nothingToUndo: true });
+    expect(snapshots.log).toEqual(["save 1 /p/a", "save 3 /p/b", "restore 3", "restore 1"]);
+  });
+
+  it("reports a remote call of the undone turn as not undoable", async () => {
+    const { agent } = setup({ rules: [rule("allow", "*")] });
+    await agent.call("mcp__tickets__create", { title: "x" }, signal());
+    expect(await agent.undo()).toEqual({ restored: [], notUndoable: ["mcp__tickets__create"], nothingToUndo: false });
+  });
+
+  it("records no snapshot and no remote call for a call that was denied", async () => {
+    const { agent, snapshots } = setup({ rules: [rule("deny", "*")] });
+    await agent.call("write_file", { path: "/p/a" }, signal());
+    await agent.call("mcp__tickets__create", {}, signal());
+    expect({ undo: await agent.undo(), log: snapshots.log }).toEqual({
+      undo: { restored: [], notUndoable: [], nothingToUndo: true },
+      log: [],
+    });
+  });
+});
