@@ -5,13 +5,13 @@ import https from "node:https";
 import { McpError, type McpErrorKind } from "./errors.js";
 import { type JsonRpcId, type JsonRpcMessage, parseMessage } from "./jsonrpc.js";
 import { describeNetworkError } from "./http-network-error.js";
+import { isResponseTo, judgeReplyBody } from "./http-reply-body.js";
 import { createSseReader } from "./sse-reader.js";
 
 /** After the response, trailing notifications are read for this long at most; then the stream is closed. */
 export const TRAILING_EVENTS_GRACE_MS = 1000;
 /** A notification is answered with 202 at once; nothing above waits on it with a timeout of its own. */
 export const NOTIFICATION_REPLY_TIMEOUT_MS = 10_000;
-const BODY_SNIPPET_CHARS = 200;
 /** 2025-03-26: "The session ID MUST only contain visible ASCII characters (0x21 to 0x7E)." */
 const SESSION_ID = /^[\x21-\x7e]+$/;
 
@@ -40,19 +40,6 @@ export interface Exchange {
   readonly done: Promise<void>;
   /** Settles `done` with `reason` if still pending and destroys the request and its stream. */
   abort(reason: McpError): void;
-}
-
-function isResponseTo(message: JsonRpcMessage, id: JsonRpcId): boolean {
-  return !("method" in message) && message.id === id;
-}
-
-function isJsonMediaType(mediaType: string): boolean {
-  return mediaType === "application/json" || mediaType.endsWith("+json");
-}
-
-function snippet(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return JSON.stringify(flat.length > BODY_SNIPPET_CHARS ? `${flat.slice(0, BODY_SNIPPET_CHARS)}…` : flat);
 }
 
 export function startExchange(input: ExchangeInput): Exchange {
@@ -140,30 +127,12 @@ export function startExchange(input: ExchangeInput): Exchange {
 
   function takeBody(res: http.IncomingMessage, mediaType: string, text: string): void {
     const status = res.statusCode ?? 0;
-    const ok = status >= 200 && status < 300;
-    const answered = `${shownUrl} answered HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ""}`;
-    if (text.trim() === "") {
-      if (ok && requestId === undefined) return settle();
-      return fail("protocol", `${answered} with an empty body to ${subject}`);
-    }
-    if (!isJsonMediaType(mediaType)) {
-      if (ok) return fail("protocol", `${answered} with unexpected content type ${JSON.stringify(mediaType)} to ${subject}`);
-      return fail("protocol", `${answered} without a JSON-RPC body to ${subject}: ${snippet(text)}`);
-    }
-    const message = parseMessage(text);
-    if (message instanceof Error) {
-      return fail("protocol", `${answered} with a body that is not JSON-RPC (${message.message}) to ${subject}: ${snippet(text)}`);
-    }
-    if ("method" in message && "id" in message) {
-      return fail("protocol", `${answered} to ${subject} with a ${message.method} request; ` +
-        "servers must not send requests (MRTR replaced them)");
-    }
-    input.onMessage(message);
-    if (requestId === undefined ? ok : isResponseTo(message, requestId)) return settle();
-    if ("error" in message && message.id === null) {
-      return fail("server", `${answered}: ${message.error.message}`, message.error.code, message.error.data);
-    }
-    fail("protocol", `${answered} to ${subject} with a message that is not its response`);
+    const statusMessage = res.statusMessage ?? "";
+    const verdict = judgeReplyBody({ status, statusMessage, mediaType, text, requestId, subject, shownUrl });
+    if (verdict.handUp !== undefined) input.onMessage(verdict.handUp);
+    if (verdict.outcome === "accepted") return settle();
+    const { kind, text: why, code, data } = verdict.failure;
+    fail(kind, why, code, data);
   }
 
   function onResponse(res: http.IncomingMessage): void {
