@@ -1,0 +1,94 @@
+import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createSnapshotFiles, snapshotsDir } from "./snapshot-files.js";
+
+let project = "";
+
+beforeEach(async () => {
+  project = await mkdtemp(join(tmpdir(), "mca-snapshots-"));
+});
+
+afterEach(async () => {
+  await rm(project, { recursive: true, force: true });
+});
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe("createSnapshotFiles", () => {
+  it("restores a changed file to its content before the turn's first change", async () => {
+    const file = join(project, "a.txt");
+    await writeFile(file, "original");
+    const store = createSnapshotFiles(project);
+    await store.save(1, file);
+    await writeFile(file, "first change");
+    await store.save(1, file);
+    await writeFile(file, "second change");
+    expect(await store.restore(1)).toEqual([file]);
+    expect(await readFile(file, "utf8")).toBe("original");
+  });
+
+  it("deletes a file the turn created", async () => {
+    const file = join(project, "new", "b.txt");
+    const store = createSnapshotFiles(project);
+    await store.save(1, file);
+    await mkdir(join(project, "new"));
+    await writeFile(file, "created");
+    expect(await store.restore(1)).toEqual([file]);
+    expect(await exists(file)).toBe(false);
+  });
+
+  it("restores a file that was deleted, with its permissions", async () => {
+    const file = join(project, "run.sh");
+    await writeFile(file, "#!/bin/sh\n", { mode: 0o755 });
+    const store = createSnapshotFiles(project);
+    await store.save(4, file);
+    await rm(file);
+    await store.restore(4);
+    expect({ text: await readFile(file, "utf8"), mode: (await stat(file)).mode & 0o777 }).toEqual({ text: "#!/bin/sh\n", mode: 0o755 });
+  });
+
+  it("keeps the copies under .mca/snapshots/<turn>/ and removes them once restored", async () => {
+    const file = join(project, "a.txt");
+    await writeFile(file, "x");
+    const store = createSnapshotFiles(project);
+    await store.save(2, file);
+    expect(await readdir(join(snapshotsDir(project), "2"))).toEqual(["0-a.txt"]);
+    await store.restore(2);
+    expect(await exists(join(snapshotsDir(project), "2"))).toBe(false);
+  });
+
+  it("restores only the turn asked for, and nothing for a turn it never saved", async () => {
+    const a = join(project, "a.txt");
+    const b = join(project, "b.txt");
+    await writeFile(a, "a0");
+    await writeFile(b, "b0");
+    const store = createSnapshotFiles(project);
+    await store.save(1, a);
+    await writeFile(a, "a1");
+    await store.save(2, b);
+    await writeFile(b, "b1");
+    expect(await store.restore(2)).toEqual([b]);
+    expect([await readFile(a, "utf8"), await readFile(b, "utf8")]).toEqual(["a1", "b0"]);
+    expect(await store.restore(7)).toEqual([]);
+  });
+
+  it("never restores a copy left in the turn's folder by an earlier run", async () => {
+    const stale = join(snapshotsDir(project), "1");
+    await mkdir(stale, { recursive: true });
+    await writeFile(join(stale, "0-a.txt"), "stale");
+    const file = join(project, "a.txt");
+    await writeFile(file, "fresh");
+    const store = createSnapshotFiles(project);
+    await store.save(1, file);
+    await writeFile(file, "changed");
+    await store.restore(1);
+    expect(await readFile(file, "utf8")).toBe("fresh");
+  });
+});
