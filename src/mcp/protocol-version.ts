@@ -1,8 +1,10 @@
 // The protocol versions this client speaks, and how one is agreed with a server (spec §1, -32022:
 // "pick a mutually supported version from `data.supported` and retry, else surface an error").
 
-/** Newest first: the first is what every connection starts with. */
-export const SUPPORTED_VERSIONS: readonly string[] = ["2026-07-28"];
+/** What every connection starts with. */
+export const LATEST_VERSION = "2026-07-28";
+/** Newest first. */
+export const SUPPORTED_VERSIONS: readonly string[] = [LATEST_VERSION];
 
 /** The version to use with a server offering `offered`: `current` if it is offered, else our newest offered one. */
 export function pickMutualVersion(offered: readonly string[], current: string): string | undefined {
