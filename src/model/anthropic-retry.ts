@@ -30,7 +30,9 @@ type SdkModule = typeof Sdk;
 /** Classifies what an SDK call or stream threw; `undefined` means the caller aborted. */
 export function classifyFailure(error: unknown, sdk: SdkModule): Failure | undefined {
   if (error instanceof sdk.APIUserAbortError) return undefined;
-  if (error instanceof sdk.APIConnectionError) {
+  // A connection lost while the body streams surfaces as fetch's TypeError("terminated"), unwrapped.
+  const lostMidBody = error instanceof TypeError && error.message === "terminated";
+  if (error instanceof sdk.APIConnectionError || lostMidBody) {
     return { retryable: true, label: "network error", detail: causeMessage(error) };
   }
   if (error instanceof sdk.APIError) {

@@ -10,7 +10,8 @@ export interface SseEvent {
 }
 
 export type FakeReply =
-  /** Streams the events; `then: "hang"` keeps the response open until the client goes away. */
+  /** Streams the events, then ends the response; `cut` drops the connection instead, `hang` keeps
+   * the response open until the client goes away. */
   | { readonly kind: "stream"; readonly events: readonly SseEvent[]; readonly then?: "end" | "hang" | "cut" }
   | { readonly kind: "error"; readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> };
 
@@ -55,11 +56,15 @@ export async function startFakeMessagesApi(replies: readonly FakeReply[]): Promi
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      for (const event of reply.events) res.write(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
+      const sse = reply.events.map((event) => `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`).join("");
       const then = reply.then ?? "end";
-      if (then === "end") res.end();
-      else if (then === "cut") res.destroy();
-      else res.on("close", () => onClientClosed());
+      if (then === "end") res.end(sse);
+      // Cut the connection only once the events are on the wire, so the client sees them first.
+      else if (then === "cut") res.write(sse, () => res.socket?.destroy());
+      else {
+        res.on("close", () => onClientClosed());
+        res.write(sse);
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
