@@ -146,7 +146,7 @@ export function startExchange(input: ExchangeInput): Exchange {
     else readBody(res, mediaType);
   }
 
-  function attempt(retries: number): void {
+  function post(): void {
     const options = { method: "POST", agent: input.agent, headers: input.headers };
     let req: http.ClientRequest;
     try {
@@ -163,15 +163,10 @@ export function startExchange(input: ExchangeInput): Exchange {
       onResponse(res);
     });
     req.on("error", (error) => {
-      // Node's documented keep-alive race: the server closed an idle socket just as we reused it.
-      const raced = !responded && !settled && req.reusedSocket && "code" in error && error.code === "ECONNRESET";
-      if (raced && retries > 0) return attempt(retries - 1);
       const { kind, text } = describeNetworkError(error, { shownUrl, subject, responded });
       fail(kind, text);
     });
-    req.on("close", () => {
-      if (request === req) finish();
-    });
+    req.on("close", finish);
     if (requestId === undefined) {
       req.setTimeout(NOTIFICATION_REPLY_TIMEOUT_MS, () => {
         fail("timeout", `${shownUrl} did not answer ${subject} within ${NOTIFICATION_REPLY_TIMEOUT_MS} ms`);
@@ -181,7 +176,7 @@ export function startExchange(input: ExchangeInput): Exchange {
     req.end(input.body);
   }
 
-  attempt(1);
+  post();
   return {
     done,
     abort(reason) {

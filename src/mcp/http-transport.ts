@@ -18,6 +18,12 @@ export type HttpTransportOptions = {
   readonly agent?: http.Agent;
 };
 
+/**
+ * Idle keep-alive sockets are dropped after this, under the 5 s idle limit common in servers, so that a
+ * request is not written to a socket the server is closing (a server's `Keep-Alive: timeout` hint also counts).
+ * Only idle sockets: an open request or event stream is never timed out by the agent.
+ */
+const IDLE_SOCKET_TIMEOUT_MS = 4000;
 /** Shorter values are not searched for in error text: redacting "1" would garble every message. */
 const MIN_REDACTED_VALUE_CHARS = 4;
 /** A word of a value ("Bearer <token>") is redacted on its own when it is at least this long. */
@@ -49,7 +55,8 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   }
   const shownUrl = `${url.origin}${url.pathname}`;
   const ownAgent = options.agent === undefined;
-  const agent = options.agent ?? (url.protocol === "https:" ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true }));
+  const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS };
+  const agent = options.agent ?? (url.protocol === "https:" ? new https.Agent(agentOptions) : new http.Agent(agentOptions));
   const extraHeaders = userHeaders(options.headers ?? {});
   const redact = redactor(extraHeaders);
   const inFlight = new Set<Exchange>();
