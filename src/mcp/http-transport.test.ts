@@ -175,6 +175,7 @@ describe("createHttpTransport: request headers", () => {
       expect(text).not.toContain("s3cret");
     }
   });
+
   it("refuses to send a configured header value that HTTP cannot carry, without showing the value", async () => {
     const { server, transport } = await setup([], { "X-Trace": "line1\nsecret-line2" });
     const error = await failure(transport.send(request(1, "tools/list")));
