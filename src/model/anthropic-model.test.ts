@@ -1,60 +1,17 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message, ModelRequest, ToolSpec } from "../kernel/model.js";
-import { createAnthropicModel } from "./anthropic-model.js";
-import { type FakeMessagesApi, type FakeReply, startFakeMessagesApi } from "./test-support/fake-messages-api.js";
-import { errorEvent, messageStart, replyEvents } from "./test-support/sse-replies.js";
-
-const MODEL = "claude-test-model";
-const TOOLS: ToolSpec[] = [
-  { name: "read_file", description: "Read a file.", inputSchema: { type: "object", properties: { path: { type: "string" } } } },
-  { name: "bash", description: "Run a command.", inputSchema: { type: "object", properties: { command: { type: "string" } } } },
-];
-
-function overloaded(): FakeReply {
-  return { kind: "error", status: 529, body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } };
-}
+import type { Message } from "../kernel/model.js";
+import { createHarness, HELLO, MODEL, requestFor, TOOLS } from "./test-support/model-harness.js";
+import { messageStart, replyEvents } from "./test-support/sse-replies.js";
 
 describe("createAnthropicModel", () => {
-  let api: FakeMessagesApi | undefined;
-  afterEach(async () => {
-    await api?.close();
-    api = undefined;
-  });
-
-  /** A model against the fake API whose retries record their delays instead of sleeping. */
-  async function setUp(replies: readonly FakeReply[], maxRetries = 3) {
-    api = await startFakeMessagesApi(replies);
-    const delays: number[] = [];
-    const model = createAnthropicModel({
-      apiKey: "test-key",
-      baseURL: api.baseURL,
-      model: MODEL,
-      retry: { maxRetries, sleep: async (delayMs) => void delays.push(delayMs) },
-    });
-    return { api, model, delays };
-  }
-
-  function request(messages: readonly Message[], overrides: Partial<ModelRequest> = {}) {
-    const texts: string[] = [];
-    const built: ModelRequest = {
-      system: "You are mca.",
-      messages,
-      tools: TOOLS,
-      signal: new AbortController().signal,
-      onText: (delta) => texts.push(delta),
-      ...overrides,
-    };
-    return { request: built, texts };
-  }
-
-  const hello: Message[] = [{ role: "user", content: [{ type: "text", text: "hello" }] }];
+  const harness = createHarness();
+  afterEach(() => harness.closeAll());
 
   it("streams text deltas to onText and returns the whole reply", async () => {
-    const { model } = await setUp([
+    const { model } = await harness.setUp([
       { kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["Hel", "lo ", "there"] }], "end_turn") },
     ]);
-    const { request: req, texts } = request(hello);
+    const { request: req, texts } = requestFor(HELLO);
     expect(await model.complete(req)).toEqual({
       message: { role: "assistant", content: [{ type: "text", text: "Hello there" }] },
       stopReason: "end_turn",
@@ -63,10 +20,10 @@ describe("createAnthropicModel", () => {
   });
 
   it("sends the model, the key, the system prompt and the last tool marked for caching", async () => {
-    const { api, model } = await setUp([
+    const { api, model } = await harness.setUp([
       { kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["ok"] }], "end_turn") },
     ]);
-    await model.complete(request(hello).request);
+    await model.complete(requestFor(HELLO).request);
     const sent = api.requests[0];
     expect(sent?.path).toBe("/v1/messages");
     // SDK 1.16 sends the API key as a bearer token (not x-api-key).
@@ -90,7 +47,7 @@ describe("createAnthropicModel", () => {
   });
 
   it("assembles a tool call from input_json_delta fragments", async () => {
-    const { model } = await setUp([
+    const { model } = await harness.setUp([
       {
         kind: "stream",
         events: replyEvents(
@@ -103,7 +60,7 @@ describe("createAnthropicModel", () => {
         ),
       },
     ]);
-    expect(await model.complete(request(hello).request)).toEqual({
+    expect(await model.complete(requestFor(HELLO).request)).toEqual({
       message: {
         role: "assistant",
         content: [
@@ -116,11 +73,11 @@ describe("createAnthropicModel", () => {
   });
 
   it("sends each tool_result paired with its tool_use id, is_error included", async () => {
-    const { api, model } = await setUp([
+    const { api, model } = await harness.setUp([
       { kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["done"] }], "end_turn") },
     ]);
     const history: Message[] = [
-      ...hello,
+      ...HELLO,
       {
         role: "assistant",
         content: [
@@ -136,7 +93,7 @@ describe("createAnthropicModel", () => {
         ],
       },
     ];
-    await model.complete(request(history).request);
+    await model.complete(requestFor(history).request);
     const body = api.requests[0]?.body;
     expect(typeof body === "object" && body !== null && "messages" in body ? body.messages : undefined).toEqual([
       { role: "user", content: [{ type: "text", text: "hello" }] },
@@ -157,104 +114,8 @@ describe("createAnthropicModel", () => {
     ]);
   });
 
-  it("retries a 429, waiting as long as retry-after says", async () => {
-    const { api, model, delays } = await setUp([
-      {
-        kind: "error",
-        status: 429,
-        headers: { "retry-after": "2" },
-        body: { type: "error", error: { type: "rate_limit_error", message: "Slow down" } },
-      },
-      { kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["ok"] }], "end_turn") },
-    ]);
-    const reply = await model.complete(request(hello).request);
-    expect(reply.message.content).toEqual([{ type: "text", text: "ok" }]);
-    expect(delays).toEqual([2_000]);
-    expect(api.requests).toHaveLength(2);
-  });
-
-  it("backs off 1 s, 2 s, 4 s on overload and then fails with a clear error", async () => {
-    const { api, model, delays } = await setUp([overloaded(), overloaded(), overloaded(), overloaded()]);
-    await expect(model.complete(request(hello).request)).rejects.toThrow(
-      new Error("Anthropic API: overloaded (529) after 3 retries: Overloaded"),
-    );
-    expect(delays).toEqual([1_000, 2_000, 4_000]);
-    expect(api.unusedReplies()).toBe(0);
-  });
-
-  it("really waits between retries when given short delays", async () => {
-    api = await startFakeMessagesApi([overloaded(), overloaded()]);
-    const model = createAnthropicModel({
-      apiKey: "test-key",
-      baseURL: api.baseURL,
-      model: MODEL,
-      retry: { maxRetries: 1, initialDelayMs: 1 },
-    });
-    await expect(model.complete(request(hello).request)).rejects.toThrow(
-      new Error("Anthropic API: overloaded (529) after 1 retry: Overloaded"),
-    );
-    expect(api.requests).toHaveLength(2);
-  });
-
-  it("does not retry a 400", async () => {
-    const { api, model } = await setUp([
-      { kind: "error", status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "bad tools" } } },
-      overloaded(),
-    ]);
-    await expect(model.complete(request(hello).request)).rejects.toThrow(
-      new Error("Anthropic API: bad request (400): bad tools"),
-    );
-    expect(api.requests).toHaveLength(1);
-  });
-
-  it("retries an overloaded error event that arrives before any text", async () => {
-    const { model, delays } = await setUp([
-      { kind: "stream", events: [messageStart(MODEL), errorEvent("overloaded_error", "Overloaded")] },
-      { kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["ok"] }], "end_turn") },
-    ]);
-    const reply = await model.complete(request(hello).request);
-    expect(reply.message.content).toEqual([{ type: "text", text: "ok" }]);
-    expect(delays).toEqual([1_000]);
-  });
-
-  it("retries a stream cut before any text", async () => {
-    const { api, model } = await setUp([
-      { kind: "stream", events: [messageStart(MODEL)], then: "cut" },
-      { kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["ok"] }], "end_turn") },
-    ]);
-    const reply = await model.complete(request(hello).request);
-    expect(reply.message.content).toEqual([{ type: "text", text: "ok" }]);
-    expect(api.requests).toHaveLength(2);
-  });
-
-  it("does not retry once text has reached the user", async () => {
-    const { api, model } = await setUp([
-      {
-        kind: "stream",
-        events: [
-          messageStart(MODEL),
-          { event: "content_block_start", data: { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } } },
-          { event: "content_block_delta", data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hal" } } },
-        ],
-        then: "cut",
-      },
-      { kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["ok"] }], "end_turn") },
-    ]);
-    await expect(model.complete(request(hello).request)).rejects.toThrow(
-      /^Anthropic API: network error in the middle of the reply: /,
-    );
-    expect(api.requests).toHaveLength(1);
-  });
-
-  it("retries a network failure, then names it", async () => {
-    const { api, model, delays } = await setUp([], 2);
-    await api.close();
-    await expect(model.complete(request(hello).request)).rejects.toThrow(/^Anthropic API: network error after 2 retries: /);
-    expect(delays).toEqual([1_000, 2_000]);
-  });
-
   it("stops mid-stream when aborted and closes the connection", async () => {
-    const { api, model } = await setUp([
+    const { api, model } = await harness.setUp([
       {
         kind: "stream",
         events: [
@@ -267,7 +128,7 @@ describe("createAnthropicModel", () => {
     ]);
     const controller = new AbortController();
     const texts: string[] = [];
-    const { request: req } = request(hello, {
+    const { request: req } = requestFor(HELLO, {
       signal: controller.signal,
       onText: (delta) => {
         texts.push(delta);
@@ -278,28 +139,5 @@ describe("createAnthropicModel", () => {
     expect(texts).toEqual(["Thinking"]);
     await api.clientClosed(5_000);
     expect(api.requests).toHaveLength(1);
-  });
-});
-
-describe("the model folder's imports", () => {
-  const sources = readdirSync(new URL(".", import.meta.url))
-    .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
-    .map((name) => ({ name, text: readFileSync(new URL(name, import.meta.url), "utf8") }));
-
-  it("imports the Anthropic SDK statically only for types, so it loads on the first request", () => {
-    const valueImports = sources.flatMap(({ name, text }) =>
-      text
-        .split("\n")
-        .filter((line) => /^import .*@anthropic-ai\/sdk/.test(line) && !line.startsWith("import type"))
-        .map((line) => `${name}: ${line}`),
-    );
-    expect(sources.some(({ text }) => text.includes('import("@anthropic-ai/sdk")'))).toBe(true);
-    expect(valueImports).toEqual([]);
-  });
-
-  it("keeps the mock and scripted models free of anything Anthropic", () => {
-    const offline = sources.filter(({ name }) => name === "mock-model.ts" || name === "scripted-model.ts");
-    expect(offline).toHaveLength(2);
-    expect(offline.filter(({ text }) => /anthropic/i.test(text.replace(/^\/\/.*$/gm, "")))).toEqual([]);
   });
 });
