@@ -5,7 +5,8 @@ import { describeError } from "./describe-error.js";
 import type { AgentEvent } from "./events.js";
 import { decide as decideCall, unknownToolDecision } from "./gate.js";
 import { appendMessage, closeOpenToolUses } from "./history.js";
-import { createLoopGuard, REPEAT_REFUSE_AT, REPEAT_STOP_AT } from "./loop-guard.js";
+import { DEFAULT_LIMITS, type AgentLimits } from "./limits.js";
+import { createLoopGuard } from "./loop-guard.js";
 import type { Message, Model, ToolResultBlock, ToolUseBlock } from "./model.js";
 import { settle } from "./settle.js";
 import type { SnapshotStore } from "./snapshots.js";
@@ -15,21 +16,7 @@ import type { TranscriptEntry, TranscriptSink } from "./transcript.js";
 import { createUndoLog } from "./undo-log.js";
 
 export type { ApprovalRequest } from "./tool-call.js";
-
-/** Model turns per user prompt before the turn ends with "turn_limit". */
-export const MAX_TURNS_PER_PROMPT = 25;
-
-export interface AgentLimits {
-  readonly maxTurnsPerPrompt: number;
-  readonly repeatRefuseAt: number;
-  readonly repeatStopAt: number;
-}
-
-export const DEFAULT_LIMITS: AgentLimits = {
-  maxTurnsPerPrompt: MAX_TURNS_PER_PROMPT,
-  repeatRefuseAt: REPEAT_REFUSE_AT,
-  repeatStopAt: REPEAT_STOP_AT,
-};
+export { DEFAULT_LIMITS, MAX_TURNS_PER_PROMPT, type AgentLimits } from "./limits.js";
 
 export interface AgentDeps {
   readonly model: Model;
