@@ -5,10 +5,13 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
+/** Absolute, because the CLI runs from a temporary project folder where `tsx` cannot be resolved. */
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const CLI_LIMIT_MS = 15_000;
 const README = "# demo\nhello from the readme\n";
 
@@ -36,7 +39,7 @@ afterEach(async () => {
 
 /** Runs the CLI to completion; killed (and the test failed) if it outlives CLI_LIMIT_MS. */
 function runCli(args: readonly string[], stdin: string, env: Record<string, string> = { MOCK: "1" }): Promise<CliRun> {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN, ...args], {
     cwd: project,
     env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env },
     stdio: ["pipe", "pipe", "pipe"],

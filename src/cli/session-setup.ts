@@ -45,7 +45,12 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (options.resume && history === null) deps.warn("no earlier session in this project: starting a new one");
   const tools = [...createLocalTools(projectDir), ...deps.remoteTools];
   const snapshots = createSnapshotFiles(projectDir);
-  const transcript = openTranscript(projectDir, deps.sessionId);
+  let transcript;
+  try {
+    transcript = openTranscript(projectDir, deps.sessionId);
+  } catch (error) {
+    return new Error(`cannot open the session transcript in ${projectDir}: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const system = systemPrompt(projectDir);
 
   const makeAgent: AgentFactory = (io) =>
