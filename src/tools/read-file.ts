@@ -43,7 +43,10 @@ export function createReadFileTool(projectDir: string): Tool {
       if (info.size > READ_MAX_FILE_BYTES) {
         return errorResult(`${path} is ${info.size} bytes, over the 10 MiB limit; use bash (head, sed -n) instead`);
       }
-      const content = await readFile(absolute);
+      const content = await readFile(absolute).catch((error: unknown) =>
+        error instanceof Error ? error : new Error(String(error)),
+      );
+      if (content instanceof Error) return errorResult(`could not read ${path}: ${content.message}`);
       if (looksBinary(content)) return errorResult(`${path} looks like a binary file; read_file shows text only`);
       return numberedWindow(path, content.toString("utf8"), offset, limit);
     },

@@ -61,6 +61,11 @@ describe("resolveInProject", () => {
     expect(resolveInProject(project, "alias/file.txt")).toBe(join(project, "alias/file.txt"));
   });
 
+  it("says so when the project folder itself is missing", () => {
+    const missing = join(base, "missing");
+    expect(resolveInProject(missing, "a.txt")).toEqual(new Error(`the project folder ${missing} does not exist`));
+  });
+
   it("refuses a path through a broken symbolic link", () => {
     symlinkSync(join(elsewhere, "missing"), join(project, "dangling"));
     expect(resolveInProject(project, "dangling")).toEqual(

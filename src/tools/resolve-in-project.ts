@@ -12,6 +12,12 @@ export function resolveInProject(projectDir: string, path: string): string | Err
 
   // The file may not exist yet (write_file): check the real location of its deepest existing ancestor,
   // which is where the new file would really land.
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return new Error(`the project folder ${root} does not exist`);
+  }
   const existing = deepestExisting(target);
   let realExisting: string;
   try {
@@ -20,7 +26,7 @@ export function resolveInProject(projectDir: string, path: string): string | Err
     return new Error(`path ${path} goes through a broken symbolic link (${relative(root, existing) || "."})`);
   }
   const realTarget = join(realExisting, relative(existing, target));
-  if (!isInside(realpathSync(root), realTarget)) return outside;
+  if (!isInside(realRoot, realTarget)) return outside;
   return target;
 }
 
