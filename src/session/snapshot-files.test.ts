@@ -2,6 +2,8 @@ import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createAgent } from "../kernel/agent.js";
+import { eventLog, fakeTool, memoryTranscript, reply, scriptedModel, text, use } from "../kernel/test-support/fakes.js";
 import { createSnapshotFiles, snapshotsDir } from "./snapshot-files.js";
 
 let project = "";
@@ -90,5 +92,40 @@ describe("createSnapshotFiles", () => {
     await writeFile(file, "changed");
     await store.restore(1);
     expect(await readFile(file, "utf8")).toBe("fresh");
+  });
+});
+
+describe("createSnapshotFiles behind the agent", () => {
+  it("lets /undo put back the files of the last prompt that changed some", async () => {
+    const existing = join(project, "a.txt");
+    const created = join(project, "b.txt");
+    await writeFile(existing, "before");
+    const write = fakeTool({
+      name: "write_file",
+      kind: "write",
+      inputSchema: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } }, required: ["path", "content"] },
+      changes: (args) => [String(args.path)],
+      run: async (args) => {
+        await writeFile(String(args.path), String(args.content));
+        return { text: "written", isError: false };
+      },
+    });
+    const agent = createAgent({
+      model: scriptedModel([
+        () => reply(use("t1", "write_file", { path: existing, content: "after" }), use("t2", "write_file", { path: created, content: "new" })),
+        () => reply(text("done")),
+      ]),
+      tools: [write],
+      rules: [],
+      system: "",
+      approve: async () => "once",
+      snapshots: createSnapshotFiles(project),
+      transcript: memoryTranscript(),
+      emit: eventLog().emit,
+    });
+    await agent.prompt("write both", new AbortController().signal);
+    expect([await readFile(existing, "utf8"), await readFile(created, "utf8")]).toEqual(["after", "new"]);
+    expect(await agent.undo()).toEqual({ restored: [existing, created], notUndoable: [], nothingToUndo: false });
+    expect({ existing: await readFile(existing, "utf8"), created: await exists(created) }).toEqual({ existing: "before", created: false });
   });
 });
