@@ -1,6 +1,7 @@
 // End to end: the real CLI as a child process (`node --import tsx src/main.ts`) in a temporary project,
 // stdin piped, the mock model, and a temporary HOME so the user's own settings never leak in.
 import { spawn } from "node:child_process";
+import type { IncomingHttpHeaders } from "node:http";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,6 +9,8 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startFakeMessagesApi } from "./model/test-support/fake-messages-api.js";
+import { replyEvents } from "./model/test-support/sse-replies.js";
 
 const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 /** Absolute, because the CLI runs from a temporary project folder where `tsx` cannot be resolved. */
@@ -136,6 +139,35 @@ describe("mca -p", () => {
     ]);
   });
 });
+
+describe("mca with ANTHROPIC_API_KEY", () => {
+  it("talks to ANTHROPIC_BASE_URL with the key and the --model flag's model, which wins over MCA_MODEL", async () => {
+    const api = await startFakeMessagesApi([
+      { kind: "stream", events: replyEvents("claude-flag", [{ type: "text", chunks: ["Hello ", "from the fake."] }], "end_turn") },
+    ]);
+    try {
+      const run = await runCli(["-p", "hi", "--model", "claude-flag"], "", {
+        ANTHROPIC_API_KEY: "test-key",
+        ANTHROPIC_BASE_URL: api.baseURL,
+        MCA_MODEL: "claude-env",
+      });
+      expect(run).toEqual({ code: 0, stdout: "Hello from the fake.\n", stderr: "" });
+      expect(api.requests.map((request) => [apiKeyOf(request.headers), modelOf(request.body)])).toEqual([["test-key", "claude-flag"]]);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+/** The SDK sends the key as `x-api-key` or as a bearer token, depending on its version. */
+function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
+  const key = headers["x-api-key"];
+  return typeof key === "string" ? key : headers.authorization?.replace(/^Bearer /, "");
+}
+
+function modelOf(body: unknown): unknown {
+  return typeof body === "object" && body !== null && "model" in body ? body.model : undefined;
+}
 
 describe("mca subcommands", () => {
   it("tools --json lists every tool with its source and approval", async () => {
