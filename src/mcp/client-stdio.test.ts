@@ -174,12 +174,12 @@ describe("createMcpClient over stdio", () => {
 
   it("names the method and the server when a call times out, and drops the late response", async () => {
     const { client } = await startClient();
-    const error = await rejection(client.callTool("late", { delayMs: 150 }, { timeoutMs: 20 }));
+    const error = await rejection(client.callTool("late", { delayMs: 400, tag: "first" }, { timeoutMs: 20 }));
     expect([error.kind, error.message]).toEqual(["timeout", "scripted: tools/call timed out after 20 ms"]);
-    // The server answers in order, so this answer comes after the dropped one.
-    expect(await client.callTool("late", { delayMs: 300 })).toEqual({
+    // Asked later with the same delay, this one is answered after the dropped one has arrived.
+    expect(await client.callTool("late", { delayMs: 400, tag: "second" })).toEqual({
       kind: "complete",
-      content: [{ type: "text", text: "late" }],
+      content: [{ type: "text", text: "second" }],
       isError: false,
     });
   });

@@ -92,7 +92,7 @@ const CALLS = {
   },
   late: async (id, params) => {
     await sleep(params.arguments?.delayMs ?? 300);
-    result(id, text("late"));
+    result(id, text(String(params.arguments?.tag ?? "late")));
   },
   never: () => undefined,
   exit: (id, params) => {
