@@ -32,6 +32,11 @@ export interface AgentDeps {
   readonly limits?: Partial<AgentLimits>;
   /** A resumed session's history (--resume). */
   readonly history?: readonly Message[];
+  /**
+   * A tool for a name that is not among `tools`, e.g. one of an MCP server that never came up, so the call
+   * gets that server's reason instead of "unknown tool". The model is never told about these.
+   */
+  readonly findTool?: (name: string) => Tool | undefined;
 }
 
 export interface CallReport {
@@ -75,6 +80,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const limits: AgentLimits = { ...DEFAULT_LIMITS, ...deps.limits };
   const toolsByName = new Map<string, Tool>();
   for (const tool of deps.tools) if (!toolsByName.has(tool.name)) toolsByName.set(tool.name, tool);
+  const findTool = (name: string): Tool | undefined => toolsByName.get(name) ?? deps.findTool?.(name);
   const toolSpecs = deps.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   const guard = createLoopGuard({ refuseAt: limits.repeatRefuseAt, stopAt: limits.repeatStopAt });
   const undoLog = createUndoLog();
@@ -105,7 +111,7 @@ export function createAgent(deps: AgentDeps): Agent {
     turn += 1;
     guard.reset();
     const { approve, emit, snapshots } = deps;
-    return { tools: toolsByName, rules: deps.rules, sessionAllows, guard, undoLog, snapshots, approve, emit, record, turn };
+    return { findTool, rules: deps.rules, sessionAllows, guard, undoLog, snapshots, approve, emit, record, turn };
   };
 
   if (messages.length > 0) record({ type: "history", messages });
@@ -187,7 +193,7 @@ export function createAgent(deps: AgentDeps): Agent {
       return { tool: name, isError: outcome.isError, text: outcome.text, truncated: outcome.truncated, decision: outcome.decision };
     },
     decide(name, args = {}) {
-      const tool = toolsByName.get(name);
+      const tool = findTool(name);
       return tool === undefined ? unknownToolDecision(name) : decideCall(tool, args, deps.rules, sessionAllows);
     },
     async undo() {

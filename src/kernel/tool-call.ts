@@ -24,7 +24,8 @@ export interface ApprovalRequest {
 
 /** What a call needs from the agent; `sessionAllows` grows when the user answers "session". */
 export interface CallContext {
-  readonly tools: ReadonlyMap<string, Tool>;
+  /** The tool a name stands for: one the model was given, or one the composer supplies for a name it knows. */
+  readonly findTool: (name: string) => Tool | undefined;
   readonly rules: readonly Rule[];
   readonly sessionAllows: Set<string>;
   readonly guard: LoopGuard;
@@ -61,7 +62,7 @@ export async function runToolCall(context: CallContext, call: ToolCallRequest, s
   const { id: callId, name, args } = call;
   context.emit({ type: "tool_start", callId, tool: name, args });
   context.record({ type: "tool_call", callId, tool: name, args });
-  const tool = context.tools.get(name);
+  const tool = context.findTool(name);
   const decision = tool === undefined ? unknownToolDecision(name) : decide(tool, args, context.rules, context.sessionAllows);
   let attempt: Attempt;
   try {

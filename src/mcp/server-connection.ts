@@ -1,0 +1,206 @@
+// One configured MCP server over the whole session: it comes up once, and afterwards it is exactly one of
+// connected, failed (never came up) or disconnected (came up, then died). Calls never throw: a server
+// that is not there gives an McpError value naming it and the reason.
+import { dirname, resolve } from "node:path";
+import type { McpServerConfig } from "../config/mcp-config.js";
+import type { ToolArgs } from "../kernel/tool.js";
+import type { CallToolOutcome } from "./call-outcome.js";
+import { createMcpClient, type CallToolOptions, type McpClient } from "./client.js";
+import { observeClose } from "./close-observer.js";
+import { McpError } from "./errors.js";
+import { createHttpTransport } from "./http-transport.js";
+import type { JsonObject } from "./jsonrpc.js";
+import type { RemoteToolInfo } from "./remote-tool.js";
+import { createStdioTransport } from "./stdio-transport.js";
+import type { Transport } from "./transport.js";
+
+export type ServerState = "connected" | "failed" | "disconnected";
+
+/** The shape `/mcp` and `mca mcp list --json` show (DESIGN "Scripting contract"). */
+export interface ServerStatus {
+  readonly alias: string;
+  readonly transport: "stdio" | "http";
+  readonly state: ServerState;
+  readonly protocolVersion: string | null;
+  readonly tools: number;
+  readonly error: string | null;
+  readonly stderrTail: string | null;
+}
+
+export interface ConnectionDeps {
+  readonly clientVersion: string;
+  readonly configFile: string;
+  /** The environment a stdio server inherits before the config's own `env` is laid over it. */
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  readonly capabilities?: JsonObject;
+  readonly onWarning: (message: string) => void;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function mergedEnv(base: ConnectionDeps["baseEnv"], own: Readonly<Record<string, string>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(base)) if (value !== undefined) env[key] = value;
+  return { ...env, ...own };
+}
+
+export class ServerConnection {
+  readonly alias: string;
+  #client: McpClient | undefined;
+  #transport: Transport | undefined;
+  #stderrTail: (() => string) | undefined;
+  #state: ServerState = "failed";
+  #error: string | null = "not started";
+  #protocolVersion: string | null = null;
+  #tools: RemoteToolInfo[] = [];
+  /** "A stdio server that exits unexpectedly is restarted once, on the next call to it." */
+  #restartUsed = false;
+  #closed = false;
+
+  constructor(
+    readonly spec: McpServerConfig,
+    readonly deps: ConnectionDeps,
+  ) {
+    this.alias = spec.alias;
+  }
+
+  get tools(): readonly RemoteToolInfo[] {
+    return this.#tools;
+  }
+
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  /** Discovers the server and lists its tools; never rejects — a failure is recorded with its reason. */
+  async connect(): Promise<void> {
+    try {
+      const client = await this.#open();
+      this.#protocolVersion = (await client.discover()).protocolVersion;
+      this.#tools = await client.listTools();
+      this.#state = "connected";
+      this.#error = null;
+    } catch (error) {
+      this.#state = "failed";
+      this.#error = describe(error);
+      await this.#client?.close();
+      this.#client = undefined;
+    }
+  }
+
+  async callTool(name: string, args: ToolArgs, options: CallToolOptions): Promise<CallToolOutcome | McpError> {
+    const client = await this.#clientForCall();
+    if (client instanceof McpError) return client;
+    try {
+      const outcome = await client.callTool(name, args, options);
+      this.#markAlive();
+      return outcome;
+    } catch (error) {
+      const failure = error instanceof McpError ? error : new McpError("protocol", `${this.alias}: ${describe(error)}`);
+      // Over HTTP every call is its own request: one that cannot reach the server marks it disconnected.
+      if (failure.kind === "unreachable") this.#markDead(failure.message);
+      return failure;
+    }
+  }
+
+  status(): ServerStatus {
+    const tail = this.#stderrTail?.() ?? "";
+    return {
+      alias: this.alias,
+      transport: this.spec.transport,
+      state: this.#state,
+      protocolVersion: this.#protocolVersion,
+      tools: this.#tools.length,
+      error: this.#error,
+      stderrTail: tail === "" ? null : tail,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#client?.close();
+  }
+
+  async #clientForCall(): Promise<McpClient | McpError> {
+    const unavailable = (why: string): McpError => new McpError("closed", `MCP server "${this.alias}" is ${why}`);
+    if (this.#closed) return unavailable("closed: the session is ending");
+    if (this.#state === "failed") return unavailable(`not available: it failed at start-up: ${this.#error}`);
+    if (this.#client) return this.#client;
+    if (this.spec.transport === "stdio" && !this.#restartUsed) {
+      this.#restartUsed = true;
+      try {
+        return await this.#open();
+      } catch (error) {
+        this.#error = `restart failed: ${describe(error)}`;
+      }
+    }
+    return unavailable(`disconnected: ${this.#error}`);
+  }
+
+  async #open(): Promise<McpClient> {
+    const transport = observeClose(this.#createTransport(), (reason) => this.#onTransportClosed(transport, reason));
+    const client = createMcpClient({
+      transport,
+      clientVersion: this.deps.clientVersion,
+      capabilities: this.deps.capabilities,
+      requestTimeoutMs: this.spec.timeoutMs,
+      onWarning: this.deps.onWarning,
+    });
+    this.#client = client;
+    this.#transport = transport;
+    try {
+      await client.start();
+    } catch (error) {
+      this.#client = undefined;
+      await client.close();
+      throw error;
+    }
+    return client;
+  }
+
+  #createTransport(): Transport {
+    const { spec, deps } = this;
+    switch (spec.transport) {
+      case "stdio": {
+        const configDir = dirname(deps.configFile);
+        const transport = createStdioTransport({
+          label: spec.alias,
+          command: spec.command,
+          args: spec.args,
+          env: mergedEnv(deps.baseEnv, spec.env),
+          // A relative `cwd` (and the default) is the folder of the config file, not wherever mca runs.
+          cwd: spec.cwd === undefined ? configDir : resolve(configDir, spec.cwd),
+          onWarning: deps.onWarning,
+        });
+        this.#stderrTail = () => transport.stderrTail();
+        return transport;
+      }
+      case "http":
+        return createHttpTransport({ label: spec.alias, url: spec.url, headers: spec.headers });
+      default: {
+        const unknown: never = spec;
+        throw new Error(`unknown transport in ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  #onTransportClosed(transport: Transport, reason: Error): void {
+    // A transport replaced by a restart, or our own close at shutdown, says nothing about the server now.
+    if (this.#closed || transport !== this.#transport) return;
+    this.#client = undefined;
+    this.#markDead(reason.message);
+  }
+
+  #markDead(reason: string): void {
+    if (this.#state === "failed") return;
+    this.#state = "disconnected";
+    this.#error = reason;
+  }
+
+  #markAlive(): void {
+    this.#state = "connected";
+    this.#error = null;
+  }
+}
