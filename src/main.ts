@@ -26,24 +26,35 @@ const writeOut = (text: string): void => void process.stdout.write(text);
 const writeErr = (text: string): void => void process.stderr.write(text);
 const warn = (text: string): void => writeErr(`${text}\n`);
 const shutdown = createShutdown({ closers, exit: (code) => process.exit(code), warn });
-/** Aborted by the first SIGINT outside the chat (pipe mode, -p, subcommands); the second one exits. */
+/**
+ * Aborted when the work must stop: the first SIGINT outside the chat (pipe mode, -p, subcommands), and
+ * every way of ending the process. The running mode sees it, aborts its turn (a tool's processes are
+ * killed) and returns.
+ */
 const interrupt = new AbortController();
+const end = (code: number): void => {
+  interrupt.abort();
+  void shutdown(code);
+};
 
 // A crash or a plain process.exit still takes every MCP child process group down, synchronously.
 process.on("exit", killAllChildrenSync);
-for (const [signal, code] of Object.entries(EXIT_ON_SIGNAL)) process.on(signal, () => void shutdown(code));
+for (const [signal, code] of Object.entries(EXIT_ON_SIGNAL)) process.on(signal, () => end(code));
 process.on("SIGINT", () => {
-  if (interrupt.signal.aborted) void shutdown(INTERRUPTED_EXIT_CODE);
+  if (interrupt.signal.aborted) end(INTERRUPTED_EXIT_CODE);
   else interrupt.abort();
 });
 for (const event of ["uncaughtException", "unhandledRejection"] as const) {
   process.on(event, (error: unknown) => {
     warn(`mca: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    void shutdown(CRASH_EXIT_CODE);
+    end(CRASH_EXIT_CODE);
   });
 }
 
-void run(process.argv.slice(2), process.env).then((code) => shutdown(code));
+const running = run(process.argv.slice(2), process.env);
+// Shutdown first lets the aborted mode settle (bounded by the shutdown's own limit), then closes the rest.
+closers.push(() => running.then(() => undefined, () => undefined));
+void running.then((code) => shutdown(code));
 
 async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const invocation = await parseInvocation(argv, readPackageVersion(import.meta.url), { writeOut, writeErr });
@@ -98,6 +109,7 @@ async function runMode(
         color: (env.NO_COLOR ?? "") === "" && process.stdout.isTTY,
         banner,
         nowMs: Date.now,
+        signal: interrupt.signal,
       });
     }
     default: {

@@ -20,6 +20,7 @@ function startChat(makeAgent: (io: SessionIo) => Agent) {
   let shown = "";
   output.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
   let nowMs = 0;
+  const stop = new AbortController();
   const status = runChat({
     makeAgent,
     servers: () => [],
@@ -29,6 +30,7 @@ function startChat(makeAgent: (io: SessionIo) => Agent) {
     color: false,
     banner: "mca test banner",
     nowMs: () => nowMs,
+    signal: stop.signal,
   });
   return {
     status,
@@ -37,6 +39,7 @@ function startChat(makeAgent: (io: SessionIo) => Agent) {
     setNow: (ms: number) => {
       nowMs = ms;
     },
+    stop: () => stop.abort(),
   };
 }
 
@@ -113,7 +116,10 @@ describe("runChat", () => {
     chat.type(CTRL_C);
     chat.setNow(1000);
     chat.type(CTRL_C);
+    chat.type("ignored\r");
+    agent.release();
     expect(await chat.status).toBe(0);
+    expect(agent.seen).toEqual(["prompt work"]);
   });
 
   it("does not end on a second Ctrl-C after the window while a turn still runs", async () => {
@@ -142,6 +148,18 @@ describe("runChat", () => {
     chat.type(CTRL_C);
     expect(await chat.status).toBe(0);
     expect(agent.seen).toEqual([]);
+  });
+
+  it("ends when the process must stop, only after the running turn has settled", async () => {
+    const agent = slowAgent(false);
+    const chat = startChat(agent.makeAgent);
+    chat.type("work\r");
+    await waitFor("the prompt to start", () => agent.seen.length === 1);
+    let settled = false;
+    void chat.status.then(() => (settled = true));
+    chat.stop();
+    expect(await chat.status).toBe(0);
+    expect([settled, chat.shown().includes("interrupted")]).toEqual([true, true]);
   });
 
   it("asks for approval with the tool, source and arguments, then reads the input line again", async () => {

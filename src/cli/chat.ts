@@ -12,6 +12,7 @@ import { createTtyRenderer } from "./tty-renderer.js";
 import { createTurnTracker } from "./turn-tracker.js";
 
 export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
+export const END_SETTLE_LIMIT_MS = 3000;
 
 export interface ChatDeps {
   readonly makeAgent: AgentFactory;
@@ -24,6 +25,8 @@ export interface ChatDeps {
   readonly banner: string;
   /** Injected so the double Ctrl-C window is testable; main passes Date.now. */
   readonly nowMs: () => number;
+  /** Aborted when the process must end (SIGTERM, a crash): the session ends as with Ctrl-D. */
+  readonly signal: AbortSignal;
 }
 
 /** Resolves with the exit status when the session ends; the caller then shuts everything down. */
@@ -38,6 +41,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const tracker = createTurnTracker();
 
   let running: AbortController | null = null;
+  let runningLine: Promise<unknown> = Promise.resolve();
   let lastInterruptMs = Number.NEGATIVE_INFINITY;
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => {
@@ -52,7 +56,13 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     running?.abort();
     renderer.pause();
     out("\n");
-    finish(code);
+    // Only once the aborted turn has settled are its tools' processes gone; a turn that ignores the
+    // abort is not waited for beyond END_SETTLE_LIMIT_MS.
+    const limit = setTimeout(() => finish(code), END_SETTLE_LIMIT_MS);
+    void runningLine.then(() => {
+      clearTimeout(limit);
+      finish(code);
+    });
   };
 
   const onLine = (line: string): void => {
@@ -68,8 +78,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     const controller = new AbortController();
     running = controller;
     if (!text.startsWith("/")) renderer.thinking();
-    void runLine(text, { ...context, signal: controller.signal }).then((outcome) => {
+    runningLine = runLine(text, { ...context, signal: controller.signal }).then((outcome) => {
       running = null;
+      if (ended) return;
       renderer.pause();
       if (outcome === "exit") end(0);
       else input.prompt();
@@ -122,6 +133,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     lastTurnEnd: tracker.lastEnd,
   };
 
+  if (deps.signal.aborted) end(0);
+  else deps.signal.addEventListener("abort", () => end(0), { once: true });
   out(`${deps.banner}\n${chalk.dim("/help lists the commands · Ctrl-C interrupts · Ctrl-D exits")}\n`);
   input.prompt();
   return finished;

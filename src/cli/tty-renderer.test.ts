@@ -58,6 +58,21 @@ describe("createTtyRenderer", () => {
     ]);
   });
 
+  it("spins again once an approved tool runs, not after a denial", () => {
+    const { written, renderer } = setup();
+    const decision = { verdict: "ask", reason: "default for exec tools: ask" } as const;
+    renderer.emit({ type: "approval", callId: "c1", tool: "bash", decision, answer: "once" });
+    renderer.emit({ type: "approval", callId: "c2", tool: "bash", decision, answer: "deny" });
+    renderer.emit({ type: "approval", callId: "c3", tool: "bash", decision: { verdict: "deny", reason: "rule" } });
+    expect(written).toEqual([
+      "[stop]",
+      "  approval for bash: once\n",
+      "[spin running bash]",
+      "[stop]",
+      "  approval for bash: deny\n",
+    ]);
+  });
+
   it("ends a half-written line when paused for a prompt", () => {
     const { written, renderer } = setup();
     renderer.emit({ type: "text", delta: "Writing" });

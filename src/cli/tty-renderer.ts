@@ -55,7 +55,10 @@ export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): Tty
         return;
       }
       case "approval":
-        if (event.answer !== undefined) line(chalk.dim(`  approval for ${event.tool}: ${event.answer}`));
+        if (event.answer === undefined) return;
+        line(chalk.dim(`  approval for ${event.tool}: ${event.answer}`));
+        // The question stopped the spinner; an approved tool runs now.
+        if (event.answer !== "deny") spinner.start(`running ${event.tool}`);
         return;
       case "notice":
         line(chalk.yellow(event.message));
