@@ -1,0 +1,47 @@
+// Mounts every enabled server of the config at session start: each discovered on its own, in parallel,
+// so start-up takes as long as the slowest server and one failure never stops the others.
+import type { McpConfig } from "../config/mcp-config.js";
+import type { Tool } from "../kernel/tool.js";
+import { createMountedTool, createUnavailableTool } from "./mounted-tool.js";
+import { buildNamespace, toolPrefix } from "./namespace.js";
+import { ServerConnection, type ConnectionDeps, type ServerStatus } from "./server-connection.js";
+
+export interface MountedServers {
+  /** The remote tools, under their flat names, in namespace order. */
+  readonly tools: readonly Tool[];
+  /** For a name under the prefix of a server that never came up: a tool whose call names the reason. */
+  findTool(name: string): Tool | undefined;
+  statuses(): ServerStatus[];
+  close(): Promise<void>;
+}
+
+export type MountDeps = Omit<ConnectionDeps, "configFile">;
+
+export async function mountServers(config: McpConfig, deps: MountDeps): Promise<MountedServers> {
+  const connections = config.servers
+    .filter((server) => server.enabled)
+    .map((server) => new ServerConnection(server, { ...deps, configFile: config.file }));
+  await Promise.all(connections.map((connection) => connection.connect()));
+
+  const byAlias = new Map(connections.map((connection) => [connection.alias, connection]));
+  const namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))));
+  const tools: Tool[] = [];
+  for (const entry of namespace.entries()) {
+    const connection = byAlias.get(entry.alias);
+    const info = connection?.tools.find((tool) => tool.name === entry.tool);
+    if (connection && info) tools.push(createMountedTool(connection, info, entry.flatName));
+  }
+
+  return {
+    tools,
+    findTool(name) {
+      if (namespace.lookup(name)) return undefined;
+      const owner = connections.find((c) => c.state === "failed" && name.startsWith(toolPrefix(c.alias)));
+      return owner && createUnavailableTool(owner, name);
+    },
+    statuses: () => connections.map((connection) => connection.status()),
+    close: async () => {
+      await Promise.all(connections.map((connection) => connection.close()));
+    },
+  };
+}
