@@ -38,7 +38,11 @@ export interface RequestOptions {
   readonly logLevel?: LogLevel;
 }
 
-export type CallToolOptions = RequestOptions;
+export interface CallToolOptions extends RequestOptions {
+  /** A retry after `input_required` (spec §3): the answers, and the server's `requestState` echoed untouched. */
+  readonly inputResponses?: JsonObject;
+  readonly requestState?: string;
+}
 
 export interface McpClient {
   readonly label: string;
@@ -165,7 +169,11 @@ export function createMcpClient(options: McpClientOptions): McpClient {
 
   async function callTool(name: string, args: ToolArgs, callOptions: CallToolOptions = {}): Promise<CallToolOutcome> {
     const paramHeaders = transport.kind === "http" ? paramHeaderValues(paramHeaderSpecs.get(name) ?? [], args) : undefined;
-    const result = await exchange("tools/call", { name, arguments: args }, callOptions, paramHeaders);
+    const { inputResponses, requestState } = callOptions;
+    const params: JsonObject = { name, arguments: args };
+    if (inputResponses !== undefined) params.inputResponses = inputResponses;
+    if (requestState !== undefined) params.requestState = requestState;
+    const result = await exchange("tools/call", params, callOptions, paramHeaders);
     const outcome = parseCallOutcome(result);
     if (outcome instanceof Error) throw new McpError("protocol", `${label}: tools/call ${name}: ${outcome.message}`);
     return outcome;
