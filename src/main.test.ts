@@ -1,79 +1,30 @@
-// End to end: the real CLI as a child process (`node --import tsx src/main.ts`) in a temporary project,
-// stdin piped, the mock model, and a temporary HOME so the user's own settings never leak in.
-import { spawn } from "node:child_process";
+// End to end: the real CLI as a child process in a temporary project, stdin piped, the mock model
+// (or a fake Messages API), in pipe mode, with -p, and with configuration errors.
 import type { IncomingHttpHeaders } from "node:http";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, README_TEXT, type TempProject } from "./cli/test-support/run-cli.js";
 import { startFakeMessagesApi } from "./model/test-support/fake-messages-api.js";
 import { replyEvents } from "./model/test-support/sse-replies.js";
 
-const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
-/** Absolute, because the CLI runs from a temporary project folder where `tsx` cannot be resolved. */
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const CLI_LIMIT_MS = 15_000;
-const README = "# demo\nhello from the readme\n";
-
-interface CliRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-let project = "";
-let home = "";
+let project: TempProject;
 
 beforeEach(async () => {
-  const root = await mkdtemp(join(tmpdir(), "mca-cli-"));
-  project = join(root, "project");
-  home = join(root, "home");
-  await mkdir(project);
-  await mkdir(home);
-  await writeFile(join(project, "README.md"), README);
+  project = await createTempProject();
 });
 
 afterEach(async () => {
-  await rm(join(project, ".."), { recursive: true, force: true });
+  await project.remove();
 });
-
-/** Runs the CLI to completion; killed (and the test failed) if it outlives CLI_LIMIT_MS. */
-function runCli(args: readonly string[], stdin: string, env: Record<string, string> = { MOCK: "1" }): Promise<CliRun> {
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN, ...args], {
-    cwd: project,
-    env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  child.stdin.end(stdin);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`mca ${args.join(" ")} did not finish within ${CLI_LIMIT_MS} ms; stderr: ${stderr}`));
-    }, CLI_LIMIT_MS);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 const DENIED_WRITE = 'denied: write_file needs approval; run with --allow "write_file" to allow it';
 const WRITE_CALL = '/call write_file {"path":"notes/new.txt","content":"written by mca"}\n';
 
 describe("mca in pipe mode", () => {
   it("prints the tools and a file read with /call, and exits 0", async () => {
-    const run = await runCli([], '/tools\n/call read_file {"path":"README.md"}\n');
+    const run = await project.run([], '/tools\n/call read_file {"path":"README.md"}\n');
     expect(run.code).toBe(0);
     const toolLines = run.stdout.split("\n").filter((line) => /^\w+\s+local\s+(allow|ask|deny)$/.test(line));
     expect(toolLines.map((line) => line.split(/\s+/))).toEqual([
@@ -88,36 +39,36 @@ describe("mca in pipe mode", () => {
   });
 
   it("denies a writing /call without --allow, names the flag and the reason, and exits 1", async () => {
-    const run = await runCli([], WRITE_CALL);
+    const run = await project.run([], WRITE_CALL);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(DENIED_WRITE);
     expect(run.stderr).toContain("/call write_file failed; approval: ask (default for write tools: ask)");
-    expect(existsSync(join(project, "notes", "new.txt"))).toBe(false);
+    expect(existsSync(join(project.dir, "notes", "new.txt"))).toBe(false);
   });
 
   it("writes with --allow write_file, and /undo restores the project", async () => {
-    const written = await runCli(["--allow", "write_file"], WRITE_CALL);
+    const written = await project.run(["--allow", "write_file"], WRITE_CALL);
     expect(written.code).toBe(0);
-    expect(await readFile(join(project, "notes", "new.txt"), "utf8")).toBe("written by mca");
+    expect(await readFile(join(project.dir, "notes", "new.txt"), "utf8")).toBe("written by mca");
 
-    const undone = await runCli(
+    const undone = await project.run(
       ["--allow", "write_file"],
       '/call write_file {"path":"README.md","content":"changed"}\n/undo\n',
     );
     expect(undone.code).toBe(0);
-    expect(undone.stdout).toContain(`restored ${join(project, "README.md")}`);
-    expect(await readFile(join(project, "README.md"), "utf8")).toBe(README);
+    expect(undone.stdout).toContain(`restored ${join(project.dir, "README.md")}`);
+    expect(await readFile(join(project.dir, "README.md"), "utf8")).toBe(README_TEXT);
   });
 
   it("goes on after an unknown command and exits 1 at the end", async () => {
-    const run = await runCli([], "/frobnicate\n/mcp\n");
+    const run = await project.run([], "/frobnicate\n/mcp\n");
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("unknown command /frobnicate (try /help)");
     expect(run.stdout).toBe("no MCP servers configured\n");
   });
 
   it("sends other lines to the model as prompts", async () => {
-    const run = await runCli([], 'call read_file {"path":"README.md"}\n');
+    const run = await project.run([], 'call read_file {"path":"README.md"}\n');
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('[read_file] {"path":"README.md"}');
     expect(run.stdout).toContain("# demo");
@@ -126,17 +77,26 @@ describe("mca in pipe mode", () => {
 
 describe("mca -p", () => {
   it("answers one prompt with the mock model and exits 0", async () => {
-    const run = await runCli(["-p", "what is in this project?"], "");
+    const run = await project.run(["-p", "what is in this project?"], "");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("what is in this project?");
   });
 
   it("tells once on stderr that the mock is used when no key is set", async () => {
-    const run = await runCli(["-p", "hello"], "", {});
+    const run = await project.run(["-p", "hello"], "", {});
     expect(run.code).toBe(0);
     expect(run.stderr.split("\n").filter((line) => line.includes("ANTHROPIC_API_KEY"))).toEqual([
       "No ANTHROPIC_API_KEY set: using the offline mock model (MOCK=1 to silence this)",
     ]);
+  });
+});
+
+describe("mca --resume", () => {
+  it("says when there is no earlier session, and resumes silently once there is one", async () => {
+    const first = await project.run(["--resume", "-p", "hello"], "");
+    expect([first.code, first.stderr]).toEqual([0, "no earlier session in this project: starting a new one\n"]);
+    const second = await project.run(["--resume", "-p", "hello again"], "");
+    expect([second.code, second.stderr]).toEqual([0, ""]);
   });
 });
 
@@ -146,7 +106,7 @@ describe("mca with ANTHROPIC_API_KEY", () => {
       { kind: "stream", events: replyEvents("claude-flag", [{ type: "text", chunks: ["Hello ", "from the fake."] }], "end_turn") },
     ]);
     try {
-      const run = await runCli(["-p", "hi", "--model", "claude-flag"], "", {
+      const run = await project.run(["-p", "hi", "--model", "claude-flag"], "", {
         ANTHROPIC_API_KEY: "test-key",
         ANTHROPIC_BASE_URL: api.baseURL,
         MCA_MODEL: "claude-env",
@@ -169,86 +129,27 @@ function modelOf(body: unknown): unknown {
   return typeof body === "object" && body !== null && "model" in body ? body.model : undefined;
 }
 
-describe("mca subcommands", () => {
-  it("tools --json lists every tool with its source and approval", async () => {
-    const run = await runCli(["tools", "--json", "--deny", "bash"], "");
-    expect(run.code).toBe(0);
-    const local = (name: string, decision: string, reason: string) => ({
-      name,
-      source: "local",
-      originalName: name,
-      description: expect.any(String),
-      approval: { decision, reason },
-    });
-    expect(JSON.parse(run.stdout)).toEqual([
-      local("read_file", "allow", "default for read tools: allow"),
-      local("write_file", "ask", "default for write tools: ask"),
-      local("edit_file", "ask", "default for write tools: ask"),
-      local("list_dir", "allow", "default for read tools: allow"),
-      local("search", "allow", "default for read tools: allow"),
-      local("bash", "deny", 'rule "bash" (deny) from --deny'),
-    ]);
-  });
-
-  it("call --json reports a successful call", async () => {
-    const run = await runCli(["call", "read_file", '{"path":"README.md"}', "--json"], "");
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({
-      tool: "read_file",
-      isError: false,
-      text: expect.stringContaining("hello from the readme"),
-      truncated: false,
-      approval: { decision: "allow", reason: "default for read tools: allow" },
-    });
-  });
-
-  it("call --json reports a denied call and exits 1", async () => {
-    const run = await runCli(["call", "write_file", '{"path":"x.txt","content":"x"}', "--json"], "");
-    expect(run.code).toBe(1);
-    expect(JSON.parse(run.stdout)).toEqual({
-      tool: "write_file",
-      isError: true,
-      text: expect.any(String),
-      truncated: false,
-      approval: { decision: "ask", reason: "default for write tools: ask" },
-    });
-    expect(run.stderr).toContain('denied: write_file needs approval; run with --allow "write_file" to allow it');
-  });
-
-  it("call with arguments that are not JSON is a usage error", async () => {
-    const run = await runCli(["call", "read_file", "{path"], "");
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^mca call: invalid JSON arguments for read_file: /);
-    expect(run.stdout).toBe("");
-  });
-
-  it("mcp list --json is an empty array while no server is configured", async () => {
-    const run = await runCli(["mcp", "list", "--json"], "");
-    expect(run).toEqual({ code: 0, stdout: "[]\n", stderr: "" });
-  });
-});
-
 describe("mca configuration errors", () => {
   it("exits 2 naming a malformed project settings file", async () => {
-    const file = join(project, ".mca", "settings.json");
-    await mkdir(join(project, ".mca"));
+    const file = join(project.dir, ".mca", "settings.json");
+    await mkdir(join(project.dir, ".mca"));
     await writeFile(file, '{"permissions": {"allow": ["read_file",]}}');
-    const run = await runCli(["tools"], "");
+    const run = await project.run(["tools"], "");
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(new RegExp(`^mca: ${file}: invalid JSON: `));
     expect(run.stdout).toBe("");
   });
 
   it("exits 2 naming the user settings file and the bad entry", async () => {
-    const file = join(home, ".config", "mca", "settings.json");
-    await mkdir(join(home, ".config", "mca"), { recursive: true });
+    const file = join(project.home, ".config", "mca", "settings.json");
+    await mkdir(join(project.home, ".config", "mca"), { recursive: true });
     await writeFile(file, '{"permissions": {"deny": ["bash(rm*"]}}');
-    const run = await runCli(["-p", "hi"], "");
+    const run = await project.run(["-p", "hi"], "");
     expect(run).toEqual({ code: 2, stdout: "", stderr: `mca: ${file}: permissions.deny[0]: missing ")" at the end of "bash(rm*"\n` });
   });
 
   it("exits 2 on a malformed --allow rule and on an unknown option", async () => {
-    expect((await runCli(["--allow", "rm -rf", "tools"], "")).code).toBe(2);
-    expect((await runCli(["--frobnicate"], "")).code).toBe(2);
+    expect((await project.run(["--allow", "rm -rf", "tools"], "")).code).toBe(2);
+    expect((await project.run(["--frobnicate"], "")).code).toBe(2);
   });
 });

@@ -1,0 +1,69 @@
+// Runs the real CLI (`node --import tsx src/main.ts`) as a child process in a temporary project, stdin
+// piped, with a temporary HOME and XDG_CONFIG_HOME so the user's own settings never leak in.
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+/** Absolute, because the CLI runs from a temporary project folder where `tsx` cannot be resolved. */
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const CLI_LIMIT_MS = 15_000;
+
+export const README_TEXT = "# demo\nhello from the readme\n";
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface TempProject {
+  /** The project folder, with a README.md holding README_TEXT; the CLI's working directory. */
+  readonly dir: string;
+  readonly home: string;
+  /** Runs the CLI to completion; it is killed (and the promise rejects) if it outlives CLI_LIMIT_MS. */
+  run(args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): Promise<CliRun>;
+  remove(): Promise<void>;
+}
+
+export async function createTempProject(): Promise<TempProject> {
+  const root = await mkdtemp(join(tmpdir(), "mca-cli-"));
+  const dir = join(root, "project");
+  const home = join(root, "home");
+  await mkdir(dir);
+  await mkdir(home);
+  await writeFile(join(dir, "README.md"), README_TEXT);
+  return {
+    dir,
+    home,
+    run: (args, stdin, env = { MOCK: "1" }) =>
+      runCli(args, stdin, dir, { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env }),
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+function runCli(args: readonly string[], stdin: string, cwd: string, env: Record<string, string>): Promise<CliRun> {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  child.stdin.end(stdin);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`mca ${args.join(" ")} did not finish within ${CLI_LIMIT_MS} ms; stderr: ${stderr}`));
+    }, CLI_LIMIT_MS);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
