@@ -71,6 +71,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     sessionId: `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`,
     remoteTools,
     warn,
+    announceModel: invocation.kind === "session",
   });
   if (setup instanceof Error) {
     warn(`mca: ${setup.message}`);

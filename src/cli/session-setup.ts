@@ -21,6 +21,8 @@ export interface SessionSetupDeps {
   /** Tools mounted from MCP servers, next to the local ones. */
   readonly remoteTools: readonly Tool[];
   readonly warn: (text: string) => void;
+  /** Whether to tell that the offline mock answers: not for `mca tools` / `mca call`, which never ask the model. */
+  readonly announceModel: boolean;
 }
 
 export interface SessionSetup {
@@ -35,7 +37,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (rules instanceof Error) return rules;
 
   const choice = chooseModel(deps.env, options.model);
-  if (choice.kind === "mock" && choice.notice !== null) deps.warn(choice.notice);
+  if (deps.announceModel && choice.kind === "mock" && choice.notice !== null) deps.warn(choice.notice);
   const model = await createChosenModel(choice).catch(
     (error: unknown) => new Error(`cannot set up the model: ${error instanceof Error ? error.message : String(error)}`),
   );

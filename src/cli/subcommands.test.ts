@@ -33,9 +33,9 @@ describe("mca subcommands", () => {
     ]);
   });
 
-  it("call --json reports a successful call", async () => {
-    const run = await project.run(["call", "read_file", '{"path":"README.md"}', "--json"], "");
-    expect(run.code).toBe(0);
+  it("call --json reports a successful call, with nothing on stderr even without a key", async () => {
+    const run = await project.run(["call", "read_file", '{"path":"README.md"}', "--json"], "", {});
+    expect([run.code, run.stderr]).toEqual([0, ""]);
     expect(JSON.parse(run.stdout)).toEqual({
       tool: "read_file",
       isError: false,
