@@ -1,0 +1,6 @@
+// The one guard both demo servers use to look inside untrusted JSON without casts.
+import type { JsonObject } from "../../src/mcp/jsonrpc.js";
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
