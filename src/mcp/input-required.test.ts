@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { createMcpClient, type McpClient } from "./client.js";
+import { McpError } from "./errors.js";
+import type { InputRequest } from "./input-request.js";
+import { callToolToCompletion, type CallTool, type InputAnswer } from "./input-required.js";
+import type { JsonObject, JsonRpcRequest } from "./jsonrpc.js";
+import { createInMemoryTransport, type InMemoryTransport, type ScriptedReply } from "./test-support/in-memory-stdio-transport.js";
+
+const FORM = { type: "object", properties: { confirmed: { type: "boolean" } } };
+const confirmRequest = { method: "elicitation/create", params: { message: "Sure?", requestedSchema: FORM } };
+const accepted = { confirm: { action: "accept", content: { confirmed: true } } };
+const done = (text: string): ScriptedReply => ({ result: { resultType: "complete", content: [{ type: "text", text }] } });
+const inputRequired = (fields: JsonObject): ScriptedReply => ({ result: { resultType: "input_required", ...fields } });
+
+async function startClient(answer: (request: JsonRpcRequest) => ScriptedReply): Promise<{ client: McpClient; transport: InMemoryTransport }> {
+  const transport = createInMemoryTransport({ label: "srv", kind: "http", answer });
+  const client = createMcpClient({ transport, clientVersion: "1.0.0" });
+  await client.start();
+  return { client, transport };
+}
+
+/** The params of every tools/call sent, without `_meta`, with the request's id. */
+function calls(transport: InMemoryTransport): JsonObject[] {
+  return transport
+    .requests()
+    .filter((request) => request.method === "tools/call")
+    .map(({ id, params: { _meta, ...params } }) => ({ id, ...params }));
+}
+
+const answering =
+  (responses: Record<string, unknown>, seen: Array<Record<string, InputRequest>> = []): InputAnswer =>
+  async (requests) => {
+    seen.push(requests);
+    return responses;
+  };
+
+describe("callToolToCompletion", () => {
+  it("answers every round and retries under a new id until the result is complete", async () => {
+    const { client, transport } = await startClient((request) => {
+      const state = request.params.requestState;
+      if (state === undefined) return inputRequired({ inputRequests: { confirm: confirmRequest }, requestState: "r1" });
+      if (state === "r1") return inputRequired({ inputRequests: { dirs: { method: "roots/list" } }, requestState: "r2" });
+      return done("deployed");
+    });
+    let round = 0;
+    const outcome = await callToolToCompletion((...a) => client.callTool(...a), "deploy", { env: "prod" }, {
+      answer: async (requests, context) => {
+        round = context.round;
+        return "confirm" in requests ? accepted : { dirs: { roots: [{ uri: "file:///work" }] } };
+      },
+    });
+    expect(outcome).toEqual({ kind: "complete", content: [{ type: "text", text: "deployed" }], isError: false });
+    expect(round).toBe(2);
+    expect(calls(transport)).toEqual([
+      { id: 1, name: "deploy", arguments: { env: "prod" } },
+      { id: 2, name: "deploy", arguments: { env: "prod" }, inputResponses: accepted, requestState: "r1" },
+      { id: 3, name: "deploy", arguments: { env: "prod" }, inputResponses: { dirs: { roots: [{ uri: "file:///work" }] } }, requestState: "r2" },
+    ]);
+  });
+
+  it("hands the answer the requests parsed into their kinds", async () => {
+    const { client } = await startClient((request) =>
+      request.params.inputResponses === undefined ? inputRequired({ inputRequests: { confirm: confirmRequest } }) : done("ok"),
+    );
+    const seen: Array<Record<string, InputRequest>> = [];
+    await callToolToCompletion((...a) => client.callTool(...a), "t", {}, { answer: answering(accepted, seen) });
+    expect(seen).toEqual([{ confirm: { kind: "elicit-form", message: "Sure?", requestedSchema: FORM, params: confirmRequest.params } }]);
+  });
+
+  it("echoes the request state byte for byte", async () => {
+    const state = ' {"nonce": "n\\u00e9", "a":1}\u2028 ';
+    const { client, transport } = await startClient((request) =>
+      request.params.inputResponses === undefined ? inputRequired({ inputRequests: { confirm: confirmRequest }, requestState: state }) : done("ok"),
+    );
+    await callToolToCompletion((...a) => client.callTool(...a), "t", {}, { answer: answering(accepted) });
+    expect(calls(transport)[1]?.requestState).toBe(state);
+  });
+
+  it("sends no request state when the server sent none", async () => {
+    const { client, transport } = await startClient((request) =>
+      request.params.inputResponses === undefined ? inputRequired({ inputRequests: { confirm: confirmRequest } }) : done("ok"),
+    );
+    await callToolToCompletion((...a) => client.callTool(...a), "t", {}, { answer: answering(accepted) });
+    expect(calls(transport)).toEqual([
+      { id: 1, name: "t", arguments: {} },
+      { id: 2, name: "t", arguments: {}, inputResponses: accepted },
+    ]);
+  });
+
+  it("retries at once with only the state when the server asks for no input", async () => {
+    const { client, transport } = await startClient((request) =>
+      request.params.requestState === undefined ? inputRequired({ requestState: "busy" }) : done("ok"),
+    );
+    const seen: Array<Record<string, InputRequest>> = [];
+    await callToolToCompletion((...a) => client.callTool(...a), "t", {}, { answer: answering({}, seen) });
+    expect(seen).toEqual([]);
+    expect(calls(transport)).toEqual([
+      { id: 1, name: "t", arguments: {} },
+      { id: 2, name: "t", arguments: {}, requestState: "busy" },
+    ]);
+  });
+
+  it("gives up with an error once the server has asked more than maxRounds times", async () => {
+    const { client, transport } = await startClient(() => inputRequired({ inputRequests: { confirm: confirmRequest }, requestState: "again" }));
+    const outcome = await callToolToCompletion((...a) => client.callTool(...a), "t", {}, { answer: answering(accepted), maxRounds: 3 });
+    expect(outcome).toEqual(new McpError("protocol", "tools/call t: the server still asked for input after 3 rounds; giving up"));
+    expect(calls(transport)).toHaveLength(4);
+  });
+
+  it("never puts the answers on an unrelated call made while they are being gathered", async () => {
+    const { client, transport } = await startClient((request) => {
+      if (request.params.name === "other") return done("other");
+      return request.params.inputResponses === undefined ? inputRequired({ inputRequests: { confirm: confirmRequest }, requestState: "s" }) : done("ok");
+    });
+    const call: CallTool = (...a) => client.callTool(...a);
+    const outcome = await callToolToCompletion(call, "t", {}, {
+      answer: async () => {
+        await callToolToCompletion(call, "other", { x: 1 }, { answer: answering({}) });
+        return accepted;
+      },
+    });
+    expect(outcome).toMatchObject({ kind: "complete" });
+    expect(calls(transport)).toEqual([
+      { id: 1, name: "t", arguments: {} },
+      { id: 2, name: "other", arguments: { x: 1 } },
+      { id: 3, name: "t", arguments: {}, inputResponses: accepted, requestState: "s" },
+    ]);
+  });
+
+  it("does not retry when the answer abandons the call", async () => {
+    const { client, transport } = await startClient(() => inputRequired({ inputRequests: { confirm: confirmRequest } }));
+    const outcome = await callToolToCompletion((...a) => client.callTool(...a), "t", {}, { answer: async () => ({ abandon: "the user declined" }) });
+    expect(outcome).toEqual(new McpError("aborted", "tools/call t: the input the server asked for was not given: the user declined"));
+    expect(calls(transport)).toHaveLength(1);
+  });
+
+  it("refuses a kind of request the client did not declare, without asking", async () => {
+    const { client } = await startClient(() => inputRequired({ inputRequests: { llm: { method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } } } }));
+    const seen: Array<Record<string, InputRequest>> = [];
+    const outcome = await callToolToCompletion((...a) => client.callTool(...a), "t", {}, {
+      answer: answering({}, seen),
+      support: { elicitationForm: true },
+    });
+    expect(outcome).toEqual(new McpError("protocol", 'tools/call t: the server asked ("llm") for sampling, and mca did not declare sampling'));
+    expect(seen).toEqual([]);
+  });
+
+  it("reports a malformed input request", async () => {
+    const { client } = await startClient(() => inputRequired({ inputRequests: { x: { method: "ping" } } }));
+    const outcome = await callToolToCompletion((...a) => client.callTool(...a), "t", {}, { answer: answering({}) });
+    expect(outcome).toEqual(new McpError("protocol", 'tools/call t: input request "x": unknown input request method "ping"'));
+  });
+
+  it("returns a failure the call returns as it is", async () => {
+    const failure = new McpError("closed", 'MCP server "srv" is disconnected: gone');
+    const outcome = await callToolToCompletion(async () => failure, "t", {}, { answer: answering({}) });
+    expect(outcome).toBe(failure);
+  });
+});
