@@ -3,10 +3,10 @@
 import { isJsonObject } from "./json.js";
 import { checkProtocolVersion, logLevelAdmits, readRequestMeta, SUPPORTED_VERSIONS, type RequestMeta } from "./request-meta.js";
 import { completeResult, inputRequiredResult, type CacheHint, type ServerIdentity } from "./results.js";
-import { INVALID_PARAMS, METHOD_NOT_FOUND, rpcError, type RpcError } from "./rpc-error.js";
+import { failure, INVALID_PARAMS, METHOD_NOT_FOUND, rpcError, type RpcError } from "./rpc-error.js";
 import { toolsPage } from "./tools-page.js";
 import type { ToolEntry, ToolOutcome } from "./tool.js";
-import type { JsonObject } from "../../src/mcp/jsonrpc.js";
+import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../../src/mcp/jsonrpc.js";
 
 export type Notification = { readonly jsonrpc: "2.0"; readonly method: string; readonly params: JsonObject };
 
@@ -142,4 +142,10 @@ function logNotices(tool: string, meta: RequestMeta): Notification[] {
   if (!logLevelAdmits(meta.logLevel, "info")) return [];
   const params = { level: "info", logger: tool, data: `${tool}: finished; this message follows the response on purpose` };
   return [{ jsonrpc: "2.0", method: "notifications/message", params }];
+}
+
+/** The messages that carry an answer, in sending order: notifications before, the response, notifications after. */
+export function answerMessages(id: JsonRpcId, answer: Answer): JsonRpcMessage[] {
+  if (answer.kind === "error") return [failure(id, answer.error)];
+  return [...answer.before, { jsonrpc: "2.0", id, result: answer.result }, ...answer.after];
 }
