@@ -1,6 +1,7 @@
 // A tool of an MCP server as the agent sees it: an ordinary Tool of kind "remote" under its flat name,
 // whose run sends the server's ORIGINAL name and turns every outcome, failures included, into a result.
 import type { Tool, ToolArgs, ToolContext, ToolResult } from "../kernel/tool.js";
+import { callToolToCompletion } from "./input-required.js";
 import type { JsonRpcNotification } from "./jsonrpc.js";
 import type { RemoteToolInfo } from "./remote-tool.js";
 import { completeResultText, inputRequiredText } from "./result-text.js";
@@ -14,14 +15,23 @@ function progressLine(notification: JsonRpcNotification): string | undefined {
 }
 
 export async function callRemote(connection: ServerConnection, tool: string, args: ToolArgs, context: ToolContext): Promise<ToolResult> {
-  const outcome = await connection.callTool(tool, args, {
+  const requestOptions = {
     signal: context.signal,
     wantProgress: true,
-    onNotification: (notification) => {
+    onNotification: (notification: JsonRpcNotification) => {
       const line = progressLine(notification);
       if (line !== undefined) context.onProgress?.(line);
     },
-  });
+  };
+  const responder = connection.deps.inputResponder;
+  // With a responder, an `input_required` result is answered and retried; without one it is reported below.
+  const outcome = responder
+    ? await callToolToCompletion((name, callArgs, options) => connection.callTool(name, callArgs, options ?? {}), tool, args, {
+        ...requestOptions,
+        support: responder.support,
+        answer: (requests, ask) => responder.answer(requests, { ...ask, server: connection.alias }),
+      })
+    : await connection.callTool(tool, args, requestOptions);
   if (outcome instanceof Error) return { text: `MCP server "${connection.alias}": ${outcome.message}`, isError: true };
   switch (outcome.kind) {
     case "complete":

@@ -9,6 +9,8 @@ import { createMcpClient, type CallToolOptions, type McpClient } from "./client.
 import { observeClose } from "./close-observer.js";
 import { McpError } from "./errors.js";
 import { createHttpTransport } from "./http-transport.js";
+import type { InputResponder } from "./input-required.js";
+import { clientCapabilities } from "./input-support.js";
 import type { JsonObject } from "./jsonrpc.js";
 import type { RemoteToolInfo } from "./remote-tool.js";
 import { createStdioTransport } from "./stdio-transport.js";
@@ -32,7 +34,10 @@ export interface ConnectionDeps {
   readonly configFile: string;
   /** The environment a stdio server inherits before the config's own `env` is laid over it. */
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  /** Sent on every request; defaults to `clientCapabilities(inputResponder.support)`, so it matches what is answered. */
   readonly capabilities?: JsonObject;
+  /** Answers `input_required` results of tool calls; without one, such a call ends with what the server needs. */
+  readonly inputResponder?: InputResponder;
   readonly onWarning: (message: string) => void;
 }
 
@@ -144,7 +149,7 @@ export class ServerConnection {
     const client = createMcpClient({
       transport,
       clientVersion: this.deps.clientVersion,
-      capabilities: this.deps.capabilities,
+      capabilities: this.deps.capabilities ?? clientCapabilities(this.deps.inputResponder?.support),
       requestTimeoutMs: this.spec.timeoutMs,
       onWarning: this.deps.onWarning,
     });
