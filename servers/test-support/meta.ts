@@ -1,0 +1,19 @@
+// Request builders for the demo-server tests: the `_meta` a 2026-07-28 client puts on every request.
+import type { JsonObject } from "../../src/mcp/jsonrpc.js";
+
+export const VERSION = "2026-07-28";
+
+export function meta(extra: JsonObject = {}): JsonObject {
+  return {
+    "io.modelcontextprotocol/protocolVersion": VERSION,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "servers-test", version: "0.0.0" },
+    ...extra,
+  };
+}
+
+export function request(id: number | string, method: string, params: JsonObject = {}, metaExtra: JsonObject = {}): JsonObject {
+  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta(metaExtra) } };
+}
+
+export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
