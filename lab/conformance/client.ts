@@ -1,0 +1,153 @@
+// The thin client the official conformance runner spawns (`<command> <server url>`): mca's own MCP client
+// over HTTP, doing for each scenario what mca does — discover, list, call — and nothing protocol-specific.
+import { readPackageVersion } from "../../src/cli/package-version.js";
+import { createMcpClient, type McpClient } from "../../src/mcp/client.js";
+import { McpError } from "../../src/mcp/errors.js";
+import { createHttpTransport } from "../../src/mcp/http-transport.js";
+import { callToolToCompletion, type InputAnswer } from "../../src/mcp/input-required.js";
+import { clientCapabilities, type InputSupport } from "../../src/mcp/input-support.js";
+import { isJsonObject, type JsonObject } from "../../src/mcp/jsonrpc.js";
+import type { RemoteToolInfo } from "../../src/mcp/remote-tool.js";
+
+/** This driver answers form elicitations (automatically), so that is all it declares. */
+const SUPPORT: InputSupport = { elicitationForm: true };
+
+type Scenario = (client: McpClient, context: JsonObject) => Promise<void>;
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function toolNamed(tools: readonly RemoteToolInfo[], name: string): RemoteToolInfo {
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (tool === undefined) throw new Error(`the server listed no tool ${JSON.stringify(name)}`);
+  return tool;
+}
+
+/** What mca does when it mounts a server: discover it, then list every page of its tools. */
+async function mount(client: McpClient): Promise<RemoteToolInfo[]> {
+  await client.discover();
+  return client.listTools();
+}
+
+async function call(client: McpClient, name: string, args: JsonObject): Promise<void> {
+  const outcome = await client.callTool(name, args);
+  log(`${name}: ${JSON.stringify(outcome)}`);
+}
+
+/** A scripted user: accepts every form, setting each boolean field to true. */
+const acceptForms: InputAnswer = async (requests) => {
+  const responses: Record<string, unknown> = {};
+  for (const [key, request] of Object.entries(requests)) {
+    if (request.kind !== "elicit-form") return { abandon: `${key}: only forms are answered here` };
+    const properties = isJsonObject(request.requestedSchema.properties) ? request.requestedSchema.properties : {};
+    const content: JsonObject = {};
+    for (const [field, schema] of Object.entries(properties)) {
+      if (isJsonObject(schema) && schema.type === "boolean") content[field] = true;
+    }
+    responses[key] = { action: "accept", content };
+  }
+  return responses;
+};
+
+async function callToCompletion(client: McpClient, name: string, answer: InputAnswer = acceptForms): Promise<void> {
+  const outcome = await callToolToCompletion((...a) => client.callTool(...a), name, {}, { answer, support: SUPPORT });
+  if (outcome instanceof McpError) throw outcome;
+  log(`${name}: ${JSON.stringify(outcome)}`);
+}
+
+function contextToolCalls(context: JsonObject): Array<{ name: string; args: JsonObject }> {
+  const toolCalls = Array.isArray(context.toolCalls) ? context.toolCalls : [];
+  return toolCalls.flatMap((entry: unknown) =>
+    isJsonObject(entry) && typeof entry.name === "string" ? [{ name: entry.name, args: isJsonObject(entry.arguments) ? entry.arguments : {} }] : [],
+  );
+}
+
+function firstString(list: unknown, key: string): string {
+  const first: unknown = Array.isArray(list) ? list[0] : undefined;
+  const value = isJsonObject(first) ? first[key] : undefined;
+  if (typeof value !== "string") throw new Error(`the list has no first item with a ${key}`);
+  return value;
+}
+
+const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  tools_call: async (client) => {
+    toolNamed(await mount(client), "add_numbers");
+    await call(client, "add_numbers", { a: 2, b: 3 });
+  },
+  "request-metadata": async (client) => {
+    await mount(client);
+  },
+  "http-standard-headers": async (client) => {
+    const [tool] = await mount(client);
+    if (tool === undefined) throw new Error("the server listed no tools");
+    await call(client, tool.name, {});
+    const { resources } = await client.request("resources/list");
+    await client.request("resources/read", { uri: firstString(resources, "uri") });
+    const { prompts } = await client.request("prompts/list");
+    await client.request("prompts/get", { name: firstString(prompts, "name") });
+  },
+  "http-custom-headers": async (client, context) => {
+    await mount(client);
+    for (const { name, args } of contextToolCalls(context)) await call(client, name, args);
+  },
+  "http-invalid-tool-headers": async (client) => {
+    // mca drops (with a warning) every tool whose x-mcp-header declarations are invalid; the rest stay callable.
+    const tools = await mount(client);
+    log(`usable tools: ${tools.map((tool) => tool.name).join(", ")}`);
+    await call(client, toolNamed(tools, "valid_tool").name, { region: "us-west1" });
+  },
+  "sep-2322-client-request-state": async (client) => {
+    await mount(client);
+    // An unrelated call made while the first call's answers are being gathered must not carry them.
+    await callToCompletion(client, "test_mrtr_echo_state", async (requests, ask) => {
+      await call(client, "test_mrtr_unrelated", {});
+      return acceptForms(requests, ask);
+    });
+    await callToCompletion(client, "test_mrtr_no_state");
+    await callToCompletion(client, "test_mrtr_no_result_type");
+  },
+  "json-schema-ref-no-deref": async (client) => {
+    const tools = await mount(client);
+    log(`listed: ${JSON.stringify(tools)}`);
+  },
+  "json-schema-2020-12-preservation": async (client) => {
+    const tools = await mount(client);
+    const focal = toolNamed(tools, "json_schema_2020_12_tool");
+    await call(client, toolNamed(tools, "json_schema_echo").name, { schema: focal.inputSchema });
+  },
+};
+
+function readContext(text: string | undefined): JsonObject {
+  if (text === undefined || text === "") return {};
+  const value: unknown = JSON.parse(text);
+  return isJsonObject(value) ? value : {};
+}
+
+async function main(): Promise<number> {
+  const url = process.argv.at(-1);
+  const name = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+  const scenario = SCENARIOS[name];
+  if (url === undefined || !/^https?:/.test(url) || scenario === undefined) {
+    log(`usage: MCP_CONFORMANCE_SCENARIO=<one of ${Object.keys(SCENARIOS).join(", ")}> client.ts <server url>`);
+    return 2;
+  }
+  const client = createMcpClient({
+    transport: createHttpTransport({ label: "conformance", url }),
+    clientVersion: readPackageVersion(import.meta.url),
+    capabilities: clientCapabilities(SUPPORT),
+    onWarning: (message) => log(`warning: ${message}`),
+  });
+  try {
+    await client.start();
+    await scenario(client, readContext(process.env.MCP_CONFORMANCE_CONTEXT));
+    return 0;
+  } catch (error) {
+    log(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await client.close();
+  }
+}
+
+process.exitCode = await main();
