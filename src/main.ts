@@ -8,7 +8,7 @@ import { parseInvocation, USAGE_EXIT_CODE, type Invocation } from "./cli/program
 import type { ServerStatus } from "./cli/server-status.js";
 import type { AgentFactory } from "./cli/session-io.js";
 import { createShutdown, type Closer } from "./cli/shutdown.js";
-import type { Tool } from "./kernel/tool.js";
+import type { MountedServers } from "./mcp/mount-servers.js";
 import { killAllChildrenSync } from "./mcp/child-processes.js";
 
 const EXIT_ON_SIGNAL: Readonly<Record<"SIGTERM" | "SIGHUP", number>> = { SIGTERM: 143, SIGHUP: 129 };
@@ -17,10 +17,9 @@ const CRASH_EXIT_CODE = 1;
 
 /** Each MCP connection's close(), registered when it is mounted; shutdown runs them all. */
 const closers: Closer[] = [];
-/** Health of every configured MCP server, kept up to date by the mounting; read by /mcp and `mca mcp list`. */
-const servers: ServerStatus[] = [];
-/** The mounted MCP tools, next to the local tools. */
-const remoteTools: Tool[] = [];
+/** The MCP servers of this run, once mounted; their statuses are read afresh by /mcp and `mca mcp list`. */
+let mounted: MountedServers | undefined;
+const servers = (): readonly ServerStatus[] => mounted?.statuses() ?? [];
 
 const writeOut = (text: string): void => void process.stdout.write(text);
 const writeErr = (text: string): void => void process.stderr.write(text);
@@ -59,17 +58,36 @@ void running.then((code) => shutdown(code));
 async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const invocation = await parseInvocation(argv, readPackageVersion(import.meta.url), { writeOut, writeErr });
   if (invocation.kind === "exit") return invocation.code;
+  const projectDir = process.cwd();
+  const { mountConfiguredServers, startupFailureLines } = await import("./cli/mcp-mount.js");
+  const mounting = await mountConfiguredServers({
+    projectDir,
+    configPath: invocation.options.mcpConfig,
+    env,
+    clientVersion: readPackageVersion(import.meta.url),
+    warn,
+  });
+  if (mounting instanceof Error) {
+    warn(`mca: ${mounting.message}`);
+    return USAGE_EXIT_CODE;
+  }
+  if (mounting !== null) {
+    mounted = mounting;
+    closers.push(() => mounting.close());
+    for (const line of startupFailureLines(mounting)) warn(line);
+  }
   if (invocation.kind === "mcp-list") {
     const { runMcpListCommand } = await import("./cli/subcommands.js");
-    return runMcpListCommand({ servers: () => servers, out: writeOut }, invocation.json);
+    return runMcpListCommand({ servers, out: writeOut }, invocation.json);
   }
   const { setUpSession } = await import("./cli/session-setup.js");
   const setup = await setUpSession({
-    projectDir: process.cwd(),
+    projectDir,
     env,
     options: invocation.options,
     sessionId: `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`,
-    remoteTools,
+    remoteTools: mounted?.tools ?? [],
+    ...(mounted === undefined ? {} : { findTool: mounted.findTool }),
     warn,
     announceModel: invocation.kind === "session",
   });
@@ -86,7 +104,7 @@ async function runMode(
   banner: string,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const modeDeps = { makeAgent, servers: () => servers, out: writeOut, err: writeErr, signal: interrupt.signal };
+  const modeDeps = { makeAgent, servers, out: writeOut, err: writeErr, signal: interrupt.signal };
   switch (invocation.kind) {
     case "tools": {
       const { runToolsCommand } = await import("./cli/subcommands.js");
@@ -103,7 +121,7 @@ async function runMode(
       const { runChat } = await import("./cli/chat.js");
       return runChat({
         makeAgent,
-        servers: () => servers,
+        servers,
         input: process.stdin,
         output: process.stdout,
         errorOutput: process.stderr,

@@ -20,6 +20,8 @@ export interface SessionSetupDeps {
   readonly sessionId: string;
   /** Tools mounted from MCP servers, next to the local ones. */
   readonly remoteTools: readonly Tool[];
+  /** A stand-in tool for a name of an MCP server that never came up, so its call names the reason. */
+  readonly findTool?: (name: string) => Tool | undefined;
   readonly warn: (text: string) => void;
   /** Whether to tell that the offline mock answers: not for `mca tools` / `mca call`, which never ask the model. */
   readonly announceModel: boolean;
@@ -66,6 +68,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       transcript,
       emit: io.emit,
       ...(history === null ? {} : { history }),
+      ...(deps.findTool === undefined ? {} : { findTool: deps.findTool }),
     });
   const resumed = history === null ? "" : ` · resumed ${history.length} messages`;
   return { makeAgent, banner: `mca · model ${model.name} · ${tools.length} tools · ${projectDir}${resumed}` };

@@ -1,0 +1,45 @@
+// Finds the MCP config for this run and mounts its servers: `--mcp-config <path>` (which must exist), or
+// `mcp.config.json` in the project folder when there is one; otherwise no servers. A broken config is an
+// Error for main to print and exit 2 on — before anything is spawned.
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadMcpConfig } from "../config/load-mcp-config.js";
+import type { McpConfig } from "../config/mcp-config.js";
+import { mountServers, type MountedServers } from "../mcp/mount-servers.js";
+
+export const DEFAULT_MCP_CONFIG = "mcp.config.json";
+
+export interface MountDeps {
+  readonly projectDir: string;
+  readonly configPath: string | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly clientVersion: string;
+  readonly warn: (text: string) => void;
+}
+
+export async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env">): Promise<McpConfig | Error | null> {
+  const path = deps.configPath === undefined ? join(deps.projectDir, DEFAULT_MCP_CONFIG) : resolve(deps.projectDir, deps.configPath);
+  if (deps.configPath === undefined && !existsSync(path)) return null;
+  return loadMcpConfig(path, deps.env).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+}
+
+/** One line per server that did not come up, so the user knows before the first prompt. */
+export function startupFailureLines(mounted: MountedServers): string[] {
+  return mounted
+    .statuses()
+    .filter((status) => status.state !== "connected")
+    .map((status) => {
+      const reason = (status.error ?? "no reason given").replace(`${status.alias}: `, "");
+      return `mcp: ${status.alias} (${status.transport}) ${status.state}: ${reason}`;
+    });
+}
+
+export async function mountConfiguredServers(deps: MountDeps): Promise<MountedServers | Error | null> {
+  const config = await readMcpConfig(deps);
+  if (config === null || config instanceof Error) return config;
+  return mountServers(config, {
+    clientVersion: deps.clientVersion,
+    baseEnv: deps.env,
+    onWarning: (message) => deps.warn(`mcp: ${message}`),
+  });
+}
