@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { McpServerConfig } from "../config/mcp-config.js";
 import type { ToolContext } from "../kernel/tool.js";
+import { createLineFramer } from "./line-framer.js";
 import { mountServers, type MountedServers } from "./mount-servers.js";
 import { ServerConnection } from "./server-connection.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
@@ -78,6 +79,39 @@ describe("mountServers", () => {
     const result = await mounted.findTool("mcp__api__x")?.run({}, context);
     expect(mounted.statuses()[0]?.state).toBe("failed");
     expect(JSON.stringify(mounted.statuses()) + (result?.text ?? "")).not.toContain(secret);
+  });
+});
+
+describe("ServerConnection seams", () => {
+  it("builds its transport with the framer and the wrapper it is given", async () => {
+    const sent: string[] = [];
+    let framerChunks = 0;
+    const connection = new ServerConnection(stdio("seamed", scriptedStdioServer()), {
+      ...deps,
+      configFile: "/tmp/x.json",
+      seams: {
+        createFramer: (maxLineBytes) => {
+          const framer = createLineFramer(maxLineBytes);
+          return { push: (chunk) => ((framerChunks += 1), framer.push(chunk)), end: () => framer.end() };
+        },
+        wrapTransport: (transport) => ({
+          ...transport,
+          kind: transport.kind,
+          label: transport.label,
+          start: (handlers) => transport.start(handlers),
+          send: (message, options) => {
+            if ("method" in message) sent.push(message.method);
+            return transport.send(message, options);
+          },
+          cancel: (id, reason) => transport.cancel(id, reason),
+          close: () => transport.close(),
+        }),
+      },
+    });
+    opened.push(connection);
+    await connection.connect();
+    expect(sent).toEqual(["server/discover", "tools/list", "tools/list"]);
+    expect(framerChunks).toBeGreaterThan(0);
   });
 });
 

@@ -3,7 +3,7 @@
 import type { McpConfig } from "../config/mcp-config.js";
 import type { Tool } from "../kernel/tool.js";
 import { createMountedTool, createUnavailableTool } from "./mounted-tool.js";
-import { buildNamespace, toolPrefix } from "./namespace.js";
+import { buildNamespace, toolPrefix, type ToolRef } from "./namespace.js";
 import { ServerConnection, type ConnectionDeps, type ServerStatus } from "./server-connection.js";
 
 export interface MountedServers {
@@ -11,6 +11,8 @@ export interface MountedServers {
   readonly tools: readonly Tool[];
   /** For a name under the prefix of a server that never came up: a tool whose call names the reason. */
   findTool(name: string): Tool | undefined;
+  /** Reverse lookup of a flat name, through the namespace's table only. */
+  lookup(flatName: string): ToolRef | undefined;
   statuses(): ServerStatus[];
   close(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
       const owner = connections.find((c) => c.state === "failed" && name.startsWith(toolPrefix(c.alias)));
       return owner && createUnavailableTool(owner, name);
     },
+    lookup: (flatName) => namespace.lookup(flatName),
     statuses: () => connections.map((connection) => connection.status()),
     close: async () => {
       await Promise.all(connections.map((connection) => connection.close()));

@@ -12,6 +12,7 @@ import { createHttpTransport } from "./http-transport.js";
 import type { InputResponder } from "./input-required.js";
 import { clientCapabilities } from "./input-support.js";
 import type { JsonObject } from "./jsonrpc.js";
+import type { LineFramer } from "./line-framer.js";
 import type { RemoteToolInfo } from "./remote-tool.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import type { Transport } from "./transport.js";
@@ -39,6 +40,13 @@ export interface ConnectionDeps {
   /** Answers `input_required` results of tool calls; without one, such a call ends with what the server needs. */
   readonly inputResponder?: InputResponder;
   readonly onWarning: (message: string) => void;
+  readonly seams?: TransportSeams;
+}
+
+/** Where tests and the lab's trap versions swap a part: the line framer, or a wrapper around each transport. */
+export interface TransportSeams {
+  readonly createFramer?: (maxLineBytes: number) => LineFramer;
+  readonly wrapTransport?: (transport: Transport, spec: McpServerConfig) => Transport;
 }
 
 function describe(error: unknown): string {
@@ -145,7 +153,8 @@ export class ServerConnection {
   }
 
   async #open(): Promise<McpClient> {
-    const transport = observeClose(this.#createTransport(), (reason) => this.#onTransportClosed(transport, reason));
+    const wrap = this.deps.seams?.wrapTransport ?? ((created: Transport) => created);
+    const transport = observeClose(wrap(this.#createTransport(), this.spec), (reason) => this.#onTransportClosed(transport, reason));
     const client = createMcpClient({
       transport,
       clientVersion: this.deps.clientVersion,
@@ -178,6 +187,7 @@ export class ServerConnection {
           // A relative `cwd` (and the default) is the folder of the config file, not wherever mca runs.
           cwd: spec.cwd === undefined ? configDir : resolve(configDir, spec.cwd),
           onWarning: deps.onWarning,
+          ...(deps.seams?.createFramer === undefined ? {} : { createFramer: deps.seams.createFramer }),
         });
         this.#stderrTail = () => transport.stderrTail();
         return transport;

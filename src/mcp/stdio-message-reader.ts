@@ -1,7 +1,7 @@
 // Reads JSON-RPC messages out of a server's stdout bytes: frames lines, parses each, and skips (counting,
 // warning once) the lines a server should not have printed there. A line over the cap is fatal.
 import { parseMessage, type JsonRpcMessage } from "./jsonrpc.js";
-import { createLineFramer } from "./line-framer.js";
+import { createLineFramer, type LineFramer } from "./line-framer.js";
 
 const QUOTED_LINE_CHARS = 80;
 
@@ -13,6 +13,8 @@ export interface StdioMessageReaderOptions {
   readonly onWarning?: (message: string) => void;
   /** The stream can no longer be framed; nothing more will be read. */
   readonly onFatal: (error: Error) => void;
+  /** The framer to use (a seam for tests and the lab's trap versions); the real one by default. */
+  readonly createFramer?: (maxLineBytes: number) => LineFramer;
 }
 
 export interface StdioMessageReader {
@@ -22,7 +24,7 @@ export interface StdioMessageReader {
 }
 
 export function createStdioMessageReader(options: StdioMessageReaderOptions): StdioMessageReader {
-  const framer = createLineFramer(options.maxLineBytes);
+  const framer = (options.createFramer ?? createLineFramer)(options.maxLineBytes);
   let ignored = 0;
   let fatal = false;
 

@@ -5,7 +5,7 @@ import { registerChild, signalProcessGroup, unregisterChild } from "./child-proc
 import { createConditionWaiter } from "./condition-waiter.js";
 import { McpError } from "./errors.js";
 import type { JsonRpcId, JsonRpcMessage } from "./jsonrpc.js";
-import { MAX_LINE_BYTES } from "./line-framer.js";
+import { MAX_LINE_BYTES, type LineFramer } from "./line-framer.js";
 import { createStderrTail } from "./stderr-tail.js";
 import { createStdioMessageReader, type StdioMessageReader } from "./stdio-message-reader.js";
 import type { Transport, TransportHandlers } from "./transport.js";
@@ -26,6 +26,8 @@ export interface StdioTransportOptions {
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
   readonly maxLineBytes?: number;
+  /** A different line framer (a seam for tests and the lab); the real one by default. */
+  readonly createFramer?: (maxLineBytes: number) => LineFramer;
   readonly onWarning?: (message: string) => void;
 }
 
@@ -59,6 +61,7 @@ export class StdioTransport implements Transport {
     this.#reader = createStdioMessageReader({
       label: options.label,
       maxLineBytes: options.maxLineBytes ?? MAX_LINE_BYTES,
+      ...(options.createFramer === undefined ? {} : { createFramer: options.createFramer }),
       onMessage: (message) => {
         if (!this.#closedReason) this.#handlers?.onMessage(message);
       },
