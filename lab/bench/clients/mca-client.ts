@@ -1,0 +1,41 @@
+// mca's own MCP client (src/mcp) behind the bench interface: the stdio or HTTP transport and createMcpClient,
+// exactly as the CLI composes them, with nothing tuned for the bench.
+import { createMcpClient } from "../../../src/mcp/client.js";
+import { createHttpTransport } from "../../../src/mcp/http-transport.js";
+import { createStdioTransport } from "../../../src/mcp/stdio-transport.js";
+import type { Transport } from "../../../src/mcp/transport.js";
+import { PAYLOAD_TOOL } from "../servers/answers.js";
+import { textLength, type BenchClient, type Endpoint } from "./bench-client.js";
+
+export interface McaClientOptions {
+  /** Only for the cap case; absent, the transport's own default applies. */
+  readonly maxLineBytes?: number;
+}
+
+function transportFor(endpoint: Endpoint, options: McaClientOptions): Transport {
+  switch (endpoint.kind) {
+    case "stdio":
+      return createStdioTransport({ label: "bench", command: endpoint.command, args: endpoint.args, maxLineBytes: options.maxLineBytes });
+    case "http":
+      return createHttpTransport({ label: "bench", url: endpoint.url });
+    default: {
+      const unknown: never = endpoint;
+      throw new Error(`unknown endpoint ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+export async function connectMca(endpoint: Endpoint, options: McaClientOptions = {}): Promise<BenchClient> {
+  const client = createMcpClient({ transport: transportFor(endpoint, options), clientVersion: "bench" });
+  await client.start();
+  await client.discover();
+  return {
+    async call(bytes) {
+      const outcome = await client.callTool(PAYLOAD_TOOL, { bytes });
+      if (outcome.kind !== "complete") throw new Error(`payload answered ${outcome.kind}`);
+      return textLength(outcome.content);
+    },
+    listTools: async () => (await client.listTools()).length,
+    close: () => client.close(),
+  };
+}
