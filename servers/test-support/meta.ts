@@ -17,3 +17,13 @@ export function request(id: number | string, method: string, params: JsonObject 
 }
 
 export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+
+/** The value at a path of object keys and array indexes inside parsed JSON, or undefined. */
+export function valueAt(value: unknown, ...path: (string | number)[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = Reflect.get(current, key);
+  }
+  return current;
+}
