@@ -56,8 +56,10 @@ async function readChecks(dir: string): Promise<Check[] | Error> {
 }
 
 /** What went wrong around the checks, read from the runner's exit and its closing words. */
-function runProblem(mode: Job["mode"], run: LimitedRun): string | undefined {
+function runProblem(mode: Job["mode"], run: LimitedRun, signal: AbortSignal): string | undefined {
+  if (signal.aborted) return "interrupted";
   if (run.timedOut) return `the runner took longer than ${RUN_LIMIT_MS} ms and was stopped`;
+  if (run.code === null) return `the runner was killed: ${run.output.trim().split("\n").slice(-2).join(" / ")}`;
   if (mode === "server") return run.code === 0 || run.code === 1 ? undefined : `the runner exited with ${String(run.code)}`;
   if (run.code === 0) return undefined;
   if (run.output.includes("CLIENT TIMED OUT")) return `the client did not finish within ${SCENARIO_TIMEOUT_MS} ms`;
@@ -73,7 +75,7 @@ async function runJob(job: Job, node22: string, target: string, expected: readon
   const args = [RUNNER, job.mode, ...how, "--scenario", job.scenario, "--spec-version", SPEC_VERSION, "--timeout", String(SCENARIO_TIMEOUT_MS), "-o", dir];
   const run = await runLimited(node22, args, { cwd: ROOT, limitMs: RUN_LIMIT_MS, signal });
   const checks = await readChecks(dir);
-  const problem = runProblem(job.mode, run);
+  const problem = runProblem(job.mode, run, signal);
   if (checks instanceof Error) return judge(job.scenario, [], expected, [checks.message, problem].filter(Boolean).join("; "));
   return judge(job.scenario, checks, expected, problem);
 }

@@ -58,7 +58,8 @@ describe("judge", () => {
     expect(verdictLines(verdict)).toEqual(["FAIL tools_call: the client exited with code 1"]);
   });
 
-  it("fails a run that produced no checks", () => {
+  it("fails a run that produced no checks with what went wrong, and nothing else", () => {
     expect(judge("caching", [], []).problems).toEqual(["the run produced no checks"]);
+    expect(judge("server-stateless", [], [fixtureTool], "interrupted").problems).toEqual(["interrupted"]);
   });
 });

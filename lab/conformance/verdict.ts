@@ -93,11 +93,11 @@ export function judge(scenario: string, checks: readonly Check[], expected: read
       expectedFailures += 1;
     }
   }
+  if (checks.length === 0) return { scenario, problems: [runProblem ?? "the run produced no checks"], expectedFailures };
   for (const entry of mine) {
     if (!used.has(entry)) problems.push(`${entry.check}: expected to fail (${entry.reason}) but did not; remove it from expected-failures.json`);
   }
-  if (checks.length === 0) problems.push(runProblem ?? "the run produced no checks");
-  else if (problems.length === 0 && runProblem !== undefined) problems.push(runProblem);
+  if (problems.length === 0 && runProblem !== undefined) problems.push(runProblem);
   return { scenario, problems, expectedFailures };
 }
 
