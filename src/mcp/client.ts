@@ -3,8 +3,11 @@
 import type { ToolArgs } from "../kernel/tool.js";
 import { parseCallOutcome, type CallToolOutcome } from "./call-outcome.js";
 import { parseDiscoverResult, type DiscoverInfo } from "./discover-info.js";
+import { judgeDiscoverResult, judgeProbeFailure, type ProbeVerdict } from "./era-probe.js";
 import { McpError } from "./errors.js";
 import { UNSUPPORTED_PROTOCOL_VERSION, type JsonObject } from "./jsonrpc.js";
+import { runLegacyHandshake, type LegacyServerInfo } from "./legacy-handshake.js";
+import { answerLegacyServerRequest } from "./legacy-server-requests.js";
 import { collectPages } from "./list-pages.js";
 import { buildRequestMeta, withMeta, type LogLevel } from "./meta.js";
 import { createNotificationRouter, type NotificationListener } from "./notification-router.js";
@@ -51,6 +54,10 @@ export interface McpClient {
   /** The version requests carry now: LATEST_VERSION until a server makes us pick another. */
   protocolVersion(): string;
   discover(): Promise<DiscoverInfo>;
+  /** Spec §8 "Detection rules": asks `server/discover` which era the server speaks; a modern one's version is adopted. */
+  probe(options?: { readonly timeoutMs?: number }): Promise<ProbeVerdict>;
+  /** The 2025-11-25 lifecycle; afterwards requests speak the agreed version and the server's own requests are answered. */
+  initializeLegacy(): Promise<LegacyServerInfo>;
   listTools(): Promise<RemoteToolInfo[]>;
   callTool(name: string, args: ToolArgs, options?: CallToolOptions): Promise<CallToolOutcome>;
   /** Any other request (resources/list, resources/read, prompts/get…): the raw result object. */
@@ -78,10 +85,13 @@ export function createMcpClient(options: McpClientOptions): McpClient {
         warn(`${label}: a notification listener failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     },
+    // Only a legacy server may send requests; a 2026 server's are a violation, warned about and left unanswered.
+    onRequest: (request) => (legacy ? answerLegacyServerRequest(request) : undefined),
     onWarning: warn,
   });
   const paramHeaderSpecs = new Map<string, readonly ParamHeaderSpec[]>();
   let protocolVersion = LATEST_VERSION;
+  let legacy = false;
   let progressTokens = 0;
   let closing: Promise<void> | undefined;
 
@@ -127,6 +137,28 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   async function discover(): Promise<DiscoverInfo> {
     const info = parseDiscoverResult(await exchange("server/discover", {}, {}), protocolVersion);
     if (info instanceof Error) throw new McpError("protocol", `${label}: server/discover: ${info.message}`);
+    protocolVersion = info.protocolVersion;
+    return info;
+  }
+
+  async function probe(probeOptions: { readonly timeoutMs?: number } = {}): Promise<ProbeVerdict> {
+    let verdict: ProbeVerdict | McpError;
+    try {
+      verdict = judgeDiscoverResult(await exchange("server/discover", {}, probeOptions), protocolVersion, label);
+    } catch (error) {
+      if (!(error instanceof McpError)) throw error;
+      verdict = judgeProbeFailure(error, transport.kind);
+    }
+    if (verdict instanceof McpError) throw verdict;
+    if (verdict.era === "modern") protocolVersion = verdict.info.protocolVersion;
+    return verdict;
+  }
+
+  async function initializeLegacy(): Promise<LegacyServerInfo> {
+    legacy = true;
+    const channel = { request: (method: string, params: JsonObject) => peer.request(method, params), notify: (method: string) => peer.notify(method) };
+    const info = await runLegacyHandshake(channel, clientVersion, label);
+    // From here on `_meta` names the agreed version; over HTTP it is also the MCP-Protocol-Version header.
     protocolVersion = info.protocolVersion;
     return info;
   }
@@ -185,6 +217,8 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     close: () => (closing ??= peer.close()),
     protocolVersion: () => protocolVersion,
     discover,
+    probe,
+    initializeLegacy,
     listTools,
     callTool,
     request: (method, params = {}, requestOptions = {}) => exchange(method, params, requestOptions),

@@ -20,7 +20,7 @@ export interface DiscoverInfo {
   readonly serverInfo?: ServerInfo;
 }
 
-function readServerInfo(value: unknown): ServerInfo | undefined {
+export function readServerInfo(value: unknown): ServerInfo | undefined {
   if (!isJsonObject(value) || typeof value.name !== "string" || typeof value.version !== "string") return undefined;
   const info = { name: value.name, version: value.version };
   return typeof value.title === "string" ? { ...info, title: value.title } : info;

@@ -23,6 +23,8 @@ export class McpError extends Error {
     message: string,
     readonly code?: number,
     readonly data?: unknown,
+    /** The HTTP status of the reply that failed, when there was one: 401/403 say "auth", never "legacy". */
+    readonly httpStatus?: number,
   ) {
     super(message);
     this.name = "McpError";

@@ -28,6 +28,11 @@ export type ExchangeInput = {
   /** How messages name the message sent: `request 7`, `notification notifications/initialized`. */
   readonly subject: string;
   readonly onMessage: (message: JsonRpcMessage) => void;
+  /**
+   * Legacy (2025-11-25) exchanges only: "The server MAY send JSON-RPC requests and notifications before
+   * sending the JSON-RPC response", so a request on the stream is handed up instead of failing the exchange.
+   */
+  readonly serverRequestsAllowed: boolean;
   readonly onSessionId: (sessionId: string) => void;
   /** Called once, when the HTTP exchange is over (reply read to its end, or destroyed). */
   readonly onFinished: () => void;
@@ -64,8 +69,8 @@ export function startExchange(input: ExchangeInput): Exchange {
     if (error === undefined) resolve();
     else reject(error);
   }
-  function fail(kind: McpErrorKind, text: string, code?: number, data?: unknown): void {
-    if (!settled) settle(new McpError(kind, input.redact(`${label}: ${text}`), code, data));
+  function fail(kind: McpErrorKind, text: string, code?: number, data?: unknown, httpStatus?: number): void {
+    if (!settled) settle(new McpError(kind, input.redact(`${label}: ${text}`), code, data, httpStatus));
   }
   function stop(): void {
     stopped = true;
@@ -94,7 +99,7 @@ export function startExchange(input: ExchangeInput): Exchange {
         fail("protocol", `the event stream from ${shownUrl} carried an event that is not JSON-RPC (${message.message})`);
         return stop();
       }
-      if ("method" in message && "id" in message) {
+      if ("method" in message && "id" in message && !input.serverRequestsAllowed) {
         fail("protocol", `${shownUrl} sent a ${message.method} request on the event stream of ${subject}; ` +
           "servers must not send requests (MRTR replaced them)");
         return stop();
@@ -132,7 +137,7 @@ export function startExchange(input: ExchangeInput): Exchange {
     if (verdict.handUp !== undefined) input.onMessage(verdict.handUp);
     if (verdict.outcome === "accepted") return settle();
     const { kind, text: why, code, data } = verdict.failure;
-    fail(kind, why, code, data);
+    fail(kind, why, code, data, status);
   }
 
   function onResponse(res: http.IncomingMessage): void {

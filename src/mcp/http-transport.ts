@@ -6,6 +6,7 @@ import { McpError } from "./errors.js";
 import { type Exchange, startExchange } from "./http-exchange.js";
 import { buildRequestHeaders, messageProtocolVersion, userHeaders } from "./http-request-headers.js";
 import type { JsonRpcId, JsonRpcMessage } from "./jsonrpc.js";
+import { isLegacyVersion } from "./legacy-version.js";
 import type { SendOptions, Transport, TransportHandlers } from "./transport.js";
 
 export type HttpTransportOptions = {
@@ -93,6 +94,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       requestId,
       subject,
       onMessage,
+      serverRequestsAllowed: protocolVersion !== undefined && isLegacyVersion(protocolVersion),
       onSessionId: (id) => {
         sessionId = id;
       },

@@ -1,7 +1,7 @@
 // The JSON-RPC peer: correlates requests and responses over any Transport. It owns the ids, the pending
 // map, every request's timeout and abort, and fails every waiter at once when the connection dies.
 import { McpError } from "./errors.js";
-import type { JsonObject, JsonRpcMessage, JsonRpcNotification } from "./jsonrpc.js";
+import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "./jsonrpc.js";
 import type { ParamHeader, Transport } from "./transport.js";
 
 export interface PeerOptions {
@@ -9,8 +9,13 @@ export interface PeerOptions {
   /** Applies to every request that does not bring its own `timeoutMs`. */
   readonly requestTimeoutMs: number;
   readonly onNotification: (notification: JsonRpcNotification) => void;
+  /** Answers a request from the server (legacy servers send them); undefined leaves it unanswered, with a warning. */
+  readonly onRequest?: (request: JsonRpcRequest) => ServerRequestAnswer | undefined;
   readonly onWarning?: (message: string) => void;
 }
+
+/** What a request from the server is answered with: the response's `result` or `error`. */
+export type ServerRequestAnswer = { readonly result: JsonObject } | { readonly error: JsonRpcErrorObject };
 
 export interface PeerRequestOptions {
   readonly timeoutMs?: number;
@@ -22,6 +27,8 @@ export interface Peer {
   start(): Promise<void>;
   /** Resolves with the `result` object; rejects with an McpError (kind "server" for a JSON-RPC error). */
   request(method: string, params: JsonObject, options?: PeerRequestOptions): Promise<JsonObject>;
+  /** Sends a notification; settles once the transport has taken it. */
+  notify(method: string, params?: JsonObject): Promise<void>;
   /** Idempotent: fails whatever is still waiting, then closes the transport. */
   close(): Promise<void>;
 }
@@ -52,8 +59,7 @@ export function createPeer(options: PeerOptions): Peer {
   function onMessage(message: JsonRpcMessage): void {
     if ("method" in message) {
       if ("id" in message) {
-        // 2026-07-28 §6: "Server MUST NOT write requests" — there is nothing we could answer.
-        options.onWarning?.(`${label}: ignoring a request from the server (${message.method})`);
+        answer(message);
         return;
       }
       options.onNotification(message);
@@ -70,6 +76,20 @@ export function createPeer(options: PeerOptions): Peer {
     } else {
       waiter.resolve(message.result);
     }
+  }
+
+  function answer(request: JsonRpcRequest): void {
+    const reply = options.onRequest?.(request);
+    if (reply === undefined) {
+      // 2026-07-28 §6: "Server MUST NOT write requests" — there is nothing we could answer.
+      options.onWarning?.(`${label}: ignoring a request from the server (${request.method})`);
+      return;
+    }
+    const response: JsonRpcMessage =
+      "result" in reply ? { jsonrpc: "2.0", id: request.id, result: reply.result } : { jsonrpc: "2.0", id: request.id, error: reply.error };
+    transport.send(response).catch((error: unknown) => {
+      options.onWarning?.(`${label}: could not answer ${request.method}: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   async function start(): Promise<void> {
@@ -128,6 +148,15 @@ export function createPeer(options: PeerOptions): Peer {
     });
   }
 
+  async function notify(method: string, params?: JsonObject): Promise<void> {
+    if (deadReason) throw deadReason;
+    try {
+      await transport.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+    } catch (error) {
+      throw asMcpError(error, "broken", `${label}: ${method}`);
+    }
+  }
+
   function close(): Promise<void> {
     closing ??= (async () => {
       die(new McpError("closed", `${label}: connection closed`));
@@ -136,5 +165,5 @@ export function createPeer(options: PeerOptions): Peer {
     return closing;
   }
 
-  return { start, request, close };
+  return { start, request, notify, close };
 }
