@@ -12,6 +12,7 @@ import { createHttpTransport } from "./http-transport.js";
 import type { InputResponder } from "./input-required.js";
 import { clientCapabilities } from "./input-support.js";
 import type { JsonObject } from "./jsonrpc.js";
+import { negotiateEra, type Era } from "./negotiate-era.js";
 import type { LineFramer } from "./line-framer.js";
 import type { RemoteToolInfo } from "./remote-tool.js";
 import { createStdioTransport } from "./stdio-transport.js";
@@ -67,6 +68,8 @@ export class ServerConnection {
   #state: ServerState = "failed";
   #error: string | null = "not started";
   #protocolVersion: string | null = null;
+  /** Settled once at connect (spec §8: the verdict is per server, and SHOULD be cached); a restart keeps it. */
+  #era: Era | undefined;
   #tools: RemoteToolInfo[] = [];
   /** "A stdio server that exits unexpectedly is restarted once, on the next call to it." */
   #restartUsed = false;
@@ -90,8 +93,9 @@ export class ServerConnection {
   /** Discovers the server and lists its tools; never rejects — a failure is recorded with its reason. */
   async connect(): Promise<void> {
     try {
-      const client = await this.#open();
-      this.#protocolVersion = (await client.discover()).protocolVersion;
+      const { client, era, protocolVersion } = await negotiateEra(() => this.#open(), { transport: this.spec.transport });
+      this.#era = era;
+      this.#protocolVersion = protocolVersion;
       this.#tools = await client.listTools();
       this.#state = "connected";
       this.#error = null;
@@ -166,6 +170,8 @@ export class ServerConnection {
     this.#transport = transport;
     try {
       await client.start();
+      // A restarted legacy child knows nothing yet: it needs the handshake before any other request.
+      if (this.#era === "legacy") await client.initializeLegacy();
     } catch (error) {
       this.#client = undefined;
       await client.close();
