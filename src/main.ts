@@ -58,6 +58,16 @@ void running.then((code) => shutdown(code));
 async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const invocation = await parseInvocation(argv, readPackageVersion(import.meta.url), { writeOut, writeErr });
   if (invocation.kind === "exit") return invocation.code;
+  if ((env.SELFTEST ?? "") !== "") {
+    // `MOCK=1 SELFTEST=1 pnpm start`: it starts the demo servers itself, so it mounts no config of its own.
+    const { runSelfTestCommand } = await import("./selftest/run-selftest.js");
+    const ticketsPort = Number(env.TICKETS_PORT ?? "3115");
+    if (!Number.isInteger(ticketsPort) || ticketsPort < 0 || ticketsPort > 65_535) {
+      warn(`mca: TICKETS_PORT must be a port number, not ${JSON.stringify(env.TICKETS_PORT)}`);
+      return USAGE_EXIT_CODE;
+    }
+    return runSelfTestCommand({ ticketsPort, clientVersion: readPackageVersion(import.meta.url), baseEnv: env, out: writeOut, err: writeErr });
+  }
   const projectDir = process.cwd();
   const { mountConfiguredServers, startupFailureLines } = await import("./cli/mcp-mount.js");
   const mounting = await mountConfiguredServers({

@@ -14,6 +14,13 @@ function progressLine(notification: JsonRpcNotification): string | undefined {
   return typeof message === "string" ? `${message} (${amount})` : amount;
 }
 
+/** Every failure names its server once, whether or not the error text already did. */
+function failureText(alias: string, message: string): string {
+  if (message.startsWith(`MCP server "${alias}"`)) return message;
+  const prefix = `${alias}: `;
+  return `MCP server "${alias}": ${message.startsWith(prefix) ? message.slice(prefix.length) : message}`;
+}
+
 export async function callRemote(connection: ServerConnection, tool: string, args: ToolArgs, context: ToolContext): Promise<ToolResult> {
   const requestOptions = {
     signal: context.signal,
@@ -32,7 +39,7 @@ export async function callRemote(connection: ServerConnection, tool: string, arg
         answer: (requests, ask) => responder.answer(requests, { ...ask, server: connection.alias }),
       })
     : await connection.callTool(tool, args, requestOptions);
-  if (outcome instanceof Error) return { text: `MCP server "${connection.alias}": ${outcome.message}`, isError: true };
+  if (outcome instanceof Error) return { text: failureText(connection.alias, outcome.message), isError: true };
   switch (outcome.kind) {
     case "complete":
       return { text: completeResultText(outcome), isError: outcome.isError };

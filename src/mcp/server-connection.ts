@@ -141,7 +141,8 @@ export class ServerConnection {
   }
 
   async #clientForCall(): Promise<McpClient | McpError> {
-    const unavailable = (why: string): McpError => new McpError("closed", `MCP server "${this.alias}" is ${why}`);
+    const unavailable = (why: string): McpError =>
+      new McpError("closed", `MCP server "${this.alias}" is ${why.replaceAll(`${this.alias}: `, "")}`);
     if (this.#closed) return unavailable("closed: the session is ending");
     if (this.#state === "failed") return unavailable(`not available: it failed at start-up: ${this.#error}`);
     if (this.#client) return this.#client;

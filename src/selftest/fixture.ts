@@ -1,0 +1,108 @@
+// The world the self-test runs in: the tickets demo server on its port, the shipped mcp.config.json
+// mounted (notes over stdio, tickets over HTTP), and the real kernel with an approval hook that
+// approves each call and records what the gate answered. A second mount points tickets at an empty
+// port, for the isolation assertions. Everything it starts, close() stops.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startTicketsServer, type TicketsServer } from "../../servers/tickets.js";
+import type { McpConfig } from "../config/mcp-config.js";
+import { parseMcpConfig } from "../config/parse-mcp-config.js";
+import { createAgent, type Agent } from "../kernel/agent.js";
+import type { Verdict } from "../kernel/decision.js";
+import { mountServers, type MountedServers } from "../mcp/mount-servers.js";
+import { createMockModel } from "../model/mock-model.js";
+import { createSnapshotFiles } from "../session/snapshot-files.js";
+import type { SelfTestSeams } from "./seams.js";
+
+/** The package's own mcp.config.json, from src/selftest or from its build in dist/src/selftest. */
+const CONFIG_FROM_HERE = import.meta.url.includes("/dist/src/") ? "../../../mcp.config.json" : "../../mcp.config.json";
+export const SHIPPED_CONFIG = fileURLToPath(new URL(CONFIG_FROM_HERE, import.meta.url));
+
+export interface Session {
+  readonly config: McpConfig;
+  readonly mounted: MountedServers;
+  readonly agent: Agent;
+  /** Every time the gate said ask: which tool, with the verdict it gave before the hook approved. */
+  readonly asked: Array<{ readonly tool: string; readonly verdict: Verdict }>;
+}
+
+export interface Fixture {
+  readonly tickets: TicketsServer;
+  readonly main: Session;
+  /** The same config with tickets pointed at a port where nothing listens. */
+  readonly isolated: Session;
+  readonly seams: SelfTestSeams;
+  close(): Promise<void>;
+}
+
+export interface FixtureOptions {
+  readonly ticketsPort: number;
+  readonly clientVersion: string;
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  readonly seams?: SelfTestSeams;
+  readonly onWarning?: (message: string) => void;
+}
+
+/** A port nothing listens on: bound once by us, then released. */
+export async function emptyPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("no port was assigned");
+  return address.port;
+}
+
+async function openSession(port: number, projectDir: string, options: FixtureOptions): Promise<Session> {
+  const env = { ...options.baseEnv, TICKETS_PORT: String(port) };
+  const config = parseMcpConfig(await readFile(SHIPPED_CONFIG, "utf8"), SHIPPED_CONFIG, env);
+  if (config instanceof Error) throw config;
+  const seams = options.seams ?? {};
+  const mounted = await mountServers(config, {
+    clientVersion: options.clientVersion,
+    baseEnv: options.baseEnv,
+    onWarning: options.onWarning ?? (() => undefined),
+    ...(seams.transport === undefined ? {} : { seams: seams.transport }),
+  });
+  const asked: Session["asked"] = [];
+  const agent = createAgent({
+    model: createMockModel(),
+    tools: seams.adaptTools ? seams.adaptTools(mounted.tools) : mounted.tools,
+    findTool: mounted.findTool,
+    rules: [],
+    system: "mca self-test",
+    approve: async ({ tool, decision }) => {
+      asked.push({ tool: tool.name, verdict: decision.verdict });
+      return "once";
+    },
+    snapshots: createSnapshotFiles(projectDir),
+    transcript: { append: () => undefined },
+    emit: () => undefined,
+  });
+  return { config, mounted, agent, asked };
+}
+
+export async function openFixture(options: FixtureOptions): Promise<Fixture> {
+  const projectDir = await mkdtemp(join(tmpdir(), "mca-selftest-"));
+  const tickets = await startTicketsServer({ port: options.ticketsPort });
+  const sessions: Session[] = [];
+  const close = async (): Promise<void> => {
+    await Promise.all(sessions.map((session) => session.mounted.close()));
+    await tickets.close();
+    await rm(projectDir, { recursive: true, force: true });
+  };
+  try {
+    const [main, isolated] = await Promise.all([
+      openSession(tickets.port, projectDir, options),
+      emptyPort().then((port) => openSession(port, projectDir, options)),
+    ]);
+    sessions.push(main, isolated);
+    return { tickets, main, isolated, seams: options.seams ?? {}, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
