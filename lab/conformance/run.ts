@@ -87,10 +87,10 @@ async function loadExpectedFailures(): Promise<ExpectedFailure[] | Error> {
 async function main(signal: AbortSignal): Promise<number> {
   await mkdir(OUT, { recursive: true });
   const [node22, expected] = await Promise.all([ensureNode22(OUT), loadExpectedFailures()]);
-  if (node22 instanceof Error || expected instanceof Error) {
-    process.stderr.write(`conformance: ${(node22 instanceof Error ? node22 : (expected as Error)).message}\n`);
-    return 1;
+  for (const problem of [node22, expected]) {
+    if (problem instanceof Error) process.stderr.write(`conformance: ${problem.message}\n`);
   }
+  if (node22 instanceof Error || expected instanceof Error) return 1;
   if (/\s/.test(`${process.execPath}${TSX_LOADER}${CLIENT}`)) {
     process.stderr.write("conformance: the runner splits the client command on spaces; run it from a path without spaces\n");
     return 1;

@@ -1,5 +1,4 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../kernel/tool.js";
 import type { InputAskContext, InputResponder } from "./input-required.js";
@@ -37,8 +36,9 @@ async function confirmingServer(): Promise<{ url: string; bodies: JsonObject[] }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   opened.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/mcp`, bodies };
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("the test server has no port");
+  return { url: `http://127.0.0.1:${address.port}/mcp`, bodies };
 }
 
 async function mountWith(url: string, inputResponder?: InputResponder): Promise<MountedServers> {
