@@ -40,10 +40,20 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-/** Starts `node [nodeArgs] <entry> --port <free port>`; rejects (and leaves nothing running) if it never listens. */
-export async function startServerProcess(nodeArgs: readonly string[], entry: string, cwd: string): Promise<ServerProcess> {
+export interface ServerProcessOptions {
+  /** Node's own flags, e.g. a loader. */
+  readonly nodeArgs: readonly string[];
+  readonly entry: string;
+  /** The server's flags besides `--port`. */
+  readonly args: readonly string[];
+  readonly cwd: string;
+}
+
+/** Starts `node [nodeArgs] <entry> --port <free port> [args]`; rejects (and leaves nothing running) if it never listens. */
+export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+  const { nodeArgs, entry, args, cwd } = options;
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, entry, "--port", String(port)], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, [...nodeArgs, entry, "--port", String(port), ...args], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";
   const keep = (chunk: Buffer): void => {
     log = (log + chunk.toString("utf8")).slice(-MAX_LOG_CHARS);
