@@ -1,0 +1,97 @@
+// One bench case in this fresh process: `node case-main.js <case id>` runs it and prints one JSON line,
+// the samples and this process's peak RSS, so that no case inherits another's JIT state or heap.
+// Measuring modules are imported by the case that needs them, for the same reason as the clients.
+import { BENCH_CASES, type CaseRun } from "./cases.js";
+import { connectCase } from "./case-endpoint.js";
+import { largeResultMs, sequentialLatencyUs, throughputPerSecond } from "./measure/call-loops.js";
+import { serverCommand, type Command } from "./servers/server-command.js";
+
+/** Tiny calls before a large one: the client's code is warm before the first large result. */
+const TINY_WARMUPS_BEFORE_LARGE = 500;
+const START_UP_WARMUPS = 3;
+const MOUNT_WARMUPS = 1;
+const LIST_WARMUPS = 3;
+
+export interface CaseOutput {
+  readonly id: string;
+  readonly samples: number[];
+  readonly peakRssMb: number | undefined;
+  readonly outcome?: string;
+}
+
+type Measured = { samples: number[]; peakRssMb?: number; outcome?: string };
+
+function ownPeakRssMb(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+async function measure(run: CaseRun): Promise<Measured> {
+  switch (run.kind) {
+    case "latency":
+    case "throughput":
+    case "large": {
+      const connected = await connectCase(run.server, run.client);
+      try {
+        const { client } = connected;
+        if (run.kind === "latency") return { samples: await sequentialLatencyUs(client, run.warmups, run.samples) };
+        if (run.kind === "throughput") return { samples: await throughputPerSecond(client, run.callsPerWindow, run.warmupWindows, run.windows) };
+        return { samples: await largeResultMs(client, run.bytes, TINY_WARMUPS_BEFORE_LARGE, run.warmups, run.samples) };
+      } finally {
+        await connected.close();
+      }
+    }
+    case "list-tools": {
+      const { listToolsMs } = await import("./measure/list-tools.js");
+      const connected = await connectCase("raw-stdio", run.client, { serverArgs: ["--tools", String(run.tools), "--page-size", String(run.pageSize)] });
+      try {
+        return { samples: await listToolsMs(connected.client, run.tools, LIST_WARMUPS, run.samples) };
+      } finally {
+        await connected.close();
+      }
+    }
+    case "mount": {
+      const { mountMs } = await import("./measure/mount.js");
+      const servers = new Map<string, Command>();
+      for (let index = 1; index <= run.fastServers; index += 1) servers.set(`fast${index}`, serverCommand("raw-stdio-server"));
+      servers.set("slow", serverCommand("raw-stdio-server", ["--discover-delay-ms", String(run.slowDelayMs)]));
+      return { samples: await mountMs(servers, MOUNT_WARMUPS, run.samples) };
+    }
+    case "start-up": {
+      const { exitRunPeakRssMb, startUpMs } = await import("./measure/start-up.js");
+      const { startUpProject } = await import("./start-up-targets.js");
+      const project = startUpProject(run.target, process.cwd());
+      try {
+        const samples = await startUpMs(project.run, START_UP_WARMUPS, run.samples);
+        return { samples, peakRssMb: project.run.readyText === undefined ? exitRunPeakRssMb(project.run) : undefined };
+      } finally {
+        project.remove();
+      }
+    }
+    case "limit": {
+      const { limitOutcome } = await import("./limit-checks.js");
+      return { samples: [], outcome: await limitOutcome(run.check) };
+    }
+    default: {
+      const unknown: never = run;
+      throw new Error(`unknown run ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+async function main(id: string | undefined): Promise<void> {
+  const benchCase = BENCH_CASES.find((one) => one.id === id);
+  if (benchCase === undefined) throw new Error(`no bench case ${JSON.stringify(id)}`);
+  const measured = await measure(benchCase.run);
+  // Start-up cases measure other processes; everything else measures this one.
+  const peakRssMb = benchCase.run.kind === "start-up" ? measured.peakRssMb : ownPeakRssMb();
+  const output: CaseOutput = { id: benchCase.id, samples: measured.samples, peakRssMb, outcome: measured.outcome };
+  process.stdout.write(`${JSON.stringify(output)}\n`);
+}
+
+main(process.argv[2]).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

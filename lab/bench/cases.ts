@@ -1,0 +1,127 @@
+// Every case of `pnpm bench`, as data: which scenario it belongs to, which client runs it against which
+// server, and how many warm-up and measured samples it takes. One case = one fresh process.
+
+export type ServerName = "raw-stdio" | "sdk-stdio" | "sdk-http-json" | "sdk-http-sse" | "plain-http";
+export type ClientName = "mca" | "sdk" | "raw";
+export type StartUpTarget = "node -e 0" | "mca tools --json" | "mca pipe mode" | "node on a pty" | "mca chat on a pty";
+export type LimitCheck = "mca-default-10mb" | "mca-cap-5mb" | "sdk-default-10mb" | "sdk-default-pages";
+
+export type CaseRun =
+  | { readonly kind: "latency"; readonly server: ServerName; readonly client: ClientName; readonly warmups: number; readonly samples: number }
+  | {
+      readonly kind: "throughput";
+      readonly server: ServerName;
+      readonly client: ClientName;
+      readonly callsPerWindow: number;
+      readonly warmupWindows: number;
+      readonly windows: number;
+    }
+  | {
+      readonly kind: "large";
+      readonly server: ServerName;
+      readonly client: ClientName;
+      readonly bytes: number;
+      readonly warmups: number;
+      readonly samples: number;
+    }
+  | { readonly kind: "list-tools"; readonly client: ClientName; readonly tools: number; readonly pageSize: number; readonly samples: number }
+  | { readonly kind: "mount"; readonly fastServers: number; readonly slowDelayMs: number; readonly samples: number }
+  | { readonly kind: "start-up"; readonly target: StartUpTarget; readonly samples: number }
+  | { readonly kind: "limit"; readonly check: LimitCheck };
+
+export type Unit = "µs" | "ms" | "calls/s" | "outcome";
+
+export interface BenchCase {
+  readonly id: string;
+  /** Cases of one scenario form one block of the table; its first case is the one the others are compared with. */
+  readonly scenario: string;
+  readonly label: string;
+  readonly unit: Unit;
+  readonly run: CaseRun;
+  readonly timeoutMs: number;
+}
+
+export const MB = 1_000_000;
+const CASE_LIMIT_MS = 120_000;
+const CLIENTS: readonly ClientName[] = ["mca", "sdk", "raw"];
+const LABELS: Readonly<Record<ClientName, string>> = { mca: "mca", sdk: "SDK v2 client", raw: "raw client" };
+const SERVER_TITLES: Readonly<Record<ServerName, string>> = {
+  "raw-stdio": "stdio · raw server",
+  "sdk-stdio": "stdio · SDK v2 server",
+  "sdk-http-json": "HTTP · SDK v2 server, JSON replies",
+  "sdk-http-sse": "HTTP · SDK v2 server, event-stream replies",
+  "plain-http": "HTTP · plain node:http server",
+};
+const STDIO_SERVERS: readonly ServerName[] = ["raw-stdio", "sdk-stdio"];
+const HTTP_SERVERS: readonly ServerName[] = ["sdk-http-json", "sdk-http-sse", "plain-http"];
+
+/** The raw fetch client reads JSON replies only: it runs against the plain server alone. */
+function clientsFor(server: ServerName): readonly ClientName[] {
+  return server === "sdk-http-json" || server === "sdk-http-sse" ? ["mca", "sdk"] : CLIENTS;
+}
+
+function perClient(server: ServerName, figure: string, unit: Unit, run: (client: ClientName) => CaseRun): BenchCase[] {
+  const scenario = `${SERVER_TITLES[server]} · ${figure}`;
+  return clientsFor(server).map((client) => ({ id: `${server}/${figure}/${client}`, scenario, label: LABELS[client], unit, run: run(client), timeoutMs: CASE_LIMIT_MS }));
+}
+
+function callCases(servers: readonly ServerName[], sizesMb: readonly number[], http: boolean): BenchCase[] {
+  const warm = http ? 1500 : 3000;
+  return servers.flatMap((server) => [
+    ...perClient(server, "sequential tiny call", "µs", (client) => ({ kind: "latency", server, client, warmups: warm, samples: warm })),
+    ...perClient(server, "64 in flight", "calls/s", (client) => ({
+      kind: "throughput",
+      server,
+      client,
+      callsPerWindow: http ? 1000 : 2000,
+      warmupWindows: 2,
+      windows: http ? 5 : 8,
+    })),
+    ...sizesMb.flatMap((mb) =>
+      perClient(server, `one ${mb} MB result`, "ms", (client) => ({
+        kind: "large",
+        server,
+        client,
+        bytes: mb * MB,
+        // "A single sample is enough for the SDK's 50 MB case": its framer is quadratic.
+        warmups: client === "sdk" && mb >= 50 ? 0 : 1,
+        samples: client === "sdk" && mb >= 50 ? 1 : mb >= 50 ? 3 : mb >= 10 ? 5 : 10,
+      })),
+    ),
+  ]);
+}
+
+function single(id: string, scenario: string, label: string, unit: Unit, run: CaseRun): BenchCase {
+  return { id, scenario, label, unit, run, timeoutMs: CASE_LIMIT_MS };
+}
+
+const LIST_SCENARIO = "discovery · 1,000 tools at 2 per page (500 pages)";
+const MOUNT_SCENARIO = "discovery · mca mounting 4 stdio servers, one answering discover after 1 s";
+const SLOW_DELAY_MS = 1000;
+
+function startUp(scenario: string, subject: StartUpTarget, anchor: StartUpTarget): BenchCase[] {
+  return [subject, anchor].map((target) => single(`start-up/${scenario}/${target}`, `start-up · ${scenario}`, target, "ms", { kind: "start-up", target, samples: 20 }));
+}
+
+export const BENCH_CASES: readonly BenchCase[] = [
+  ...callCases(STDIO_SERVERS, [1, 10, 50], false),
+  ...callCases(HTTP_SERVERS, [10], true),
+  ...(["mca", "sdk"] as const).map((client) =>
+    single(`list/${client}`, LIST_SCENARIO, client === "sdk" ? "SDK v2 listTools(), listMaxPages: 0" : LABELS[client], "ms", {
+      kind: "list-tools",
+      client,
+      tools: 1000,
+      pageSize: 2,
+      samples: 10,
+    }),
+  ),
+  single("mount/four", MOUNT_SCENARIO, "4 servers together", "ms", { kind: "mount", fastServers: 3, slowDelayMs: SLOW_DELAY_MS, samples: 5 }),
+  single("mount/slow-alone", MOUNT_SCENARIO, "the slow one alone", "ms", { kind: "mount", fastServers: 0, slowDelayMs: SLOW_DELAY_MS, samples: 5 }),
+  ...startUp("until exit: tools --json, empty config", "mca tools --json", "node -e 0"),
+  ...startUp("until exit: pipe mode, empty input, MOCK=1", "mca pipe mode", "node -e 0"),
+  ...startUp("until ready on a pty: chat, MOCK=1, no servers", "mca chat on a pty", "node on a pty"),
+  single("limit/mca-10mb", "limits · what the defaults do", "mca, default cap, one 10 MB result", "outcome", { kind: "limit", check: "mca-default-10mb" }),
+  single("limit/mca-cap", "limits · what the defaults do", "mca, maxLineBytes 5 MB, one 10 MB result", "outcome", { kind: "limit", check: "mca-cap-5mb" }),
+  single("limit/sdk-10mb", "limits · what the defaults do", "SDK v2, default maxBufferSize, one 10 MB result", "outcome", { kind: "limit", check: "sdk-default-10mb" }),
+  single("limit/sdk-pages", "limits · what the defaults do", "SDK v2 listTools(), default listMaxPages, 500 pages", "outcome", { kind: "limit", check: "sdk-default-pages" }),
+];

@@ -1,0 +1,73 @@
+// The targets of the bench brief, as data: which case is compared with which, on what, and how far apart
+// they may be. A ratio is always mca's figure divided by the anchor's, both from the same run.
+import { BENCH_CASES, type ServerName } from "./cases.js";
+
+export type Target =
+  | {
+      readonly kind: "ratio";
+      readonly text: string;
+      readonly subject: string;
+      readonly anchor: string;
+      readonly metric: "median" | "peakRss";
+      readonly op: "≤" | "≥";
+      readonly factor: number;
+    }
+  | { readonly kind: "outcome"; readonly text: string; readonly caseId: string; readonly expected: RegExp };
+
+function ratio(text: string, subject: string, anchor: string, op: "≤" | "≥", factor: number, metric: "median" | "peakRss" = "median"): Target {
+  return { kind: "ratio", text, subject, anchor, metric, op, factor };
+}
+
+const SEQ = "sequential tiny call";
+const FLIGHT = "64 in flight";
+
+function stdioTargets(server: ServerName, flightFactor: number): Target[] {
+  const at = (figure: string, client: string): string => `${server}/${figure}/${client}`;
+  const large = [10, 50].flatMap((mb) => {
+    const figure = `one ${mb} MB result`;
+    return [
+      ratio(`${server}: ${mb} MB time ≤ 2× the raw client`, at(figure, "mca"), at(figure, "raw"), "≤", 2),
+      ratio(`${server}: ${mb} MB peak RSS ≤ 1.5× the raw client`, at(figure, "mca"), at(figure, "raw"), "≤", 1.5, "peakRss"),
+    ];
+  });
+  return [
+    ratio(`${server}: sequential latency ≤ 1.0× the SDK v2 client`, at(SEQ, "mca"), at(SEQ, "sdk"), "≤", 1),
+    ratio(`${server}: sequential latency ≤ 2× the raw client`, at(SEQ, "mca"), at(SEQ, "raw"), "≤", 2),
+    ratio(`${server}: 64-in-flight throughput ≥ ${flightFactor}× the SDK v2 client`, at(FLIGHT, "mca"), at(FLIGHT, "sdk"), "≥", flightFactor),
+    ...large,
+  ];
+}
+
+function sdkHttpTargets(server: ServerName): Target[] {
+  const at = (figure: string, client: string): string => `${server}/${figure}/${client}`;
+  return [
+    ratio(`${server}: sequential latency ≤ 1.0× the SDK v2 client`, at(SEQ, "mca"), at(SEQ, "sdk"), "≤", 1),
+    ratio(`${server}: 64-in-flight throughput ≥ 1.0× the SDK v2 client`, at(FLIGHT, "mca"), at(FLIGHT, "sdk"), "≥", 1),
+  ];
+}
+
+function startUpTarget(scenario: string, subject: string, anchor: string): Target {
+  return ratio(`start-up ${scenario}: ≤ 3× ${anchor}`, `start-up/${scenario}/${subject}`, `start-up/${scenario}/${anchor}`, "≤", 3);
+}
+
+export const TARGETS: readonly Target[] = [
+  ...stdioTargets("raw-stdio", 1.5),
+  ...stdioTargets("sdk-stdio", 1),
+  { kind: "outcome", text: "no default limit kills a 10 MB result", caseId: "limit/mca-10mb", expected: /^answered 10,000,000 characters$/ },
+  { kind: "outcome", text: "the cap is configurable and its error is clear", caseId: "limit/mca-cap", expected: /maxLineBytes/ },
+  ...sdkHttpTargets("sdk-http-json"),
+  ...sdkHttpTargets("sdk-http-sse"),
+  ratio("plain-http: 64-in-flight throughput ≥ 2× the fetch-based client", `plain-http/${FLIGHT}/mca`, `plain-http/${FLIGHT}/raw`, "≥", 2),
+  ratio("1,000 tools over 500 pages ≤ 1.0× the SDK v2 listTools()", "list/mca", "list/sdk", "≤", 1),
+  ratio("4 servers together ≈ the slowest alone (≤ 1.1×)", "mount/four", "mount/slow-alone", "≤", 1.1),
+  startUpTarget("until exit: tools --json, empty config", "mca tools --json", "node -e 0"),
+  startUpTarget("until exit: pipe mode, empty input, MOCK=1", "mca pipe mode", "node -e 0"),
+  startUpTarget("until ready on a pty: chat, MOCK=1, no servers", "mca chat on a pty", "node on a pty"),
+];
+
+/** Ids a target names that no case has: a typo here would silently drop a target. */
+export function unknownTargetIds(): string[] {
+  const ids = new Set(BENCH_CASES.map((one) => one.id));
+  const named = TARGETS.flatMap((target) => (target.kind === "ratio" ? [target.subject, target.anchor] : [target.caseId]));
+  return named.filter((id) => !ids.has(id));
+}
