@@ -127,6 +127,23 @@ describe("callToolToCompletion", () => {
     ]);
   });
 
+  it("keeps the answers and state of two calls in flight together each on its own retry", async () => {
+    const { client, transport } = await startClient((request) => {
+      const name = String(request.params.name);
+      return request.params.inputResponses === undefined
+        ? inputRequired({ inputRequests: { confirm: confirmRequest }, requestState: `state-of-${name}` })
+        : done(name);
+    });
+    const call: CallTool = (...a) => client.callTool(...a);
+    const answerFor = (name: string): InputAnswer => async () => ({ confirm: { action: "accept", content: { from: name } } });
+    await Promise.all(["a", "b"].map((name) => callToolToCompletion(call, name, {}, { answer: answerFor(name) })));
+    const retries = calls(transport).filter((params) => params.inputResponses !== undefined);
+    expect(retries.map(({ name, inputResponses, requestState }) => ({ name, inputResponses, requestState })).sort((x, y) => String(x.name).localeCompare(String(y.name)))).toEqual([
+      { name: "a", inputResponses: { confirm: { action: "accept", content: { from: "a" } } }, requestState: "state-of-a" },
+      { name: "b", inputResponses: { confirm: { action: "accept", content: { from: "b" } } }, requestState: "state-of-b" },
+    ]);
+  });
+
   it("does not retry when the answer abandons the call", async () => {
     const { client, transport } = await startClient(() => inputRequired({ inputRequests: { confirm: confirmRequest } }));
     const outcome = await callToolToCompletion((...a) => client.callTool(...a), "t", {}, { answer: async () => ({ abandon: "the user declined" }) });
