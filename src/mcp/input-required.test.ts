@@ -151,6 +151,20 @@ describe("callToolToCompletion", () => {
     expect(calls(transport)).toHaveLength(1);
   });
 
+  it("does not retry when the call is aborted while its answers are gathered", async () => {
+    const { client, transport } = await startClient(() => inputRequired({ inputRequests: { confirm: confirmRequest } }));
+    const controller = new AbortController();
+    const outcome = await callToolToCompletion((...a) => client.callTool(...a), "t", {}, {
+      signal: controller.signal,
+      answer: async () => {
+        controller.abort();
+        return accepted;
+      },
+    });
+    expect(outcome).toEqual(new McpError("aborted", "tools/call t was aborted while its input was being gathered"));
+    expect(calls(transport)).toHaveLength(1);
+  });
+
   it("refuses a kind of request the client did not declare, without asking", async () => {
     const { client } = await startClient(() => inputRequired({ inputRequests: { llm: { method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } } } }));
     const seen: Array<Record<string, InputRequest>> = [];
