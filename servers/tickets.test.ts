@@ -1,14 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { encodeHeaderValue } from "../src/mcp/header-value.js";
 import { startTicketsServer, type TicketsServer } from "./tickets.js";
-import { meta, request, SERVER_INFO_KEY, VERSION } from "./test-support/meta.js";
-import { mcpHeaders, rawRequest, type RawResponse } from "./test-support/raw-http.js";
+import { request, SERVER_INFO_KEY, VERSION } from "./test-support/meta.js";
+import { mcpHeaders, postJson, rawRequest } from "./test-support/raw-http.js";
 import type { OutgoingHttpHeaders } from "node:http";
 
 const SERVER_INFO = { name: "tickets", title: "Ticket system (mca demo server)", version: "1.0.0" };
-const MISSING_KEYS = ["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"];
 
-describe("tickets server (Streamable HTTP): protocol and headers", () => {
+describe("tickets server (Streamable HTTP): methods and the endpoint", () => {
   let server: TicketsServer;
 
   beforeEach(async () => {
@@ -18,11 +16,7 @@ describe("tickets server (Streamable HTTP): protocol and headers", () => {
     await server.close();
   });
 
-  async function post(body: unknown, headers: OutgoingHttpHeaders): Promise<{ status: number; body: unknown }> {
-    const response: RawResponse = await rawRequest(server.url, { headers, body: JSON.stringify(body) });
-    expect(response.headers["content-type"]).toBe("application/json");
-    return { status: response.status, body: JSON.parse(response.text) };
-  }
+  const post = (body: unknown, headers: OutgoingHttpHeaders) => postJson(server.url, body, headers);
 
   it("listens on 127.0.0.1 at /mcp", () => {
     expect(server.url).toBe(`http://127.0.0.1:${server.port}/mcp`);
@@ -83,91 +77,6 @@ describe("tickets server (Streamable HTTP): protocol and headers", () => {
     });
   });
 
-  it("rejects an Mcp-Method that differs from the body method with 400 and -32020", async () => {
-    expect(await post(request(5, "tools/list"), mcpHeaders("prompts/list"))).toEqual({
-      status: 400,
-      body: {
-        jsonrpc: "2.0",
-        id: 5,
-        error: { code: -32020, message: 'Header mismatch: Mcp-Method "prompts/list" differs from the body method "tools/list"' },
-      },
-    });
-  });
-
-  it("treats header values as case-sensitive and header names as case-insensitive", async () => {
-    expect(await post(request(6, "tools/list"), mcpHeaders("TOOLS/LIST"))).toMatchObject({ status: 400, body: { error: { code: -32020 } } });
-    const lowerCase = { ...mcpHeaders("tools/list"), "Mcp-Method": undefined, "mcp-method": "tools/list" };
-    expect(await post(request(7, "tools/list"), lowerCase)).toMatchObject({ status: 200, body: { id: 7 } });
-    const upperCase = { ...mcpHeaders("tools/list"), "Mcp-Method": undefined, "MCP-METHOD": "tools/list" };
-    expect(await post(request(7, "tools/list"), upperCase)).toMatchObject({ status: 200, body: { id: 7 } });
-  });
-
-  it("rejects a missing MCP-Protocol-Version header with 400 and -32020", async () => {
-    const headers = { ...mcpHeaders("tools/list"), "MCP-Protocol-Version": undefined };
-    expect(await post(request(8, "tools/list"), headers)).toEqual({
-      status: 400,
-      body: { jsonrpc: "2.0", id: 8, error: { code: -32020, message: "Header mismatch: the MCP-Protocol-Version header is missing" } },
-    });
-  });
-
-  it("rejects an unsupported version in both header and _meta with 400 and -32022 listing the supported ones", async () => {
-    const body = { jsonrpc: "2.0", id: 9, method: "server/discover", params: { _meta: meta({ "io.modelcontextprotocol/protocolVersion": "v999.0.0" }) } };
-    expect(await post(body, mcpHeaders("server/discover", { "MCP-Protocol-Version": "v999.0.0" }))).toEqual({
-      status: 400,
-      body: {
-        jsonrpc: "2.0",
-        id: 9,
-        error: { code: -32022, message: "Unsupported protocol version: v999.0.0", data: { supported: [VERSION], requested: "v999.0.0" } },
-      },
-    });
-  });
-
-  it("rejects a header version that differs from the _meta version with -32020", async () => {
-    const body = { jsonrpc: "2.0", id: 10, method: "server/discover", params: { _meta: meta({ "io.modelcontextprotocol/protocolVersion": "v999.0.0" }) } };
-    expect(await post(body, mcpHeaders("server/discover"))).toMatchObject({ status: 400, body: { id: 10, error: { code: -32020 } } });
-  });
-
-  it("rejects _meta sent on the top level of the message with 400 and -32602 naming the missing keys", async () => {
-    const body = { jsonrpc: "2.0", id: 11, method: "tools/list", _meta: meta() };
-    expect(await post(body, mcpHeaders("tools/list"))).toEqual({
-      status: 400,
-      body: {
-        jsonrpc: "2.0",
-        id: 11,
-        error: { code: -32602, message: `Invalid params: params._meta is missing ${MISSING_KEYS.join(", ")}`, data: { missing: MISSING_KEYS } },
-      },
-    });
-  });
-
-  it("accepts the non-ASCII tool name as a base64 sentinel in Mcp-Name", async () => {
-    const name = "tickets_überblick";
-    const response = await post(request(12, "tools/call", { name, arguments: {} }), mcpHeaders("tools/call", { "Mcp-Name": encodeHeaderValue(name) }));
-    expect(response).toMatchObject({
-      status: 200,
-      body: { id: 12, result: { resultType: "complete", content: [{ type: "text", text: "3 open, 1 closed. Open by queue: data 1, i18n 1, web 1." }] } },
-    });
-  });
-
-  it("rejects the non-ASCII tool name sent as plain UTF-8 header text", async () => {
-    const name = "tickets_überblick";
-    const rawUtf8 = Buffer.from(name, "utf8").toString("latin1");
-    expect(await post(request(13, "tools/call", { name, arguments: {} }), mcpHeaders("tools/call", { "Mcp-Name": rawUtf8 }))).toEqual({
-      status: 400,
-      body: {
-        jsonrpc: "2.0",
-        id: 13,
-        error: { code: -32020, message: "Header mismatch: Mcp-Name holds characters that cannot travel as plain header text; use the =?base64?...?= form" },
-      },
-    });
-  });
-
-  it("rejects a missing or different Mcp-Name and trims whitespace around it", async () => {
-    const call = request(14, "tools/call", { name: "list_open", arguments: {} });
-    expect(await post(call, mcpHeaders("tools/call"))).toMatchObject({ status: 400, body: { id: 14, error: { code: -32020 } } });
-    expect(await post(call, mcpHeaders("tools/call", { "Mcp-Name": "wrong_tool_name" }))).toMatchObject({ status: 400, body: { error: { code: -32020 } } });
-    expect(await post(call, mcpHeaders("tools/call", { "Mcp-Name": "  list_open  " }))).toMatchObject({ status: 200, body: { id: 14 } });
-  });
-
   it("answers an unknown method, and the removed initialize, with 404 and -32601", async () => {
     expect(await post(request(15, "unknown/method"), mcpHeaders("unknown/method"))).toEqual({
       status: 404,
@@ -199,6 +108,14 @@ describe("tickets server (Streamable HTTP): protocol and headers", () => {
       body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }),
     });
     expect({ status: response.status, text: response.text }).toEqual({ status: 202, text: "" });
+  });
+
+  it("answers a body over 1 MiB with 413", async () => {
+    const response = await rawRequest(server.url, { headers: mcpHeaders("tools/list"), body: "x".repeat(1024 * 1024 + 1) });
+    expect({ status: response.status, body: JSON.parse(response.text) }).toEqual({
+      status: 413,
+      body: { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Request body exceeds 1048576 bytes" } },
+    });
   });
 
   it("answers GET with 405 and Allow: POST", async () => {

@@ -1,4 +1,4 @@
-// Runs the notes server as a real child process and reads its stdout line by line, so tests speak the
+// Runs a demo server as a real child process and reads its stdout line by line, so tests speak the
 // raw wire: JSON written to stdin, one JSON per line back. Every wait is bounded.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";

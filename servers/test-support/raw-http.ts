@@ -51,3 +51,13 @@ export function sseMessages(text: string): unknown[] {
       ),
     );
 }
+
+/** POSTs a JSON-RPC body and parses the JSON reply; a reply of another content type is an error. */
+export async function postJson(url: string, body: unknown, headers: OutgoingHttpHeaders): Promise<{ status: number; body: unknown }> {
+  const response = await rawRequest(url, { headers, body: JSON.stringify(body) });
+  if (response.headers["content-type"] !== "application/json") {
+    throw new Error(`expected application/json, got ${String(response.headers["content-type"])}: ${response.text.slice(0, 200)}`);
+  }
+  const parsed: unknown = JSON.parse(response.text);
+  return { status: response.status, body: parsed };
+}
