@@ -11,6 +11,6 @@ export function formatColumns(rows: readonly (readonly string[])[]): string[] {
     });
   }
   return rows.map((row) =>
-    row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join(COLUMN_GAP),
+    row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join(COLUMN_GAP).trimEnd(),
   );
 }

@@ -3,6 +3,7 @@
 import type { Agent } from "../kernel/agent.js";
 import { parseCallLine } from "./call-args.js";
 import { formatColumns } from "./columns.js";
+import { toolClaims } from "./tool-claims.js";
 import { formatServerStatus, type ServerStatusProvider } from "./server-status.js";
 
 export interface CommandContext {
@@ -41,10 +42,10 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: "tools",
     usage: "/tools",
-    summary: "every tool the model sees: name, source, approval",
+    summary: "every tool the model sees: name, source, approval, and what a server claims about its tool",
     async run(context) {
       const { agent } = context;
-      const rows = agent.tools.map((tool) => [tool.name, tool.source, agent.decide(tool.name).verdict]);
+      const rows = agent.tools.map((tool) => [tool.name, tool.source, agent.decide(tool.name).verdict, toolClaims(tool)]);
       for (const line of formatColumns(rows)) context.print(line);
       return "ok";
     },
