@@ -7,12 +7,14 @@ import { createHttpTransport } from "../../src/mcp/http-transport.js";
 import { callToolToCompletion, type InputAnswer } from "../../src/mcp/input-required.js";
 import { clientCapabilities, type InputSupport } from "../../src/mcp/input-support.js";
 import { isJsonObject, type JsonObject } from "../../src/mcp/jsonrpc.js";
+import { negotiateEra } from "../../src/mcp/negotiate-era.js";
 import type { RemoteToolInfo } from "../../src/mcp/remote-tool.js";
 
 /** This driver answers form elicitations (automatically), so that is all it declares. */
 const SUPPORT: InputSupport = { elicitationForm: true };
 
-type Scenario = (client: McpClient, context: JsonObject) => Promise<void>;
+/** Runs once the server is mounted: `tools` is what mca would offer the model. */
+type Scenario = (client: McpClient, tools: readonly RemoteToolInfo[], context: JsonObject) => Promise<void>;
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
@@ -22,12 +24,6 @@ function toolNamed(tools: readonly RemoteToolInfo[], name: string): RemoteToolIn
   const tool = tools.find((candidate) => candidate.name === name);
   if (tool === undefined) throw new Error(`the server listed no tool ${JSON.stringify(name)}`);
   return tool;
-}
-
-/** What mca does when it mounts a server: discover it, then list every page of its tools. */
-async function mount(client: McpClient): Promise<RemoteToolInfo[]> {
-  await client.discover();
-  return client.listTools();
 }
 
 async function call(client: McpClient, name: string, args: JsonObject): Promise<void> {
@@ -71,15 +67,14 @@ function firstString(list: unknown, key: string): string {
 }
 
 const SCENARIOS: Readonly<Record<string, Scenario>> = {
-  tools_call: async (client) => {
-    toolNamed(await mount(client), "add_numbers");
+  tools_call: async (client, tools) => {
+    toolNamed(tools, "add_numbers");
     await call(client, "add_numbers", { a: 2, b: 3 });
   },
-  "request-metadata": async (client) => {
-    await mount(client);
-  },
-  "http-standard-headers": async (client) => {
-    const [tool] = await mount(client);
+  // Mounting is the whole scenario: the first request is refused with -32022, and mca carries on.
+  "request-metadata": async () => undefined,
+  "http-standard-headers": async (client, tools) => {
+    const [tool] = tools;
     if (tool === undefined) throw new Error("the server listed no tools");
     await call(client, tool.name, {});
     const { resources } = await client.request("resources/list");
@@ -87,18 +82,15 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     const { prompts } = await client.request("prompts/list");
     await client.request("prompts/get", { name: firstString(prompts, "name") });
   },
-  "http-custom-headers": async (client, context) => {
-    await mount(client);
+  "http-custom-headers": async (client, _tools, context) => {
     for (const { name, args } of contextToolCalls(context)) await call(client, name, args);
   },
-  "http-invalid-tool-headers": async (client) => {
+  "http-invalid-tool-headers": async (client, tools) => {
     // mca drops (with a warning) every tool whose x-mcp-header declarations are invalid; the rest stay callable.
-    const tools = await mount(client);
     log(`usable tools: ${tools.map((tool) => tool.name).join(", ")}`);
     await call(client, toolNamed(tools, "valid_tool").name, { region: "us-west1" });
   },
   "sep-2322-client-request-state": async (client) => {
-    await mount(client);
     // An unrelated call made while the first call's answers are being gathered must not carry them.
     await callToCompletion(client, "test_mrtr_echo_state", async (requests, ask) => {
       await call(client, "test_mrtr_unrelated", {});
@@ -107,12 +99,10 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
     await callToCompletion(client, "test_mrtr_no_state");
     await callToCompletion(client, "test_mrtr_no_result_type");
   },
-  "json-schema-ref-no-deref": async (client) => {
-    const tools = await mount(client);
+  "json-schema-ref-no-deref": async (_client, tools) => {
     log(`listed: ${JSON.stringify(tools)}`);
   },
-  "json-schema-2020-12-preservation": async (client) => {
-    const tools = await mount(client);
+  "json-schema-2020-12-preservation": async (client, tools) => {
     const focal = toolNamed(tools, "json_schema_2020_12_tool");
     await call(client, toolNamed(tools, "json_schema_echo").name, { schema: focal.inputSchema });
   },
@@ -132,21 +122,28 @@ async function main(): Promise<number> {
     log(`usage: MCP_CONFORMANCE_SCENARIO=<one of ${Object.keys(SCENARIOS).join(", ")}> client.ts <server url>`);
     return 2;
   }
-  const client = createMcpClient({
-    transport: createHttpTransport({ label: "conformance", url }),
-    clientVersion: readPackageVersion(import.meta.url),
-    capabilities: clientCapabilities(SUPPORT),
-    onWarning: (message) => log(`warning: ${message}`),
-  });
-  try {
+  let client: McpClient | undefined;
+  const open = async (): Promise<McpClient> => {
+    await client?.close();
+    client = createMcpClient({
+      transport: createHttpTransport({ label: "conformance", url }),
+      clientVersion: readPackageVersion(import.meta.url),
+      capabilities: clientCapabilities(SUPPORT),
+      onWarning: (message) => log(`warning: ${message}`),
+    });
     await client.start();
-    await scenario(client, readContext(process.env.MCP_CONFORMANCE_CONTEXT));
+    return client;
+  };
+  try {
+    // What mca does when it mounts a server: settle its era (server/discover), then list every page of tools.
+    const mounted = (await negotiateEra(open, { transport: "http" })).client;
+    await scenario(mounted, await mounted.listTools(), readContext(process.env.MCP_CONFORMANCE_CONTEXT));
     return 0;
   } catch (error) {
     log(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
-    await client.close();
+    await client?.close();
   }
 }
 

@@ -1,6 +1,7 @@
 // Runs one command to its end within a time limit, in its own process group, so that whatever it spawned
 // (the conformance runner spawns our client through a shell) dies with it when the limit is hit.
 import { spawn } from "node:child_process";
+import { releaseGroup, signalGroup, trackGroup } from "./process-groups.js";
 
 /** What is kept of a child's output: its end, which is where runners print their verdicts. */
 const MAX_OUTPUT_CHARS = 20_000;
@@ -22,20 +23,12 @@ export interface LimitedRunOptions {
   readonly signal?: AbortSignal;
 }
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
 export function runLimited(command: string, args: readonly string[], options: LimitedRunOptions): Promise<LimitedRun> {
   if (options.signal?.aborted) return Promise.resolve({ code: null, timedOut: false, output: "not started: interrupted" });
   return new Promise((resolve) => {
     // No stdin: the runs must work with CI=true and nothing attached.
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    if (child.pid !== undefined) trackGroup(child.pid);
     let output = "";
     let timedOut = false;
     let killTimer: NodeJS.Timeout | undefined;
@@ -47,10 +40,10 @@ export function runLimited(command: string, args: readonly string[], options: Li
     child.stderr.on("data", keep);
     const limitTimer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid, "SIGTERM");
-      killTimer = setTimeout(() => killGroup(child.pid, "SIGKILL"), TERM_GRACE_MS);
+      signalGroup(child.pid, "SIGTERM");
+      killTimer = setTimeout(() => signalGroup(child.pid, "SIGKILL"), TERM_GRACE_MS);
     }, options.limitMs);
-    const onAbort = (): void => killGroup(child.pid, "SIGKILL");
+    const onAbort = (): void => signalGroup(child.pid, "SIGKILL");
     options.signal?.addEventListener("abort", onAbort, { once: true });
     const finish = (code: number | null): void => {
       if (settled) return;
@@ -59,7 +52,7 @@ export function runLimited(command: string, args: readonly string[], options: Li
       clearTimeout(limitTimer);
       clearTimeout(killTimer);
       // Whatever the command left behind in its group goes with it.
-      killGroup(child.pid, "SIGKILL");
+      releaseGroup(child.pid);
       resolve({ code, timedOut, output });
     };
     child.on("error", (error) => {

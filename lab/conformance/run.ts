@@ -138,4 +138,6 @@ async function main(signal: AbortSignal): Promise<number> {
 
 const interrupted = new AbortController();
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => interrupted.abort());
+// A reader that went away (`| head`) ends the run the same way; the exit hook of process-groups.ts is the last net.
+process.stdout.on("error", () => interrupted.abort());
 process.exitCode = await main(interrupted.signal);

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer, connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { releaseGroup, signalGroup, trackGroup } from "./process-groups.js";
 
 const HOST = "127.0.0.1";
 const READY_LIMIT_MS = 20_000;
@@ -54,6 +55,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   const { nodeArgs, entry, args, cwd } = options;
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, entry, "--port", String(port), ...args], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  if (child.pid !== undefined) trackGroup(child.pid);
   let log = "";
   const keep = (chunk: Buffer): void => {
     log = (log + chunk.toString("utf8")).slice(-MAX_LOG_CHARS);
@@ -70,17 +72,10 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   let running = true;
   void exited.then(() => (running = false));
 
-  const signalGroup = (signal: NodeJS.Signals): void => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, signal);
-    } catch {
-      // Already gone.
-    }
-  };
   const stop = async (): Promise<void> => {
-    signalGroup("SIGTERM");
+    signalGroup(child.pid, "SIGTERM");
     const stopped = await Promise.race([exited.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
-    signalGroup("SIGKILL");
+    releaseGroup(child.pid);
     if (!stopped) await Promise.race([exited, sleep(STOP_GRACE_MS)]);
   };
 
