@@ -75,6 +75,25 @@ describe("createMockModel", () => {
     });
   });
 
+  it("answers the user's new words, not the results, when a prompt follows interrupted calls", async () => {
+    const messages: Message[] = [
+      user("call list_dir {}"),
+      { role: "assistant", content: [{ type: "tool_use", id: "mock_1", name: "list_dir", input: {} }] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", toolUseId: "mock_1", text: "Aborted by the user.", isError: true },
+          { type: "text", text: "call read_file {\"path\":\"a\"}" },
+        ],
+      },
+    ];
+    const reply = await createMockModel().complete(ask(messages).request);
+    expect(reply).toEqual({
+      message: { role: "assistant", content: [{ type: "tool_use", id: "mock_1", name: "read_file", input: { path: "a" } }] },
+      stopReason: "tool_use",
+    });
+  });
+
   it("lists the names of the tools it can see", async () => {
     const reply = await createMockModel().complete(ask([user("tools")]).request);
     expect(reply.message.content).toEqual([

@@ -1,7 +1,7 @@
 // The mock model: deterministic and offline, so mca runs without a key and the self-test needs none.
 //
 // Rules, applied to the last user message of the request:
-// 1. It carries tool results: the reply quotes the first line of each result and says whether the
+// 1. It carries tool results and no text of the user's: the reply quotes the first line of each result and says whether the
 //    call succeeded or failed (`read_file succeeded: "1\talpha"`), and the turn ends.
 // 2. `call <tool> <json>`: exactly that tool call, with the JSON object as its arguments.
 //    `call <tool>` alone calls it with `{}`. Arguments that are not a JSON object get a reply saying so.
@@ -23,7 +23,9 @@ export function createMockModel(): Model {
     async complete(request) {
       request.signal.throwIfAborted();
       const last = request.messages.at(-1);
-      if (last?.role === "user" && last.content.some((block) => block.type === "tool_result")) {
+      // A new prompt merged after interrupted calls' results is a prompt: the user's words come first.
+      const hasText = last?.role === "user" && userText(last.content) !== "";
+      if (last?.role === "user" && !hasText && last.content.some((block) => block.type === "tool_result")) {
         return textReply(summariseResults(request.messages), request);
       }
       const said = last?.role === "user" ? userText(last.content) : "";
