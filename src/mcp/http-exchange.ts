@@ -93,7 +93,9 @@ export function startExchange(input: ExchangeInput): Exchange {
   function readEventStream(res: http.IncomingMessage): void {
     let answered = false;
     const reader = createSseReader((data) => {
-      if (stopped) return;
+      // 2025-11-25 servers that can resume "SHOULD immediately send an SSE event consisting of an event ID
+      // and an empty data field" (priming): no message travels in it.
+      if (stopped || data === "") return;
       const message = parseMessage(data);
       if (message instanceof Error) {
         fail("protocol", `the event stream from ${shownUrl} carried an event that is not JSON-RPC (${message.message})`);

@@ -97,6 +97,21 @@ describe("negotiateEra over HTTP", () => {
     ]);
   });
 
+  it("skips the empty priming event a resumable 2025-11-25 server opens its event streams with", async () => {
+    const priming = "id: evt-1\nretry: 1000\ndata: \n\n";
+    const listed = sseEvent({ jsonrpc: "2.0", id: 3, result: { tools: [{ name: "echo", inputSchema: { type: "object" } }] } });
+    const [initialize, initialized] = LEGACY_SESSION;
+    if (initialize === undefined || initialized === undefined) throw new Error("the legacy script lost its exchanges");
+    const { open } = await serve([
+      { method: "server/discover", reply: { kind: "text", status: 400, body: "" } },
+      initialize,
+      initialized,
+      { method: "tools/list", reply: { kind: "sse", parts: [priming, listed], then: "end" } },
+    ]);
+    const { client } = await negotiateEra(open, { transport: "http" });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(["echo"]);
+  });
+
   it.each<[string, ScriptedReply, number]>([
     ["401", { kind: "text", status: 401, body: "" }, 401],
     ["403 with an id-less JSON-RPC error", { kind: "json", status: 403, body: { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Forbidden origin" } } }, 403],
