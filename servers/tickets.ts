@@ -4,7 +4,6 @@ import { realpathSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import { fileURLToPath } from "node:url";
 import { answerPost } from "./tickets/answer-post.js";
-import { CONFORMANCE_FIXTURE_TOOLS } from "./tickets/conformance-fixtures.js";
 import { TICKETS_EXTRA_METHODS } from "./tickets/extra-methods.js";
 import type { HeaderLookup } from "./tickets/header-checks.js";
 import { errorReply, replyStatus, writeReply, type Reply } from "./tickets/http-reply.js";
@@ -24,14 +23,12 @@ export type TicketsServerOptions = {
   readonly port?: number;
   /** One line per request (`[tickets] …`); off unless given. */
   readonly log?: (line: string) => void;
-  /** Also list the diagnostic tools the conformance `server-stateless` scenario calls by name. */
-  readonly conformanceFixtures?: boolean;
 };
 
 export type TicketsServer = { readonly port: number; readonly url: string; close(): Promise<void> };
 
-function ticketsSpec(conformanceFixtures: boolean): ServerSpec {
-  const tools = [...createTicketTools(createTicketStore()), ...(conformanceFixtures ? CONFORMANCE_FIXTURE_TOOLS : [])];
+function ticketsSpec(): ServerSpec {
+  const tools = createTicketTools(createTicketStore());
   return {
     identity: { name: "tickets", title: "Ticket system (mca demo server)", version: "1.0.0" },
     capabilities: { tools: {}, prompts: {}, resources: {} },
@@ -72,8 +69,8 @@ async function replyTo(spec: ServerSpec, req: IncomingMessage): Promise<Reply> {
 }
 
 export function startTicketsServer(options: TicketsServerOptions = {}): Promise<TicketsServer> {
-  const { host = "127.0.0.1", port = DEFAULT_TICKETS_PORT, log, conformanceFixtures = false } = options;
-  const spec = ticketsSpec(conformanceFixtures);
+  const { host = "127.0.0.1", port = DEFAULT_TICKETS_PORT, log } = options;
+  const spec = ticketsSpec();
   const server = createServer((req, res) => {
     replyTo(spec, req)
       .catch((error: unknown) => errorReply(null, rpcError(INTERNAL_ERROR, `Internal error: ${String(error)}`)))
@@ -123,9 +120,8 @@ async function runCli(): Promise<void> {
     process.exit(2);
   }
   const log = process.env["TICKETS_LOG"] === "1" ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
-  const conformanceFixtures = process.argv.includes("--conformance-fixtures");
   try {
-    const server = await startTicketsServer({ port, conformanceFixtures, ...(log ? { log } : {}) });
+    const server = await startTicketsServer({ port, ...(log ? { log } : {}) });
     process.stderr.write(`tickets: listening on ${server.url}\n`);
     const stop = () => void server.close().then(() => process.exit(0));
     process.once("SIGINT", stop);

@@ -20,11 +20,6 @@ const CLIENT = join(ROOT, "lab", "conformance", "client.ts");
 const EXPECTED_FAILURES = join(ROOT, "lab", "conformance", "expected-failures.json");
 const TICKETS = join(ROOT, "servers", "tickets.ts");
 const TICKETS_PATH = "/mcp";
-/**
- * Tickets also lists the diagnostic tools `server-stateless` calls by name (test_missing_capability,
- * test_streaming_elicitation, test_logging_tool), so those checks test its real behaviour too.
- */
-const TICKETS_ARGS = ["--conformance-fixtures"];
 /** Absolute, so the client command works from wherever the runner spawns it. */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 /** The runner's own limit for one scenario (its --timeout). */
@@ -104,7 +99,7 @@ async function main(signal: AbortSignal): Promise<number> {
   let tickets: ServerProcess | Error;
   try {
     tickets = existsSync(TICKETS)
-      ? await startServerProcess({ nodeArgs: ["--import", TSX_LOADER], entry: TICKETS, args: TICKETS_ARGS, cwd: ROOT })
+      ? await startServerProcess({ nodeArgs: ["--import", TSX_LOADER], entry: TICKETS, args: [], cwd: ROOT })
       : new Error(`${TICKETS} does not exist`);
   } catch (error) {
     tickets = error instanceof Error ? error : new Error(String(error));
