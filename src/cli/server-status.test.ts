@@ -17,7 +17,7 @@ describe("formatServerStatus", () => {
       "notes  stdio  connected  protocol 2026-07-28  3 tools",
       "tickets  http  failed  protocol -  0 tools",
       "  error: connection refused",
-      "old  stdio  disconnected  protocol 2025-11-25  2 tools",
+      "old  stdio  disconnected  protocol legacy 2025-11-25  2 tools",
       "  error: exited with code 1",
       "  stderr| boom",
       "  stderr| bang",

@@ -1,5 +1,6 @@
 // The health of each configured MCP server as the CLI shows it (`/mcp`, `mca mcp list --json`).
 // The MCP mounting fills these in; the CLI only reads them through a provider function.
+import { isLegacyVersion } from "../mcp/legacy-version.js";
 
 export interface ServerStatus {
   readonly alias: string;
@@ -23,7 +24,8 @@ export function formatServerStatus(servers: readonly ServerStatus[]): string[] {
   if (servers.length === 0) return [NO_SERVERS_MESSAGE];
   const lines: string[] = [];
   for (const server of servers) {
-    const version = server.protocolVersion ?? "-";
+    // A server mca fell back to the initialize handshake with says so: "legacy 2025-11-25".
+    const version = server.protocolVersion === null ? "-" : `${isLegacyVersion(server.protocolVersion) ? "legacy " : ""}${server.protocolVersion}`;
     lines.push(`${server.alias}  ${server.transport}  ${server.state}  protocol ${version}  ${server.tools} tools`);
     if (server.error !== null) lines.push(`  error: ${server.error}`);
     if (server.stderrTail !== null && server.stderrTail.trim() !== "") {
