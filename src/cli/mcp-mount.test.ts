@@ -1,21 +1,12 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { unusedLoopbackUrl } from "../mcp/test-support/scripted-http-server.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 const SECRET = "sekrit-4be1d2c3a9";
 let project: TempProject;
-
-async function refusedUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}/mcp`;
-}
 
 async function writeConfig(text: string): Promise<void> {
   await writeFile(join(project.dir, "mcp.config.json"), text);
@@ -28,7 +19,7 @@ beforeEach(async () => {
     JSON.stringify({
       mcpServers: {
         good: { command: good.command, args: good.args },
-        down: { type: "http", url: await refusedUrl(), headers: { Authorization: `Bearer ${SECRET}` } },
+        down: { type: "http", url: await unusedLoopbackUrl(), headers: { Authorization: `Bearer ${SECRET}` } },
       },
     }),
   );

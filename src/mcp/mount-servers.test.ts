@@ -1,5 +1,6 @@
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { unusedLoopbackUrl } from "./test-support/scripted-http-server.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { McpServerConfig } from "../config/mcp-config.js";
 import type { ToolContext } from "../kernel/tool.js";
@@ -20,14 +21,6 @@ async function mount(servers: McpServerConfig[]): Promise<MountedServers> {
   const mounted = await mountServers({ file: "/tmp/mcp.config.json", servers }, deps);
   opened.push(mounted);
   return mounted;
-}
-
-async function refusedUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}/mcp`;
 }
 
 afterEach(async () => {
@@ -74,7 +67,7 @@ describe("mountServers", () => {
 
   it("never shows a configured header value in a status or a result", async () => {
     const secret = "sekrit-token-4f9a1c";
-    const url = await refusedUrl();
+    const url = await unusedLoopbackUrl();
     const mounted = await mount([{ alias: "api", transport: "http", url, headers: { Authorization: `Bearer ${secret}` }, enabled: true }]);
     const result = await mounted.findTool("mcp__api__x")?.run({}, context);
     expect(mounted.statuses()[0]?.state).toBe("failed");
