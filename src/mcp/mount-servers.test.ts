@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import { unusedLoopbackUrl } from "./test-support/scripted-http-server.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { McpServerConfig } from "../config/mcp-config.js";
@@ -54,6 +56,21 @@ describe("mountServers", () => {
     expect(beta?.name).toBe("mcp__my_server__beta");
     expect(beta?.description).toBe('[MCP server "my.server" (stdio), tool "beta"] Second tool');
     expect(beta?.annotations).toEqual({ readOnlyHint: true });
+  });
+
+  it("loads neither transport when no server is enabled", () => {
+    // A fresh process, because this one has long loaded node:http: what the start of a session loads.
+    const script = [
+      `const { mountServers } = await import(${JSON.stringify(new URL("./mount-servers.ts", import.meta.url).href)});`,
+      'await mountServers({ file: "/tmp/mcp.config.json", servers: [] }, { clientVersion: "t", baseEnv: {}, onWarning() {} });',
+      'console.log(JSON.stringify(process.moduleLoadList.filter((name) => /^NativeModule https?$/.test(name))));',
+    ].join("\n");
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      encoding: "utf8",
+      timeout: 15_000,
+    });
+    expect({ status: child.status, loaded: child.stdout.trim() }).toEqual({ status: 0, loaded: "[]" });
   });
 
   it("gives a call to a tool of a server that never came up a failed result naming the server and its reason", async () => {

@@ -4,7 +4,7 @@ import type { McpConfig } from "../config/mcp-config.js";
 import type { Tool } from "../kernel/tool.js";
 import { createMountedTool, createUnavailableTool } from "./mounted-tool.js";
 import { buildNamespace, toolPrefix, type ToolRef } from "./namespace.js";
-import { ServerConnection, type ConnectionDeps, type ServerStatus } from "./server-connection.js";
+import type { ConnectionDeps, ServerConnection, ServerStatus } from "./server-connection.js";
 
 export interface MountedServers {
   /** The remote tools, under their flat names, in namespace order. */
@@ -20,9 +20,14 @@ export interface MountedServers {
 export type MountDeps = Omit<ConnectionDeps, "configFile">;
 
 export async function mountServers(config: McpConfig, deps: MountDeps): Promise<MountedServers> {
-  const connections = config.servers
-    .filter((server) => server.enabled)
-    .map((server) => new ServerConnection(server, { ...deps, configFile: config.file }));
+  const enabled = config.servers.filter((server) => server.enabled);
+  // server-connection.js brings both transports, node:http and node:https with it (a third of the modules
+  // mca loads at start): a session without servers never needs them.
+  const connections: ServerConnection[] = [];
+  if (enabled.length > 0) {
+    const connection = await import("./server-connection.js");
+    for (const server of enabled) connections.push(new connection.ServerConnection(server, { ...deps, configFile: config.file }));
+  }
   await Promise.all(connections.map((connection) => connection.connect()));
 
   const byAlias = new Map(connections.map((connection) => [connection.alias, connection]));
