@@ -6,9 +6,7 @@ import { connectCase } from "./case-endpoint.js";
 import { largeResultMs, sequentialLatencyUs, throughputPerSecond } from "./measure/call-loops.js";
 import { serverCommand, type Command } from "./servers/server-command.js";
 
-/** Tiny calls before a large one: the client's code is warm before the first large result. */
-const TINY_WARMUPS_BEFORE_LARGE = 500;
-const START_UP_WARMUPS = 3;
+const START_UP_WARMUPS = 2;
 const MOUNT_WARMUPS = 1;
 const LIST_WARMUPS = 3;
 
@@ -34,8 +32,8 @@ async function measure(run: CaseRun): Promise<Measured> {
       try {
         const { client } = connected;
         if (run.kind === "latency") return { samples: await sequentialLatencyUs(client, run.warmups, run.samples) };
-        if (run.kind === "throughput") return { samples: await throughputPerSecond(client, run.callsPerWindow, run.warmupWindows, run.windows) };
-        return { samples: await largeResultMs(client, run.bytes, TINY_WARMUPS_BEFORE_LARGE, run.warmups, run.samples) };
+        if (run.kind === "throughput") return { samples: await throughputPerSecond(client, run.warmupMs, run.windowMs, run.windows) };
+        return { samples: await largeResultMs(client, run.bytes, run.tinyWarmups, run.warmups, run.samples) };
       } finally {
         await connected.close();
       }

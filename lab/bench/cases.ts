@@ -12,8 +12,8 @@ export type CaseRun =
       readonly kind: "throughput";
       readonly server: ServerName;
       readonly client: ClientName;
-      readonly callsPerWindow: number;
-      readonly warmupWindows: number;
+      readonly warmupMs: number;
+      readonly windowMs: number;
       readonly windows: number;
     }
   | {
@@ -21,6 +21,8 @@ export type CaseRun =
       readonly server: ServerName;
       readonly client: ClientName;
       readonly bytes: number;
+      /** Tiny calls first, so that the client's code is warm before the first large result. */
+      readonly tinyWarmups: number;
       readonly warmups: number;
       readonly samples: number;
     }
@@ -65,27 +67,22 @@ function perClient(server: ServerName, figure: string, unit: Unit, run: (client:
   return clientsFor(server).map((client) => ({ id: `${server}/${figure}/${client}`, scenario, label: LABELS[client], unit, run: run(client), timeoutMs: CASE_LIMIT_MS }));
 }
 
+/** Over HTTP a call costs milliseconds, not tens of microseconds: fewer calls warm a client up as well. */
 function callCases(servers: readonly ServerName[], sizesMb: readonly number[], http: boolean): BenchCase[] {
-  const warm = http ? 1500 : 3000;
+  const calls = http ? 600 : 3000;
   return servers.flatMap((server) => [
-    ...perClient(server, "sequential tiny call", "µs", (client) => ({ kind: "latency", server, client, warmups: warm, samples: warm })),
-    ...perClient(server, "64 in flight", "calls/s", (client) => ({
-      kind: "throughput",
-      server,
-      client,
-      callsPerWindow: http ? 1000 : 2000,
-      warmupWindows: 2,
-      windows: http ? 5 : 8,
-    })),
+    ...perClient(server, "sequential tiny call", "µs", (client) => ({ kind: "latency", server, client, warmups: calls, samples: calls })),
+    ...perClient(server, "64 in flight", "calls/s", (client) => ({ kind: "throughput", server, client, warmupMs: 1500, windowMs: 500, windows: 6 })),
     ...sizesMb.flatMap((mb) =>
       perClient(server, `one ${mb} MB result`, "ms", (client) => ({
         kind: "large",
         server,
         client,
         bytes: mb * MB,
+        tinyWarmups: http ? 200 : 1000,
         // "A single sample is enough for the SDK's 50 MB case": its framer is quadratic.
         warmups: client === "sdk" && mb >= 50 ? 0 : 1,
-        samples: client === "sdk" && mb >= 50 ? 1 : mb >= 50 ? 3 : mb >= 10 ? 5 : 10,
+        samples: client === "sdk" && mb >= 50 ? 1 : mb >= 50 ? 2 : mb >= 10 ? 5 : 10,
       })),
     ),
   ]);
@@ -98,9 +95,10 @@ function single(id: string, scenario: string, label: string, unit: Unit, run: Ca
 const LIST_SCENARIO = "discovery · 1,000 tools at 2 per page (500 pages)";
 const MOUNT_SCENARIO = "discovery · mca mounting 4 stdio servers, one answering discover after 1 s";
 const SLOW_DELAY_MS = 1000;
+const START_UP_SAMPLES = 10;
 
 function startUp(scenario: string, subject: StartUpTarget, anchor: StartUpTarget): BenchCase[] {
-  return [subject, anchor].map((target) => single(`start-up/${scenario}/${target}`, `start-up · ${scenario}`, target, "ms", { kind: "start-up", target, samples: 20 }));
+  return [subject, anchor].map((target) => single(`start-up/${scenario}/${target}`, `start-up · ${scenario}`, target, "ms", { kind: "start-up", target, samples: START_UP_SAMPLES }));
 }
 
 export const BENCH_CASES: readonly BenchCase[] = [

@@ -22,25 +22,30 @@ export async function sequentialLatencyUs(client: BenchClient, warmups: number, 
   return micros;
 }
 
-/** `calls` tiny calls with `IN_FLIGHT` always outstanding; resolves with the elapsed milliseconds. */
-async function window(client: BenchClient, calls: number): Promise<number> {
-  let issued = 0;
+/**
+ * Tiny calls with `IN_FLIGHT` always outstanding until `durationMs` has passed (the calls in flight then
+ * are still awaited and counted); resolves with completed calls per second. A window is a span of time,
+ * not a count, so that a slow client costs the run no more time than a fast one.
+ */
+async function window(client: BenchClient, durationMs: number): Promise<number> {
+  let completed = 0;
   const started = performance.now();
+  const deadline = started + durationMs;
   const worker = async (): Promise<void> => {
-    while (issued < calls) {
-      issued += 1;
+    while (performance.now() < deadline) {
       await expectLength(client, TINY_BYTES);
+      completed += 1;
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return performance.now() - started;
+  return completed / ((performance.now() - started) / 1000);
 }
 
-/** Calls per second of each measured window, after `warmupWindows` unmeasured ones. */
-export async function throughputPerSecond(client: BenchClient, callsPerWindow: number, warmupWindows: number, windows: number): Promise<number[]> {
-  for (let index = 0; index < warmupWindows; index += 1) await window(client, callsPerWindow);
+/** Calls per second of each measured window, after an unmeasured warm-up window of `warmupMs`. */
+export async function throughputPerSecond(client: BenchClient, warmupMs: number, windowMs: number, windows: number): Promise<number[]> {
+  await window(client, warmupMs);
   const rates: number[] = [];
-  for (let index = 0; index < windows; index += 1) rates.push(callsPerWindow / ((await window(client, callsPerWindow)) / 1000));
+  for (let index = 0; index < windows; index += 1) rates.push(await window(client, windowMs));
   return rates;
 }
 
