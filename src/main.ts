@@ -2,7 +2,10 @@
 // mca's composition root: reads the environment, argv and the terminal, wires the layers together and
 // owns the process's exit. The only module with side effects when it loads; everything a path does
 // not need is imported lazily, so `mca --help` and the mock never load the Anthropic SDK or prompts.
+import { resolve } from "node:path";
 import { createInterface } from "node:readline";
+import type { InputAnswers } from "./cli/input-answers-file.js";
+import type { CliInputResponder } from "./cli/input-responder.js";
 import { readPackageVersion } from "./cli/package-version.js";
 import { parseInvocation, USAGE_EXIT_CODE, type Invocation } from "./cli/program.js";
 import type { ServerStatus } from "./cli/server-status.js";
@@ -69,6 +72,11 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     return runSelfTestCommand({ ticketsPort, clientVersion: readPackageVersion(import.meta.url), baseEnv: env, out: writeOut, err: writeErr });
   }
   const projectDir = process.cwd();
+  const input = await setUpInputResponder(invocation, projectDir);
+  if (input instanceof Error) {
+    warn(`mca: ${input.message}`);
+    return USAGE_EXIT_CODE;
+  }
   const { mountConfiguredServers, startupFailureLines } = await import("./cli/mcp-mount.js");
   const mounting = await mountConfiguredServers({
     projectDir,
@@ -76,6 +84,8 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     env,
     clientVersion: readPackageVersion(import.meta.url),
     warn,
+    inputResponder: input.responder,
+    ...(input.answers === undefined ? {} : { inputAnswers: input.answers }),
   });
   if (mounting instanceof Error) {
     warn(`mca: ${mounting.message}`);
@@ -105,7 +115,30 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     warn(`mca: ${setup.message}`);
     return USAGE_EXIT_CODE;
   }
-  return runMode(invocation, setup.makeAgent, setup.banner, env);
+  input.responder.attachModel(setup.model);
+  return runMode(invocation, setup.makeAgent, setup.banner, env, input.responder);
+}
+
+/**
+ * What this run answers when an MCP server asks for input: only the interactive chat has a person to ask;
+ * `--input-responses` is read and validated here, before any server is started.
+ */
+async function setUpInputResponder(
+  invocation: Exclude<Invocation, { kind: "exit" }>,
+  projectDir: string,
+): Promise<{ responder: CliInputResponder; answers: InputAnswers | undefined } | Error> {
+  const file = invocation.options.inputResponses;
+  let answers: InputAnswers | undefined;
+  if (file !== undefined) {
+    const { loadInputAnswers } = await import("./cli/input-answers-file.js");
+    const loaded = await loadInputAnswers(resolve(projectDir, file), file);
+    if (loaded instanceof Error) return loaded;
+    answers = loaded;
+  }
+  const interactive = invocation.kind === "session" && invocation.print === undefined && process.stdin.isTTY === true;
+  const { createCliInputResponder } = await import("./cli/input-responder.js");
+  const responder = createCliInputResponder({ interactive, projectDir, notify: warn, ...(answers === undefined ? {} : { answers }) });
+  return { responder, answers };
 }
 
 async function runMode(
@@ -113,6 +146,7 @@ async function runMode(
   makeAgent: AgentFactory,
   banner: string,
   env: NodeJS.ProcessEnv,
+  inputResponder: CliInputResponder,
 ): Promise<number> {
   const modeDeps = { makeAgent, servers, out: writeOut, err: writeErr, signal: interrupt.signal };
   switch (invocation.kind) {
@@ -139,6 +173,7 @@ async function runMode(
         banner,
         nowMs: Date.now,
         signal: interrupt.signal,
+        onTerminal: (lend) => inputResponder.attachTerminal(lend),
       });
     }
     default: {

@@ -3,10 +3,12 @@
 // empty idle prompt ends the session; Ctrl-D ends it too.
 import { promptForApproval } from "./approval-prompt.js";
 import { createChatInput } from "./chat-input.js";
+import { createPromptsAsker } from "./prompt-asker.js";
 import { runLine } from "./run-line.js";
 import type { ServerStatusProvider } from "./server-status.js";
 import type { AgentFactory } from "./session-io.js";
 import { createSpinner } from "./spinner.js";
+import type { TerminalLender } from "./terminal-lender.js";
 import type { TerminalInput, TerminalOutput } from "./terminal-streams.js";
 import { createTtyRenderer } from "./tty-renderer.js";
 import { createTurnTracker } from "./turn-tracker.js";
@@ -27,6 +29,8 @@ export interface ChatDeps {
   readonly nowMs: () => number;
   /** Aborted when the process must end (SIGTERM, a crash): the session ends as with Ctrl-D. */
   readonly signal: AbortSignal;
+  /** Given the chat's terminal lender once, for questions from inside a turn (MCP servers' input requests). */
+  readonly onTerminal?: (lend: TerminalLender) => void;
 }
 
 /** Resolves with the exit status when the session ends; the caller then shuts everything down. */
@@ -124,6 +128,18 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       renderer.emit(event);
     },
   });
+
+  const lendTerminal: TerminalLender = async (question) => {
+    renderer.pause();
+    const asker = createPromptsAsker({ stdin: deps.input, stdout: deps.output });
+    const answer = await input.suspend(() => question({ asker, chalk }));
+    if (answer !== undefined) return answer;
+    // Ctrl-C at the question interrupts the turn, as at an approval question.
+    lastInterruptMs = deps.nowMs();
+    running?.abort();
+    return undefined;
+  };
+  deps.onTerminal?.(lendTerminal);
 
   const context = {
     agent,

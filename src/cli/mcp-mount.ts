@@ -1,11 +1,14 @@
 // Finds the MCP config for this run and mounts its servers: `--mcp-config <path>` (which must exist), or
-// `mcp.config.json` in the project folder when there is one; otherwise no servers. A broken config is an
-// Error for main to print and exit 2 on — before anything is spawned.
+// `mcp.config.json` in the project folder when there is one; otherwise no servers. A broken config (or an
+// `--input-responses` file naming a server it lacks) is an Error for main to print and exit 2 on — before
+// anything is spawned.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadMcpConfig } from "../config/load-mcp-config.js";
 import type { McpConfig } from "../config/mcp-config.js";
+import type { InputResponder } from "../mcp/input-required.js";
 import { mountServers, type MountedServers } from "../mcp/mount-servers.js";
+import { unknownAliasError, type InputAnswers } from "./input-answers-file.js";
 
 export const DEFAULT_MCP_CONFIG = "mcp.config.json";
 
@@ -15,6 +18,10 @@ export interface MountDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly clientVersion: string;
   readonly warn: (text: string) => void;
+  /** Answers the servers' input requests; what it supports is what every request declares. */
+  readonly inputResponder?: InputResponder;
+  /** `--input-responses`: each alias it names must be a server of the config. */
+  readonly inputAnswers?: InputAnswers;
 }
 
 export async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env">): Promise<McpConfig | Error | null> {
@@ -36,10 +43,14 @@ export function startupFailureLines(mounted: MountedServers): string[] {
 
 export async function mountConfiguredServers(deps: MountDeps): Promise<MountedServers | Error | null> {
   const config = await readMcpConfig(deps);
-  if (config === null || config instanceof Error) return config;
+  if (config instanceof Error) return config;
+  const unknownAlias = deps.inputAnswers && unknownAliasError(deps.inputAnswers, config?.servers.map((server) => server.alias) ?? []);
+  if (unknownAlias !== undefined) return unknownAlias;
+  if (config === null) return null;
   return mountServers(config, {
     clientVersion: deps.clientVersion,
     baseEnv: deps.env,
     onWarning: (message) => deps.warn(`mcp: ${message}`),
+    ...(deps.inputResponder === undefined ? {} : { inputResponder: deps.inputResponder }),
   });
 }

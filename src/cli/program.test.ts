@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseInvocation, type CommonOptions } from "./program.js";
 
-const defaults: CommonOptions = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: false };
+const defaults: CommonOptions = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: false, inputResponses: undefined };
 
 async function parse(argv: string[]) {
   const written: string[] = [];
@@ -18,10 +18,10 @@ describe("parseInvocation", () => {
   });
 
   it("reads -p and the common options, collecting repeated rules in order", async () => {
-    const { invocation } = await parse(["-p", "hello", "--allow", "write_file", "--allow", "bash(git *)", "--deny", "bash(rm*)", "--model", "m", "--resume", "--mcp-config", "x.json"]);
+    const { invocation } = await parse(["-p", "hello", "--allow", "write_file", "--allow", "bash(git *)", "--deny", "bash(rm*)", "--model", "m", "--resume", "--mcp-config", "x.json", "--input-responses", "answers.json"]);
     expect(invocation).toEqual({
       kind: "session",
-      options: { mcpConfig: "x.json", allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true },
+      options: { mcpConfig: "x.json", allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true, inputResponses: "answers.json" },
       print: "hello",
     });
   });

@@ -9,6 +9,8 @@ export interface CommonOptions {
   readonly deny: readonly string[];
   readonly model: string | undefined;
   readonly resume: boolean;
+  /** `--input-responses <file>`: prepared answers to MCP servers' form elicitations (input-answers-file.ts). */
+  readonly inputResponses: string | undefined;
 }
 
 export type Invocation =
@@ -37,6 +39,7 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .option("--deny <rule>", "deny tools matching a rule (repeatable)", collect, [])
     .option("--model <name>", "the Claude model (default: MCA_MODEL or the built-in default)")
     .option("--resume", "continue the newest session of this project")
+    .option("--input-responses <file>", "answers to MCP servers' questions (elicitation forms) for runs without a terminal")
     .exitOverride()
     .configureOutput(output)
     .action((_options: unknown, command: Command) => {
@@ -91,6 +94,7 @@ function commonOptions(command: Command): CommonOptions {
     deny: stringList(values.deny),
     model: stringOption(values, "model"),
     resume: values.resume === true,
+    inputResponses: stringOption(values, "inputResponses"),
   };
 }
 

@@ -2,6 +2,7 @@
 // prompt, snapshots, the transcript and (with --resume) the earlier history. Configuration problems
 // come back as an Error for main to print and exit 2 on.
 import { createAgent } from "../kernel/agent.js";
+import type { Model } from "../kernel/model.js";
 import type { Tool } from "../kernel/tool.js";
 import { loadLastSession, openTranscript } from "../session/transcript-file.js";
 import { createSnapshotFiles } from "../session/snapshot-files.js";
@@ -29,6 +30,8 @@ export interface SessionSetupDeps {
 
 export interface SessionSetup {
   readonly makeAgent: AgentFactory;
+  /** The session's model, which also answers MCP servers' sampling requests the user consents to. */
+  readonly model: Model;
   /** One line for the chat's first screen: model, tools, project. */
   readonly banner: string;
 }
@@ -71,5 +74,5 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       ...(deps.findTool === undefined ? {} : { findTool: deps.findTool }),
     });
   const resumed = history === null ? "" : ` · resumed ${history.length} messages`;
-  return { makeAgent, banner: `mca · model ${model.name} · ${tools.length} tools · ${projectDir}${resumed}` };
+  return { makeAgent, model, banner: `mca · model ${model.name} · ${tools.length} tools · ${projectDir}${resumed}` };
 }
