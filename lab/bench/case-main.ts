@@ -51,7 +51,7 @@ async function measure(run: CaseRun): Promise<Measured> {
       const { mountMs } = await import("./measure/mount.js");
       const servers = new Map<string, Command>();
       for (let index = 1; index <= run.fastServers; index += 1) servers.set(`fast${index}`, serverCommand("raw-stdio-server"));
-      servers.set("slow", serverCommand("raw-stdio-server", ["--discover-delay-ms", String(run.slowDelayMs)]));
+      if (run.slowDelayMs !== null) servers.set("slow", serverCommand("raw-stdio-server", ["--discover-delay-ms", String(run.slowDelayMs)]));
       return { samples: await mountMs(servers, MOUNT_WARMUPS, run.samples) };
     }
     case "start-up": {

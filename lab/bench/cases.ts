@@ -27,7 +27,13 @@ export type CaseRun =
       readonly samples: number;
     }
   | { readonly kind: "list-tools"; readonly client: ClientName; readonly tools: number; readonly pageSize: number; readonly samples: number }
-  | { readonly kind: "mount"; readonly fastServers: number; readonly slowDelayMs: number; readonly samples: number }
+  | {
+      readonly kind: "mount";
+      readonly fastServers: number;
+      /** One more server, answering server/discover after this long; null: no slow server. */
+      readonly slowDelayMs: number | null;
+      readonly samples: number;
+    }
   | { readonly kind: "start-up"; readonly target: StartUpTarget; readonly samples: number }
   | { readonly kind: "limit"; readonly check: LimitCheck };
 
@@ -94,6 +100,8 @@ function single(id: string, scenario: string, label: string, unit: Unit, run: Ca
 
 const LIST_SCENARIO = "discovery · 1,000 tools at 2 per page (500 pages)";
 const MOUNT_SCENARIO = "discovery · mca mounting 4 stdio servers, one answering discover after 1 s";
+/** The floor under the mount scenario: starting 4 node processes at once on this machine's CPUs. */
+const BOOT_SCENARIO = "discovery · reference: mca mounting fast stdio servers only";
 const SLOW_DELAY_MS = 1000;
 const START_UP_SAMPLES = 10;
 
@@ -115,6 +123,8 @@ export const BENCH_CASES: readonly BenchCase[] = [
   ),
   single("mount/four", MOUNT_SCENARIO, "4 servers together", "ms", { kind: "mount", fastServers: 3, slowDelayMs: SLOW_DELAY_MS, samples: 5 }),
   single("mount/slow-alone", MOUNT_SCENARIO, "the slow one alone", "ms", { kind: "mount", fastServers: 0, slowDelayMs: SLOW_DELAY_MS, samples: 5 }),
+  single("mount/four-fast", BOOT_SCENARIO, "4 fast servers together", "ms", { kind: "mount", fastServers: 4, slowDelayMs: null, samples: 5 }),
+  single("mount/one-fast", BOOT_SCENARIO, "1 fast server", "ms", { kind: "mount", fastServers: 1, slowDelayMs: null, samples: 5 }),
   ...startUp("until exit: tools --json, empty config", "mca tools --json", "node -e 0"),
   ...startUp("until exit: pipe mode, empty input, MOCK=1", "mca pipe mode", "node -e 0"),
   ...startUp("until ready on a pty: chat, MOCK=1, no servers", "mca chat on a pty", "node on a pty"),
