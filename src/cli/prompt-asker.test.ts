@@ -1,0 +1,64 @@
+import { PassThrough } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { createPromptsAsker } from "./prompt-asker.js";
+
+const WAIT_LIMIT_MS = 5000;
+const DOWN = "\u001b[B";
+const ESCAPE = "\u001b";
+const open: PassThrough[] = [];
+
+afterEach(() => {
+  for (const stream of open.splice(0)) stream.destroy();
+});
+
+function terminal() {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });
+  const stdout = new PassThrough();
+  open.push(stdin, stdout);
+  let shown = "";
+  stdout.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
+  return { asker: createPromptsAsker({ stdin, stdout }), type: (keys: string) => stdin.write(keys), shown: () => shown };
+}
+
+async function waitFor(what: string, condition: () => boolean): Promise<void> {
+  for (let waitedMs = 0; !condition(); waitedMs += 10) {
+    if (waitedMs > WAIT_LIMIT_MS) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("createPromptsAsker", () => {
+  it("keeps asking a text question until the answer passes its check, showing why", async () => {
+    const { asker, type, shown } = terminal();
+    const answer = asker.text("Login", "", (value) => (value.length < 2 ? "at least 2 characters" : undefined));
+    await waitFor("the question", () => shown().includes("Login"));
+    type("x\r");
+    await waitFor("the reason", () => shown().includes("at least 2 characters"));
+    type("y\r");
+    expect(await answer).toBe("xy");
+  });
+
+  it("asks a multiple choice again when the selection does not pass its check", async () => {
+    const { asker, type, shown } = terminal();
+    const choices = [
+      { title: "Alpha", value: "a" },
+      { title: "Beta", value: "b" },
+    ] as const;
+    const answer = asker.multiselect("Tags", choices, [], (values) => (values.length === 0 ? "pick at least one" : undefined));
+    await waitFor("the question", () => shown().includes("Tags"));
+    type("\r");
+    await waitFor("the reason", () => shown().includes("pick at least one"));
+    type(DOWN);
+    type(" ");
+    type("\r");
+    expect(await answer).toEqual(["b"]);
+  });
+
+  it("gives undefined when a question is cancelled", async () => {
+    const { asker, type, shown } = terminal();
+    const answer = asker.confirm("Sure?", false);
+    await waitFor("the question", () => shown().includes("Sure?"));
+    type(ESCAPE);
+    expect(await answer).toBeUndefined();
+  });
+});
