@@ -14,10 +14,11 @@ export interface CaseOutput {
   readonly id: string;
   readonly samples: number[];
   readonly peakRssMb: number | undefined;
+  readonly cpuUsPerCall?: number;
   readonly outcome?: string;
 }
 
-type Measured = { samples: number[]; peakRssMb?: number; outcome?: string };
+type Measured = { samples: number[]; peakRssMb?: number; cpuUsPerCall?: number; outcome?: string };
 
 function ownPeakRssMb(): number {
   return process.resourceUsage().maxRSS / 1024;
@@ -31,9 +32,9 @@ async function measure(run: CaseRun): Promise<Measured> {
       const connected = await connectCase(run.server, run.client);
       try {
         const { client } = connected;
-        if (run.kind === "latency") return { samples: await sequentialLatencyUs(client, run.warmups, run.samples) };
-        if (run.kind === "throughput") return { samples: await throughputPerSecond(client, run.warmupMs, run.windowMs, run.windows) };
-        return { samples: await largeResultMs(client, run.bytes, run.tinyWarmups, run.warmups, run.samples) };
+        if (run.kind === "latency") return await sequentialLatencyUs(client, run.warmups, run.samples);
+        if (run.kind === "throughput") return await throughputPerSecond(client, run.warmupMs, run.windowMs, run.windows);
+        return await largeResultMs(client, run.bytes, run.tinyWarmups, run.warmups, run.samples);
       } finally {
         await connected.close();
       }
@@ -82,7 +83,8 @@ async function main(id: string | undefined): Promise<void> {
   const measured = await measure(benchCase.run);
   // Start-up cases measure other processes; everything else measures this one.
   const peakRssMb = benchCase.run.kind === "start-up" ? measured.peakRssMb : ownPeakRssMb();
-  const output: CaseOutput = { id: benchCase.id, samples: measured.samples, peakRssMb, outcome: measured.outcome };
+  const { samples, cpuUsPerCall, outcome } = measured;
+  const output: CaseOutput = { id: benchCase.id, samples, peakRssMb, cpuUsPerCall, outcome };
   process.stdout.write(`${JSON.stringify(output)}\n`);
 }
 

@@ -4,7 +4,7 @@
 export type ServerName = "raw-stdio" | "sdk-stdio" | "sdk-http-json" | "sdk-http-sse" | "plain-http";
 export type ClientName = "mca" | "sdk" | "raw";
 export type StartUpTarget = "node -e 0" | "mca tools --json" | "mca pipe mode" | "node on a pty" | "mca chat on a pty";
-export type LimitCheck = "mca-default-10mb" | "mca-cap-5mb" | "sdk-default-10mb" | "sdk-default-pages";
+export type LimitCheck = "mca-default-10mb" | "mca-cap-5mb" | "sdk-default-20mb" | "sdk-default-pages";
 
 export type CaseRun =
   | { readonly kind: "latency"; readonly server: ServerName; readonly client: ClientName; readonly warmups: number; readonly samples: number }
@@ -130,6 +130,6 @@ export const BENCH_CASES: readonly BenchCase[] = [
   ...startUp("until ready on a pty: chat, MOCK=1, no servers", "mca chat on a pty", "node on a pty"),
   single("limit/mca-10mb", "limits · what the defaults do", "mca, default cap, one 10 MB result", "outcome", { kind: "limit", check: "mca-default-10mb" }),
   single("limit/mca-cap", "limits · what the defaults do", "mca, maxLineBytes 5 MB, one 10 MB result", "outcome", { kind: "limit", check: "mca-cap-5mb" }),
-  single("limit/sdk-10mb", "limits · what the defaults do", "SDK v2, default maxBufferSize, one 10 MB result", "outcome", { kind: "limit", check: "sdk-default-10mb" }),
+  single("limit/sdk-20mb", "limits · what the defaults do", "SDK v2, default maxBufferSize, one 20 MB result", "outcome", { kind: "limit", check: "sdk-default-20mb" }),
   single("limit/sdk-pages", "limits · what the defaults do", "SDK v2 listTools(), default listMaxPages, 500 pages", "outcome", { kind: "limit", check: "sdk-default-pages" }),
 ];

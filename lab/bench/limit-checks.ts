@@ -21,10 +21,13 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-const CHECKS: Readonly<Record<LimitCheck, { client: "mca" | "sdk"; options: ConnectOptions; act: "call" | "list" }>> = {
-  "mca-default-10mb": { client: "mca", options: {}, act: "call" },
-  "mca-cap-5mb": { client: "mca", options: { mca: { maxLineBytes: 5 * MB } }, act: "call" },
-  "sdk-default-10mb": { client: "sdk", options: { sdk: {} }, act: "call" },
+type Check = { client: "mca" | "sdk"; options: ConnectOptions; act: { call: number } | "list" };
+
+const CHECKS: Readonly<Record<LimitCheck, Check>> = {
+  "mca-default-10mb": { client: "mca", options: {}, act: { call: 10 * MB } },
+  "mca-cap-5mb": { client: "mca", options: { mca: { maxLineBytes: 5 * MB } }, act: { call: 10 * MB } },
+  // The SDK's default is 10 MiB, which a 10 MB result just fits under: 20 MB shows where it bites.
+  "sdk-default-20mb": { client: "sdk", options: { sdk: {} }, act: { call: 20 * MB } },
   "sdk-default-pages": { client: "sdk", options: { sdk: {}, serverArgs: ["--tools", "1000", "--page-size", "2"] }, act: "list" },
 };
 
@@ -32,9 +35,9 @@ export async function limitOutcome(check: LimitCheck): Promise<string> {
   const { client, options, act } = CHECKS[check];
   const connected = await connectCase("raw-stdio", client, options);
   try {
-    const work = act === "call" ? connected.client.call(10 * MB) : connected.client.listTools();
+    const work = act === "list" ? connected.client.listTools() : connected.client.call(act.call);
     const count = await withinLimit(work);
-    return act === "call" ? `answered ${count.toLocaleString("en")} characters` : `listed ${count} tools`;
+    return act === "list" ? `listed ${count} tools` : `answered ${count.toLocaleString("en")} characters`;
   } catch (error) {
     return `failed — ${describe(error)}`;
   } finally {

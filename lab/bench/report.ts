@@ -5,7 +5,13 @@ import { summarise, type Summary } from "./stats.js";
 import type { Target } from "./targets.js";
 
 export type CaseReport =
-  | { readonly ok: true; readonly samples: readonly number[]; readonly peakRssMb: number | undefined; readonly outcome?: string }
+  | {
+      readonly ok: true;
+      readonly samples: readonly number[];
+      readonly peakRssMb: number | undefined;
+      readonly cpuUsPerCall?: number;
+      readonly outcome?: string;
+    }
   | { readonly ok: false; readonly error: string };
 
 const higherIsBetter = (unit: Unit): boolean => unit === "calls/s";
@@ -28,6 +34,11 @@ function formatValue(value: number, unit: Unit): string {
   }
 }
 
+function formatCpu(micros: number | undefined): string {
+  if (micros === undefined) return "—";
+  return micros < 10_000 ? `${micros.toFixed(0)} µs` : `${(micros / 1000).toFixed(0)} ms`;
+}
+
 function summaryOf(benchCase: BenchCase, report: CaseReport | undefined): Summary | undefined {
   if (report === undefined || !report.ok || report.samples.length === 0) return undefined;
   return summarise(report.samples, higherIsBetter(benchCase.unit));
@@ -38,7 +49,7 @@ function row(cells: readonly string[]): string {
 }
 
 export function figuresTable(cases: readonly BenchCase[], reports: ReadonlyMap<string, CaseReport>): string {
-  const lines = [row(["scenario", "client", "median", "p95 (slow end)", "n", "peak RSS", "mca ÷ this"]), row(Array(7).fill("---"))];
+  const lines = [row(["scenario", "client", "median", "p95 (slow end)", "n", "peak RSS", "CPU / call", "mca ÷ this"]), row(Array(8).fill("---"))];
   let scenario = "";
   let subject: Summary | undefined;
   for (const benchCase of cases) {
@@ -51,18 +62,18 @@ export function figuresTable(cases: readonly BenchCase[], reports: ReadonlyMap<s
     }
     const title = first ? `**${scenario}**` : "";
     if (report === undefined || !report.ok) {
-      lines.push(row([title, benchCase.label, report === undefined ? "not run" : `FAILED: ${report.error}`, "", "", "", ""]));
+      lines.push(row([title, benchCase.label, report === undefined ? "not run" : `FAILED: ${report.error}`, "", "", "", "", ""]));
       continue;
     }
     if (benchCase.unit === "outcome") {
-      lines.push(row([title, benchCase.label, report.outcome ?? "", "", "", "", ""]));
+      lines.push(row([title, benchCase.label, report.outcome ?? "", "", "", "", "", ""]));
       continue;
     }
     const ratio = !first && subject && summary ? `${(subject.median / summary.median).toFixed(2)}×` : "";
     const rss = report.peakRssMb === undefined ? "—" : `${report.peakRssMb.toFixed(0)} MiB`;
     const median = summary ? formatValue(summary.median, benchCase.unit) : "—";
     const p95 = summary && summary.count > 1 ? formatValue(summary.p95, benchCase.unit) : "—";
-    lines.push(row([title, benchCase.label, median, p95, String(summary?.count ?? 0), rss, ratio]));
+    lines.push(row([title, benchCase.label, median, p95, String(summary?.count ?? 0), rss, formatCpu(report.cpuUsPerCall), ratio]));
   }
   return lines.join("\n");
 }

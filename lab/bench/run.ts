@@ -27,8 +27,9 @@ function parseOutput(stdout: string): CaseReport {
   }
   const samples = parsed.samples.filter((sample): sample is number => typeof sample === "number");
   const peakRssMb = "peakRssMb" in parsed && typeof parsed.peakRssMb === "number" ? parsed.peakRssMb : undefined;
+  const cpuUsPerCall = "cpuUsPerCall" in parsed && typeof parsed.cpuUsPerCall === "number" ? parsed.cpuUsPerCall : undefined;
   const outcome = "outcome" in parsed && typeof parsed.outcome === "string" ? parsed.outcome : undefined;
-  return { ok: true, samples, peakRssMb, outcome };
+  return { ok: true, samples, peakRssMb, cpuUsPerCall, outcome };
 }
 
 /** Runs one case in its own process group, so that a timeout takes down whatever it started. */
