@@ -77,6 +77,13 @@ describe("askFormElicitation", () => {
     await askFormElicitation(form(PROFILE, "Hi\u001b[2J"), { server: "tickets", tool: "close\u0007" }, asker, chalk);
     expect(asker.transcript[0]).toBe('say: input requested: MCP server "tickets" asks you, for its tool close\\u0007:\n  Hi\\u001b[2J');
   });
+
+  it("shows a field's title and description with their control characters made visible", async () => {
+    const schema = { type: "object", properties: { name: { type: "string", title: "Na\u001b[31mme", description: "line\rover" } } };
+    const asker = createScriptedAsker(["accept", "octo"]);
+    expect(await askFormElicitation(form(schema), asking, asker, chalk)).toEqual({ action: "accept", content: { name: "octo" } });
+    expect(asker.transcript.slice(2)).toEqual(["say:   Na\\u001b[31mme: line\\u000dover", "text: Na\\u001b[31mme (optional)"]);
+  });
 });
 
 describe("askUrlElicitation", () => {

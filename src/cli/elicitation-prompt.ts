@@ -6,7 +6,7 @@ import type { ChalkInstance } from "chalk";
 import type { InputRequest } from "../mcp/input-request.js";
 import { askFormFields } from "./ask-form.js";
 import type { ElicitAction, ElicitResult } from "./elicit-result.js";
-import { readFormFields } from "./form-fields.js";
+import { readFormFields, type FormField } from "./form-fields.js";
 import type { Asker, Choice } from "./prompt-asker.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -32,9 +32,27 @@ const URL_CHOICES: ReadonlyArray<Choice<ElicitAction>> = [
   { title: "Cancel", value: "cancel", description: "dismiss it without a choice" },
 ];
 
+/** The field with every text the server wrote made safe to show; names and values are left as they are. */
+function shownField(field: FormField): FormField {
+  const texts = { label: untrustedText(field.label), ...(field.description === undefined ? {} : { description: untrustedText(field.description) }) };
+  switch (field.kind) {
+    case "choice":
+    case "choices":
+      return { ...field, ...texts, options: field.options.map((option) => ({ ...option, title: untrustedText(option.title) })) };
+    case "string":
+    case "number":
+    case "boolean":
+      return { ...field, ...texts };
+    default: {
+      const unknown: never = field;
+      throw new Error(`unknown field ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
 function heading(chalk: ChalkInstance, asking: Asking, what: string, message: string): string {
   const who = `MCP server "${untrustedText(asking.server)}" ${what}, for its tool ${untrustedText(asking.tool)}:`;
-  return `${chalk.yellow("input requested:")} ${who}\n  ${chalk.bold(untrustedText(message))}`;
+  return `${chalk.yellow("input requested:")} ${who}\n  ${chalk.bold(untrustedText(message).replaceAll("\n", "\n  "))}`;
 }
 
 /** The user's ElicitResult, or undefined when they pressed Ctrl-C (or Escape) at a question. */
@@ -50,10 +68,7 @@ export async function askFormElicitation(request: FormRequest, asking: Asking, a
     case undefined:
       return undefined;
     case "accept": {
-      const content = await askFormFields(
-        fields.map((field) => ({ ...field, label: untrustedText(field.label), ...(field.description === undefined ? {} : { description: untrustedText(field.description) }) })),
-        asker,
-      );
+      const content = await askFormFields(fields.map(shownField), asker);
       return content === undefined ? undefined : { action: "accept", content };
     }
     case "decline":

@@ -56,7 +56,8 @@ function readAnswer(node: JsonNode, path: Path, context: ReadContext): ElicitRes
   const object = readObject(node, path, context);
   rejectUnknownFields(object, path, ["action", "content"], context);
   const actionNode = requiredField(object, "action", path, context);
-  const action = ELICIT_ACTIONS.find((candidate) => candidate === readString(actionNode, [...path, "action"], context));
+  const written = readString(actionNode, [...path, "action"], context);
+  const action = ELICIT_ACTIONS.find((candidate) => candidate === written);
   if (action === undefined) return fail(context, [...path, "action"], actionNode.offset, 'must be "accept", "decline" or "cancel"');
   const contentNode = optionalField(object, "content");
   if (action !== "accept") {

@@ -35,12 +35,12 @@ export function createScriptedAsker(script: readonly ScriptedAnswer[]): Scripted
       if (problem !== undefined) throw new Error(`the script's selection does not pass: ${problem}`);
       return values;
     },
-    async text(message, _initial, check) {
+    async text(message, initial, check) {
       const answer = next(`text: ${message}`);
       if (typeof answer !== "string") return undefined;
       const problem = check(answer);
       if (problem !== undefined) transcript.push(`rejected: ${problem}`);
-      return problem === undefined ? answer : this.text(message, _initial, check);
+      return problem === undefined ? answer : this.text(message, initial, check);
     },
     async confirm(message) {
       const answer = next(`confirm: ${message}`);
