@@ -46,11 +46,19 @@ export interface BenchCase {
   readonly label: string;
   readonly unit: Unit;
   readonly run: CaseRun;
+  /**
+   * How many fresh processes take the case's samples. The cases of a scenario take their rounds in turn
+   * (mca, SDK, raw, mca, …), so that a machine busy for a while slows every client alike.
+   */
+  readonly rounds: number;
+  /** The limit on one round. */
   readonly timeoutMs: number;
 }
 
 export const MB = 1_000_000;
 const CASE_LIMIT_MS = 120_000;
+/** The latency and throughput cases, whose targets are ratios of small numbers, run in three rounds. */
+const TIMING_ROUNDS = 3;
 const CLIENTS: readonly ClientName[] = ["mca", "sdk", "raw"];
 const LABELS: Readonly<Record<ClientName, string>> = { mca: "mca", sdk: "SDK v2 client", raw: "raw client" };
 const SERVER_TITLES: Readonly<Record<ServerName, string>> = {
@@ -68,19 +76,35 @@ function clientsFor(server: ServerName): readonly ClientName[] {
   return server === "sdk-http-json" || server === "sdk-http-sse" ? ["mca", "sdk"] : CLIENTS;
 }
 
-function perClient(server: ServerName, figure: string, unit: Unit, run: (client: ClientName) => CaseRun): BenchCase[] {
+function perClient(server: ServerName, figure: string, unit: Unit, rounds: number, run: (client: ClientName) => CaseRun): BenchCase[] {
   const scenario = `${SERVER_TITLES[server]} · ${figure}`;
-  return clientsFor(server).map((client) => ({ id: `${server}/${figure}/${client}`, scenario, label: LABELS[client], unit, run: run(client), timeoutMs: CASE_LIMIT_MS }));
+  return clientsFor(server).map((client) => ({
+    id: `${server}/${figure}/${client}`,
+    scenario,
+    label: LABELS[client],
+    unit,
+    run: run(client),
+    rounds,
+    timeoutMs: CASE_LIMIT_MS,
+  }));
 }
 
 /** Over HTTP a call costs milliseconds, not tens of microseconds: fewer calls warm a client up as well. */
 function callCases(servers: readonly ServerName[], sizesMb: readonly number[], http: boolean): BenchCase[] {
-  const calls = http ? 600 : 3000;
+  const warmups = http ? 300 : 2000;
+  const samples = http ? 200 : 1000;
   return servers.flatMap((server) => [
-    ...perClient(server, "sequential tiny call", "µs", (client) => ({ kind: "latency", server, client, warmups: calls, samples: calls })),
-    ...perClient(server, "64 in flight", "calls/s", (client) => ({ kind: "throughput", server, client, warmupMs: 1500, windowMs: 500, windows: 6 })),
+    ...perClient(server, "sequential tiny call", "µs", TIMING_ROUNDS, (client) => ({ kind: "latency", server, client, warmups, samples })),
+    ...perClient(server, "64 in flight", "calls/s", TIMING_ROUNDS, (client) => ({
+      kind: "throughput",
+      server,
+      client,
+      warmupMs: 700,
+      windowMs: 400,
+      windows: 2,
+    })),
     ...sizesMb.flatMap((mb) =>
-      perClient(server, `one ${mb} MB result`, "ms", (client) => ({
+      perClient(server, `one ${mb} MB result`, "ms", 1, (client) => ({
         kind: "large",
         server,
         client,
@@ -95,7 +119,7 @@ function callCases(servers: readonly ServerName[], sizesMb: readonly number[], h
 }
 
 function single(id: string, scenario: string, label: string, unit: Unit, run: CaseRun): BenchCase {
-  return { id, scenario, label, unit, run, timeoutMs: CASE_LIMIT_MS };
+  return { id, scenario, label, unit, run, rounds: 1, timeoutMs: CASE_LIMIT_MS };
 }
 
 const LIST_SCENARIO = "discovery · 1,000 tools at 2 per page (500 pages)";

@@ -11,6 +11,8 @@ export type CaseReport =
       readonly peakRssMb: number | undefined;
       readonly cpuUsPerCall?: number;
       readonly outcome?: string;
+      /** How many rounds were pooled into this report; absent for one. */
+      readonly rounds?: number;
     }
   | { readonly ok: false; readonly error: string };
 

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { BENCH_CASES, type BenchCase } from "./cases.js";
 import { COMPILED_DIR, compileForBench } from "./compile.js";
 import { figuresTable, targetsTable, type CaseReport } from "./report.js";
+import { poolRounds, scheduleRounds } from "./rounds.js";
 import { TARGETS } from "./targets.js";
 
 const REPO_DIR = process.cwd();
@@ -83,12 +84,14 @@ async function main(): Promise<void> {
   for (const warning of await compileForBench(REPO_DIR)) log(warning);
 
   const reports = new Map<string, CaseReport>();
-  for (const [index, benchCase] of cases.entries()) {
-    const caseStarted = performance.now();
+  const runs = scheduleRounds(cases);
+  for (const [index, { benchCase, round }] of runs.entries()) {
+    const runStarted = performance.now();
     const report = await runCase(benchCase);
-    reports.set(benchCase.id, report);
-    const seconds = ((performance.now() - caseStarted) / 1000).toFixed(1);
-    log(`[${index + 1}/${cases.length}] ${benchCase.id}: ${report.ok ? "ok" : `FAILED ${report.error}`} (${seconds} s)`);
+    reports.set(benchCase.id, poolRounds(reports.get(benchCase.id), report));
+    const seconds = ((performance.now() - runStarted) / 1000).toFixed(1);
+    const which = benchCase.rounds > 1 ? ` (round ${round} of ${benchCase.rounds})` : "";
+    log(`[${index + 1}/${runs.length}] ${benchCase.id}${which}: ${report.ok ? "ok" : `FAILED ${report.error}`} (${seconds} s)`);
   }
 
   const leftovers = leftoverPids();
