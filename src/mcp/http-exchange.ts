@@ -90,6 +90,12 @@ export function startExchange(input: ExchangeInput): Exchange {
     input.onFinished();
   }
 
+  /** A server's error text may echo what it was sent (a token): it passes the same redaction as ours. */
+  function handUp(message: JsonRpcMessage): void {
+    if ("error" in message) input.onMessage({ ...message, error: { ...message.error, message: input.redact(message.error.message) } });
+    else input.onMessage(message);
+  }
+
   function readEventStream(res: http.IncomingMessage): void {
     let answered = false;
     const reader = createSseReader((data) => {
@@ -106,8 +112,13 @@ export function startExchange(input: ExchangeInput): Exchange {
           "servers must not send requests (MRTR replaced them)");
         return stop();
       }
-      input.onMessage(message);
-      if (answered || requestId === undefined || !isResponseTo(message, requestId)) return;
+      const isOwnResponse = requestId !== undefined && isResponseTo(message, requestId);
+      if (!("method" in message) && !isOwnResponse) {
+        fail("protocol", `the event stream from ${shownUrl} for ${subject} carried a response to another request`);
+        return stop();
+      }
+      handUp(message);
+      if (answered || !isOwnResponse) return;
       answered = true;
       settle();
       graceTimer = setTimeout(stop, TRAILING_EVENTS_GRACE_MS);
@@ -136,7 +147,7 @@ export function startExchange(input: ExchangeInput): Exchange {
     const status = res.statusCode ?? 0;
     const statusMessage = res.statusMessage ?? "";
     const verdict = judgeReplyBody({ status, statusMessage, mediaType, text, requestId, subject, shownUrl });
-    if (verdict.handUp !== undefined) input.onMessage(verdict.handUp);
+    if (verdict.handUp !== undefined) handUp(verdict.handUp);
     if (verdict.outcome === "accepted") return settle();
     const { kind, text: why, code, data } = verdict.failure;
     fail(kind, why, code, data, status);

@@ -37,11 +37,11 @@ describe("judgeReplyBody", () => {
     });
   });
 
-  it("hands up a message that is not the response, and fails the exchange", () => {
+  it("never hands up a response to another request, and fails the exchange", () => {
     const text = '{"jsonrpc":"2.0","id":8,"result":{}}';
     expect(judgeReplyBody(reply({ text }))).toEqual({
       outcome: "failed",
-      handUp: { jsonrpc: "2.0", id: 8, result: {} },
+      handUp: undefined,
       failure: { kind: "protocol", text: `${URL_SHOWN} answered HTTP 200 OK to request 7 with a message that is not its response` },
     });
   });

@@ -66,10 +66,19 @@ export function judgeReplyBody(reply: ReplyBody): BodyVerdict {
   if ("method" in message && "id" in message) {
     return failed(`${answered} to ${subject} with a ${message.method} request; servers must not send requests (MRTR replaced them)`);
   }
-  if (requestId === undefined ? ok : isResponseTo(message, requestId)) return { outcome: "accepted", handUp: message };
+  const isOwnResponse = requestId !== undefined && isResponseTo(message, requestId);
+  // An error with a failure status fails the exchange itself, so the status travels with it: a 401, 403
+  // or 5xx is never mistaken for a legacy server's answer (spec §8 detection rules).
+  if ("error" in message && !ok && (isOwnResponse || message.id === null)) {
+    const { code, data } = message.error;
+    const where = message.id === null ? `${answered}: ` : "";
+    return { outcome: "failed", handUp: undefined, failure: { kind: "server", text: `${where}${message.error.message} (code ${code})`, code, data } };
+  }
+  if (requestId === undefined ? ok : isOwnResponse) return { outcome: "accepted", handUp: message };
   if ("error" in message && message.id === null) {
     const { code, data } = message.error;
-    return { outcome: "failed", handUp: message, failure: { kind: "server", text: `${answered}: ${message.error.message}`, code, data } };
+    return { outcome: "failed", handUp: undefined, failure: { kind: "server", text: `${answered}: ${message.error.message} (code ${code})`, code, data } };
   }
-  return failed(`${answered} to ${subject} with a message that is not its response`, message);
+  // A response to some other request is never handed up: only this exchange's own answer may settle anything.
+  return failed(`${answered} to ${subject} with a message that is not its response`);
 }

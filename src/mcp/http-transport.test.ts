@@ -252,13 +252,25 @@ describe("createHttpTransport: replies", () => {
 
   it("rejects with kind broken when the stream ends without the response", async () => {
     const { server, transport } = await setup([
-      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(progress(1)), sseEvent(result(6))], then: "end" } },
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(progress(1))], then: "end" } },
     ]);
     const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
     expect(summary(error)).toEqual({
       kind: "broken",
       message: `tickets: the event stream from ${server.url} ended before the response to request 7`,
     });
+  });
+
+  it("fails the exchange, handing nothing up, when the stream carries a response to another request", async () => {
+    const { server, inbox, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(result(6)), sseEvent(result(7))], then: "end" } },
+    ]);
+    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      message: `tickets: the event stream from ${server.url} for request 7 carried a response to another request`,
+    });
+    expect(inbox.messages).toEqual([]);
   });
 
   it("rejects a server-to-client request on the stream as a protocol violation and does not hand it up", async () => {
@@ -276,7 +288,7 @@ describe("createHttpTransport: replies", () => {
     expect(inbox.messages).toEqual([]);
   });
 
-  it("hands up a JSON-RPC error body whatever the status (400 with -32020)", async () => {
+  it("fails the request with the server's error and the HTTP status for an error body with a failure status (400, -32020)", async () => {
     const mismatch = { jsonrpc: "2.0", id: 1, error: { code: -32020, message: "Header mismatch: Mcp-Name" } };
     const { inbox, transport } = await setup([
       {
@@ -284,8 +296,21 @@ describe("createHttpTransport: replies", () => {
         reply: { kind: "json", status: 400, body: mismatch, headers: { "Content-Type": "application/json; charset=utf-8" } },
       },
     ]);
+    const error = await failure(transport.send(request(1, "tools/call", { name: "search" })));
+    expect({ ...summary(error), code: error.code, httpStatus: error.httpStatus }).toEqual({
+      kind: "server",
+      message: "tickets: Header mismatch: Mcp-Name (code -32020)",
+      code: -32020,
+      httpStatus: 400,
+    });
+    expect(inbox.messages).toEqual([]);
+  });
+
+  it("hands up a JSON-RPC error body that comes with a success status", async () => {
+    const notFound = { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Unknown tool" } };
+    const { inbox, transport } = await setup([{ method: "tools/call", reply: { kind: "json", status: 200, body: notFound } }]);
     await transport.send(request(1, "tools/call", { name: "search" }));
-    expect(inbox.messages).toEqual([mismatch]);
+    expect(inbox.messages).toEqual([notFound]);
   });
 
   it("rejects with the server's code when the body is an error without an id", async () => {
@@ -296,10 +321,10 @@ describe("createHttpTransport: replies", () => {
     const error = await failure(transport.send(request(1, "tools/list")));
     expect({ ...summary(error), code: error.code }).toEqual({
       kind: "server",
-      message: `tickets: ${server.url} answered HTTP 403 Forbidden: Forbidden: bad Origin`,
+      message: `tickets: ${server.url} answered HTTP 403 Forbidden: Forbidden: bad Origin (code -32000)`,
       code: -32000,
     });
-    expect(inbox.messages).toEqual([forbidden]);
+    expect(inbox.messages).toEqual([]);
   });
 
   it("rejects a 404 without a JSON-RPC body with a protocol error naming the status", async () => {

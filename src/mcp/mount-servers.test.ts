@@ -92,6 +92,39 @@ describe("mountServers", () => {
   });
 });
 
+describe("mountServers against a server that refuses our token", () => {
+  it("reports the refusal without the token even when the server echoes it, and never takes it for a legacy server", async () => {
+    const secret = "sk-secret-7d1e9c";
+    const methods: string[] = [];
+    const server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        const message = JSON.parse(body) as { id: number; method: string };
+        methods.push(message.method);
+        response.writeHead(401, { "content-type": "application/json" });
+        const error = { code: -32001, message: `invalid token: ${request.headers.authorization ?? ""}` };
+        response.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, error }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const mounted = await mount([
+        { alias: "api", transport: "http", url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${secret}` }, enabled: true },
+      ]);
+      const [status] = mounted.statuses();
+      expect(status?.state).toBe("failed");
+      expect(status?.error).toContain("invalid token");
+      expect(JSON.stringify(mounted.statuses())).not.toContain(secret);
+      expect(methods).toEqual(["server/discover"]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe("ServerConnection seams", () => {
   it("builds its transport with the framer and the wrapper it is given", async () => {
     const sent: string[] = [];
