@@ -150,6 +150,17 @@ describe("createHttpTransport: request headers", () => {
     expect(server.received.map((r) => r.headers["mcp-session-id"])).toEqual([undefined, "legacy-42"]);
   });
 
+  it("never echoes an Mcp-Session-Id that a modern exchange carries", async () => {
+    const { server, transport } = await setup([
+      { method: "tools/list", reply: { kind: "json", body: result(1), headers: { "Mcp-Session-Id": "proxy-abc" } } },
+      { method: "tools/list", reply: { kind: "json", body: result(2) } },
+    ]);
+    await transport.send(request(1, "tools/list"));
+    await transport.send(request(2, "tools/list"));
+
+    expect(server.received.map((r) => r.headers["mcp-session-id"])).toEqual([undefined, undefined]);
+  });
+
   it("sends the configured headers on every request and never shows their values in an error", async () => {
     const secret = "Bearer s3cret-token-123456";
     const { server, transport } = await setup(

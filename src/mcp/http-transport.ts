@@ -95,8 +95,10 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       subject,
       onMessage,
       serverRequestsAllowed: protocolVersion !== undefined && isLegacyVersion(protocolVersion),
+      // Only a legacy server's `initialize` opens a session; 2026-07-28 sends no `Mcp-Session-Id` at all, so
+      // one a modern exchange happens to carry (a proxy's, say) is never echoed.
       onSessionId: (id) => {
-        sessionId = id;
+        if ("method" in message && message.method === "initialize") sessionId = id;
       },
       onFinished: () => {
         inFlight.delete(exchange);
