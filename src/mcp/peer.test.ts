@@ -77,6 +77,25 @@ describe("createPeer", () => {
     });
   });
 
+  it("fails the one waiting request at once with an error the server could not tie to a request (id null)", async () => {
+    const { transport, peer, warnings } = await startedPeer();
+    const call = peer.request("tools/call", { _meta: {} });
+    transport.deliver({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Line too long" } });
+    expect(describeError(await rejection(call))).toEqual({ kind: "server", message: "srv: Line too long (code -32700)", code: -32700, data: undefined });
+    expect(warnings).toEqual(["srv: Line too long (code -32700), in answer to no request in particular"]);
+  });
+
+  it("only reports an error with id null when several requests wait, since it cannot say which", async () => {
+    const { transport, peer, warnings } = await startedPeer();
+    const first = peer.request("tools/list", { _meta: {} });
+    const second = peer.request("tools/list", { _meta: {} });
+    transport.deliver({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    transport.deliver({ jsonrpc: "2.0", id: 1, result: { one: true } });
+    transport.deliver({ jsonrpc: "2.0", id: 2, result: { two: true } });
+    expect(await Promise.all([first, second])).toEqual([{ one: true }, { two: true }]);
+    expect(warnings).toEqual(["srv: Parse error (code -32700), in answer to no request in particular"]);
+  });
+
   it("times out a request, cancels it on the transport and drops its late response", async () => {
     const { transport, peer } = await startedPeer({}, 60_000);
     const error = await rejection(peer.request("tools/call", { _meta: {} }, { timeoutMs: 5 }));

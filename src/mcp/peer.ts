@@ -65,6 +65,7 @@ export function createPeer(options: PeerOptions): Peer {
       options.onNotification(message);
       return;
     }
+    if (message.id === null && "error" in message) return unattributedError(message.error);
     // Our ids are integers; anything else, and any id no one waits for (a response arriving after its
     // timeout or cancel), is not ours to take: dropped silently ("ignore any late response").
     if (typeof message.id !== "number") return;
@@ -76,6 +77,17 @@ export function createPeer(options: PeerOptions): Peer {
     } else {
       waiter.resolve(message.result);
     }
+  }
+
+  /**
+   * An error with `id: null` is one the server could not tie to a request (a line it could not parse, one
+   * over its size cap). It is always reported; when exactly one request waits, it must be the one.
+   */
+  function unattributedError(error: JsonRpcErrorObject): void {
+    const text = `${label}: ${error.message} (code ${error.code})`;
+    options.onWarning?.(`${text}, in answer to no request in particular`);
+    const [only, ...others] = pending.values();
+    if (only !== undefined && others.length === 0) only.reject(new McpError("server", text, error.code, error.data));
   }
 
   function answer(request: JsonRpcRequest): void {
