@@ -10,6 +10,8 @@ export interface StdioServerConfig {
   readonly env: Readonly<Record<string, string>>;
   /** As written in the file (not expanded, not resolved against any directory). */
   readonly cwd?: string;
+  /** The cap on one message from the server (one stdout line); the transport's default when absent. */
+  readonly maxLineBytes?: number;
   readonly timeoutMs?: number;
   readonly enabled: boolean;
 }

@@ -48,6 +48,7 @@ describe("parseMcpConfig", () => {
           args: ["--home", "${HOME}"],
           env: { TOKEN: "${SECRET}", PLAIN: "1" },
           cwd: "${HOME}/work",
+          maxLineBytes: 1048576,
           timeoutMs: 5000,
           enabled: false,
         },
@@ -69,6 +70,7 @@ describe("parseMcpConfig", () => {
           args: ["--home", "/home/me"],
           env: { TOKEN: "s3cret", PLAIN: "1" },
           cwd: "${HOME}/work",
+          maxLineBytes: 1048576,
           timeoutMs: 5000,
           enabled: false,
         },
@@ -163,17 +165,17 @@ describe("parseMcpConfig", () => {
     expect(errorOf(oneServer("notes", { comand: "node" }))).toEqual({
       file: FILE,
       path: "mcpServers.notes.comand",
-      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd)",
+      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd, maxLineBytes)",
       position: { line: 4, column: 7 },
       message:
-        "mcp.config.json:4:7: mcpServers.notes.comand: unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd)",
+        "mcp.config.json:4:7: mcpServers.notes.comand: unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd, maxLineBytes)",
     });
   });
 
   it("rejects a field of the other transport", () => {
     expect(errorOf(oneServer("notes", { command: "node", url: "http://a/" }))).toMatchObject({
       path: "mcpServers.notes.url",
-      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd)",
+      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd, maxLineBytes)",
     });
   });
 

@@ -72,6 +72,7 @@ function readStdio(common: Common, server: JsonObjectNode, path: Path, context: 
   const args = optionalField(server, "args");
   const env = optionalField(server, "env");
   const cwd = optionalField(server, "cwd");
+  const maxLineBytes = optionalField(server, "maxLineBytes");
   return {
     alias: common.alias,
     transport: "stdio",
@@ -79,6 +80,7 @@ function readStdio(common: Common, server: JsonObjectNode, path: Path, context: 
     args: args === undefined ? [] : readExpandedStringArray(args, [...path, "args"], context),
     env: env === undefined ? {} : readExpandedStringMap(env, [...path, "env"], context),
     ...(cwd === undefined ? {} : { cwd: readString(cwd, [...path, "cwd"], context) }),
+    ...(maxLineBytes === undefined ? {} : { maxLineBytes: readPositiveInteger(maxLineBytes, [...path, "maxLineBytes"], context, "bytes") }),
     ...(common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),
     enabled: common.enabled,
   };
@@ -102,7 +104,7 @@ interface TransportEntry {
 }
 
 const TRANSPORTS: Readonly<Record<Transport, TransportEntry>> = {
-  stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "cwd"], read: readStdio },
+  stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "cwd", "maxLineBytes"], read: readStdio },
   http: { fields: [...COMMON_FIELDS, "url", "headers"], read: readHttp },
 };
 

@@ -178,6 +178,15 @@ describe("ServerConnection", () => {
     expect(connection.state).toBe("disconnected");
   });
 
+  it("fails a stdio server whose message outgrows the configured maxLineBytes, with an error naming the cap", async () => {
+    const connection = new ServerConnection(stdio("capped", scriptedStdioServer(), { maxLineBytes: 4096 }), { ...deps, configFile: "/tmp/x.json" });
+    opened.push(connection);
+    await connection.connect();
+    const outcome = await connection.callTool("big", { bytes: 10_000 }, {});
+    expect(String(outcome)).toMatch(/capped: a line is longer than 4096 bytes \(the cap on one message, maxLineBytes\)/);
+    expect(connection.status()).toMatchObject({ state: "disconnected" });
+  });
+
   it("marks an HTTP server disconnected when a call is refused and connected again after a success", async () => {
     let up = true;
     const server = createServer((request, response) => {

@@ -194,6 +194,7 @@ export class ServerConnection {
           // A relative `cwd` (and the default) is the folder of the config file, not wherever mca runs.
           cwd: spec.cwd === undefined ? configDir : resolve(configDir, spec.cwd),
           onWarning: deps.onWarning,
+          ...(spec.maxLineBytes === undefined ? {} : { maxLineBytes: spec.maxLineBytes }),
           ...(deps.seams?.createFramer === undefined ? {} : { createFramer: deps.seams.createFramer }),
         });
         this.#stderrTail = () => transport.stderrTail();
