@@ -118,12 +118,30 @@ describe("decide", () => {
     expect(decide(notesSearch, { query: "mcp", limit: 4 }, rules, NONE).verdict).toBe("ask");
   });
 
-  it("allows a tool the user allowed for this session", () => {
+  it("allows a tool the user allowed for this session over its kind's default and any allow rule", () => {
     const session = new Set(["mcp__notes__search"]);
-    expect(decide(notesSearch, {}, [rule("ask", "mcp__*")], session)).toEqual({
+    expect(decide(notesSearch, {}, [rule("allow", "mcp__*")], session)).toEqual({
       verdict: "allow",
       reason: "allowed for this session",
     });
+    expect(decide(notesSearch, {}, [], session)).toEqual({ verdict: "allow", reason: "allowed for this session" });
+  });
+
+  it("keeps asking where the user's own ask rule matches, even after an allow for this session", () => {
+    const session = new Set(["mcp__notes__search"]);
+    expect(decide(notesSearch, {}, [rule("ask", "mcp__*")], session)).toEqual({
+      verdict: "ask",
+      reason: 'rule "mcp__*" (ask) from --test',
+    });
+  });
+
+  it("matches a path argument after normalising it, so an allow rule does not cover a path that climbs out", () => {
+    const writeFile: Pick<Tool, "name" | "kind"> = { name: "write_file", kind: "write" };
+    const docs = [rule("allow", "write_file(docs/*)")];
+    expect(decide(writeFile, { path: "docs/./guide.md" }, docs, new Set()).verdict).toBe("allow");
+    expect(decide(writeFile, { path: "docs/../src/main.ts" }, docs, new Set()).verdict).toBe("ask");
+    expect(decide(writeFile, { path: "../outside.txt" }, [rule("allow", "write_file(*)")], new Set()).verdict).toBe("ask");
+    expect(decide(writeFile, { path: "docs/../../x" }, [rule("deny", "write_file(*x)")], new Set()).verdict).toBe("deny");
   });
 
   it("lets a deny rule win over a session allow", () => {

@@ -1,6 +1,7 @@
 // The approval gate: a pure function from a call and the user's rules to allow / ask / deny with its
 // reason. The strictest matching rule wins whatever the order (deny > ask > allow); only when no rule
 // matches does the default for the tool's kind apply.
+import { posix } from "node:path";
 import { VERDICT_RANK, type Decision, type Rule, type Verdict } from "./decision.js";
 import { globMatches } from "./glob.js";
 import { parseRulePattern } from "./rule-pattern.js";
@@ -32,8 +33,9 @@ export function parseRule(text: string, verdict: Verdict, origin: string): Rule 
 }
 
 /**
- * The verdict for one call. Order: a matching deny rule; then a tool the user allowed for this session
- * (by name); then the strictest other matching rule; then the default for the tool's kind.
+ * The verdict for one call. Order: the strictest matching rule when it is deny or ask (the user's own
+ * strict rules are never loosened); then a tool the user allowed for this session (by name); then a
+ * matching allow rule; then the default for the tool's kind.
  */
 export function decide(
   tool: Pick<Tool, "name" | "kind">,
@@ -46,7 +48,7 @@ export function decide(
     if (!ruleMatches(rule, tool, args)) continue;
     if (strictest === undefined || VERDICT_RANK[rule.verdict] > VERDICT_RANK[strictest.verdict]) strictest = rule;
   }
-  if (strictest?.verdict === "deny") return fromRule(strictest);
+  if (strictest !== undefined && strictest.verdict !== "allow") return fromRule(strictest);
   if (sessionAllows.has(tool.name)) return SESSION_ALLOW;
   if (strictest !== undefined) return fromRule(strictest);
   return DEFAULTS[tool.kind];
@@ -67,7 +69,9 @@ function ruleMatches(rule: Rule, tool: Pick<Tool, "name" | "kind">, args: ToolAr
   if (!globMatches(pattern.toolGlob, tool.name)) return false;
   if (pattern.argGlob === null) return true;
   const subject = argumentSubject(tool, args);
-  if (subject.isCommand && rule.verdict === "allow" && SHELL_CHAINING.test(subject.text)) return false;
+  // An allow rule never covers more than it reads: not a chained command, not a path that climbs out.
+  if (rule.verdict === "allow" && subject.isCommand && SHELL_CHAINING.test(subject.text)) return false;
+  if (rule.verdict === "allow" && subject.climbs) return false;
   return globMatches(pattern.argGlob, subject.text);
 }
 
@@ -76,10 +80,14 @@ function ruleMatches(rule: Rule, tool: Pick<Tool, "name" | "kind">, args: ToolAr
  * otherwise the `path` argument when it is a string (`write_file(/repo/src/*)`); otherwise the stable
  * JSON of all the arguments (`mcp__tickets__search(*"urgent"*)`).
  */
-function argumentSubject(tool: Pick<Tool, "kind">, args: ToolArgs): { readonly text: string; readonly isCommand: boolean } {
+function argumentSubject(tool: Pick<Tool, "kind">, args: ToolArgs): { readonly text: string; readonly isCommand: boolean; readonly climbs: boolean } {
   const command = args.command;
-  if (tool.kind === "exec" && typeof command === "string") return { text: command, isCommand: true };
+  if (tool.kind === "exec" && typeof command === "string") return { text: command, isCommand: true, climbs: false };
   const path = args.path;
-  if (typeof path === "string") return { text: path, isCommand: false };
-  return { text: stableJson(args), isCommand: false };
+  if (typeof path === "string") {
+    // `docs/../src/main.ts` is matched as `src/main.ts`, so `write_file(docs/*)` does not cover it.
+    const normal = posix.normalize(path);
+    return { text: normal, isCommand: false, climbs: normal === ".." || normal.startsWith("../") };
+  }
+  return { text: stableJson(args), isCommand: false, climbs: false };
 }
