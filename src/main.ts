@@ -96,6 +96,8 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     closers.push(() => mounting.close());
     for (const line of startupFailureLines(mounting)) warn(line);
   }
+  // Stopped (SIGTERM, Ctrl-C twice) while the servers were coming up: no mode starts; shutdown closes them.
+  if (interrupt.signal.aborted) return INTERRUPTED_EXIT_CODE;
   if (invocation.kind === "mcp-list") {
     const { runMcpListCommand } = await import("./cli/subcommands.js");
     return runMcpListCommand({ servers, out: writeOut }, invocation.json);

@@ -14,6 +14,17 @@ describe("createShutdown", () => {
     expect(log).toEqual(["first", "second", "exit 0"]);
   });
 
+  it("also runs a closer registered by an earlier closer while shutdown is under way", async () => {
+    const log: string[] = [];
+    const closers: Closer[] = [];
+    closers.push(async () => {
+      log.push("mode settled");
+      closers.push(() => void log.push("mounted servers closed"));
+    });
+    await createShutdown({ closers, exit: (code) => log.push(`exit ${code}`), warn: (text) => log.push(text) })(143);
+    expect(log).toEqual(["mode settled", "mounted servers closed", "exit 143"]);
+  });
+
   it("still exits when a closer fails or never settles, saying so", async () => {
     const log: string[] = [];
     const closers: Closer[] = [

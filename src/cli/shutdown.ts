@@ -24,22 +24,26 @@ export function createShutdown(deps: ShutdownDeps): Shutdown {
   };
 }
 
+/**
+ * One closer after another, in the order they were registered, reading the list as it grows: the first
+ * (the running mode settling) may still register more (connections mounted while it was stopping).
+ */
 async function closeAll(deps: ShutdownDeps): Promise<void> {
   const limitMs = deps.closeTimeoutMs ?? CLOSE_TIMEOUT_MS;
-  await Promise.all(
-    deps.closers.map(async (close) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), limitMs);
-      });
-      try {
-        const result = await Promise.race([Promise.resolve().then(close), timeout]);
-        if (result === "timeout") deps.warn(`a connection did not close within ${limitMs} ms; leaving it to the exit handler`);
-      } catch (error) {
-        deps.warn(`closing a connection failed: ${error instanceof Error ? error.message : String(error)}`);
-      } finally {
-        clearTimeout(timer);
-      }
-    }),
-  );
+  for (let index = 0; index < deps.closers.length; index += 1) {
+    const close = deps.closers[index];
+    if (close === undefined) continue;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), limitMs);
+    });
+    try {
+      const result = await Promise.race([Promise.resolve().then(close), timeout]);
+      if (result === "timeout") deps.warn(`a connection did not close within ${limitMs} ms; leaving it to the exit handler`);
+    } catch (error) {
+      deps.warn(`closing a connection failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }
