@@ -1,18 +1,9 @@
 // The health of each configured MCP server as the CLI shows it (`/mcp`, `mca mcp list --json`).
 // The MCP mounting fills these in; the CLI only reads them through a provider function.
 import { isLegacyVersion } from "../mcp/legacy-version.js";
+import type { ServerStatus } from "../mcp/server-connection.js";
 
-export interface ServerStatus {
-  readonly alias: string;
-  readonly transport: "stdio" | "http";
-  readonly state: "connected" | "failed" | "disconnected";
-  /** The negotiated protocol version, or null when the server never came up. */
-  readonly protocolVersion: string | null;
-  /** How many tools the server contributes to the namespace. */
-  readonly tools: number;
-  readonly error: string | null;
-  readonly stderrTail: string | null;
-}
+export type { ServerStatus };
 
 /** Called each time a view is drawn, so a server that died since start-up shows as disconnected. */
 export type ServerStatusProvider = () => readonly ServerStatus[];
