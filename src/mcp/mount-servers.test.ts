@@ -178,6 +178,18 @@ describe("ServerConnection", () => {
     expect(connection.state).toBe("disconnected");
   });
 
+  it("shares one restart between calls that arrive together after a death", async () => {
+    const connection = new ServerConnection(stdio("shared", scriptedStdioServer()), { ...deps, configFile: "/tmp/x.json" });
+    opened.push(connection);
+    await connection.connect();
+    await connection.callTool("exit", { code: 1 }, {});
+    const [first, second] = await Promise.all([connection.callTool("pids", {}, {}), connection.callTool("pids", {}, {})]);
+    const pidOf = (outcome: unknown): unknown =>
+      outcome !== null && typeof outcome === "object" && "structuredContent" in outcome ? outcome.structuredContent : outcome;
+    expect(pidOf(first)).toEqual(pidOf(second));
+    expect(connection.state).toBe("connected");
+  });
+
   it("fails a stdio server whose message outgrows the configured maxLineBytes, with an error naming the cap", async () => {
     const connection = new ServerConnection(stdio("capped", scriptedStdioServer(), { maxLineBytes: 4096 }), { ...deps, configFile: "/tmp/x.json" });
     opened.push(connection);

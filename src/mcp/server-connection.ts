@@ -73,6 +73,7 @@ export class ServerConnection {
   #tools: RemoteToolInfo[] = [];
   /** "A stdio server that exits unexpectedly is restarted once, on the next call to it." */
   #restartUsed = false;
+  #restart: Promise<McpClient | undefined> | undefined;
   #closed = false;
 
   constructor(
@@ -148,12 +149,15 @@ export class ServerConnection {
     if (this.#client) return this.#client;
     if (this.spec.transport === "stdio" && !this.#restartUsed) {
       this.#restartUsed = true;
-      try {
-        return await this.#open();
-      } catch (error) {
+      // One restart, shared: calls that arrive while it is under way wait for the same one.
+      this.#restart = this.#open().catch((error: unknown) => {
         this.#error = `restart failed: ${describe(error)}`;
-      }
+        return undefined;
+      });
     }
+    const restarted = await this.#restart;
+    // The restarted client only while it lives: after a second death it is gone for good.
+    if (restarted !== undefined && restarted === this.#client) return restarted;
     return unavailable(`disconnected: ${this.#error}`);
   }
 
@@ -167,17 +171,17 @@ export class ServerConnection {
       requestTimeoutMs: this.spec.timeoutMs,
       onWarning: this.deps.onWarning,
     });
-    this.#client = client;
     this.#transport = transport;
     try {
       await client.start();
       // A restarted legacy child knows nothing yet: it needs the handshake before any other request.
       if (this.#era === "legacy") await client.initializeLegacy();
     } catch (error) {
-      this.#client = undefined;
       await client.close();
       throw error;
     }
+    // Published only once it can take calls, so no call slips in before the handshake.
+    this.#client = client;
     return client;
   }
 
