@@ -6,12 +6,15 @@ import { McpError, type McpErrorKind } from "./errors.js";
 import { type JsonRpcId, type JsonRpcMessage, parseMessage } from "./jsonrpc.js";
 import { describeNetworkError } from "./http-network-error.js";
 import { isResponseTo, judgeReplyBody } from "./http-reply-body.js";
+import { MAX_LINE_BYTES } from "./line-framer.js";
 import { createSseReader } from "./sse-reader.js";
 
 /** After the response, trailing notifications are read for this long at most; then the stream is closed. */
 export const TRAILING_EVENTS_GRACE_MS = 1000;
 /** A notification is answered with 202 at once; nothing above waits on it with a timeout of its own. */
 export const NOTIFICATION_REPLY_TIMEOUT_MS = 10_000;
+/** The most one reply may carry, like the stdio line cap: a server that sends more is broken or hostile. */
+export const MAX_REPLY_BYTES = MAX_LINE_BYTES;
 /** 2025-03-26: "The session ID MUST only contain visible ASCII characters (0x21 to 0x7E)." */
 const SESSION_ID = /^[\x21-\x7e]+$/;
 
@@ -36,6 +39,8 @@ export type ExchangeInput = {
   readonly onSessionId: (sessionId: string) => void;
   /** Called once, when the HTTP exchange is over (reply read to its end, or destroyed). */
   readonly onFinished: () => void;
+  /** The cap on one reply's bytes (MAX_REPLY_BYTES unless the transport was given another). */
+  readonly maxReplyBytes: number;
   /** Removes secrets (the user's header values) from text that might echo them. */
   readonly redact: (text: string) => string;
 };
@@ -90,6 +95,16 @@ export function startExchange(input: ExchangeInput): Exchange {
     input.onFinished();
   }
 
+  let replyBytes = 0;
+  /** Counts what the reply has carried; past the cap the exchange fails and the stream is destroyed. */
+  function withinCap(chunk: Buffer): boolean {
+    replyBytes += chunk.length;
+    if (replyBytes <= input.maxReplyBytes) return true;
+    fail("protocol", `${shownUrl} sent more than ${input.maxReplyBytes} bytes in answer to ${subject} (the cap on one reply)`);
+    stop();
+    return false;
+  }
+
   /** A server's error text may echo what it was sent (a token): it passes the same redaction as ours. */
   function handUp(message: JsonRpcMessage): void {
     if ("error" in message) input.onMessage({ ...message, error: { ...message.error, message: input.redact(message.error.message) } });
@@ -123,7 +138,9 @@ export function startExchange(input: ExchangeInput): Exchange {
       settle();
       graceTimer = setTimeout(stop, TRAILING_EVENTS_GRACE_MS);
     });
-    res.on("data", (chunk: Buffer) => reader.push(chunk));
+    res.on("data", (chunk: Buffer) => {
+      if (withinCap(chunk)) reader.push(chunk);
+    });
     res.on("end", () => {
       reader.end();
       if (requestId === undefined) settle();
@@ -136,7 +153,9 @@ export function startExchange(input: ExchangeInput): Exchange {
 
   function readBody(res: http.IncomingMessage, mediaType: string): void {
     const chunks: Buffer[] = [];
-    res.on("data", (chunk: Buffer) => chunks.push(chunk));
+    res.on("data", (chunk: Buffer) => {
+      if (withinCap(chunk)) chunks.push(chunk);
+    });
     res.on("end", () => takeBody(res, mediaType, Buffer.concat(chunks).toString("utf8")));
     res.on("close", () => {
       if (!res.complete) failBroken();

@@ -56,11 +56,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup(script: readonly ScriptedExchange[], headers?: Record<string, string>) {
+async function setup(script: readonly ScriptedExchange[], headers?: Record<string, string>, maxReplyBytes?: number) {
   const server = await startScriptedHttpServer(script);
   cleanups.push(() => server.close());
   const inbox = createMessageInbox();
-  const transport = createHttpTransport({ label: "tickets", url: server.url, headers });
+  const transport = createHttpTransport({ label: "tickets", url: server.url, headers, ...(maxReplyBytes === undefined ? {} : { maxReplyBytes }) });
   cleanups.push(() => transport.close());
   await transport.start(inbox.handlers);
   return { server, inbox, transport };
@@ -270,6 +270,25 @@ describe("createHttpTransport: replies", () => {
       kind: "broken",
       message: `tickets: the event stream from ${server.url} ended before the response to request 7`,
     });
+  });
+
+  it("fails a reply that outgrows the cap on one reply, JSON or event stream, with a message naming the cap", async () => {
+    const big = { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "x".repeat(5000) }] } };
+    const { server, transport } = await setup(
+      [
+        { method: "tools/call", reply: { kind: "json", body: big } },
+        { method: "tools/call", reply: { kind: "sse", parts: [sseEvent({ ...big, id: 2 })], then: "end" } },
+      ],
+      undefined,
+      1000,
+    );
+    for (const id of [1, 2]) {
+      const error = await failure(transport.send(request(id, "tools/call", { name: "search" })));
+      expect(summary(error)).toEqual({
+        kind: "protocol",
+        message: `tickets: ${server.url} sent more than 1000 bytes in answer to request ${id} (the cap on one reply)`,
+      });
+    }
   });
 
   it("fails the exchange, handing nothing up, when the stream carries a response to another request", async () => {

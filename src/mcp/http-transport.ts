@@ -3,7 +3,7 @@
 import http from "node:http";
 import https from "node:https";
 import { McpError } from "./errors.js";
-import { type Exchange, startExchange } from "./http-exchange.js";
+import { type Exchange, MAX_REPLY_BYTES, startExchange } from "./http-exchange.js";
 import { buildRequestHeaders, messageProtocolVersion, userHeaders } from "./http-request-headers.js";
 import type { JsonRpcId, JsonRpcMessage } from "./jsonrpc.js";
 import { isLegacyVersion } from "./legacy-version.js";
@@ -17,6 +17,8 @@ export type HttpTransportOptions = {
   readonly headers?: Readonly<Record<string, string>>;
   /** A caller's agent stays the caller's: close() leaves it open. By default the transport owns one. */
   readonly agent?: http.Agent;
+  /** The cap on one reply; MAX_REPLY_BYTES (256 MiB) by default. */
+  readonly maxReplyBytes?: number;
 };
 
 /**
@@ -94,6 +96,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       requestId,
       subject,
       onMessage,
+      maxReplyBytes: options.maxReplyBytes ?? MAX_REPLY_BYTES,
       serverRequestsAllowed: protocolVersion !== undefined && isLegacyVersion(protocolVersion),
       // Only a legacy server's `initialize` opens a session; 2026-07-28 sends no `Mcp-Session-Id` at all, so
       // one a modern exchange happens to carry (a proxy's, say) is never echoed.
