@@ -1,66 +1,31 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startEverythingHttp } from "./test-support/http-child.js";
-import { mountConfig, type MountedConfig } from "./test-support/mount-config.js";
-import { referenceTools, type ReferenceTarget, type ReferenceTool } from "./test-support/reference-tools.js";
+import { httpSuiteServer, mountForSuite, stdioSuiteServer, type SuiteServer } from "./test-support/suite-mount.js";
 import { everythingStdio } from "./test-support/third-party-servers.js";
 
 /** @modelcontextprotocol/server-everything 2026.8.31: a 2025-11-25 server (SDK v1), over stdio and Streamable HTTP. */
 const VARIANTS: ReadonlyArray<{
   readonly transport: "stdio" | "http";
-  readonly start: () => Promise<{ entry: Record<string, unknown>; reference: ReferenceTarget; close(): Promise<void> }>;
+  readonly start: () => Promise<SuiteServer>;
 }> = [
-  {
-    transport: "stdio",
-    start: async () => ({ entry: { ...everythingStdio() }, reference: { kind: "stdio", ...everythingStdio() }, close: async () => undefined }),
-  },
-  {
-    transport: "http",
-    start: async () => {
-      const server = await startEverythingHttp();
-      return { entry: { type: "http", url: server.url }, reference: { kind: "http", url: server.url }, close: () => server.close() };
-    },
-  },
+  { transport: "stdio", start: async () => stdioSuiteServer(everythingStdio()) },
+  { transport: "http", start: async () => httpSuiteServer(await startEverythingHttp()) },
 ];
 
 describe.each(VARIANTS)("server-everything over $transport, mounted from an mcpServers config", ({ transport, start }) => {
-  let folder = "";
-  let mount: MountedConfig | undefined;
-  let reference: ReferenceTool[] = [];
-  let stopServer: () => Promise<void> = async () => undefined;
-
-  beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), "mca-interop-everything-"));
-    const server = await start();
-    stopServer = () => server.close();
-    reference = await referenceTools(server.reference);
-    mount = await mountConfig(folder, { everything: server.entry });
-  });
-
-  afterAll(async () => {
-    await mount?.mounted.close();
-    await stopServer();
-    await rm(folder, { recursive: true, force: true });
-  });
-
-  function mounted(): MountedConfig {
-    if (mount === undefined) throw new Error("the server was not mounted");
-    return mount;
-  }
+  const { mounted, reference } = mountForSuite({ folderPrefix: "mca-interop-everything-", alias: "everything", start });
 
   it("connects as a legacy 2025-11-25 server", () => {
     expect(mounted().mounted.statuses()).toMatchObject([
-      { alias: "everything", transport, state: "connected", protocolVersion: "2025-11-25", tools: reference.length, error: null },
+      { alias: "everything", transport, state: "connected", protocolVersion: "2025-11-25", tools: reference().length, error: null },
     ]);
   });
 
   it("mounts every tool the official SDK client lists, with the same input schemas", () => {
     const byName = new Map(mounted().mounted.tools.map((tool) => [tool.originalName, tool.inputSchema]));
-    expect(reference.length).toBeGreaterThan(5);
-    expect(mounted().toolNames("everything")).toEqual(reference.map((tool) => tool.name).sort());
-    for (const tool of reference) expect({ name: tool.name, inputSchema: byName.get(tool.name) }).toEqual(tool);
+    expect(reference().length).toBeGreaterThan(5);
+    expect(mounted().toolNames("everything")).toEqual(reference().map((tool) => tool.name).sort());
+    for (const tool of reference()) expect({ name: tool.name, inputSchema: byName.get(tool.name) }).toEqual(tool);
   });
 
   it("makes a read-only call whose image is described, not dumped", async () => {

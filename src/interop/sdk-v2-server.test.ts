@@ -1,55 +1,20 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFixtureHttpServer } from "./test-support/sdk-v2-fixture.js";
-import { mountConfig, type MountedConfig } from "./test-support/mount-config.js";
-import { referenceTools, type ReferenceTarget, type ReferenceTool } from "./test-support/reference-tools.js";
+import { httpSuiteServer, mountForSuite, stdioSuiteServer, type SuiteServer } from "./test-support/suite-mount.js";
 import { sdkV2Stdio } from "./test-support/third-party-servers.js";
 
 /** A 2026-07-28 server built with @modelcontextprotocol/server 2.4.0: serveStdio, and createMcpHandler over HTTP. */
 const VARIANTS: ReadonlyArray<{
   readonly transport: "stdio" | "http";
-  readonly start: () => Promise<{ entry: Record<string, unknown>; reference: ReferenceTarget; close(): Promise<void> }>;
+  readonly start: () => Promise<SuiteServer>;
 }> = [
-  {
-    transport: "stdio",
-    start: async () => ({ entry: { ...sdkV2Stdio() }, reference: { kind: "stdio", ...sdkV2Stdio() }, close: async () => undefined }),
-  },
-  {
-    transport: "http",
-    start: async () => {
-      const server = await startFixtureHttpServer();
-      return { entry: { type: "http", url: server.url }, reference: { kind: "http", url: server.url }, close: () => server.close() };
-    },
-  },
+  { transport: "stdio", start: async () => stdioSuiteServer(sdkV2Stdio()) },
+  { transport: "http", start: async () => httpSuiteServer(await startFixtureHttpServer()) },
 ];
 
 describe.each(VARIANTS)("an SDK v2 server over $transport, mounted from an mcpServers config", ({ transport, start }) => {
-  let folder = "";
-  let mount: MountedConfig | undefined;
-  let reference: ReferenceTool[] = [];
-  let stopServer: () => Promise<void> = async () => undefined;
-
-  beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), "mca-interop-sdk-v2-"));
-    const server = await start();
-    stopServer = () => server.close();
-    // The SDK v1 client speaks 2025-11-25 to it (the v2 server serves both eras); mca speaks 2026-07-28.
-    reference = await referenceTools(server.reference);
-    mount = await mountConfig(folder, { fixture: server.entry });
-  });
-
-  afterAll(async () => {
-    await mount?.mounted.close();
-    await stopServer();
-    await rm(folder, { recursive: true, force: true });
-  });
-
-  function mounted(): MountedConfig {
-    if (mount === undefined) throw new Error("the server was not mounted");
-    return mount;
-  }
+  // The SDK v1 client speaks 2025-11-25 to it (the v2 server serves both eras); mca speaks 2026-07-28.
+  const { mounted, reference } = mountForSuite({ folderPrefix: "mca-interop-sdk-v2-", alias: "fixture", start });
 
   it("connects as a modern 2026-07-28 server", () => {
     expect(mounted().mounted.statuses()).toMatchObject([
@@ -59,8 +24,8 @@ describe.each(VARIANTS)("an SDK v2 server over $transport, mounted from an mcpSe
 
   it("mounts every tool the official SDK v1 client lists from the same server, with the same input schemas", () => {
     const byName = new Map(mounted().mounted.tools.map((tool) => [tool.originalName, tool.inputSchema]));
-    expect(mounted().toolNames("fixture")).toEqual(reference.map((tool) => tool.name).sort());
-    for (const tool of reference) expect({ name: tool.name, inputSchema: byName.get(tool.name) }).toEqual(tool);
+    expect(mounted().toolNames("fixture")).toEqual(reference().map((tool) => tool.name).sort());
+    for (const tool of reference()) expect({ name: tool.name, inputSchema: byName.get(tool.name) }).toEqual(tool);
   });
 
   it("makes a read-only call", async () => {
