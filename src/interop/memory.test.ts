@@ -1,46 +1,37 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mountConfig, type MountedConfig } from "./test-support/mount-config.js";
-import { referenceTools, type ReferenceTool } from "./test-support/reference-tools.js";
+import { describe, expect, it } from "vitest";
+import { mountForSuite } from "./test-support/suite-mount.js";
 import { memoryStdio } from "./test-support/third-party-servers.js";
 
 /** @modelcontextprotocol/server-memory 2026.8.31 (2025-11-25, stdio), its knowledge graph in a temporary file. */
 describe("server-memory over stdio, mounted from an mcpServers config", () => {
-  let folder = "";
   let memoryFile = "";
-  let mount: MountedConfig | undefined;
-  let reference: ReferenceTool[] = [];
 
-  beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), "mca-interop-memory-"));
-    memoryFile = join(folder, "memory.jsonl");
-    reference = await referenceTools({ kind: "stdio", ...memoryStdio(), env: { MEMORY_FILE_PATH: join(folder, "reference.jsonl") } });
-    mount = await mountConfig(folder, { memory: { ...memoryStdio(), env: { MEMORY_FILE_PATH: memoryFile } } });
+  const { mounted, reference } = mountForSuite({
+    folderPrefix: "mca-interop-memory-",
+    alias: "memory",
+    start: async (folder) => {
+      memoryFile = join(folder, "memory.jsonl");
+      return {
+        entry: { ...memoryStdio(), env: { MEMORY_FILE_PATH: memoryFile } },
+        reference: { kind: "stdio", ...memoryStdio(), env: { MEMORY_FILE_PATH: join(folder, "reference.jsonl") } },
+        close: async () => undefined,
+      };
+    },
   });
-
-  afterAll(async () => {
-    await mount?.mounted.close();
-    await rm(folder, { recursive: true, force: true });
-  });
-
-  function mounted(): MountedConfig {
-    if (mount === undefined) throw new Error("the server was not mounted");
-    return mount;
-  }
 
   it("connects as a legacy 2025-11-25 server", () => {
     expect(mounted().mounted.statuses()).toMatchObject([
-      { alias: "memory", transport: "stdio", state: "connected", protocolVersion: "2025-11-25", tools: reference.length, error: null },
+      { alias: "memory", transport: "stdio", state: "connected", protocolVersion: "2025-11-25", tools: reference().length, error: null },
     ]);
   });
 
   it("mounts every tool the official SDK client lists, with the same input schemas", () => {
     const byName = new Map(mounted().mounted.tools.map((tool) => [tool.originalName, tool.inputSchema]));
-    expect(reference.length).toBeGreaterThan(5);
-    expect(mounted().toolNames("memory")).toEqual(reference.map((tool) => tool.name).sort());
-    for (const tool of reference) expect({ name: tool.name, inputSchema: byName.get(tool.name) }).toEqual(tool);
+    expect(reference().length).toBeGreaterThan(5);
+    expect(mounted().toolNames("memory")).toEqual(reference().map((tool) => tool.name).sort());
+    for (const tool of reference()) expect({ name: tool.name, inputSchema: byName.get(tool.name) }).toEqual(tool);
   });
 
   it("reads the empty graph with a read-only call", async () => {
