@@ -1,10 +1,10 @@
-import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../kernel/tool.js";
 import type { InputAskContext, InputResponder } from "./input-required.js";
 import type { InputRequest } from "./input-request.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 import { mountServers, type MountDeps, type MountedServers } from "./mount-servers.js";
+import { startInputRequiredServer } from "./test-support/input-required-server.js";
 
 const context: ToolContext = { signal: new AbortController().signal };
 const SCHEMA = { type: "object", properties: { confirmed: { type: "boolean" } } };
@@ -12,33 +12,13 @@ const opened: Array<{ close(): Promise<void> }> = [];
 
 /** A loopback server with one tool, `deploy`, that asks for a confirmation before it completes. */
 async function confirmingServer(): Promise<{ url: string; bodies: JsonObject[] }> {
-  const bodies: JsonObject[] = [];
-  const server: Server = createServer((req, res) => {
-    let text = "";
-    req.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-    req.on("end", () => {
-      const body: unknown = JSON.parse(text);
-      if (!isJsonObject(body) || !isJsonObject(body.params)) throw new Error("the client sent no params");
-      bodies.push(body);
-      const { inputResponses, requestState } = body.params;
-      const results: Record<string, JsonObject> = {
-        "server/discover": { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "private" },
-        "tools/list": { tools: [{ name: "deploy", description: "Deploys", inputSchema: { type: "object" } }], ttlMs: 0, cacheScope: "private" },
-        "tools/call":
-          inputResponses === undefined
-            ? { resultType: "input_required", inputRequests: { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: SCHEMA } } }, requestState: "s1" }
-            : { content: [{ type: "text", text: `deployed with ${JSON.stringify(inputResponses)} and ${String(requestState)}` }] },
-      };
-      const result = typeof body.method === "string" ? results[body.method] : undefined;
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { resultType: "complete", ...result } }));
-    });
+  const server = await startInputRequiredServer({
+    tool: { name: "deploy", description: "Deploys", inputSchema: { type: "object" } },
+    ask: { resultType: "input_required", inputRequests: { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: SCHEMA } } }, requestState: "s1" },
+    finish: ({ inputResponses, requestState }) => ({ content: [{ type: "text", text: `deployed with ${JSON.stringify(inputResponses)} and ${String(requestState)}` }] }),
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  opened.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("the test server has no port");
-  return { url: `http://127.0.0.1:${address.port}/mcp`, bodies };
+  opened.push(server);
+  return { url: server.url, bodies: server.bodies };
 }
 
 async function mountWith(url: string, inputResponder?: InputResponder): Promise<MountedServers> {
