@@ -1,23 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { encodeHeaderValue } from "../src/mcp/header-value.js";
-import { startTicketsServer, type TicketsServer } from "./tickets.js";
 import { meta, request, VERSION } from "./test-support/meta.js";
-import { mcpHeaders, postJson } from "./test-support/raw-http.js";
-import type { OutgoingHttpHeaders } from "node:http";
+import { mcpHeaders } from "./test-support/raw-http.js";
+import { ticketsPerTest } from "./test-support/tickets-per-test.js";
 
 const MISSING_KEYS = ["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"];
 
 describe("tickets server (Streamable HTTP): header, version and _meta checks", () => {
-  let server: TicketsServer;
-
-  beforeEach(async () => {
-    server = await startTicketsServer({ port: 0 });
-  });
-  afterEach(async () => {
-    await server.close();
-  });
-
-  const post = (body: unknown, headers: OutgoingHttpHeaders) => postJson(server.url, body, headers);
+  const { post } = ticketsPerTest();
 
   it("rejects an Mcp-Method that differs from the body method with 400 and -32020", async () => {
     expect(await post(request(5, "tools/list"), mcpHeaders("prompts/list"))).toEqual({

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTicketsServer, type TicketsServer } from "./tickets.js";
+import { describe, expect, it } from "vitest";
 import { request, SERVER_INFO_KEY, valueAt } from "./test-support/meta.js";
 import { mcpHeaders, postJson, rawRequest, sseMessages } from "./test-support/raw-http.js";
+import { ticketsPerTest } from "./test-support/tickets-per-test.js";
 import type { OutgoingHttpHeaders } from "node:http";
 import type { JsonObject } from "../src/mcp/jsonrpc.js";
 
@@ -9,25 +9,18 @@ const SERVER_META = { [SERVER_INFO_KEY]: { name: "tickets", title: "Ticket syste
 const ELICITATION = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
 
 describe("tickets server (Streamable HTTP): tools", () => {
-  let server: TicketsServer;
-
-  beforeEach(async () => {
-    server = await startTicketsServer({ port: 0 });
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const { server } = ticketsPerTest();
 
   async function callTool(id: number, name: string, args: JsonObject, extra: { meta?: JsonObject; params?: JsonObject; headers?: OutgoingHttpHeaders } = {}) {
     const body = request(id, "tools/call", { name, arguments: args, ...extra.params }, extra.meta);
-    const response = await rawRequest(server.url, { headers: mcpHeaders("tools/call", { "Mcp-Name": name, ...extra.headers }), body: JSON.stringify(body) });
+    const response = await rawRequest(server().url, { headers: mcpHeaders("tools/call", { "Mcp-Name": name, ...extra.headers }), body: JSON.stringify(body) });
     const parsed: unknown = JSON.parse(response.text);
     return { status: response.status, body: parsed };
   }
 
   it("streams search: progress before the result, a log message after it", async () => {
     const body = request(1, "tools/call", { name: "search", arguments: { query: "csv" } }, { progressToken: "p-1", "io.modelcontextprotocol/logLevel": "info" });
-    const response = await rawRequest(server.url, { headers: mcpHeaders("tools/call", { "Mcp-Name": "search" }), body: JSON.stringify(body) });
+    const response = await rawRequest(server().url, { headers: mcpHeaders("tools/call", { "Mcp-Name": "search" }), body: JSON.stringify(body) });
     expect({ status: response.status, type: response.headers["content-type"], buffering: response.headers["x-accel-buffering"] }).toEqual({
       status: 200,
       type: "text/event-stream",
@@ -56,7 +49,7 @@ describe("tickets server (Streamable HTTP): tools", () => {
 
   it("streams search without notifications when the request asked for none", async () => {
     const body = request(2, "tools/call", { name: "search", arguments: { query: "nothing like this" } });
-    const response = await rawRequest(server.url, { headers: mcpHeaders("tools/call", { "Mcp-Name": "search" }), body: JSON.stringify(body) });
+    const response = await rawRequest(server().url, { headers: mcpHeaders("tools/call", { "Mcp-Name": "search" }), body: JSON.stringify(body) });
     expect(sseMessages(response.text)).toEqual([
       { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: 'No ticket matches "nothing like this".' }], structuredContent: { tickets: [] }, resultType: "complete", _meta: SERVER_META } },
     ]);
@@ -65,7 +58,7 @@ describe("tickets server (Streamable HTTP): tools", () => {
   it("answers search as plain JSON to a client that does not accept an event stream", async () => {
     const body = request(16, "tools/call", { name: "search", arguments: { query: "T-3" } }, { progressToken: 7 });
     const headers = mcpHeaders("tools/call", { "Mcp-Name": "search", Accept: "application/json" });
-    expect(await postJson(server.url, body, headers)).toMatchObject({
+    expect(await postJson(server().url, body, headers)).toMatchObject({
       status: 200,
       body: { id: 16, result: { resultType: "complete", content: [{ text: "T-3 (closed, web) Dark mode: settings page is unreadable" }] } },
     });

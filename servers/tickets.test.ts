@@ -1,25 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTicketsServer, type TicketsServer } from "./tickets.js";
+import { describe, expect, it } from "vitest";
 import { request, SERVER_INFO_KEY, VERSION } from "./test-support/meta.js";
-import { mcpHeaders, postJson, rawRequest } from "./test-support/raw-http.js";
-import type { OutgoingHttpHeaders } from "node:http";
+import { mcpHeaders, rawRequest } from "./test-support/raw-http.js";
+import { ticketsPerTest } from "./test-support/tickets-per-test.js";
 
 const SERVER_INFO = { name: "tickets", title: "Ticket system (mca demo server)", version: "1.0.0" };
 
 describe("tickets server (Streamable HTTP): methods and the endpoint", () => {
-  let server: TicketsServer;
-
-  beforeEach(async () => {
-    server = await startTicketsServer({ port: 0 });
-  });
-  afterEach(async () => {
-    await server.close();
-  });
-
-  const post = (body: unknown, headers: OutgoingHttpHeaders) => postJson(server.url, body, headers);
+  const { server, post } = ticketsPerTest();
 
   it("listens on 127.0.0.1 at /mcp", () => {
-    expect(server.url).toBe(`http://127.0.0.1:${server.port}/mcp`);
+    expect(server().url).toBe(`http://127.0.0.1:${server().port}/mcp`);
   });
 
   it("answers server/discover with versions, capabilities, identity and cache hints", async () => {
@@ -95,7 +85,7 @@ describe("tickets server (Streamable HTTP): methods and the endpoint", () => {
   });
 
   it("answers a body that is not JSON with 400 and -32700, id null", async () => {
-    const response = await rawRequest(server.url, { headers: mcpHeaders("tools/list"), body: "{not json" });
+    const response = await rawRequest(server().url, { headers: mcpHeaders("tools/list"), body: "{not json" });
     expect({ status: response.status, body: JSON.parse(response.text) }).toEqual({
       status: 400,
       body: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the message is not valid JSON" } },
@@ -103,7 +93,7 @@ describe("tickets server (Streamable HTTP): methods and the endpoint", () => {
   });
 
   it("accepts a notification with 202 and no body", async () => {
-    const response = await rawRequest(server.url, {
+    const response = await rawRequest(server().url, {
       headers: mcpHeaders("notifications/cancelled"),
       body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }),
     });
@@ -111,7 +101,7 @@ describe("tickets server (Streamable HTTP): methods and the endpoint", () => {
   });
 
   it("answers a body over 1 MiB with 413", async () => {
-    const response = await rawRequest(server.url, { headers: mcpHeaders("tools/list"), body: "x".repeat(1024 * 1024 + 1) });
+    const response = await rawRequest(server().url, { headers: mcpHeaders("tools/list"), body: "x".repeat(1024 * 1024 + 1) });
     expect({ status: response.status, body: JSON.parse(response.text) }).toEqual({
       status: 413,
       body: { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Request body exceeds 1048576 bytes" } },
@@ -119,7 +109,7 @@ describe("tickets server (Streamable HTTP): methods and the endpoint", () => {
   });
 
   it("answers GET with 405 and Allow: POST", async () => {
-    const response = await rawRequest(server.url, { method: "GET", headers: { Accept: "text/event-stream" } });
+    const response = await rawRequest(server().url, { method: "GET", headers: { Accept: "text/event-stream" } });
     expect({ status: response.status, allow: response.headers["allow"] }).toEqual({ status: 405, allow: "POST" });
   });
 
@@ -128,7 +118,7 @@ describe("tickets server (Streamable HTTP): methods and the endpoint", () => {
     expect(await post(discover, mcpHeaders("server/discover", { Origin: "http://evil.example.com" }))).toMatchObject({ status: 403 });
     expect(await post(discover, mcpHeaders("server/discover", { Host: "evil.example.com", Origin: "http://evil.example.com" }))).toMatchObject({ status: 403 });
     expect(await post(discover, mcpHeaders("server/discover", { Host: "evil.example.com" }))).toMatchObject({ status: 403 });
-    const local = { Host: `localhost:${server.port}`, Origin: `http://localhost:${server.port}` };
+    const local = { Host: `localhost:${server().port}`, Origin: `http://localhost:${server().port}` };
     expect(await post(discover, mcpHeaders("server/discover", local))).toMatchObject({ status: 200, body: { id: 18 } });
     expect(await post(discover, mcpHeaders("server/discover", { Origin: "http://[::1]:8080" }))).toMatchObject({ status: 200 });
   });
