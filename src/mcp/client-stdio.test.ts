@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpClient, type McpClient, type McpClientOptions } from "./client.js";
-import { McpError } from "./errors.js";
 import { isJsonObject, type JsonObject, type JsonRpcNotification } from "./jsonrpc.js";
 import { createStdioTransport } from "./stdio-transport.js";
+import { rejection } from "./test-support/mcp-rejection.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
 
 const opened: McpClient[] = [];
@@ -25,15 +25,6 @@ async function startClient(flags: string[] = [], options: Partial<McpClientOptio
   opened.push(client);
   await client.start();
   return { client, warnings, notifications };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
-  return error;
 }
 
 /** Every message the scripted server has read so far (it answers the `received` tool with them). */

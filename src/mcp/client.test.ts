@@ -3,6 +3,7 @@ import { createMcpClient } from "./client.js";
 import { McpError } from "./errors.js";
 import { isJsonObject, type JsonObject, type JsonRpcRequest } from "./jsonrpc.js";
 import { createInMemoryTransport, type ScriptedReply } from "./test-support/in-memory-stdio-transport.js";
+import { rejection } from "./test-support/mcp-rejection.js";
 
 async function startClient(answer: (request: JsonRpcRequest) => ScriptedReply, kind: "stdio" | "http" = "stdio") {
   const transport = createInMemoryTransport({ label: "srv", kind, answer });
@@ -10,15 +11,6 @@ async function startClient(answer: (request: JsonRpcRequest) => ScriptedReply, k
   const client = createMcpClient({ transport, clientVersion: "9.9.9", onWarning: (w) => warnings.push(w) });
   await client.start();
   return { client, transport, warnings };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
-  return error;
 }
 
 const broken = (): ScriptedReply => ({ sendFails: new McpError("broken", "srv: the event stream ended before the response") });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpClient, type McpClient } from "./client.js";
-import { McpError } from "./errors.js";
 import { createHttpTransport } from "./http-transport.js";
 import { negotiateEra } from "./negotiate-era.js";
+import { rejection } from "./test-support/mcp-rejection.js";
 import {
   sseEvent,
   startScriptedHttpServer,
@@ -37,15 +37,6 @@ async function serve(script: readonly ScriptedExchange[]): Promise<{ server: Scr
     return client;
   };
   return { server, open };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
-  return error;
 }
 
 describe("negotiateEra over HTTP", () => {

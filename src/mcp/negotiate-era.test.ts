@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpClient, type McpClient } from "./client.js";
-import { McpError } from "./errors.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 import { negotiateEra } from "./negotiate-era.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";
+import { rejection } from "./test-support/mcp-rejection.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
 
 const opened: McpClient[] = [];
@@ -38,15 +38,6 @@ async function receivedByServer(client: McpClient): Promise<JsonObject[]> {
 }
 
 const methods = (messages: JsonObject[]): unknown[] => messages.map((message) => message.method);
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
-  return error;
-}
 
 describe("negotiateEra over stdio", () => {
   it("stays modern when server/discover answers with a DiscoverResult in a mutual version", async () => {

@@ -3,6 +3,7 @@ import { McpError } from "./errors.js";
 import type { JsonRpcNotification } from "./jsonrpc.js";
 import { createPeer } from "./peer.js";
 import { createInMemoryTransport, type InMemoryTransportOptions } from "./test-support/in-memory-stdio-transport.js";
+import { rejection } from "./test-support/mcp-rejection.js";
 
 async function startedPeer(transportOptions: InMemoryTransportOptions = {}, requestTimeoutMs = 60_000) {
   const transport = createInMemoryTransport({ label: "srv", ...transportOptions });
@@ -16,15 +17,6 @@ async function startedPeer(transportOptions: InMemoryTransportOptions = {}, requ
   });
   await peer.start();
   return { transport, peer, notifications, warnings };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
-  return error;
 }
 
 function describeError(error: McpError) {

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { liveChildren } from "./child-processes.js";
-import { McpError } from "./errors.js";
 import { isJsonObject, type JsonObject, type JsonRpcNotification } from "./jsonrpc.js";
 import { createPeer, type Peer } from "./peer.js";
 import { createStdioTransport, type StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
 import type { Transport } from "./transport.js";
+import { rejection } from "./test-support/mcp-rejection.js";
 import { isProcessGone, scriptedStdioServer, waitUntilGone } from "./test-support/scripted-stdio-server.js";
 
 const META = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } };
@@ -54,15 +54,6 @@ async function startServer(flags: string[], options: Partial<StdioTransportOptio
   await peer.start();
   const call = (name: string, args: JsonObject = {}) => peer.request("tools/call", { name, arguments: args, ...META });
   return { transport, peer, warnings, closeReasons, notifications, call };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
-  return error;
 }
 
 function firstText(result: JsonObject): unknown {
