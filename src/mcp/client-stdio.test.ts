@@ -3,6 +3,7 @@ import { createMcpClient, type McpClient, type McpClientOptions } from "./client
 import { isJsonObject, type JsonObject, type JsonRpcNotification } from "./jsonrpc.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import { rejection } from "./test-support/mcp-rejection.js";
+import { receivedByServer } from "./test-support/received-by-server.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
 
 const opened: McpClient[] = [];
@@ -25,15 +26,6 @@ async function startClient(flags: string[] = [], options: Partial<McpClientOptio
   opened.push(client);
   await client.start();
   return { client, warnings, notifications };
-}
-
-/** Every message the scripted server has read so far (it answers the `received` tool with them). */
-async function receivedByServer(client: McpClient): Promise<JsonObject[]> {
-  const outcome = await client.callTool("received", {});
-  const structured = outcome.kind === "complete" ? outcome.structuredContent : undefined;
-  const messages = isJsonObject(structured) ? structured.messages : undefined;
-  if (!Array.isArray(messages)) throw new Error("the server did not report what it received");
-  return messages.filter(isJsonObject);
 }
 
 const requestsOf = (messages: JsonObject[], method: string) => messages.filter((m) => m.method === method && "id" in m);

@@ -5,6 +5,7 @@ import { negotiateEra } from "./negotiate-era.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";
 import { rejection } from "./test-support/mcp-rejection.js";
+import { receivedByServer } from "./test-support/received-by-server.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
 
 const opened: McpClient[] = [];
@@ -26,15 +27,6 @@ function stdioOpener(server: { command: string; args: string[] }) {
     },
   };
   return opener;
-}
-
-/** Every message the (current) server process has read, as it reports them through its `received` tool. */
-async function receivedByServer(client: McpClient): Promise<JsonObject[]> {
-  const outcome = await client.callTool("received", {});
-  const structured = outcome.kind === "complete" ? outcome.structuredContent : undefined;
-  const messages = isJsonObject(structured) ? structured.messages : undefined;
-  if (!Array.isArray(messages)) throw new Error("the server did not report what it received");
-  return messages.filter(isJsonObject);
 }
 
 const methods = (messages: JsonObject[]): unknown[] => messages.map((message) => message.method);
