@@ -6,8 +6,8 @@ import { runChat } from "./chat.js";
 import { createCliInputResponder, type CliInputResponder } from "./input-responder.js";
 import type { SessionIo } from "./session-io.js";
 import { createFakeAgent } from "./test-support/fake-agent.js";
+import { waitFor } from "./test-support/wait-for.js";
 
-const WAIT_LIMIT_MS = 5000;
 const CTRL_C = "\u0003";
 const DOWN = "\u001b[B";
 const open: PassThrough[] = [];
@@ -63,13 +63,6 @@ function startChat() {
       nowMs = ms;
     },
   };
-}
-
-async function waitFor(what: string, condition: () => boolean): Promise<void> {
-  for (let waitedMs = 0; !condition(); waitedMs += 10) {
-    if (waitedMs > WAIT_LIMIT_MS) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe("runChat with an MCP server asking for input", () => {

@@ -4,8 +4,8 @@ import type { Agent } from "../kernel/agent.js";
 import { runChat } from "./chat.js";
 import type { SessionIo } from "./session-io.js";
 import { createFakeAgent, fakeTool } from "./test-support/fake-agent.js";
+import { waitFor } from "./test-support/wait-for.js";
 
-const WAIT_LIMIT_MS = 5000;
 const open: PassThrough[] = [];
 
 afterEach(() => {
@@ -41,13 +41,6 @@ function startChat(makeAgent: (io: SessionIo) => Agent) {
     },
     stop: () => stop.abort(),
   };
-}
-
-async function waitFor(what: string, condition: () => boolean): Promise<void> {
-  for (let waitedMs = 0; !condition(); waitedMs += 10) {
-    if (waitedMs > WAIT_LIMIT_MS) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 function promptsShown(text: string): number {

@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createPromptsAsker } from "./prompt-asker.js";
+import { waitFor } from "./test-support/wait-for.js";
 
-const WAIT_LIMIT_MS = 5000;
 const DOWN = "\u001b[B";
 const ESCAPE = "\u001b";
 const open: PassThrough[] = [];
@@ -18,13 +18,6 @@ function terminal() {
   let shown = "";
   stdout.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
   return { asker: createPromptsAsker({ stdin, stdout }), type: (keys: string) => stdin.write(keys), shown: () => shown };
-}
-
-async function waitFor(what: string, condition: () => boolean): Promise<void> {
-  for (let waitedMs = 0; !condition(); waitedMs += 10) {
-    if (waitedMs > WAIT_LIMIT_MS) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe("createPromptsAsker", () => {
