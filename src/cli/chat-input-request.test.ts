@@ -1,16 +1,15 @@
-import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Agent } from "../kernel/agent.js";
 import type { InputRequest } from "../mcp/input-request.js";
-import { runChat } from "./chat.js";
 import { createCliInputResponder, type CliInputResponder } from "./input-responder.js";
 import type { SessionIo } from "./session-io.js";
 import { createFakeAgent } from "./test-support/fake-agent.js";
+import { startMemoryChat } from "./test-support/memory-chat.js";
+import { destroyMemoryTerminals } from "./test-support/memory-terminal.js";
 import { waitFor } from "./test-support/wait-for.js";
 
 const CTRL_C = "\u0003";
 const DOWN = "\u001b[B";
-const open: PassThrough[] = [];
 
 const CONFIRM: InputRequest = {
   kind: "elicit-form",
@@ -19,20 +18,13 @@ const CONFIRM: InputRequest = {
   params: {},
 };
 
-afterEach(() => {
-  for (const stream of open.splice(0)) stream.destroy();
-});
+afterEach(destroyMemoryTerminals);
 
 /**
  * The chat on a terminal made of memory, lending it to a real input responder; `/call` asks the server's
  * question through the responder as a mounted tool would, and shows what came back.
  */
 function startChat() {
-  const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
-  const output = new PassThrough();
-  open.push(input, output);
-  let shown = "";
-  output.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
   const responder: CliInputResponder = createCliInputResponder({ interactive: true, projectDir: "/p", notify: () => undefined });
   const makeAgent = (io: SessionIo): Agent => ({
     ...createFakeAgent({}, io.emit),
@@ -42,27 +34,7 @@ function startChat() {
       return { tool: name, isError: false, text, truncated: false, decision: { verdict: "allow", reason: "test" } };
     },
   });
-  let nowMs = 0;
-  const status = runChat({
-    makeAgent,
-    servers: () => [],
-    input,
-    output,
-    errorOutput: output,
-    color: false,
-    banner: "mca test banner",
-    nowMs: () => nowMs,
-    signal: new AbortController().signal,
-    onTerminal: (lend) => responder.attachTerminal(lend),
-  });
-  return {
-    status,
-    type: (keys: string) => input.write(keys),
-    shown: () => shown,
-    setNow: (ms: number) => {
-      nowMs = ms;
-    },
-  };
+  return startMemoryChat(makeAgent, (lend) => responder.attachTerminal(lend));
 }
 
 describe("runChat with an MCP server asking for input", () => {

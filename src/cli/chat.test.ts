@@ -1,47 +1,13 @@
-import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Agent } from "../kernel/agent.js";
-import { runChat } from "./chat.js";
 import type { SessionIo } from "./session-io.js";
 import { createFakeAgent, fakeTool } from "./test-support/fake-agent.js";
+import { startMemoryChat } from "./test-support/memory-chat.js";
+import { destroyMemoryTerminals } from "./test-support/memory-terminal.js";
 import { waitFor } from "./test-support/wait-for.js";
 
-const open: PassThrough[] = [];
+afterEach(destroyMemoryTerminals);
 
-afterEach(() => {
-  for (const stream of open.splice(0)) stream.destroy();
-});
-
-/** A terminal made of memory: keystrokes go in through `type`, everything shown is in `shown()`. */
-function startChat(makeAgent: (io: SessionIo) => Agent) {
-  const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
-  const output = new PassThrough();
-  open.push(input, output);
-  let shown = "";
-  output.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
-  let nowMs = 0;
-  const stop = new AbortController();
-  const status = runChat({
-    makeAgent,
-    servers: () => [],
-    input,
-    output,
-    errorOutput: output,
-    color: false,
-    banner: "mca test banner",
-    nowMs: () => nowMs,
-    signal: stop.signal,
-  });
-  return {
-    status,
-    type: (keys: string) => input.write(keys),
-    shown: () => shown,
-    setNow: (ms: number) => {
-      nowMs = ms;
-    },
-    stop: () => stop.abort(),
-  };
-}
 
 function promptsShown(text: string): number {
   return text.split("› ").length - 1;
@@ -73,7 +39,7 @@ function slowAgent(stubborn: boolean) {
 
 describe("runChat", () => {
   it("shows the banner, answers a prompt and ends on Ctrl-D", async () => {
-    const chat = startChat((io) =>
+    const chat = startMemoryChat((io) =>
       createFakeAgent({ promptEvents: (text) => [{ type: "text", delta: `you said ${text}` }, { type: "turn_end", reason: "done" }] }, io.emit),
     );
     chat.type("hello\r");
@@ -85,7 +51,7 @@ describe("runChat", () => {
 
   it("interrupts a running turn on Ctrl-C and goes on with the next line", async () => {
     const agent = slowAgent(false);
-    const chat = startChat(agent.makeAgent);
+    const chat = startMemoryChat(agent.makeAgent);
     chat.type("think hard\r");
     await waitFor("the prompt to start", () => agent.seen.length === 1);
     chat.type(CTRL_C);
@@ -103,7 +69,7 @@ describe("runChat", () => {
 
   it("ends the session on a second Ctrl-C within the window, even while a turn still runs", async () => {
     const agent = slowAgent(true);
-    const chat = startChat(agent.makeAgent);
+    const chat = startMemoryChat(agent.makeAgent);
     chat.type("work\r");
     await waitFor("the prompt to start", () => agent.seen.length === 1);
     chat.type(CTRL_C);
@@ -117,7 +83,7 @@ describe("runChat", () => {
 
   it("does not end on a second Ctrl-C after the window while a turn still runs", async () => {
     const agent = slowAgent(true);
-    const chat = startChat(agent.makeAgent);
+    const chat = startMemoryChat(agent.makeAgent);
     chat.type("work\r");
     await waitFor("the prompt to start", () => agent.seen.length === 1);
     chat.type(CTRL_C);
@@ -134,7 +100,7 @@ describe("runChat", () => {
 
   it("clears a half-typed line on Ctrl-C, and ends on Ctrl-C at an empty prompt", async () => {
     const agent = slowAgent(false);
-    const chat = startChat(agent.makeAgent);
+    const chat = startMemoryChat(agent.makeAgent);
     chat.type("half a thou");
     chat.type(CTRL_C);
     chat.setNow(10_000);
@@ -145,7 +111,7 @@ describe("runChat", () => {
 
   it("ends when the process must stop, only after the running turn has settled", async () => {
     const agent = slowAgent(false);
-    const chat = startChat(agent.makeAgent);
+    const chat = startMemoryChat(agent.makeAgent);
     chat.type("work\r");
     await waitFor("the prompt to start", () => agent.seen.length === 1);
     let settled = false;
@@ -157,7 +123,7 @@ describe("runChat", () => {
 
   it("asks for approval with the tool, source and arguments, then reads the input line again", async () => {
     const tool = fakeTool("write_file", "write");
-    const chat = startChat((io) => ({
+    const chat = startMemoryChat((io) => ({
       ...createFakeAgent({ tools: [tool] }, io.emit),
       call: async (name, args) => {
         const decision = { verdict: "ask", reason: "default for write tools: ask" } as const;
@@ -179,7 +145,7 @@ describe("runChat", () => {
 
   it("denies the call when the approval question is cancelled with Ctrl-C", async () => {
     const tool = fakeTool("bash", "exec");
-    const chat = startChat((io) => ({
+    const chat = startMemoryChat((io) => ({
       ...createFakeAgent({ tools: [tool] }, io.emit),
       call: async (name, args) => {
         const decision = { verdict: "ask", reason: "default for exec tools: ask" } as const;

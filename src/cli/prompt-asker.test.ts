@@ -1,23 +1,15 @@
-import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createPromptsAsker } from "./prompt-asker.js";
+import { createMemoryTerminal, destroyMemoryTerminals } from "./test-support/memory-terminal.js";
 import { waitFor } from "./test-support/wait-for.js";
 
 const DOWN = "\u001b[B";
 const ESCAPE = "\u001b";
-const open: PassThrough[] = [];
-
-afterEach(() => {
-  for (const stream of open.splice(0)) stream.destroy();
-});
+afterEach(destroyMemoryTerminals);
 
 function terminal() {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin });
-  const stdout = new PassThrough();
-  open.push(stdin, stdout);
-  let shown = "";
-  stdout.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
-  return { asker: createPromptsAsker({ stdin, stdout }), type: (keys: string) => stdin.write(keys), shown: () => shown };
+  const { input, output, type, shown } = createMemoryTerminal();
+  return { asker: createPromptsAsker({ stdin: input, stdout: output }), type, shown };
 }
 
 describe("createPromptsAsker", () => {
