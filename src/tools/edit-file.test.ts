@@ -1,23 +1,19 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createEditFileTool } from "./edit-file.js";
+import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 const context = { signal: new AbortController().signal };
 
 describe("edit_file", () => {
-  let project: string;
-  beforeEach(() => {
-    project = mkdtempSync(join(tmpdir(), "mca-edit-"));
-  });
-  afterEach(() => rmSync(project, { recursive: true, force: true }));
+  const project = tempProjectPerTest("mca-edit-");
 
-  const edit = (args: Record<string, unknown>) => createEditFileTool(project).run(args, context);
-  const content = () => readFileSync(join(project, "f.ts"), "utf8");
+  const edit = (args: Record<string, unknown>) => createEditFileTool(project()).run(args, context);
+  const content = () => readFileSync(join(project(), "f.ts"), "utf8");
 
   it("replaces the one occurrence and says on which line", async () => {
-    writeFileSync(join(project, "f.ts"), "const a = 1;\nconst b = 2;\n");
+    writeFileSync(join(project(), "f.ts"), "const a = 1;\nconst b = 2;\n");
     expect(await edit({ path: "f.ts", old_string: "b = 2", new_string: "b = 3" })).toEqual({
       text: "edited f.ts: replaced 1 occurrence at line 2",
       isError: false,
@@ -26,7 +22,7 @@ describe("edit_file", () => {
   });
 
   it("reports zero matches and changes nothing", async () => {
-    writeFileSync(join(project, "f.ts"), "const a = 1;\n");
+    writeFileSync(join(project(), "f.ts"), "const a = 1;\n");
     expect(await edit({ path: "f.ts", old_string: "zzz", new_string: "y" })).toEqual({
       text: "old_string matched 0 times in f.ts; it must match exactly once, so nothing was changed",
       isError: true,
@@ -35,7 +31,7 @@ describe("edit_file", () => {
   });
 
   it("reports two matches and changes nothing", async () => {
-    writeFileSync(join(project, "f.ts"), "x();\nx();\n");
+    writeFileSync(join(project(), "f.ts"), "x();\nx();\n");
     expect(await edit({ path: "f.ts", old_string: "x();", new_string: "y();" })).toEqual({
       text: "old_string matched 2 times in f.ts; it must match exactly once, so nothing was changed",
       isError: true,
@@ -44,13 +40,13 @@ describe("edit_file", () => {
   });
 
   it("counts overlapping occurrences as ambiguous", async () => {
-    writeFileSync(join(project, "f.ts"), "aaa");
+    writeFileSync(join(project(), "f.ts"), "aaa");
     const result = await edit({ path: "f.ts", old_string: "aa", new_string: "b" });
     expect(result.text).toMatch(/^old_string matched 2 times/);
   });
 
   it("inserts the new string literally, `$&` included", async () => {
-    writeFileSync(join(project, "f.ts"), "price\n");
+    writeFileSync(join(project(), "f.ts"), "price\n");
     await edit({ path: "f.ts", old_string: "price", new_string: "$& $1 $$" });
     expect(content()).toBe("$& $1 $$\n");
   });
@@ -63,7 +59,7 @@ describe("edit_file", () => {
   });
 
   it("refuses an empty old_string", async () => {
-    writeFileSync(join(project, "f.ts"), "x");
+    writeFileSync(join(project(), "f.ts"), "x");
     expect(await edit({ path: "f.ts", old_string: "", new_string: "b" })).toEqual({
       text: 'argument "old_string" must not be empty; use write_file to create a file',
       isError: true,
@@ -71,14 +67,14 @@ describe("edit_file", () => {
   });
 
   it("names the absolute path it would change", () => {
-    expect(createEditFileTool(project).changes?.({ path: "f.ts", old_string: "a", new_string: "b" })).toEqual([
-      join(project, "f.ts"),
+    expect(createEditFileTool(project()).changes?.({ path: "f.ts", old_string: "a", new_string: "b" })).toEqual([
+      join(project(), "f.ts"),
     ]);
   });
 
   it("refuses a path outside the project folder", async () => {
     expect(await edit({ path: "/etc/hosts", old_string: "a", new_string: "b" })).toEqual({
-      text: `path /etc/hosts is outside the project folder ${project}`,
+      text: `path /etc/hosts is outside the project folder ${project()}`,
       isError: true,
     });
   });

@@ -1,48 +1,44 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createListDirTool } from "./list-dir.js";
+import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 const context = { signal: new AbortController().signal };
 
 describe("list_dir", () => {
-  let project: string;
-  beforeEach(() => {
-    project = mkdtempSync(join(tmpdir(), "mca-list-"));
-  });
-  afterEach(() => rmSync(project, { recursive: true, force: true }));
+  const project = tempProjectPerTest("mca-list-");
 
-  const list = (args: Record<string, unknown>) => createListDirTool(project).run(args, context);
+  const list = (args: Record<string, unknown>) => createListDirTool(project()).run(args, context);
 
   it("lists the project folder sorted, folders with a trailing slash", async () => {
-    mkdirSync(join(project, "src"));
-    mkdirSync(join(project, ".git"));
-    writeFileSync(join(project, "b.txt"), "");
-    writeFileSync(join(project, "README.md"), "");
+    mkdirSync(join(project(), "src"));
+    mkdirSync(join(project(), ".git"));
+    writeFileSync(join(project(), "b.txt"), "");
+    writeFileSync(join(project(), "README.md"), "");
     expect(await list({})).toEqual({ text: ".git/\nREADME.md\nb.txt\nsrc/", isError: false });
   });
 
   it("lists a subfolder", async () => {
-    mkdirSync(join(project, "src/tools"), { recursive: true });
-    writeFileSync(join(project, "src/main.ts"), "");
+    mkdirSync(join(project(), "src/tools"), { recursive: true });
+    writeFileSync(join(project(), "src/main.ts"), "");
     expect(await list({ path: "src" })).toEqual({ text: "main.ts\ntools/", isError: false });
   });
 
   it("says a folder is empty", async () => {
-    mkdirSync(join(project, "empty"));
+    mkdirSync(join(project(), "empty"));
     expect(await list({ path: "empty" })).toEqual({ text: "(empty is empty)", isError: false });
   });
 
   it("reports a missing folder and a file as errors", async () => {
-    writeFileSync(join(project, "a.txt"), "");
+    writeFileSync(join(project(), "a.txt"), "");
     expect(await list({ path: "nope" })).toEqual({ text: "folder not found: nope", isError: true });
     expect(await list({ path: "a.txt" })).toEqual({ text: "a.txt is a file, not a folder; use read_file", isError: true });
   });
 
   it("refuses a folder outside the project folder", async () => {
     expect(await list({ path: ".." })).toEqual({
-      text: `path .. is outside the project folder ${project}`,
+      text: `path .. is outside the project folder ${project()}`,
       isError: true,
     });
   });

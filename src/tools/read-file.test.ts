@@ -1,27 +1,23 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createReadFileTool } from "./read-file.js";
+import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 const context = { signal: new AbortController().signal };
 
 describe("read_file", () => {
-  let project: string;
-  beforeEach(() => {
-    project = mkdtempSync(join(tmpdir(), "mca-read-"));
-  });
-  afterEach(() => rmSync(project, { recursive: true, force: true }));
+  const project = tempProjectPerTest("mca-read-");
 
-  const read = (args: Record<string, unknown>) => createReadFileTool(project).run(args, context);
+  const read = (args: Record<string, unknown>) => createReadFileTool(project()).run(args, context);
 
   it("returns the whole file as numbered lines", async () => {
-    writeFileSync(join(project, "a.txt"), "alpha\nbeta\ngamma\n");
+    writeFileSync(join(project(), "a.txt"), "alpha\nbeta\ngamma\n");
     expect(await read({ path: "a.txt" })).toEqual({ text: "1\talpha\n2\tbeta\n3\tgamma", isError: false });
   });
 
   it("returns a window from a 1-based offset and says where to continue", async () => {
-    writeFileSync(join(project, "a.txt"), "l1\nl2\nl3\nl4\nl5\n");
+    writeFileSync(join(project(), "a.txt"), "l1\nl2\nl3\nl4\nl5\n");
     expect(await read({ path: "a.txt", offset: 2, limit: 2 })).toEqual({
       text: "2\tl2\n3\tl3\n[lines 2-3 of 5; continue with offset 4]",
       isError: false,
@@ -30,7 +26,7 @@ describe("read_file", () => {
 
   it("returns 2,000 lines by default", async () => {
     const lines = Array.from({ length: 2_500 }, (_, i) => `line ${i + 1}`);
-    writeFileSync(join(project, "long.txt"), lines.join("\n"));
+    writeFileSync(join(project(), "long.txt"), lines.join("\n"));
     const result = await read({ path: "long.txt" });
     const shown = result.text.split("\n");
     expect(shown).toHaveLength(2_001);
@@ -39,7 +35,7 @@ describe("read_file", () => {
   });
 
   it("reports an offset past the end as an error", async () => {
-    writeFileSync(join(project, "a.txt"), "one\n");
+    writeFileSync(join(project(), "a.txt"), "one\n");
     expect(await read({ path: "a.txt", offset: 5 })).toEqual({
       text: "offset 5 is past the end of a.txt (1 lines)",
       isError: true,
@@ -47,7 +43,7 @@ describe("read_file", () => {
   });
 
   it("says an empty file is empty", async () => {
-    writeFileSync(join(project, "empty.txt"), "");
+    writeFileSync(join(project(), "empty.txt"), "");
     expect(await read({ path: "empty.txt" })).toEqual({ text: "(empty.txt is empty)", isError: false });
   });
 
@@ -56,7 +52,7 @@ describe("read_file", () => {
   });
 
   it("points a folder to list_dir", async () => {
-    mkdirSync(join(project, "src"));
+    mkdirSync(join(project(), "src"));
     expect(await read({ path: "src" })).toEqual({
       text: "src is a folder; use list_dir to see its entries",
       isError: true,
@@ -64,7 +60,7 @@ describe("read_file", () => {
   });
 
   it("refuses a binary file", async () => {
-    writeFileSync(join(project, "blob.bin"), Buffer.from([1, 2, 0, 3]));
+    writeFileSync(join(project(), "blob.bin"), Buffer.from([1, 2, 0, 3]));
     expect(await read({ path: "blob.bin" })).toEqual({
       text: "blob.bin looks like a binary file; read_file shows text only",
       isError: true,
@@ -73,7 +69,7 @@ describe("read_file", () => {
 
   it("refuses a path outside the project folder", async () => {
     expect(await read({ path: "../etc/passwd" })).toEqual({
-      text: `path ../etc/passwd is outside the project folder ${project}`,
+      text: `path ../etc/passwd is outside the project folder ${project()}`,
       isError: true,
     });
   });

@@ -1,23 +1,20 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSearchTool } from "./search.js";
+import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 const context = { signal: new AbortController().signal };
 
 describe("search", () => {
-  let project: string;
-  beforeEach(() => {
-    project = mkdtempSync(join(tmpdir(), "mca-search-"));
-  });
-  afterEach(() => rmSync(project, { recursive: true, force: true }));
+  const project = tempProjectPerTest("mca-search-");
 
   const write = (path: string, content: string | Buffer) => {
-    mkdirSync(dirname(join(project, path)), { recursive: true });
-    writeFileSync(join(project, path), content);
+    mkdirSync(dirname(join(project(), path)), { recursive: true });
+    writeFileSync(join(project(), path), content);
   };
-  const search = (args: Record<string, unknown>) => createSearchTool(project).run(args, context);
+  const search = (args: Record<string, unknown>) => createSearchTool(project()).run(args, context);
 
   it("returns file:line: text for each matching line, skipping .git and node_modules", async () => {
     write("src/a.ts", "const x = 1;\n// TODO: fix\n");
@@ -64,7 +61,7 @@ describe("search", () => {
     const outside = mkdtempSync(join(tmpdir(), "mca-search-outside-"));
     try {
       writeFileSync(join(outside, "secret.txt"), "needle\n");
-      symlinkSync(outside, join(project, "linked"));
+      symlinkSync(outside, join(project(), "linked"));
       expect((await search({ pattern: "needle" })).text).toBe("no matches for /needle/ in .");
     } finally {
       rmSync(outside, { recursive: true, force: true });
@@ -87,7 +84,7 @@ describe("search", () => {
 
   it("refuses a path outside the project folder", async () => {
     expect(await search({ pattern: "x", path: "../" })).toEqual({
-      text: `path ../ is outside the project folder ${project}`,
+      text: `path ../ is outside the project folder ${project()}`,
       isError: true,
     });
   });
@@ -96,7 +93,7 @@ describe("search", () => {
     write("a.txt", "hit\n");
     const controller = new AbortController();
     controller.abort();
-    const result = await createSearchTool(project).run({ pattern: "hit" }, { signal: controller.signal });
+    const result = await createSearchTool(project()).run({ pattern: "hit" }, { signal: controller.signal });
     expect(result).toEqual({ text: "search aborted", isError: true });
   });
 });
