@@ -2,7 +2,7 @@
 // connected, failed (never came up) or disconnected (came up, then died). Calls never throw: a server
 // that is not there gives an McpError value naming it and the reason.
 import { dirname, resolve } from "node:path";
-import type { McpServerConfig } from "../config/mcp-config.js";
+import type { McpServerConfig, StdioServerConfig } from "../config/mcp-config.js";
 import type { ToolArgs } from "../kernel/tool.js";
 import type { CallToolOutcome } from "./call-outcome.js";
 import { createMcpClient, type CallToolOptions, type McpClient } from "./client.js";
@@ -52,6 +52,12 @@ export interface TransportSeams {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Where a stdio server runs: its relative `cwd` (and the default) is the config file's folder, not wherever mca runs. */
+export function stdioServerCwd(spec: StdioServerConfig, configFile: string): string {
+  const configDir = dirname(configFile);
+  return spec.cwd === undefined ? configDir : resolve(configDir, spec.cwd);
 }
 
 function mergedEnv(base: ConnectionDeps["baseEnv"], own: Readonly<Record<string, string>>): Record<string, string> {
@@ -189,14 +195,12 @@ export class ServerConnection {
     const { spec, deps } = this;
     switch (spec.transport) {
       case "stdio": {
-        const configDir = dirname(deps.configFile);
         const transport = createStdioTransport({
           label: spec.alias,
           command: spec.command,
           args: spec.args,
           env: mergedEnv(deps.baseEnv, spec.env),
-          // A relative `cwd` (and the default) is the folder of the config file, not wherever mca runs.
-          cwd: spec.cwd === undefined ? configDir : resolve(configDir, spec.cwd),
+          cwd: stdioServerCwd(spec, deps.configFile),
           onWarning: deps.onWarning,
           ...(spec.maxLineBytes === undefined ? {} : { maxLineBytes: spec.maxLineBytes }),
           ...(deps.seams?.createFramer === undefined ? {} : { createFramer: deps.seams.createFramer }),

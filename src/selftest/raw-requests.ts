@@ -3,8 +3,8 @@
 import { request } from "node:http";
 import type { StdioServerConfig } from "../config/mcp-config.js";
 import type { JsonObject, JsonRpcMessage } from "../mcp/jsonrpc.js";
+import { stdioServerCwd } from "../mcp/server-connection.js";
 import { createStdioTransport } from "../mcp/stdio-transport.js";
-import { dirname, resolve } from "node:path";
 
 const RAW_REQUEST_LIMIT_MS = 10_000;
 
@@ -35,13 +35,7 @@ export function postRaw(url: string, headers: Readonly<Record<string, string>>, 
 
 /** Starts the server of `spec`, writes one request, and returns the first message it answers with. */
 export async function stdioRoundTrip(spec: StdioServerConfig, configFile: string, method: string, params: JsonObject): Promise<JsonRpcMessage> {
-  const configDir = dirname(configFile);
-  const transport = createStdioTransport({
-    label: spec.alias,
-    command: spec.command,
-    args: spec.args,
-    cwd: spec.cwd === undefined ? configDir : resolve(configDir, spec.cwd),
-  });
+  const transport = createStdioTransport({ label: spec.alias, command: spec.command, args: spec.args, cwd: stdioServerCwd(spec, configFile) });
   try {
     return await new Promise<JsonRpcMessage>((done, fail) => {
       const timer = setTimeout(() => fail(new Error(`${spec.alias} did not answer within ${RAW_REQUEST_LIMIT_MS} ms`)), RAW_REQUEST_LIMIT_MS);
