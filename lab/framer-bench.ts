@@ -3,7 +3,7 @@
 // Each run happens in a fresh child process, so "peak RSS" belongs to that run alone.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createLineFramer } from "../src/mcp/line-framer.js";
+import { createLineFramer } from "../src/mcp/index.js";
 
 const CHUNK_BYTES = 64 * 1024;
 const BYTES_PER_MB = 1_000_000;

@@ -1,8 +1,8 @@
 // `pnpm lab`: the self-test once as shipped, then with each instinctive version swapped in, one at a time,
 // then all five at once — printing which assertions turn red. Exit 1 if a trap escapes its assertion.
-import { runSelfTest, type AssertionResult } from "../src/selftest/run-selftest.js";
-import type { SelfTestSeams } from "../src/selftest/seams.js";
-import { emptyPort } from "../src/selftest/fixture.js";
+import { runSelfTest, type AssertionResult } from "../src/selftest/index.js";
+import type { SelfTestSeams } from "../src/selftest/index.js";
+import { emptyPort } from "../src/selftest/index.js";
 import { allTraps, TRAPS } from "./traps.js";
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);

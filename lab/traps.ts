@@ -1,10 +1,10 @@
 // The five instinctive versions of the lab, each swapped into the self-test through its seams: they work
 // on small data and fail quietly on real data. Each names the assertion that must catch it.
-import type { Tool } from "../src/kernel/tool.js";
-import type { JsonRpcMessage } from "../src/mcp/jsonrpc.js";
-import type { LineFramer } from "../src/mcp/line-framer.js";
-import type { Transport, TransportHandlers } from "../src/mcp/transport.js";
-import type { SelfTestSeams } from "../src/selftest/seams.js";
+import type { Tool } from "../src/kernel/index.js";
+import type { JsonRpcMessage } from "../src/mcp/index.js";
+import type { LineFramer } from "../src/mcp/index.js";
+import type { Transport, TransportHandlers } from "../src/mcp/index.js";
+import type { SelfTestSeams } from "../src/selftest/index.js";
 
 export interface Trap {
   readonly name: string;

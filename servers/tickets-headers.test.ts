@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeHeaderValue } from "../src/mcp/header-value.js";
+import { encodeHeaderValue } from "../src/mcp/index.js";
 import { meta, request, VERSION } from "./test-support/meta.js";
 import { mcpHeaders } from "./test-support/raw-http.js";
 import { ticketsPerTest } from "./test-support/tickets-per-test.js";

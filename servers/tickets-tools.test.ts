@@ -3,7 +3,7 @@ import { request, SERVER_INFO_KEY, valueAt } from "./test-support/meta.js";
 import { mcpHeaders, postJson, rawRequest, sseMessages } from "./test-support/raw-http.js";
 import { ticketsPerTest } from "./test-support/tickets-per-test.js";
 import type { OutgoingHttpHeaders } from "node:http";
-import type { JsonObject } from "../src/mcp/jsonrpc.js";
+import type { JsonObject } from "../src/mcp/index.js";
 
 const SERVER_META = { [SERVER_INFO_KEY]: { name: "tickets", title: "Ticket system (mca demo server)", version: "1.0.0" } };
 const ELICITATION = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };

@@ -4,15 +4,15 @@
 // not need is imported lazily, so `mca --help` and the mock never load the Anthropic SDK or prompts.
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
-import type { InputAnswers } from "./cli/input-answers-file.js";
-import type { CliInputResponder } from "./cli/input-responder.js";
-import { readPackageVersion } from "./cli/package-version.js";
-import { parseInvocation, USAGE_EXIT_CODE, type Invocation } from "./cli/program.js";
-import type { ServerStatus } from "./cli/server-status.js";
-import type { AgentFactory } from "./cli/session-io.js";
-import { createShutdown, type Closer } from "./cli/shutdown.js";
-import type { MountedServers } from "./mcp/mount-servers.js";
-import { killAllChildrenSync } from "./mcp/child-processes.js";
+import type { InputAnswers } from "./cli/index.js";
+import type { CliInputResponder } from "./cli/index.js";
+import { readPackageVersion } from "./cli/index.js";
+import { parseInvocation, USAGE_EXIT_CODE, type Invocation } from "./cli/index.js";
+import type { ServerStatus } from "./cli/index.js";
+import type { AgentFactory } from "./cli/index.js";
+import { createShutdown, type Closer } from "./cli/index.js";
+import type { MountedServers } from "./mcp/index.js";
+import { killAllChildrenSync } from "./mcp/index.js";
 
 const EXIT_ON_SIGNAL: Readonly<Record<"SIGTERM" | "SIGHUP", number>> = { SIGTERM: 143, SIGHUP: 129 };
 const INTERRUPTED_EXIT_CODE = 130;

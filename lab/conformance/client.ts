@@ -1,14 +1,14 @@
 // The thin client the official conformance runner spawns (`<command> <server url>`): mca's own MCP client
 // over HTTP, doing for each scenario what mca does — discover, list, call — and nothing protocol-specific.
-import { readPackageVersion } from "../../src/cli/package-version.js";
-import { createMcpClient, type McpClient } from "../../src/mcp/client.js";
-import { McpError } from "../../src/mcp/errors.js";
-import { createHttpTransport } from "../../src/mcp/http-transport.js";
-import { callToolToCompletion, type InputAnswer } from "../../src/mcp/input-required.js";
-import { clientCapabilities, type InputSupport } from "../../src/mcp/input-support.js";
-import { isJsonObject, type JsonObject } from "../../src/mcp/jsonrpc.js";
-import { negotiateEra } from "../../src/mcp/negotiate-era.js";
-import type { RemoteToolInfo } from "../../src/mcp/remote-tool.js";
+import { readPackageVersion } from "../../src/cli/index.js";
+import { createMcpClient, type McpClient } from "../../src/mcp/index.js";
+import { McpError } from "../../src/mcp/index.js";
+import { createHttpTransport } from "../../src/mcp/index.js";
+import { callToolToCompletion, type InputAnswer } from "../../src/mcp/index.js";
+import { clientCapabilities, type InputSupport } from "../../src/mcp/index.js";
+import { isJsonObject, type JsonObject } from "../../src/mcp/index.js";
+import { negotiateEra } from "../../src/mcp/index.js";
+import type { RemoteToolInfo } from "../../src/mcp/index.js";
 
 /** This driver answers form elicitations (automatically), so that is all it declares. */
 const SUPPORT: InputSupport = { elicitationForm: true };

@@ -1,7 +1,7 @@
 // Every process group the conformance script starts, so that none outlives it: whatever way the script
 // ends (done, interrupted, a crash, a closed stdout), the `exit` hook kills each group still listed.
 // The registry is mca's own (src/mcp/child-processes.ts); this file only adds the hook and the lab's names.
-import { killAllChildrenSync, registerChild, signalProcessGroup, unregisterChild } from "../../src/mcp/child-processes.js";
+import { killAllChildrenSync, registerChild, signalProcessGroup, unregisterChild } from "../../src/mcp/index.js";
 
 let hooked = false;
 

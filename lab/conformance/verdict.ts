@@ -1,6 +1,6 @@
 // How one conformance scenario is judged: check by check from the runner's `checks.json`. A FAILURE or a
 // WARNING fails the scenario unless expected-failures.json names it; an expected failure that passed is stale.
-import { isJsonObject } from "../../src/mcp/jsonrpc.js";
+import { isJsonObject } from "../../src/mcp/index.js";
 
 export type CheckStatus = "SUCCESS" | "FAILURE" | "WARNING" | "SKIPPED" | "INFO";
 

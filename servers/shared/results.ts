@@ -1,7 +1,7 @@
 // Result envelopes: every result carries `resultType` and the server's identity in `_meta`; cacheable
 // ones also carry `ttlMs` and `cacheScope` (spec digest §3, §9).
 import { SERVER_INFO_KEY } from "./request-meta.js";
-import type { JsonObject } from "../../src/mcp/jsonrpc.js";
+import type { JsonObject } from "../../src/mcp/index.js";
 
 export type ServerIdentity = { readonly name: string; readonly title?: string; readonly version: string };
 

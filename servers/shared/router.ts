@@ -6,7 +6,7 @@ import { completeResult, inputRequiredResult, type CacheHint, type ServerIdentit
 import { failure, INVALID_PARAMS, METHOD_NOT_FOUND, rpcError, type RpcError } from "./rpc-error.js";
 import { toolsPage } from "./tools-page.js";
 import type { ToolEntry, ToolOutcome } from "./tool.js";
-import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../../src/mcp/jsonrpc.js";
+import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../../src/mcp/index.js";
 
 export type Notification = { readonly jsonrpc: "2.0"; readonly method: string; readonly params: JsonObject };
 

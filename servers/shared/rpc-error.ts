@@ -1,6 +1,6 @@
 // JSON-RPC error objects as the demo servers send them, and the HTTP status each code travels with
 // (spec digest §5.6, §10).
-import type { JsonRpcFailure, JsonRpcId } from "../../src/mcp/jsonrpc.js";
+import type { JsonRpcFailure, JsonRpcId } from "../../src/mcp/index.js";
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;

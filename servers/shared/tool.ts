@@ -2,7 +2,7 @@
 // synchronous call that returns an outcome value; both servers keep their tools in tables of these.
 import type { RequestMeta } from "./request-meta.js";
 import type { RpcError } from "./rpc-error.js";
-import type { JsonObject } from "../../src/mcp/jsonrpc.js";
+import type { JsonObject } from "../../src/mcp/index.js";
 
 export type ToolDefinition = {
   readonly name: string;

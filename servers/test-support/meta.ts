@@ -1,5 +1,5 @@
 // Request builders for the demo-server tests: the `_meta` a 2026-07-28 client puts on every request.
-import type { JsonObject } from "../../src/mcp/jsonrpc.js";
+import type { JsonObject } from "../../src/mcp/index.js";
 
 export const VERSION = "2026-07-28";
 

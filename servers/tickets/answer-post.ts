@@ -8,7 +8,7 @@ import { isJsonObject } from "../shared/json.js";
 import { checkProtocolVersion, readRequestMeta, type RequestMeta } from "../shared/request-meta.js";
 import { answerMessages, route, type ServerSpec } from "../shared/router.js";
 import type { RpcError } from "../shared/rpc-error.js";
-import type { JsonObject } from "../../src/mcp/jsonrpc.js";
+import type { JsonObject } from "../../src/mcp/index.js";
 
 type Checked = { readonly params: JsonObject; readonly meta: RequestMeta };
 

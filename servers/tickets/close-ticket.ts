@@ -5,7 +5,7 @@ import { isJsonObject } from "../shared/json.js";
 import { INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, rpcError } from "../shared/rpc-error.js";
 import { stringArgument, textOutcome, toolError, type ToolEntry, type ToolOutcome } from "../shared/tool.js";
 import type { TicketStore } from "./store.js";
-import type { JsonObject } from "../../src/mcp/jsonrpc.js";
+import type { JsonObject } from "../../src/mcp/index.js";
 
 /** Opaque to the client: it must echo the string byte for byte. */
 function requestStateFor(ticketId: string): string {

@@ -1,11 +1,11 @@
 // Streamable HTTP header validation (spec digest §5.4): the standard headers must be present and equal to
 // what the body says, and an `x-mcp-header` argument must travel as a matching `Mcp-Param-*` header.
 // Every failure is 400 + -32020. Names are case-insensitive, values case-sensitive, OWS is trimmed.
-import { decodeHeaderValue } from "../../src/mcp/header-value.js";
+import { decodeHeaderValue } from "../../src/mcp/index.js";
 import { isJsonObject } from "../shared/json.js";
 import { HEADER_MISMATCH, rpcError, type RpcError } from "../shared/rpc-error.js";
 import type { ToolEntry } from "../shared/tool.js";
-import type { JsonObject } from "../../src/mcp/jsonrpc.js";
+import type { JsonObject } from "../../src/mcp/index.js";
 
 /** A request header by lower-case name, as received (untrimmed). */
 export type HeaderLookup = (lowerCaseName: string) => string | undefined;

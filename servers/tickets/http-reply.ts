@@ -2,7 +2,7 @@
 // and the one function that writes it: JSON, an event stream, or 202 with no body.
 import type { ServerResponse } from "node:http";
 import { failure, httpStatusFor, type RpcError } from "../shared/rpc-error.js";
-import type { JsonRpcId, JsonRpcMessage } from "../../src/mcp/jsonrpc.js";
+import type { JsonRpcId, JsonRpcMessage } from "../../src/mcp/index.js";
 
 export type Reply =
   | { readonly kind: "json"; readonly status: number; readonly body: JsonRpcMessage; readonly headers?: Readonly<Record<string, string>> }

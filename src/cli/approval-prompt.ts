@@ -1,8 +1,8 @@
 // Asks the user about one tool call in the chat: the tool's name, source, the gate's reason and the
 // arguments, then allow once / allow for this session / deny. `prompts` is loaded on first use only.
 import type { ChalkInstance } from "chalk";
-import type { ApprovalRequest } from "../kernel/agent.js";
-import type { ApprovalAnswer } from "../kernel/decision.js";
+import type { ApprovalRequest } from "../kernel/index.js";
+import type { ApprovalAnswer } from "../kernel/index.js";
 import type { TerminalInput, TerminalOutput } from "./terminal-streams.js";
 
 const ARGS_PREVIEW_LINES = 20;

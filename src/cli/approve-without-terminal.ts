@@ -1,7 +1,7 @@
 // Approval when nobody can be asked (pipe mode, `-p`, subcommands): `ask` means deny, and the message
 // names the flag that would have allowed the call.
-import type { ApprovalAnswer } from "../kernel/decision.js";
-import type { ApprovalRequest } from "../kernel/agent.js";
+import type { ApprovalAnswer } from "../kernel/index.js";
+import type { ApprovalRequest } from "../kernel/index.js";
 
 export function denialMessage(toolName: string): string {
   return `denied: ${toolName} needs approval; run with --allow ${JSON.stringify(toolName)} to allow it`;

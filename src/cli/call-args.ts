@@ -1,6 +1,6 @@
 // Arguments of `/call <tool> <json>` and `mca call <tool> [json]`, validated into a tool name and an
 // arguments object with errors that say what is wrong.
-import type { ToolArgs } from "../kernel/tool.js";
+import type { ToolArgs } from "../kernel/index.js";
 
 export interface CallLine {
   readonly tool: string;

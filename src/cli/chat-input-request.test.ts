@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Agent } from "../kernel/agent.js";
-import type { InputRequest } from "../mcp/input-request.js";
+import type { Agent } from "../kernel/index.js";
+import type { InputRequest } from "../mcp/index.js";
 import { createCliInputResponder, type CliInputResponder } from "./input-responder.js";
 import type { SessionIo } from "./session-io.js";
 import { createFakeAgent } from "./test-support/fake-agent.js";

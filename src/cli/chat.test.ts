@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Agent } from "../kernel/agent.js";
+import type { Agent } from "../kernel/index.js";
 import type { SessionIo } from "./session-io.js";
 import { createFakeAgent, fakeTool } from "./test-support/fake-agent.js";
 import { startMemoryChat } from "./test-support/memory-chat.js";

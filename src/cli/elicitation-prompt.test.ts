@@ -1,6 +1,6 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
-import type { InputRequest } from "../mcp/input-request.js";
+import type { InputRequest } from "../mcp/index.js";
 import { askFormElicitation, askUrlElicitation } from "./elicitation-prompt.js";
 import { createScriptedAsker } from "./test-support/scripted-asker.js";
 

@@ -3,7 +3,7 @@
 // host, consent first; mca never opens anything itself — it prints the link and waits until the user
 // says they are done there. "Accept" only means the user went: the outcome comes from the retry (spec §3).
 import type { ChalkInstance } from "chalk";
-import type { InputRequest } from "../mcp/input-request.js";
+import type { InputRequest } from "../mcp/index.js";
 import { askFormFields } from "./ask-form.js";
 import type { ElicitAction, ElicitResult } from "./elicit-result.js";
 import { readFormFields, type FormField } from "./form-fields.js";

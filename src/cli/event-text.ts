@@ -1,5 +1,5 @@
 // Short one-line forms of tool arguments and results, shared by the plain and the terminal renderer.
-import type { ToolArgs } from "../kernel/tool.js";
+import type { ToolArgs } from "../kernel/index.js";
 
 export const ARGS_PREVIEW_CHARS = 200;
 export const RESULT_PREVIEW_CHARS = 160;

@@ -1,7 +1,7 @@
 // A form elicitation's `requestedSchema` read into typed fields: "a flat object of primitive properties"
 // (spec §3) — string, number/integer, boolean, and the enum variants (single choice as `enum`, `enum` +
 // `enumNames` or `oneOf` of const/title; several choices as an array of `enum` or `anyOf` items).
-import { isJsonObject, type JsonObject } from "../mcp/jsonrpc.js";
+import { isJsonObject, type JsonObject } from "../mcp/index.js";
 
 export interface FieldOption {
   readonly value: string;

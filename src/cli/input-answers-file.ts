@@ -3,10 +3,10 @@
 // <ElicitResult> } } }`, e.g. `{"tickets": {"close_ticket": {"confirm": {"action": "accept",
 // "content": {"confirm": true}}}}}`. Validated once at start-up; errors name the file, line, column and place.
 import { readFile } from "node:fs/promises";
-import { ConfigError, formatPath, type SourcePosition } from "../config/config-error.js";
-import { readJson, type JsonNode, type JsonReadError } from "../config/json-reader.js";
-import { positionAt } from "../config/json-tokenizer.js";
-import { fail, optionalField, readObject, rejectUnknownFields, requiredField, readString, type Path, type ReadContext } from "../config/read-fields.js";
+import { ConfigError, formatPath, type SourcePosition } from "../config/index.js";
+import { readJson, type JsonNode, type JsonReadError } from "../config/index.js";
+import { positionAt } from "../config/index.js";
+import { fail, optionalField, readObject, rejectUnknownFields, requiredField, readString, type Path, type ReadContext } from "../config/index.js";
 import { ELICIT_ACTIONS, type ElicitResult } from "./elicit-result.js";
 import type { FieldValue } from "./form-fields.js";
 

@@ -1,8 +1,8 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
-import type { Model, ModelRequest } from "../kernel/model.js";
-import type { InputRequest } from "../mcp/input-request.js";
-import { clientCapabilities } from "../mcp/input-support.js";
+import type { Model, ModelRequest } from "../kernel/index.js";
+import type { InputRequest } from "../mcp/index.js";
+import { clientCapabilities } from "../mcp/index.js";
 import { parseInputAnswers, type InputAnswers } from "./input-answers-file.js";
 import { createCliInputResponder, type CliInputResponderDeps } from "./input-responder.js";
 import type { TerminalLender } from "./terminal-lender.js";

@@ -5,10 +5,10 @@
 // are answered; URLs and sampling are not declared, since nobody could consent.
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Model } from "../kernel/model.js";
-import type { InputRequest } from "../mcp/input-request.js";
-import type { InputAskContext, InputResponder } from "../mcp/input-required.js";
-import type { InputSupport } from "../mcp/input-support.js";
+import type { Model } from "../kernel/index.js";
+import type { InputRequest } from "../mcp/index.js";
+import type { InputAskContext, InputResponder } from "../mcp/index.js";
+import type { InputSupport } from "../mcp/index.js";
 import type { ElicitResult } from "./elicit-result.js";
 import { askFormElicitation, askUrlElicitation, type Asking } from "./elicitation-prompt.js";
 import { checkFormContent } from "./form-check.js";

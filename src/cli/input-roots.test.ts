@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isJsonObject, type JsonObject } from "../mcp/jsonrpc.js";
-import { mountServers, type MountedServers } from "../mcp/mount-servers.js";
+import { isJsonObject, type JsonObject } from "../mcp/index.js";
+import { mountServers, type MountedServers } from "../mcp/index.js";
 import { startInputRequiredServer } from "../mcp/test-support/input-required-server.js";
 import { createCliInputResponder } from "./input-responder.js";
 

@@ -1,8 +1,8 @@
 // The `--json` shapes of the scripting contract (DESIGN "Scripting contract"): built field by field so
 // that what scripts parse never changes when an internal type grows.
-import type { CallReport } from "../kernel/agent.js";
-import type { Decision, Verdict } from "../kernel/decision.js";
-import type { Tool } from "../kernel/tool.js";
+import type { CallReport } from "../kernel/index.js";
+import type { Decision, Verdict } from "../kernel/index.js";
+import type { Tool } from "../kernel/index.js";
 import type { ServerStatus } from "./server-status.js";
 
 export interface ApprovalView {

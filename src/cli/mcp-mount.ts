@@ -4,10 +4,10 @@
 // anything is spawned.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadMcpConfig } from "../config/load-mcp-config.js";
-import type { McpConfig } from "../config/mcp-config.js";
-import type { InputResponder } from "../mcp/input-required.js";
-import { mountServers, type MountedServers } from "../mcp/mount-servers.js";
+import { loadMcpConfig } from "../config/index.js";
+import type { McpConfig } from "../config/index.js";
+import type { InputResponder } from "../mcp/index.js";
+import { mountServers, type MountedServers } from "../mcp/index.js";
 import { unknownAliasError, type InputAnswers } from "./input-answers-file.js";
 
 export const DEFAULT_MCP_CONFIG = "mcp.config.json";

@@ -1,6 +1,6 @@
 // Which model a run talks to, decided from the environment and `--model`; the model modules are
 // imported only once chosen, so the mock path never loads the Anthropic SDK.
-import type { Model } from "../kernel/model.js";
+import type { Model } from "../kernel/index.js";
 
 export type ModelChoice =
   | { readonly kind: "mock"; readonly notice: string | null }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../kernel/events.js";
+import type { AgentEvent } from "../kernel/index.js";
 import { createPlainRenderer } from "./plain-renderer.js";
 
 function render(events: readonly AgentEvent[]) {

@@ -1,6 +1,6 @@
 // Renders agent events as plain text for pipe mode, `-p` and the subcommands: the model's words on
 // stdout, tool activity and diagnostics on stderr, no colour and no spinner.
-import type { AgentEvent } from "../kernel/events.js";
+import type { AgentEvent } from "../kernel/index.js";
 import { previewArgs, previewResult } from "./event-text.js";
 
 export interface PlainStreams {

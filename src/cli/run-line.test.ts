@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../kernel/events.js";
+import type { AgentEvent } from "../kernel/index.js";
 import { runLine, type LineContext } from "./run-line.js";
 import type { ServerStatus } from "./server-status.js";
 import { createFakeAgent, fakeTool, type FakeAgentScript } from "./test-support/fake-agent.js";

@@ -1,8 +1,8 @@
 // A `sampling/createMessage` request mapped onto the session's Model, and its reply mapped back to a
 // CreateMessageResult `{ role, content, model, stopReason }` (spec §3). mca samples text only: a message
 // holding an image, audio or tool blocks is refused rather than silently shortened.
-import type { Message, ModelReply, StopReason, TextBlock } from "../kernel/model.js";
-import { isJsonObject, type JsonObject } from "../mcp/jsonrpc.js";
+import type { Message, ModelReply, StopReason, TextBlock } from "../kernel/index.js";
+import { isJsonObject, type JsonObject } from "../mcp/index.js";
 
 export interface SamplingPrompt {
   readonly system: string;

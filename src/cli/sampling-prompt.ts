@@ -2,9 +2,9 @@
 // consent twice: before the model sees the server's messages, and before its answer goes back. The
 // terminal is lent for each question and given back while the model works, so Ctrl-C interrupts as usual.
 import type { ChalkInstance } from "chalk";
-import type { Model } from "../kernel/model.js";
-import type { InputRequest } from "../mcp/input-request.js";
-import type { JsonObject } from "../mcp/jsonrpc.js";
+import type { Model } from "../kernel/index.js";
+import type { InputRequest } from "../mcp/index.js";
+import type { JsonObject } from "../mcp/index.js";
 import type { Asking } from "./elicitation-prompt.js";
 import type { Choice } from "./prompt-asker.js";
 import { createMessageResult, messageText, samplingPrompt, type SamplingPrompt } from "./sampling-messages.js";

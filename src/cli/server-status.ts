@@ -1,7 +1,7 @@
 // The health of each configured MCP server as the CLI shows it (`/mcp`, `mca mcp list --json`).
 // The MCP mounting fills these in; the CLI only reads them through a provider function.
-import { isLegacyVersion } from "../mcp/legacy-version.js";
-import type { ServerStatus } from "../mcp/server-connection.js";
+import { isLegacyVersion } from "../mcp/index.js";
+import type { ServerStatus } from "../mcp/index.js";
 
 export type { ServerStatus };
 

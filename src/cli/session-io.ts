@@ -1,8 +1,8 @@
 // What a mode gives the agent when it makes one: how to ask for approval and where events go.
 // main.ts owns everything else the agent needs and hands the modes a factory.
-import type { Agent, ApprovalRequest } from "../kernel/agent.js";
-import type { ApprovalAnswer } from "../kernel/decision.js";
-import type { AgentEvent } from "../kernel/events.js";
+import type { Agent, ApprovalRequest } from "../kernel/index.js";
+import type { ApprovalAnswer } from "../kernel/index.js";
+import type { AgentEvent } from "../kernel/index.js";
 
 export interface SessionIo {
   readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;

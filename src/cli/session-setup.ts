@@ -1,12 +1,12 @@
 // Everything an agent needs besides a mode's approval and rendering: rules, model, tools, the system
 // prompt, snapshots, the transcript and (with --resume) the earlier history. Configuration problems
 // come back as an Error for main to print and exit 2 on.
-import { createAgent } from "../kernel/agent.js";
-import type { Model } from "../kernel/model.js";
-import type { Tool } from "../kernel/tool.js";
-import { loadLastSession, openTranscript } from "../session/transcript-file.js";
-import { createSnapshotFiles } from "../session/snapshot-files.js";
-import { createLocalTools } from "../tools/local-tools.js";
+import { createAgent } from "../kernel/index.js";
+import type { Model } from "../kernel/index.js";
+import type { Tool } from "../kernel/index.js";
+import { loadLastSession, openTranscript } from "../session/index.js";
+import { createSnapshotFiles } from "../session/index.js";
+import { createLocalTools } from "../tools/index.js";
 import { chooseModel, createChosenModel } from "./model-choice.js";
 import type { CommonOptions } from "./program.js";
 import type { AgentFactory } from "./session-io.js";

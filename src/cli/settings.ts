@@ -3,8 +3,8 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { Rule, Verdict } from "../kernel/decision.js";
-import { parseRule } from "../kernel/gate.js";
+import type { Rule, Verdict } from "../kernel/index.js";
+import { parseRule } from "../kernel/index.js";
 
 const SETTINGS_VERDICTS: readonly Verdict[] = ["allow", "ask", "deny"];
 

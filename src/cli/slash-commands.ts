@@ -1,6 +1,6 @@
 // The slash commands, as a table: each is a plain object, and adding one is a one-row change. The same
 // rows serve the chat, pipe mode, `-p` and the plain output of the subcommands.
-import type { Agent } from "../kernel/agent.js";
+import type { Agent } from "../kernel/index.js";
 import { parseCallLine } from "./call-args.js";
 import { formatColumns } from "./columns.js";
 import { toolClaims } from "./tool-claims.js";

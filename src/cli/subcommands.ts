@@ -1,6 +1,6 @@
 // `mca tools`, `mca call` and `mca mcp list`: the slash commands' views for scripts, each with `--json`
 // (DESIGN "Scripting contract"). Nobody can be asked for approval here, so `ask` means deny.
-import type { AgentEvent } from "../kernel/events.js";
+import type { AgentEvent } from "../kernel/index.js";
 import { createApproverWithoutTerminal } from "./approve-without-terminal.js";
 import { parseCallArgs } from "./call-args.js";
 import { callView, formatJson, serverView, toolView } from "./json-views.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Tool } from "../kernel/tool.js";
+import type { Tool } from "../kernel/index.js";
 import { toolClaims } from "./tool-claims.js";
 
 const tool = (annotations?: Record<string, unknown>): Tool => ({

@@ -1,6 +1,6 @@
 // A remote tool's annotations as /tools shows them: what the server claims about its own tool. Shown so
 // the user can judge; the approval gate never reads them (they are untrusted, spec §4).
-import type { Tool } from "../kernel/tool.js";
+import type { Tool } from "../kernel/index.js";
 
 /** Each hint whose value differs from the spec's default, as the words a person would use. */
 const CLAIMS: ReadonlyArray<readonly [key: string, unusual: boolean, words: string]> = [

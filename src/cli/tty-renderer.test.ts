@@ -1,6 +1,6 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../kernel/events.js";
+import type { AgentEvent } from "../kernel/index.js";
 import type { Spinner } from "./spinner.js";
 import { createTtyRenderer } from "./tty-renderer.js";
 

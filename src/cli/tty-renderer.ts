@@ -1,7 +1,7 @@
 // Renders agent events for the interactive chat: streamed text, a line per tool call and result,
 // a spinner while the model thinks or a tool runs, colour through the chalk instance it is given.
 import type { ChalkInstance } from "chalk";
-import type { AgentEvent } from "../kernel/events.js";
+import type { AgentEvent } from "../kernel/index.js";
 import { previewArgs, previewResult } from "./event-text.js";
 import type { Spinner } from "./spinner.js";
 

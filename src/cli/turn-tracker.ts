@@ -1,5 +1,5 @@
 // Remembers how the last turn ended, so a prompt line can count as failed in pipe mode and `-p`.
-import type { AgentEvent } from "../kernel/events.js";
+import type { AgentEvent } from "../kernel/index.js";
 
 export type TurnEndReason = Extract<AgentEvent, { type: "turn_end" }>["reason"];
 

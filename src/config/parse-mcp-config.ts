@@ -1,6 +1,6 @@
 // mcp.config.json (or the file given with --mcp-config) validated into a typed McpConfig, or the first
 // ConfigError found. Pure: the text and the environment come in as arguments.
-import { sanitizeAlias, toolPrefix } from "../mcp/namespace.js";
+import { sanitizeAlias, toolPrefix } from "../mcp/index.js";
 import { ConfigError, formatPath } from "./config-error.js";
 import type { Env } from "./expand-variables.js";
 import { readJson, type JsonReadError } from "./json-reader.js";

@@ -1,6 +1,6 @@
 // The MCP client for one server: every request gets a fresh `_meta`, -32022 is answered by switching to a
 // mutual version once, lists are followed to their end, and tool results come back as typed outcomes.
-import type { ToolArgs } from "../kernel/tool.js";
+import type { ToolArgs } from "../kernel/index.js";
 import { parseCallOutcome, type CallToolOutcome } from "./call-outcome.js";
 import { parseDiscoverResult, type DiscoverInfo } from "./discover-info.js";
 import { judgeDiscoverResult, judgeProbeFailure, type ProbeVerdict } from "./era-probe.js";

@@ -1,7 +1,7 @@
 // Multi round-trip requests (spec §3 "Client Requirements"): a tools/call answered with `input_required` is
 // answered and retried — same name and arguments, a new JSON-RPC id, the server's `requestState` echoed
 // untouched — for as many rounds as the server asks, up to a cap.
-import type { ToolArgs } from "../kernel/tool.js";
+import type { ToolArgs } from "../kernel/index.js";
 import type { CallToolOutcome } from "./call-outcome.js";
 import type { CallToolOptions, RequestOptions } from "./client.js";
 import { McpError } from "./errors.js";

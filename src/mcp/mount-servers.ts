@@ -1,7 +1,7 @@
 // Mounts every enabled server of the config at session start: each discovered on its own, in parallel,
 // so start-up takes as long as the slowest server and one failure never stops the others.
-import type { McpConfig } from "../config/mcp-config.js";
-import type { Tool } from "../kernel/tool.js";
+import type { McpConfig } from "../config/index.js";
+import type { Tool } from "../kernel/index.js";
 import { createMountedTool, createUnavailableTool } from "./mounted-tool.js";
 import { buildNamespace, toolPrefix, type ToolRef } from "./namespace.js";
 import type { ConnectionDeps, ServerConnection, ServerStatus } from "./server-connection.js";

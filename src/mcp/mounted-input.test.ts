@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { ToolContext } from "../kernel/tool.js";
+import type { ToolContext } from "../kernel/index.js";
 import type { InputAskContext, InputResponder } from "./input-required.js";
 import type { InputRequest } from "./input-request.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";

@@ -1,6 +1,6 @@
 // A tool of an MCP server as the agent sees it: an ordinary Tool of kind "remote" under its flat name,
 // whose run sends the server's ORIGINAL name and turns every outcome, failures included, into a result.
-import type { Tool, ToolArgs, ToolContext, ToolResult } from "../kernel/tool.js";
+import type { Tool, ToolArgs, ToolContext, ToolResult } from "../kernel/index.js";
 import { callToolToCompletion } from "./input-required.js";
 import type { JsonRpcNotification } from "./jsonrpc.js";
 import type { RemoteToolInfo } from "./remote-tool.js";

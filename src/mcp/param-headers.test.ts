@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { JsonSchema } from "../kernel/tool.js";
+import type { JsonSchema } from "../kernel/index.js";
 import { type ParamHeaderSpec, paramHeaderValues, readParamHeaderSpecs } from "./param-headers.js";
 
 function objectSchema(properties: Record<string, unknown>): JsonSchema {

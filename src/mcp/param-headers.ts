@@ -1,6 +1,6 @@
 // `x-mcp-header` (spec §5.3): a tool's input schema may ask for some arguments to travel also as
 // `Mcp-Param-<Name>` headers. Reading the annotations validates them; a tool with a bad one is dropped.
-import type { JsonSchema, ToolArgs } from "../kernel/tool.js";
+import type { JsonSchema, ToolArgs } from "../kernel/index.js";
 import type { ParamHeader } from "./transport.js";
 
 export type ParamHeaderSpec = {

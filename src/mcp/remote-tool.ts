@@ -1,6 +1,6 @@
 // A tool as a server lists it (spec §4 "Tool definition"), kept verbatim: the schemas are never rewritten
 // or dereferenced, because the model and the conformance suite must see exactly what the server sent.
-import type { JsonSchema } from "../kernel/tool.js";
+import type { JsonSchema } from "../kernel/index.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 
 export interface RemoteToolInfo {

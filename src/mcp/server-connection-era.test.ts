@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { StdioServerConfig } from "../config/mcp-config.js";
+import type { StdioServerConfig } from "../config/index.js";
 import { isJsonObject } from "./jsonrpc.js";
 import { ServerConnection } from "./server-connection.js";
 import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";

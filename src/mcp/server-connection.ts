@@ -2,8 +2,8 @@
 // connected, failed (never came up) or disconnected (came up, then died). Calls never throw: a server
 // that is not there gives an McpError value naming it and the reason.
 import { dirname, resolve } from "node:path";
-import type { McpServerConfig, StdioServerConfig } from "../config/mcp-config.js";
-import type { ToolArgs } from "../kernel/tool.js";
+import type { McpServerConfig, StdioServerConfig } from "../config/index.js";
+import type { ToolArgs } from "../kernel/index.js";
 import type { CallToolOutcome } from "./call-outcome.js";
 import { createMcpClient, type CallToolOptions, type McpClient } from "./client.js";
 import { observeClose } from "./close-observer.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Message } from "../kernel/model.js";
+import type { Message } from "../kernel/index.js";
 import { MISSING_RESULT_TEXT, toApiMessages, toApiSystem, toApiTools } from "./anthropic-messages.js";
 
 const call = (id: string): Message => ({

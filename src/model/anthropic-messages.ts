@@ -2,7 +2,7 @@
 // definitions marked for prompt caching, tool results paired with the tool_use that asked for them.
 // Type-only imports: the SDK itself is loaded lazily by anthropic-model.ts.
 import type { Anthropic } from "@anthropic-ai/sdk";
-import type { AssistantMessage, Message, ToolResultBlock, ToolSpec } from "../kernel/model.js";
+import type { AssistantMessage, Message, ToolResultBlock, ToolSpec } from "../kernel/index.js";
 
 const EPHEMERAL_CACHE: Anthropic.CacheControlEphemeral = { type: "ephemeral" };
 /** What the API receives for a tool_use whose result never came (the turn was aborted mid-call). */

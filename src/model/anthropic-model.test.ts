@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message } from "../kernel/model.js";
+import type { Message } from "../kernel/index.js";
 import { createHarness, HELLO, MODEL, requestFor, TOOLS } from "./test-support/model-harness.js";
 import { messageStart, replyEvents } from "./test-support/sse-replies.js";
 

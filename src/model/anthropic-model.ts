@@ -1,7 +1,7 @@
 // The Claude model over the Anthropic Messages API: streaming, prompt caching, one retry policy.
 // The SDK is imported lazily on the first request, so start-up and the mock path never load it.
 import type * as Sdk from "@anthropic-ai/sdk";
-import type { Model, ModelReply, ModelRequest } from "../kernel/model.js";
+import type { Model, ModelReply, ModelRequest } from "../kernel/index.js";
 import { toApiMessages, toApiSystem, toApiTools } from "./anthropic-messages.js";
 import { createReplyAssembler } from "./anthropic-reply.js";
 import {

@@ -1,7 +1,7 @@
 // Assembles a streamed Messages API reply into the kernel's AssistantMessage: text deltas are
 // forwarded as they arrive, tool_use input is collected from its JSON fragments and parsed at the end.
 import type { Anthropic } from "@anthropic-ai/sdk";
-import type { AssistantMessage, ModelReply, StopReason } from "../kernel/model.js";
+import type { AssistantMessage, ModelReply, StopReason } from "../kernel/index.js";
 
 type Block =
   | { readonly kind: "text"; text: string }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Message, ModelRequest, ToolSpec } from "../kernel/model.js";
+import type { Message, ModelRequest, ToolSpec } from "../kernel/index.js";
 import { createMockModel } from "./mock-model.js";
 
 const TOOLS: ToolSpec[] = [

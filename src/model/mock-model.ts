@@ -9,8 +9,8 @@
 // 4. Anything else: a short reply that repeats the question and names up to three of the request's
 //    tools with how to call them.
 // Replies stream through onText in a few chunks. Tool-use ids count up per model: mock_1, mock_2, …
-import type { JsonSchema } from "../kernel/tool.js";
-import type { Message, Model, ModelReply, ModelRequest, ToolSpec, UserMessage } from "../kernel/model.js";
+import type { JsonSchema } from "../kernel/index.js";
+import type { Message, Model, ModelReply, ModelRequest, ToolSpec, UserMessage } from "../kernel/index.js";
 
 const CALL_PATTERN = /^call\s+(\S+)(?:\s+([\s\S]*))?$/;
 const MAX_QUOTED_CHARS = 200;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ModelRequest } from "../kernel/model.js";
+import type { ModelRequest } from "../kernel/index.js";
 import { SCRIPT_EXHAUSTED_TEXT, createScriptedModel } from "./scripted-model.js";
 
 function request(): { request: ModelRequest; texts: string[] } {

@@ -1,8 +1,8 @@
 // The scripted model: plays a fixed list of turns, one per request, whatever the request says — for
 // tests and for `MCA_MOCK_SCRIPT=<file>`. A turn is either a text reply or a list of tool calls.
 import { readFileSync } from "node:fs";
-import type { AssistantMessage, Model } from "../kernel/model.js";
-import type { ToolArgs } from "../kernel/tool.js";
+import type { AssistantMessage, Model } from "../kernel/index.js";
+import type { ToolArgs } from "../kernel/index.js";
 
 export interface ScriptedToolCall {
   readonly name: string;

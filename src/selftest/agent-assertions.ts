@@ -1,10 +1,10 @@
 // Self-test assertions about the agent's side: remote tools through the real kernel (truncation, the
 // namespace, the approval gate), the config's duplicate check, long names, and failure isolation.
 import { createHash } from "node:crypto";
-import { ConfigError } from "../config/config-error.js";
-import { parseMcpConfig } from "../config/parse-mcp-config.js";
-import { MAX_RESULT_CHARS } from "../kernel/truncate.js";
-import { buildNamespace } from "../mcp/namespace.js";
+import { ConfigError } from "../config/index.js";
+import { parseMcpConfig } from "../config/index.js";
+import { MAX_RESULT_CHARS } from "../kernel/index.js";
+import { buildNamespace } from "../mcp/index.js";
 import { callSignal, check, type Assertion } from "./check.js";
 
 const CUT_SENTENCE = "\n\n[92000 more characters were cut to fit the budget]";

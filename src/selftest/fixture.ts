@@ -8,13 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startTicketsServer, type TicketsServer } from "../../servers/tickets.js";
-import type { McpConfig } from "../config/mcp-config.js";
-import { parseMcpConfig } from "../config/parse-mcp-config.js";
-import { createAgent, type Agent } from "../kernel/agent.js";
-import type { Verdict } from "../kernel/decision.js";
-import { mountServers, type MountedServers } from "../mcp/mount-servers.js";
-import { createMockModel } from "../model/mock-model.js";
-import { createSnapshotFiles } from "../session/snapshot-files.js";
+import type { McpConfig } from "../config/index.js";
+import { parseMcpConfig } from "../config/index.js";
+import { createAgent, type Agent } from "../kernel/index.js";
+import type { Verdict } from "../kernel/index.js";
+import { mountServers, type MountedServers } from "../mcp/index.js";
+import { createMockModel } from "../model/index.js";
+import { createSnapshotFiles } from "../session/index.js";
 import type { SelfTestSeams } from "./seams.js";
 
 /** The package's own mcp.config.json, from src/selftest or from its build in dist/src/selftest. */

@@ -1,10 +1,10 @@
 // Self-test assertions about the wire: framing, the long note, pagination, stream correlation, header
 // validation and version negotiation — each against the real demo servers.
 import { NOTES, LONG_NOTE_CHARS } from "../../servers/notes/library.js";
-import type { StdioServerConfig } from "../config/mcp-config.js";
-import { isJsonObject, type JsonObject, type JsonRpcMessage } from "../mcp/jsonrpc.js";
-import { createLineFramer } from "../mcp/line-framer.js";
-import { ServerConnection } from "../mcp/server-connection.js";
+import type { StdioServerConfig } from "../config/index.js";
+import { isJsonObject, type JsonObject, type JsonRpcMessage } from "../mcp/index.js";
+import { createLineFramer } from "../mcp/index.js";
+import { ServerConnection } from "../mcp/index.js";
 import { callSignal, check, type Assertion } from "./check.js";
 import type { Fixture } from "./fixture.js";
 import { postRaw, stdioRoundTrip } from "./raw-requests.js";

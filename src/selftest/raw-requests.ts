@@ -1,10 +1,10 @@
 // Requests the self-test sends by hand, below the client, so it can send what a correct client never
 // would (a header that disagrees with the body, a version nobody supports) and read the raw answer.
 import { request } from "node:http";
-import type { StdioServerConfig } from "../config/mcp-config.js";
-import type { JsonObject, JsonRpcMessage } from "../mcp/jsonrpc.js";
-import { stdioServerCwd } from "../mcp/server-connection.js";
-import { createStdioTransport } from "../mcp/stdio-transport.js";
+import type { StdioServerConfig } from "../config/index.js";
+import type { JsonObject, JsonRpcMessage } from "../mcp/index.js";
+import { stdioServerCwd } from "../mcp/index.js";
+import { createStdioTransport } from "../mcp/index.js";
 
 const RAW_REQUEST_LIMIT_MS = 10_000;
 

@@ -1,7 +1,7 @@
 // Where the lab swaps an instinctive version of a part into the self-test: the same seams the tests use
 // (the transport seams of each server connection, and the tool list the agent is given).
-import type { Tool } from "../kernel/tool.js";
-import type { TransportSeams } from "../mcp/server-connection.js";
+import type { Tool } from "../kernel/index.js";
+import type { TransportSeams } from "../mcp/index.js";
 
 export interface SelfTestSeams {
   readonly transport?: TransportSeams;

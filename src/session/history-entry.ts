@@ -1,7 +1,7 @@
 // Reading a transcript line back: the entries that shape the message history, validated field by
 // field (a transcript is a file, and files get edited, torn and truncated).
-import type { AssistantMessage, Message, TextBlock, ToolResultBlock, ToolUseBlock, UserMessage } from "../kernel/model.js";
-import type { HistoryEntry } from "../kernel/transcript.js";
+import type { AssistantMessage, Message, TextBlock, ToolResultBlock, ToolUseBlock, UserMessage } from "../kernel/index.js";
+import type { HistoryEntry } from "../kernel/index.js";
 
 /** The entry, or null for any other kind of entry and for anything malformed. */
 export function parseHistoryEntry(value: unknown): HistoryEntry | null {

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAgent } from "../kernel/agent.js";
+import { createAgent } from "../kernel/index.js";
 import { eventLog, fakeTool, memoryTranscript, reply, scriptedModel, text, use } from "../kernel/test-support/fakes.js";
 import { createSnapshotFiles, snapshotsDir } from "./snapshot-files.js";
 

@@ -2,7 +2,7 @@
 // it did not exist) goes to `<project>/.mca/snapshots/<turn>/`; /undo puts it back.
 import { chmod, copyFile, mkdir, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import type { SnapshotStore } from "../kernel/snapshots.js";
+import type { SnapshotStore } from "../kernel/index.js";
 
 type Saved = { readonly kind: "file"; readonly copy: string; readonly mode: number } | { readonly kind: "absent" };
 

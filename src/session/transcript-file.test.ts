@@ -3,8 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAgent } from "../kernel/agent.js";
-import type { Message } from "../kernel/model.js";
+import { createAgent } from "../kernel/index.js";
+import type { Message } from "../kernel/index.js";
 import { eventLog, memorySnapshots, reply, scriptedModel, text, use, fakeTool } from "../kernel/test-support/fakes.js";
 import { loadLastSession, openTranscript, sessionsDir } from "./transcript-file.js";
 

@@ -2,8 +2,8 @@
 // appended synchronously as things happen so that a crash loses nothing; read back for --resume.
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Message } from "../kernel/model.js";
-import { replayHistory, type HistoryEntry, type TranscriptSink } from "../kernel/transcript.js";
+import type { Message } from "../kernel/index.js";
+import { replayHistory, type HistoryEntry, type TranscriptSink } from "../kernel/index.js";
 import { parseHistoryEntry } from "./history-entry.js";
 
 const SESSION_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;

@@ -1,7 +1,7 @@
 // bash: runs a shell command in the project folder with a time limit; the command's whole process
 // group is killed on timeout or abort, and its output is bounded while it is read.
 import { resolve } from "node:path";
-import type { Tool, ToolResult } from "../kernel/tool.js";
+import type { Tool, ToolResult } from "../kernel/index.js";
 import { type CommandOutcome, runCommand } from "./run-command.js";
 import { optionalInteger, requiredString } from "./tool-args.js";
 import { errorResult, okResult } from "./tool-result.js";

@@ -1,5 +1,5 @@
 // What a path-taking write tool reports through `changes`, so the kernel snapshots the file first.
-import type { ToolArgs } from "../kernel/tool.js";
+import type { ToolArgs } from "../kernel/index.js";
 import { resolveInProject } from "./resolve-in-project.js";
 import { requiredString } from "./tool-args.js";
 

@@ -1,7 +1,7 @@
 // edit_file: replaces one exact occurrence of a string in a project file; an ambiguous or missing
 // match is an error the model can fix by quoting more context.
 import { readFile, writeFile } from "node:fs/promises";
-import type { Tool, ToolArgs } from "../kernel/tool.js";
+import type { Tool, ToolArgs } from "../kernel/index.js";
 import { changedFiles } from "./changed-files.js";
 import { resolveInProject } from "./resolve-in-project.js";
 import { requiredString } from "./tool-args.js";

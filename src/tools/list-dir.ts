@@ -1,6 +1,6 @@
 // list_dir: the entries of a project folder, sorted, folders marked with a trailing slash.
 import { readdir } from "node:fs/promises";
-import type { Tool } from "../kernel/tool.js";
+import type { Tool } from "../kernel/index.js";
 import { resolveInProject } from "./resolve-in-project.js";
 import { optionalString } from "./tool-args.js";
 import { errorResult, okResult } from "./tool-result.js";

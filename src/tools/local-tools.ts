@@ -1,5 +1,5 @@
 // The local coding tools as one table: adding a tool is adding a row.
-import type { Tool } from "../kernel/tool.js";
+import type { Tool } from "../kernel/index.js";
 import { createBashTool } from "./bash.js";
 import { createEditFileTool } from "./edit-file.js";
 import { createListDirTool } from "./list-dir.js";

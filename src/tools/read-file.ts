@@ -1,6 +1,6 @@
 // read_file: a text file of the project as numbered lines, a window at a time (offset/limit in lines).
 import { readFile, stat } from "node:fs/promises";
-import type { Tool, ToolArgs, ToolResult } from "../kernel/tool.js";
+import type { Tool, ToolArgs, ToolResult } from "../kernel/index.js";
 import { looksBinary } from "./binary-sniff.js";
 import { resolveInProject } from "./resolve-in-project.js";
 import { optionalInteger, requiredString } from "./tool-args.js";

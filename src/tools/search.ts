@@ -3,7 +3,7 @@
 import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
-import type { Tool, ToolArgs } from "../kernel/tool.js";
+import type { Tool, ToolArgs } from "../kernel/index.js";
 import { looksBinary } from "./binary-sniff.js";
 import { compileGlob } from "./glob.js";
 import { resolveInProject } from "./resolve-in-project.js";

@@ -1,6 +1,6 @@
 // Validates a tool call's arguments at the boundary: each reader returns the typed value or an Error
 // naming the argument, so a tool's interior trusts its types.
-import type { ToolArgs } from "../kernel/tool.js";
+import type { ToolArgs } from "../kernel/index.js";
 
 export function requiredString(args: ToolArgs, name: string): string | Error {
   const value = args[name];

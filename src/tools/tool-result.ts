@@ -1,5 +1,5 @@
 // The two shapes a local tool's result takes: errors are values the model can read, never throws.
-import type { ToolResult } from "../kernel/tool.js";
+import type { ToolResult } from "../kernel/index.js";
 
 export function okResult(text: string): ToolResult {
   return { text, isError: false };

@@ -1,7 +1,7 @@
 // write_file: creates or overwrites a project file with the given content, creating parent folders.
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Tool } from "../kernel/tool.js";
+import type { Tool } from "../kernel/index.js";
 import { changedFiles } from "./changed-files.js";
 import { resolveInProject } from "./resolve-in-project.js";
 import { requiredString } from "./tool-args.js";

@@ -1,9 +1,9 @@
 // mca's own MCP client (src/mcp) behind the bench interface: the stdio or HTTP transport and createMcpClient,
 // exactly as the CLI composes them, with nothing tuned for the bench.
-import { createMcpClient } from "../../../src/mcp/client.js";
-import { createHttpTransport } from "../../../src/mcp/http-transport.js";
-import { createStdioTransport } from "../../../src/mcp/stdio-transport.js";
-import type { Transport } from "../../../src/mcp/transport.js";
+import { createMcpClient } from "../../../src/mcp/index.js";
+import { createHttpTransport } from "../../../src/mcp/index.js";
+import { createStdioTransport } from "../../../src/mcp/index.js";
+import type { Transport } from "../../../src/mcp/index.js";
 import { PAYLOAD_TOOL } from "../servers/answers.js";
 import { textLength, type BenchClient, type Endpoint } from "./bench-client.js";
 

@@ -1,7 +1,7 @@
 // Discovery by mca mounting several servers at once (src/mcp/mount-servers.ts): each sample a fresh
 // mount (spawn, discover, list), closed before the next.
-import type { McpConfig, StdioServerConfig } from "../../../src/config/mcp-config.js";
-import { mountServers } from "../../../src/mcp/mount-servers.js";
+import type { McpConfig, StdioServerConfig } from "../../../src/config/index.js";
+import { mountServers } from "../../../src/mcp/index.js";
 import type { Command } from "../servers/server-command.js";
 
 function stdioServer(alias: string, command: Command): StdioServerConfig {

@@ -2,10 +2,10 @@
 // parseMcpConfig and mounted by mountServers; the interop tests then call the tools as the agent would.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ConfigError } from "../../config/config-error.js";
-import { parseMcpConfig } from "../../config/parse-mcp-config.js";
-import type { ToolArgs, ToolResult } from "../../kernel/tool.js";
-import { mountServers, type MountedServers } from "../../mcp/mount-servers.js";
+import { ConfigError } from "../../config/index.js";
+import { parseMcpConfig } from "../../config/index.js";
+import type { ToolArgs, ToolResult } from "../../kernel/index.js";
+import { mountServers, type MountedServers } from "../../mcp/index.js";
 
 export interface MountedConfig {
   readonly mounted: MountedServers;

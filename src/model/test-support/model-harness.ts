@@ -1,6 +1,6 @@
 // Shared set-up for the Anthropic model's tests: a model pointed at a fresh fake Messages API whose
 // retry waits are recorded instead of slept, and requests that collect what reaches onText.
-import type { Message, Model, ModelRequest, ToolSpec } from "../../kernel/model.js";
+import type { Message, Model, ModelRequest, ToolSpec } from "../../kernel/index.js";
 import { createAnthropicModel } from "../anthropic-model.js";
 import type { RetryOptions } from "../anthropic-retry.js";
 import { type FakeMessagesApi, type FakeReply, startFakeMessagesApi } from "./fake-messages-api.js";
