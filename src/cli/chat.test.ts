@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Agent } from "../kernel/index.js";
+import type { Agent, TurnEnd } from "../kernel/index.js";
 import type { SessionIo } from "./session-io.js";
 import { createFakeAgent, fakeTool } from "./test-support/fake-agent.js";
 import { startMemoryChat } from "./test-support/memory-chat.js";
@@ -24,11 +24,11 @@ function slowAgent(stubborn: boolean) {
   const makeAgent = (io: SessionIo): Agent => ({
     ...createFakeAgent({}, io.emit),
     prompt: (text, signal) =>
-      new Promise<void>((resolve) => {
+      new Promise<TurnEnd>((resolve) => {
         seen.push(`prompt ${text}`);
         const finish = (reason: "done" | "aborted") => {
           io.emit({ type: "turn_end", reason });
-          resolve();
+          resolve(reason);
         };
         release = () => finish("done");
         if (!stubborn) signal.addEventListener("abort", () => finish("aborted"), { once: true });

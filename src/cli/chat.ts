@@ -11,7 +11,6 @@ import { createSpinner } from "./spinner.js";
 import type { TerminalLender } from "./terminal-lender.js";
 import type { TerminalInput, TerminalOutput } from "./terminal-streams.js";
 import { createTtyRenderer } from "./tty-renderer.js";
-import { createTurnTracker } from "./turn-tracker.js";
 
 export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
 export const END_SETTLE_LIMIT_MS = 3000;
@@ -42,7 +41,6 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   };
   const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true);
   const renderer = createTtyRenderer({ out, chalk, spinner });
-  const tracker = createTurnTracker();
 
   let running: AbortController | null = null;
   let runningLine: Promise<unknown> = Promise.resolve();
@@ -124,7 +122,6 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       return "deny";
     },
     emit: (event) => {
-      tracker.observe(event);
       renderer.emit(event);
     },
   });
@@ -146,7 +143,6 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     servers: deps.servers,
     print: (text: string) => out(text.endsWith("\n") ? text : `${text}\n`),
     warn: (text: string) => out(`${chalk.red(text)}\n`),
-    lastTurnEnd: tracker.lastEnd,
   };
 
   if (deps.signal.aborted) end(0);

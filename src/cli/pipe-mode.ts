@@ -5,7 +5,6 @@ import { createPlainRenderer } from "./plain-renderer.js";
 import { runLine } from "./run-line.js";
 import type { ServerStatusProvider } from "./server-status.js";
 import type { AgentFactory } from "./session-io.js";
-import { createTurnTracker } from "./turn-tracker.js";
 
 export interface PipeModeDeps {
   readonly lines: AsyncIterable<string> | Iterable<string>;
@@ -23,14 +22,10 @@ export const INTERRUPTED_EXIT_CODE = 130;
 
 export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
   const { out, err, signal } = deps;
-  const tracker = createTurnTracker();
   const render = createPlainRenderer({ out, err });
   const agent = deps.makeAgent({
     approve: createApproverWithoutTerminal((line) => err(`${line}\n`)),
-    emit: (event) => {
-      tracker.observe(event);
-      render(event);
-    },
+    emit: render,
   });
   const context = {
     agent,
@@ -38,7 +33,6 @@ export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
     print: (text: string) => out(text.endsWith("\n") ? text : `${text}\n`),
     warn: (text: string) => err(`${text}\n`),
     signal,
-    lastTurnEnd: tracker.lastEnd,
   };
   let failed = false;
   for await (const line of deps.lines) {

@@ -3,19 +3,16 @@ import type { AgentEvent } from "../kernel/index.js";
 import { runLine, type LineContext } from "./run-line.js";
 import type { ServerStatus } from "./server-status.js";
 import { createFakeAgent, fakeTool, type FakeAgentScript } from "./test-support/fake-agent.js";
-import { createTurnTracker } from "./turn-tracker.js";
 
 function setup(script: FakeAgentScript = {}, servers: readonly ServerStatus[] = []) {
   const written: string[] = [];
-  const tracker = createTurnTracker();
-  const agent = createFakeAgent(script, tracker.observe);
+  const agent = createFakeAgent(script, () => undefined);
   const context: LineContext = {
     agent,
     servers: () => servers,
     print: (text) => written.push(`out:${text}`),
     warn: (text) => written.push(`err:${text}`),
     signal: new AbortController().signal,
-    lastTurnEnd: tracker.lastEnd,
   };
   return { written, agent, context };
 }

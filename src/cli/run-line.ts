@@ -1,10 +1,7 @@
 // One line of input, in any mode: a slash command from the table, or a prompt for the model.
 import { findSlashCommand, type CommandContext, type CommandOutcome } from "./slash-commands.js";
-import type { TurnEndReason } from "./turn-tracker.js";
 
-export interface LineContext extends CommandContext {
-  readonly lastTurnEnd: () => TurnEndReason | undefined;
-}
+export type LineContext = CommandContext;
 
 /** Never rejects: a bug surfacing as an exception is reported and the line counts as failed. */
 export async function runLine(line: string, context: LineContext): Promise<CommandOutcome> {
@@ -31,6 +28,5 @@ async function runSlashCommand(text: string, context: LineContext): Promise<Comm
 
 /** A prompt succeeds when its turn ends normally: aborted, limited or failed turns count as failed. */
 async function runPrompt(text: string, context: LineContext): Promise<CommandOutcome> {
-  await context.agent.prompt(text, context.signal);
-  return context.lastTurnEnd() === "done" ? "ok" : "failed";
+  return (await context.agent.prompt(text, context.signal)) === "done" ? "ok" : "failed";
 }

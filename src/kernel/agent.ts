@@ -54,8 +54,8 @@ export interface UndoReport {
 }
 
 export interface Agent {
-  /** One user prompt; ends with turn_end. Never rejects for tool or model failures (they become events). */
-  prompt(text: string, signal: AbortSignal): Promise<void>;
+  /** One user prompt; emits turn_end and resolves to how the turn ended. Never rejects for tool or model failures. */
+  prompt(text: string, signal: AbortSignal): Promise<TurnEnd>;
   /** `/call` and `mca call`: one tool call through the same path as the model's; counts as its own prompt. */
   call(name: string, args: ToolArgs, signal: AbortSignal): Promise<CallReport>;
   /** The gate's verdict for a tool (args default {}), with its reason. */
@@ -68,7 +68,7 @@ export interface Agent {
   readonly messages: readonly Message[];
 }
 
-type TurnEnd = Extract<AgentEvent, { type: "turn_end" }>["reason"];
+export type TurnEnd = Extract<AgentEvent, { type: "turn_end" }>["reason"];
 
 const NOT_RUN_TEXT: Readonly<Record<NonNullable<CallOutcome["stop"]>, string>> = {
   aborted: `Not run: ${ABORTED_TEXT}`,
@@ -185,6 +185,7 @@ export function createAgent(deps: AgentDeps): Agent {
         reason = "model_error";
       }
       deps.emit({ type: "turn_end", reason });
+      return reason;
     },
     async call(name, args, signal) {
       const context = startTurn();

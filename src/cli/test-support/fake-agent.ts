@@ -1,6 +1,6 @@
 // A stand-in Agent for unit tests of the CLI: fixed tools, verdicts and reports, and a record of the
 // calls it received. The real kernel is exercised by the end-to-end tests of main.ts.
-import type { Agent, CallReport, UndoReport } from "../../kernel/index.js";
+import type { Agent, CallReport, TurnEnd, UndoReport } from "../../kernel/index.js";
 import type { Decision } from "../../kernel/index.js";
 import type { AgentEvent } from "../../kernel/index.js";
 import type { Tool, ToolArgs, ToolKind } from "../../kernel/index.js";
@@ -41,7 +41,12 @@ export function createFakeAgent(script: FakeAgentScript, emit: (event: AgentEven
     decide,
     async prompt(text) {
       received.push(`prompt ${text}`);
-      for (const event of script.promptEvents?.(text) ?? [{ type: "turn_end", reason: "done" }]) emit(event);
+      let end: TurnEnd = "done";
+      for (const event of script.promptEvents?.(text) ?? [{ type: "turn_end", reason: "done" }]) {
+        emit(event);
+        if (event.type === "turn_end") end = event.reason;
+      }
+      return end;
     },
     async call(name, args) {
       received.push(`call ${name} ${JSON.stringify(args)}`);
