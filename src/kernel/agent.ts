@@ -1,22 +1,41 @@
 // The agent loop: a user prompt, then model turns and tool calls until the model ends its turn or a
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
-import type { ApprovalAnswer, Decision, Rule } from "./decision.js";
-import { describeError } from "./describe-error.js";
-import type { AgentEvent } from "./events.js";
-import { decide as decideCall, unknownToolDecision } from "./gate.js";
+import { decide as decideCall, unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
 import { appendMessage, closeOpenToolUses } from "./history.js";
-import { DEFAULT_LIMITS, type AgentLimits } from "./limits.js";
-import { createLoopGuard } from "./loop-guard.js";
-import type { Message, Model, ToolResultBlock, ToolUseBlock } from "./model.js";
-import { settle } from "./settle.js";
-import type { SnapshotStore } from "./snapshots.js";
+import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink } from "./ports.js";
+import { describeError, settle } from "./settle.js";
 import type { Tool, ToolArgs } from "./tool.js";
-import { ABORTED_TEXT, runToolCall, type ApprovalRequest, type CallContext, type CallOutcome } from "./tool-call.js";
-import type { TranscriptEntry, TranscriptSink } from "./transcript.js";
-import { createUndoLog } from "./undo-log.js";
+import {
+  ABORTED_TEXT,
+  createLoopGuard,
+  REPEAT_REFUSE_AT,
+  REPEAT_STOP_AT,
+  runToolCall,
+  type ApprovalRequest,
+  type CallContext,
+  type CallOutcome,
+} from "./tool-call.js";
 
 export type { ApprovalRequest } from "./tool-call.js";
-export { DEFAULT_LIMITS, MAX_TURNS_PER_PROMPT, type AgentLimits } from "./limits.js";
+
+// How far one user prompt may go before the kernel ends the turn by itself.
+
+/** Model turns per user prompt before the turn ends with "turn_limit" and a notice. */
+export const MAX_TURNS_PER_PROMPT = 25;
+
+export interface AgentLimits {
+  readonly maxTurnsPerPrompt: number;
+  /** The nth identical call in one prompt that is refused (see createLoopGuard). */
+  readonly repeatRefuseAt: number;
+  /** The nth identical call in one prompt that ends the turn. */
+  readonly repeatStopAt: number;
+}
+
+export const DEFAULT_LIMITS: AgentLimits = {
+  maxTurnsPerPrompt: MAX_TURNS_PER_PROMPT,
+  repeatRefuseAt: REPEAT_REFUSE_AT,
+  repeatStopAt: REPEAT_STOP_AT,
+};
 
 export interface AgentDeps {
   readonly model: Model;
@@ -215,6 +234,45 @@ export function createAgent(deps: AgentDeps): Agent {
     },
     get messages() {
       return messages;
+    },
+  };
+}
+
+// Which turns can be undone: a turn enters the log when a tool changes files in it (their snapshots
+// are in the SnapshotStore) or when a remote tool runs in it (recorded as not undoable).
+
+export interface UndoEntry {
+  readonly turn: number;
+  readonly changedFiles: boolean;
+  /** Names of the remote tools called in the turn, each once, in call order. */
+  readonly notUndoable: readonly string[];
+}
+
+export interface UndoLog {
+  noteFileChange(turn: number): void;
+  noteRemoteCall(turn: number, tool: string): void;
+  /** The most recent turn that changed files or called a remote tool. */
+  latest(): UndoEntry | undefined;
+  forget(turn: number): void;
+}
+
+export function createUndoLog(): UndoLog {
+  // Turns only grow, so insertion order is turn order and the last entry is the latest turn.
+  const entries = new Map<number, UndoEntry>();
+  const entryOf = (turn: number): UndoEntry => entries.get(turn) ?? { turn, changedFiles: false, notUndoable: [] };
+  return {
+    noteFileChange(turn) {
+      entries.set(turn, { ...entryOf(turn), changedFiles: true });
+    },
+    noteRemoteCall(turn, tool) {
+      const entry = entryOf(turn);
+      if (!entry.notUndoable.includes(tool)) entries.set(turn, { ...entry, notUndoable: [...entry.notUndoable, tool] });
+    },
+    latest() {
+      return [...entries.values()].at(-1);
+    },
+    forget(turn) {
+      entries.delete(turn);
     },
   };
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Rule, Verdict } from "./decision.js";
-import { decide, parseRule } from "./gate.js";
+import { decide, parseRule, type Rule, type Verdict } from "./gate.js";
 import type { Tool } from "./tool.js";
 
 const NONE: ReadonlySet<string> = new Set();
@@ -154,16 +153,19 @@ describe("decide", () => {
 });
 
 describe("parseRule", () => {
-  it("keeps the trimmed text as the pattern with its verdict and origin", () => {
-    expect(parseRule("  bash(git status*) ", "allow", "--allow")).toEqual({
+  it("keeps the trimmed text for the reason with its verdict and origin", () => {
+    const parsed = rule("allow", "  bash(git status*) ", "--allow");
+    expect({ verdict: parsed.verdict, text: parsed.pattern.text, origin: parsed.origin }).toEqual({
       verdict: "allow",
-      pattern: "bash(git status*)",
+      text: "bash(git status*)",
       origin: "--allow",
     });
   });
 
   it("accepts parentheses inside the argument glob", () => {
-    expect(parseRule("bash(echo (a))", "deny", "--deny")).toEqual({ verdict: "deny", pattern: "bash(echo (a))", origin: "--deny" });
+    const parsed = rule("deny", "bash(echo (a))", "--deny");
+    expect(parsed.pattern.text).toBe("bash(echo (a))");
+    expect(decide(bash, { command: "echo (a)" }, [parsed], NONE).verdict).toBe("deny");
   });
 
   it("rejects an empty rule, an unclosed parenthesis, an empty argument glob and odd tool characters", () => {
@@ -171,5 +173,45 @@ describe("parseRule", () => {
     expect(parseRule("bash(git", "allow", "x")).toEqual(new Error('missing ")" at the end of "bash(git"'));
     expect(parseRule("bash()", "allow", "x")).toEqual(new Error('empty argument pattern in "bash()" (write bash or bash(*))'));
     expect(parseRule("my tool", "allow", "x")).toBeInstanceOf(Error);
+  });
+});
+
+/** Whether a rule's glob covers `text`, seen through a deny rule on a bash command (deny matches anything). */
+function globMatches(glob: string, text: string): boolean {
+  return decide(bash, { command: text }, [rule("deny", `bash(${glob})`)], NONE).verdict === "deny";
+}
+
+/** Whether a rule's tool-name glob covers `name`. */
+function toolGlobMatches(glob: string, name: string): boolean {
+  return decide({ name, kind: "read" }, {}, [rule("deny", glob)], NONE).verdict === "deny";
+}
+
+describe("the rule glob", () => {
+  it("matches any run of characters with *, including none", () => {
+    expect(toolGlobMatches("mcp__notes__*", "mcp__notes__search")).toBe(true);
+    expect(toolGlobMatches("mcp__notes__*", "mcp__notes__")).toBe(true);
+    expect(toolGlobMatches("mcp__notes__*", "mcp__tickets__search")).toBe(false);
+  });
+
+  it("matches exactly one character with ?", () => {
+    expect(toolGlobMatches("read_fil?", "read_file")).toBe(true);
+    expect(toolGlobMatches("read_fil?", "read_fil")).toBe(false);
+    expect(toolGlobMatches("read_fil?", "read_filed")).toBe(false);
+  });
+
+  it("matches the whole text, not a part of it", () => {
+    expect(globMatches("git status", "git status -s")).toBe(false);
+    expect(globMatches("status*", "git status")).toBe(false);
+  });
+
+  it("takes regular-expression characters literally", () => {
+    expect(globMatches("a.b(c)[d]+$", "a.b(c)[d]+$")).toBe(true);
+    expect(globMatches("a.b", "axb")).toBe(false);
+    expect(toolGlobMatches("mcp__my-server__*", "mcp__my-server__x")).toBe(true);
+  });
+
+  it("lets * cross slashes and newlines", () => {
+    expect(globMatches("/src/*", "/src/a/b.ts")).toBe(true);
+    expect(globMatches("echo *", "echo a\nb")).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { appendMessage, closeOpenToolUses } from "./history.js";
-import type { Message } from "./model.js";
+import { appendMessage, closeOpenToolUses, replayHistory } from "./history.js";
+import type { Message } from "./ports.js";
 
 const prompt = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 
@@ -56,5 +56,31 @@ describe("closeOpenToolUses", () => {
   it("changes nothing when the history is already closed", () => {
     const closed: Message[] = [prompt("go"), { role: "assistant", content: [{ type: "text", text: "done" }] }];
     expect(closeOpenToolUses(closed, "not run")).toEqual(closed);
+  });
+});
+
+const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
+const assistant = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
+
+describe("replayHistory", () => {
+  it("rebuilds the messages in order, merging consecutive user messages as the agent does", () => {
+    expect(
+      replayHistory([
+        { type: "message", message: user("a") },
+        { type: "message", message: user("b") },
+        { type: "message", message: assistant("c") },
+      ]),
+    ).toEqual([{ role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }, assistant("c")]);
+  });
+
+  it("starts over at a clear and from a resumed history", () => {
+    expect(
+      replayHistory([
+        { type: "message", message: user("old") },
+        { type: "clear" },
+        { type: "history", messages: [user("resumed"), assistant("yes")] },
+        { type: "message", message: user("new") },
+      ]),
+    ).toEqual([user("resumed"), assistant("yes"), user("new")]);
   });
 });

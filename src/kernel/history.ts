@@ -1,6 +1,7 @@
-// The conversation history kept valid for the model: user and assistant messages alternate, and every
-// tool_use is answered by a tool_result in the next message.
-import type { Message, ToolResultBlock } from "./model.js";
+// The conversation history kept valid for the model, and its one owner: user and assistant messages
+// alternate, and every tool_use is answered by a tool_result in the next message. A resumed session's
+// history is rebuilt from the transcript by the same rules.
+import type { HistoryEntry, Message, ToolResultBlock } from "./ports.js";
 
 /**
  * Appends one message. A user message that follows a user message (a new prompt after an aborted or
@@ -26,4 +27,27 @@ export function closeOpenToolUses(messages: readonly Message[], text: string): M
     if (block.type === "tool_use") results.push({ type: "tool_result", toolUseId: block.id, text, isError: true });
   }
   return results.length === 0 ? [...messages] : [...messages, { role: "user", content: results }];
+}
+
+/** The history at the end of a transcript, replaying messages by the same rule the agent used. */
+export function replayHistory(entries: Iterable<HistoryEntry>): Message[] {
+  let messages: Message[] = [];
+  for (const entry of entries) {
+    switch (entry.type) {
+      case "message":
+        messages = appendMessage(messages, entry.message);
+        break;
+      case "history":
+        messages = [...entry.messages];
+        break;
+      case "clear":
+        messages = [];
+        break;
+      default: {
+        const unknown: never = entry;
+        throw new Error(`unknown history entry ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+  return messages;
 }

@@ -1,10 +1,8 @@
 // The public surface of src/kernel: the rest of the program imports this folder only through here.
 export * from "./agent.js";
-export * from "./decision.js";
-export * from "./events.js";
 export * from "./gate.js";
-export * from "./model.js";
-export * from "./snapshots.js";
+export { replayHistory } from "./history.js";
+export * from "./ports.js";
+export { describeError } from "./settle.js";
 export * from "./tool.js";
-export * from "./transcript.js";
-export * from "./truncate.js";
+export { MAX_RESULT_CHARS, truncateResult, type TruncatedText } from "./tool-call.js";

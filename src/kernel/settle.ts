@@ -1,5 +1,6 @@
 // Waiting for work that the user may abort: the wait ends at once on abort even if the work ignores
 // its signal, and whatever the work does later is caught so that it can never surface as unhandled.
+// A failure's text for the user or the model is made in one way: describeError.
 
 export type Settled<T> =
   | { readonly kind: "done"; readonly value: T }
@@ -28,4 +29,10 @@ export function settle<T>(work: () => Promise<T>, signal: AbortSignal): Promise<
       )
       .finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+/** A thrown value as one line of text for the user or the model (tools and models may throw anything). */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message === "" ? error.name : error.message;
+  return String(error);
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAgent, type AgentDeps } from "./agent.js";
-import type { ApprovalAnswer, Rule } from "./decision.js";
-import { parseRule } from "./gate.js";
+import { parseRule, type ApprovalAnswer, type Rule } from "./gate.js";
 import {
   answering,
   eventLog,
@@ -11,6 +10,7 @@ import {
   scriptedModel,
 } from "./test-support/fakes.js";
 import type { Tool } from "./tool.js";
+import { createLoopGuard, MAX_RESULT_CHARS, REPEAT_REFUSE_AT, REPEAT_STOP_AT, truncateResult, type Repeat } from "./tool-call.js";
 
 const signal = (): AbortSignal => new AbortController().signal;
 
@@ -182,6 +182,91 @@ describe("Agent.undo", () => {
     expect({ undo: await agent.undo(), log: snapshots.log }).toEqual({
       undo: { restored: [], notUndoable: [], nothingToUndo: true },
       log: [],
+    });
+  });
+});
+
+describe("createLoopGuard", () => {
+  it("runs two identical calls, refuses the 3rd and 4th, and stops at the 5th", () => {
+    const guard = createLoopGuard();
+    const seen: Repeat[] = [];
+    for (let index = 0; index < 5; index++) seen.push(guard.record("read_file", { path: "a" }));
+    expect(seen).toEqual([
+      { kind: "run" },
+      { kind: "run" },
+      { kind: "refuse", count: 3 },
+      { kind: "refuse", count: 4 },
+      { kind: "stop", count: 5 },
+    ]);
+    expect([REPEAT_REFUSE_AT, REPEAT_STOP_AT]).toEqual([3, 5]);
+  });
+
+  it("treats arguments that differ only in key order as the same call", () => {
+    const guard = createLoopGuard();
+    guard.record("search", { query: "x", limit: 2, filter: { b: 1, a: 2 } });
+    guard.record("search", { limit: 2, filter: { a: 2, b: 1 }, query: "x" });
+    expect(guard.record("search", { filter: { b: 1, a: 2 }, query: "x", limit: 2 })).toEqual({ kind: "refuse", count: 3 });
+  });
+
+  it("counts different arguments and different tools separately", () => {
+    const guard = createLoopGuard();
+    guard.record("read_file", { path: "a" });
+    guard.record("read_file", { path: "a" });
+    expect(guard.record("read_file", { path: "b" })).toEqual({ kind: "run" });
+    expect(guard.record("list_dir", { path: "a" })).toEqual({ kind: "run" });
+  });
+
+  it("starts counting afresh after a reset", () => {
+    const guard = createLoopGuard();
+    guard.record("read_file", { path: "a" });
+    guard.record("read_file", { path: "a" });
+    guard.reset();
+    expect(guard.record("read_file", { path: "a" })).toEqual({ kind: "run" });
+    expect(guard.record("read_file", { path: "a" })).toEqual({ kind: "run" });
+  });
+
+  it("follows the thresholds it is given", () => {
+    const guard = createLoopGuard({ refuseAt: 2, stopAt: 3 });
+    expect([guard.record("t", {}), guard.record("t", {}), guard.record("t", {})]).toEqual([
+      { kind: "run" },
+      { kind: "refuse", count: 2 },
+      { kind: "stop", count: 3 },
+    ]);
+  });
+});
+
+describe("truncateResult", () => {
+  it("leaves a result of exactly 8,000 characters whole", () => {
+    const text = "a".repeat(8000);
+    expect(truncateResult(text)).toEqual({ text, truncated: false });
+  });
+
+  it("cuts an 8,001-character result to 8,000 characters and says one more was cut", () => {
+    const text = "a".repeat(8000) + "b";
+    expect(truncateResult(text)).toEqual({
+      text: `${"a".repeat(8000)}\n\n[1 more characters were cut to fit the budget]`,
+      truncated: true,
+    });
+  });
+
+  it("brings a 100,000-character result to exactly 8,052 characters", () => {
+    const result = truncateResult("x".repeat(100_000));
+    expect(result.truncated).toBe(true);
+    expect(result.text.length).toBe(8052);
+    expect(result.text.endsWith("\n\n[92000 more characters were cut to fit the budget]")).toBe(true);
+  });
+
+  it("uses a 52-character sentence when the cut count has five digits", () => {
+    const result = truncateResult("y".repeat(MAX_RESULT_CHARS + 12_345));
+    expect(result.text.slice(MAX_RESULT_CHARS)).toBe("\n\n[12345 more characters were cut to fit the budget]");
+    expect(result.text.slice(MAX_RESULT_CHARS).length).toBe(52);
+  });
+
+  it("never splits a surrogate pair at the cut", () => {
+    const text = "a".repeat(MAX_RESULT_CHARS - 1) + "😀" + "tail";
+    expect(truncateResult(text)).toEqual({
+      text: `${"a".repeat(MAX_RESULT_CHARS - 1)}\n\n[6 more characters were cut to fit the budget]`,
+      truncated: true,
     });
   });
 });

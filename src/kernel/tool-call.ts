@@ -1,18 +1,12 @@
 // One tool call, the same path for the model's calls and the user's `/call`: loop guard, lookup,
-// argument check, approval gate, snapshots, the run itself, then the one truncation site. Every
-// failure becomes an error result the model can read; nothing here throws into the loop.
-import { checkArgs } from "./arg-check.js";
-import type { ApprovalAnswer, Decision, Rule } from "./decision.js";
-import { describeError } from "./describe-error.js";
-import type { AgentEvent } from "./events.js";
-import { decide, unknownToolDecision } from "./gate.js";
-import type { LoopGuard } from "./loop-guard.js";
-import { settle } from "./settle.js";
-import type { SnapshotStore } from "./snapshots.js";
-import type { Tool, ToolArgs, ToolResult } from "./tool.js";
-import type { TranscriptEntry } from "./transcript.js";
-import { truncateResult } from "./truncate.js";
-import type { UndoLog } from "./undo-log.js";
+// argument check (once), approval gate (once), snapshots, the run itself, then the one truncation site.
+// Every failure becomes an error result the model can read; nothing here throws into the loop.
+import type { UndoLog } from "./agent.js";
+import { decide, unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
+import type { AgentEvent, SnapshotStore, TranscriptEntry } from "./ports.js";
+import { describeError, settle } from "./settle.js";
+import { stableJson } from "./stable-json.js";
+import { parseToolArgs, type Tool, type ToolArgs, type ToolResult } from "./tool.js";
 
 export const ABORTED_TEXT = "Aborted by the user.";
 
@@ -106,13 +100,13 @@ async function attemptCall(
     }
   }
   if (tool === undefined) return { result: failure(`Unknown tool ${JSON.stringify(name)}: call one of the tools you were given.`), stop: null };
-  const problem = checkArgs(tool.inputSchema, args);
-  if (problem !== null) return { result: failure(`Invalid arguments for ${name}: ${problem}.`), stop: null };
+  const parsed = parseToolArgs(tool, args);
+  if (parsed instanceof Error) return { result: failure(`Invalid arguments for ${name}: ${parsed.message}.`), stop: null };
 
   const permission = await askPermission(context, callId, tool, args, decision, signal);
   if (permission !== "run") return permission;
 
-  const changed = tool.changes?.(args) ?? [];
+  const changed = tool.changes?.(parsed) ?? [];
   if (changed.length > 0) context.undoLog.noteFileChange(context.turn);
   for (const path of changed) {
     try {
@@ -124,7 +118,7 @@ async function attemptCall(
   if (tool.kind === "remote") context.undoLog.noteRemoteCall(context.turn, tool.name);
 
   const onProgress = (message: string): void => context.emit({ type: "tool_progress", callId, message });
-  const settled = await settle(() => tool.run(args, { signal, onProgress }), signal);
+  const settled = await settle(() => tool.run(parsed, { signal, onProgress }), signal);
   switch (settled.kind) {
     case "done":
       return { result: settled.value, stop: null };
@@ -187,3 +181,73 @@ async function askPermission(
 function failure(text: string): ToolResult {
   return { text, isError: true };
 }
+
+// Loop detection: identical calls (same tool, same arguments as stable JSON) are counted within one
+// user prompt, so that a model repeating itself is told so, and then stopped.
+
+/** The 3rd identical call in one prompt is not run; the model gets an error result telling it to change approach. */
+export const REPEAT_REFUSE_AT = 3;
+/** The 5th identical call in one prompt ends the turn (turn_end "loop_limit"). */
+export const REPEAT_STOP_AT = 5;
+
+export type Repeat =
+  | { readonly kind: "run" }
+  | { readonly kind: "refuse"; readonly count: number }
+  | { readonly kind: "stop"; readonly count: number };
+
+export interface LoopGuard {
+  /** Counts this call and says what to do with it. */
+  record(name: string, args: ToolArgs): Repeat;
+  /** Forgets every count: called at each user prompt (and each `/call`). */
+  reset(): void;
+}
+
+export interface RepeatThresholds {
+  readonly refuseAt: number;
+  readonly stopAt: number;
+}
+
+export function createLoopGuard(thresholds: RepeatThresholds = { refuseAt: REPEAT_REFUSE_AT, stopAt: REPEAT_STOP_AT }): LoopGuard {
+  const counts = new Map<string, number>();
+  return {
+    record(name, args) {
+      // The name is JSON-quoted so that no name/argument split can make two different calls one key.
+      const key = `${JSON.stringify(name)} ${stableJson(args)}`;
+      const count = (counts.get(key) ?? 0) + 1;
+      counts.set(key, count);
+      if (count >= thresholds.stopAt) return { kind: "stop", count };
+      if (count >= thresholds.refuseAt) return { kind: "refuse", count };
+      return { kind: "run" };
+    },
+    reset() {
+      counts.clear();
+    },
+  };
+}
+
+// The one truncation site: every tool result, local or remote, goes through here before the model or
+// the user sees it, so they all share one budget.
+
+export const MAX_RESULT_CHARS = 8000;
+
+export interface TruncatedText {
+  readonly text: string;
+  readonly truncated: boolean;
+}
+
+/**
+ * At most MAX_RESULT_CHARS characters (UTF-16 code units) of body, then the sentence
+ * `\n\n[<N> more characters were cut to fit the budget]`. A surrogate pair is never split: the body
+ * stops one unit short instead, and that unit is counted in N.
+ */
+export function truncateResult(text: string): TruncatedText {
+  if (text.length <= MAX_RESULT_CHARS) return { text, truncated: false };
+  const end = isHighSurrogate(text.charCodeAt(MAX_RESULT_CHARS - 1)) ? MAX_RESULT_CHARS - 1 : MAX_RESULT_CHARS;
+  const cut = text.length - end;
+  return { text: `${text.slice(0, end)}\n\n[${cut} more characters were cut to fit the budget]`, truncated: true };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+

@@ -1,5 +1,6 @@
 // The one tool shape of the agent: local tools and mounted MCP tools are both plain objects of this type,
-// so truncation, the approval gate, loop detection and snapshots treat them alike.
+// so truncation, the approval gate, loop detection and snapshots treat them alike. A call's arguments are
+// checked once, before the gate: by the tool's own `parse`, or else against its inputSchema.
 
 /** How a tool may affect the world; it picks the gate's default. "remote" tools always default to ask. */
 export type ToolKind = "read" | "write" | "exec" | "remote";
@@ -22,7 +23,8 @@ export interface ToolContext {
   readonly onProgress?: (message: string) => void;
 }
 
-export interface Tool {
+/** `A`: the typed arguments a local tool's `parse` makes; remote tools take the model's object as it is. */
+export interface Tool<A = ToolArgs> {
   /** The name the model sees (for remote tools, the flat `mcp__alias__tool`). */
   readonly name: string;
   readonly description: string;
@@ -34,8 +36,91 @@ export interface Tool {
   readonly originalName: string;
   /** A remote tool's self-declared annotations: shown to the user, never trusted by the gate. */
   readonly annotations?: Readonly<Record<string, unknown>>;
+  /**
+   * The tool's own check of the model's arguments, run once per call: typed arguments for `changes` and
+   * `run`, or an Error the model reads. Without it the arguments are checked against `inputSchema`.
+   */
+  parse?(args: ToolArgs): A | Error;
   /** Files (absolute paths) this call would change; the kernel snapshots them before `run`. */
-  readonly changes?: (args: ToolArgs) => readonly string[];
+  changes?(args: A): readonly string[];
   /** Errors the model can fix come back as `isError: true`; a throw is caught by the kernel and becomes one. */
-  run(args: ToolArgs, context: ToolContext): Promise<ToolResult>;
+  run(args: A, context: ToolContext): Promise<ToolResult>;
+}
+
+/** A call's arguments checked once: by the tool's `parse`, or else by the shallow schema check below. */
+export function parseToolArgs(tool: Tool, args: ToolArgs): ToolArgs | Error {
+  if (tool.parse !== undefined) return tool.parse(args);
+  const problem = checkArgs(tool.inputSchema, args);
+  return problem === null ? args : new Error(problem);
+}
+
+// The schema check of tools without a `parse` (remote tools): a malformed call comes back to the model
+// as an error it can fix. Deliberately shallow: the argument must be an object, the `required` keys must
+// be present, and each top-level property with a primitive `type` (or a list of them) must have that
+// type. Nested schemas, `$ref`, composition keywords, formats, enums and `additionalProperties` are left
+// to the tool itself.
+
+/** null when the arguments pass; otherwise every problem found, in one sentence the model can act on. */
+export function checkArgs(schema: JsonSchema, args: unknown): string | null {
+  if (!isPlainObject(args)) return `arguments must be a JSON object, got ${typeName(args)}`;
+  const problems: string[] = [];
+  const required = schema.required;
+  if (Array.isArray(required)) {
+    for (const key of required) {
+      if (typeof key === "string" && args[key] === undefined) problems.push(`missing required argument "${key}"`);
+    }
+  }
+  const properties = schema.properties;
+  if (isPlainObject(properties)) {
+    for (const [key, property] of Object.entries(properties)) {
+      const value = args[key];
+      if (value === undefined || !isPlainObject(property)) continue;
+      const expected = expectedTypes(property.type);
+      if (expected.length > 0 && !expected.some((type) => hasType(value, type))) {
+        problems.push(`"${key}" must be ${expected.join(" or ")}, got ${typeName(value)}`);
+      }
+    }
+  }
+  return problems.length === 0 ? null : problems.join("; ");
+}
+
+const KNOWN_TYPES = ["string", "number", "integer", "boolean", "object", "array", "null"];
+
+function expectedTypes(type: unknown): string[] {
+  const listed = Array.isArray(type) ? type : [type];
+  const known = listed.filter((entry): entry is string => typeof entry === "string" && KNOWN_TYPES.includes(entry));
+  // An unknown type name anywhere in the list means we cannot judge: accept rather than reject wrongly.
+  return known.length === listed.length ? known : [];
+}
+
+function hasType(value: unknown, type: string): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "object":
+      return isPlainObject(value);
+    case "array":
+      return Array.isArray(value);
+    case "null":
+      return value === null;
+    default:
+      return true;
+  }
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number" && Number.isInteger(value)) return "integer";
+  return typeof value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

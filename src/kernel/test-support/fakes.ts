@@ -1,11 +1,11 @@
 // Fakes for kernel tests, passed in as arguments: a scripted model, in-memory snapshots and transcript,
 // and small tool factories.
-import type { ApprovalAnswer } from "../decision.js";
-import type { AgentEvent } from "../events.js";
-import type { AssistantMessage, Message, Model, ModelReply, ModelRequest, StopReason, TextBlock, ToolUseBlock } from "../model.js";
-import type { SnapshotStore } from "../snapshots.js";
+import type { ApprovalAnswer } from "../gate.js";
+import type { AgentEvent } from "../ports.js";
+import type { AssistantMessage, Message, Model, ModelReply, ModelRequest, StopReason, TextBlock, ToolUseBlock } from "../ports.js";
+import type { SnapshotStore } from "../ports.js";
 import type { Tool, ToolArgs, ToolContext, ToolKind, ToolResult } from "../tool.js";
-import type { TranscriptEntry, TranscriptSink } from "../transcript.js";
+import type { TranscriptEntry, TranscriptSink } from "../ports.js";
 
 export type ScriptStep = (request: ModelRequest) => ModelReply | Promise<ModelReply>;
 

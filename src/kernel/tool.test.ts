@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkArgs } from "./arg-check.js";
+import { checkArgs } from "./tool.js";
 
 const schema = {
   type: "object",
