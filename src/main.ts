@@ -4,15 +4,9 @@
 // not need is imported lazily, so `mca --help` and the mock never load the Anthropic SDK or prompts.
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
-import type { InputAnswers } from "./cli/index.js";
-import type { CliInputResponder } from "./cli/index.js";
-import { readPackageVersion } from "./cli/index.js";
-import { parseInvocation, USAGE_EXIT_CODE, type Invocation } from "./cli/index.js";
-import type { ServerStatus } from "./cli/index.js";
-import type { AgentFactory } from "./cli/index.js";
-import { createShutdown, type Closer } from "./cli/index.js";
-import type { MountedServers } from "./mcp/index.js";
-import { killAllChildrenSync } from "./mcp/index.js";
+import { createShutdown, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
+import type { AgentFactory, CliInputResponder, InputAnswers, ServerStatus } from "./cli/index.js";
+import { killAllChildrenSync, type MountedServers } from "./mcp/index.js";
 
 const EXIT_ON_SIGNAL: Readonly<Record<"SIGTERM" | "SIGHUP", number>> = { SIGTERM: 143, SIGHUP: 129 };
 const INTERRUPTED_EXIT_CODE = 130;
@@ -77,7 +71,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     warn(`mca: ${input.message}`);
     return USAGE_EXIT_CODE;
   }
-  const { mountConfiguredServers, startupFailureLines } = await import("./cli/mcp-mount.js");
+  const { mountConfiguredServers, startupFailureLines } = await import("./cli/mcp-servers.js");
   const mounting = await mountConfiguredServers({
     projectDir,
     configPath: invocation.options.mcpConfig,
@@ -102,7 +96,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     const { runMcpListCommand } = await import("./cli/subcommands.js");
     return runMcpListCommand({ servers, out: writeOut }, invocation.json);
   }
-  const { setUpSession } = await import("./cli/session-setup.js");
+  const { setUpSession } = await import("./cli/session.js");
   const setup = await setUpSession({
     projectDir,
     env,
@@ -132,13 +126,13 @@ async function setUpInputResponder(
   const file = invocation.options.inputResponses;
   let answers: InputAnswers | undefined;
   if (file !== undefined) {
-    const { loadInputAnswers } = await import("./cli/input-answers-file.js");
+    const { loadInputAnswers } = await import("./cli/input/answers-file.js");
     const loaded = await loadInputAnswers(resolve(projectDir, file), file);
     if (loaded instanceof Error) return loaded;
     answers = loaded;
   }
   const interactive = invocation.kind === "session" && invocation.print === undefined && process.stdin.isTTY === true;
-  const { createCliInputResponder } = await import("./cli/input-responder.js");
+  const { createCliInputResponder } = await import("./cli/input/responder.js");
   const responder = createCliInputResponder({ interactive, projectDir, notify: warn, ...(answers === undefined ? {} : { answers }) });
   return { responder, answers };
 }

@@ -1,16 +1,12 @@
 // The interactive chat (stdin is a terminal): a prompt line, streamed answers, approval prompts, and
 // the Ctrl-C rules — once aborts the running turn, twice within DOUBLE_INTERRUPT_WINDOW_MS or at an
 // empty idle prompt ends the session; Ctrl-D ends it too.
-import { promptForApproval } from "./approval-prompt.js";
-import { createChatInput } from "./chat-input.js";
-import { createPromptsAsker } from "./prompt-asker.js";
-import { runLine } from "./run-line.js";
-import type { ServerStatusProvider } from "./server-status.js";
-import type { AgentFactory } from "./session-io.js";
-import { createSpinner } from "./spinner.js";
-import type { TerminalLender } from "./terminal-lender.js";
-import type { TerminalInput, TerminalOutput } from "./terminal-streams.js";
-import { createTtyRenderer } from "./tty-renderer.js";
+import { promptForApproval } from "./approval.js";
+import { runLine } from "./commands.js";
+import type { ServerStatusProvider } from "./mcp-servers.js";
+import { createSpinner, createTtyRenderer } from "./render.js";
+import type { AgentFactory } from "./session.js";
+import { createChatInput, createPromptsAsker, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
 
 export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
 export const END_SETTLE_LIMIT_MS = 3000;
@@ -41,6 +37,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   };
   const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true);
   const renderer = createTtyRenderer({ out, chalk, spinner });
+  const terminal = { stdin: deps.input, stdout: deps.output };
 
   let running: AbortController | null = null;
   let runningLine: Promise<unknown> = Promise.resolve();
@@ -114,7 +111,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const agent = deps.makeAgent({
     approve: async (request) => {
       renderer.pause();
-      const answer = await input.suspend(() => promptForApproval(request, chalk, { stdin: deps.input, stdout: deps.output }));
+      const answer = await input.suspend(() => promptForApproval(request, chalk, createPromptsAsker(terminal)));
       if (answer !== "cancelled") return answer;
       // Ctrl-C at the question: deny this call and interrupt the turn, as Ctrl-C does elsewhere.
       lastInterruptMs = deps.nowMs();
@@ -128,7 +125,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
 
   const lendTerminal: TerminalLender = async (question) => {
     renderer.pause();
-    const asker = createPromptsAsker({ stdin: deps.input, stdout: deps.output });
+    const asker = createPromptsAsker(terminal);
     const answer = await input.suspend(() => question({ asker, chalk }));
     if (answer !== undefined) return answer;
     // Ctrl-C at the question interrupts the turn, as at an approval question.

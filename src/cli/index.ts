@@ -1,13 +1,8 @@
-// The public surface of src/cli: the rest of the program imports this folder only through here.
-export * from "./chat.js";
-export * from "./input-answers-file.js";
-export * from "./input-responder.js";
-export * from "./mcp-mount.js";
-export * from "./package-version.js";
-export * from "./pipe-mode.js";
+// The public surface of src/cli: the rest of the program imports this folder only through here. Only the
+// process's edges are loaded with it; every mode is imported by main.ts when chosen (the lazy seams), so
+// the rest is exported here as types.
 export * from "./program.js";
-export * from "./server-status.js";
-export * from "./session-io.js";
-export * from "./session-setup.js";
-export * from "./shutdown.js";
-export * from "./subcommands.js";
+export type { InputAnswers } from "./input/answers-file.js";
+export type { CliInputResponder } from "./input/responder.js";
+export type { ServerStatus, ServerStatusProvider } from "./mcp-servers.js";
+export type { AgentFactory, SessionIo } from "./session.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runPipeMode } from "./pipe-mode.js";
-import type { SessionIo } from "./session-io.js";
+import type { SessionIo } from "./session.js";
 import { createFakeAgent, fakeTool } from "./test-support/fake-agent.js";
 
 async function* linesOf(...lines: string[]): AsyncIterable<string> {

@@ -1,10 +1,10 @@
 // Pipe mode (stdin is not a terminal) and `-p`: each line is a slash command or a prompt, run in
 // order; plain text out; the exit status says whether any line failed.
-import { createApproverWithoutTerminal } from "./approve-without-terminal.js";
-import { createPlainRenderer } from "./plain-renderer.js";
-import { runLine } from "./run-line.js";
-import type { ServerStatusProvider } from "./server-status.js";
-import type { AgentFactory } from "./session-io.js";
+import { createApproverWithoutTerminal } from "./approval.js";
+import { runLine } from "./commands.js";
+import type { ServerStatusProvider } from "./mcp-servers.js";
+import { createPlainRenderer } from "./render.js";
+import type { AgentFactory } from "./session.js";
 
 export interface PipeModeDeps {
   readonly lines: AsyncIterable<string> | Iterable<string>;

@@ -1,6 +1,9 @@
-// The command line, parsed once by commander into a typed Invocation; nothing runs here, so main.ts
-// decides what to load for each path.
+// The process's edges: the command line, parsed once by commander into a typed Invocation (nothing runs
+// here, so main.ts decides what to load for each path); mca's own version; and the one way out — close
+// every MCP connection and child, each bounded by CLOSE_TIMEOUT_MS, then exit with the given status.
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { describeError } from "../kernel/index.js";
 
 export interface CommonOptions {
   /** Accepted now and kept for the MCP mounting, which reads servers from this file. */
@@ -9,7 +12,7 @@ export interface CommonOptions {
   readonly deny: readonly string[];
   readonly model: string | undefined;
   readonly resume: boolean;
-  /** `--input-responses <file>`: prepared answers to MCP servers' form elicitations (input-answers-file.ts). */
+  /** `--input-responses <file>`: prepared answers to MCP servers' form elicitations (input/answers-file.ts). */
   readonly inputResponses: string | undefined;
 }
 
@@ -109,4 +112,71 @@ function stringOption(values: Record<string, unknown>, key: string): string | un
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+/** package.json sits next to the sources (src/) or the build (dist/src/). */
+const PACKAGE_JSON_CANDIDATES = ["../../package.json", "../package.json"];
+
+export function readPackageVersion(moduleUrl: string): string {
+  for (const candidate of PACKAGE_JSON_CANDIDATES) {
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(new URL(candidate, moduleUrl), "utf8"));
+    } catch {
+      continue;
+    }
+    if (typeof data === "object" && data !== null && "name" in data && data.name === "mca" && "version" in data && typeof data.version === "string") {
+      return data.version;
+    }
+  }
+  return "0.0.0";
+}
+
+// Shutdown closes the closers main owns, then exits; calling it again changes nothing.
+
+/** Longer than a stdio server's own teardown (stdin close, then SIGTERM, then SIGKILL, 2 s apart). */
+export const CLOSE_TIMEOUT_MS = 5000;
+
+export type Closer = () => Promise<void> | void;
+
+export interface ShutdownDeps {
+  /** Read when shutdown runs, so closers registered after start-up are included. */
+  readonly closers: readonly Closer[];
+  readonly exit: (code: number) => void;
+  readonly warn: (text: string) => void;
+  readonly closeTimeoutMs?: number;
+}
+
+export type Shutdown = (code: number) => Promise<void>;
+
+export function createShutdown(deps: ShutdownDeps): Shutdown {
+  let running: Promise<void> | undefined;
+  return (code) => {
+    running ??= closeAll(deps).then(() => deps.exit(code));
+    return running;
+  };
+}
+
+/**
+ * One closer after another, in the order they were registered, reading the list as it grows: the first
+ * (the running mode settling) may still register more (connections mounted while it was stopping).
+ */
+async function closeAll(deps: ShutdownDeps): Promise<void> {
+  const limitMs = deps.closeTimeoutMs ?? CLOSE_TIMEOUT_MS;
+  for (let index = 0; index < deps.closers.length; index += 1) {
+    const close = deps.closers[index];
+    if (close === undefined) continue;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), limitMs);
+    });
+    try {
+      const result = await Promise.race([Promise.resolve().then(close), timeout]);
+      if (result === "timeout") deps.warn(`a connection did not close within ${limitMs} ms; leaving it to the exit handler`);
+    } catch (error) {
+      deps.warn(`closing a connection failed: ${describeError(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }

@@ -1,13 +1,12 @@
 // `mca tools`, `mca call` and `mca mcp list`: the slash commands' views for scripts, each with `--json`
-// (DESIGN "Scripting contract"). Nobody can be asked for approval here, so `ask` means deny.
-import type { AgentEvent } from "../kernel/index.js";
-import { createApproverWithoutTerminal } from "./approve-without-terminal.js";
-import { parseCallArgs } from "./call-args.js";
-import { callView, formatJson, serverView, toolView } from "./json-views.js";
+// (DESIGN "Scripting contract"). The JSON shapes are built field by field, so that what scripts parse
+// never changes when an internal type grows. Nobody can be asked for approval here, so `ask` means deny.
+import type { AgentEvent, CallReport, Decision, Tool, Verdict } from "../kernel/index.js";
+import { createApproverWithoutTerminal } from "./approval.js";
+import { findSlashCommand, parseCallArgs } from "./commands.js";
+import { formatServerStatus, type ServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE } from "./program.js";
-import { formatServerStatus, type ServerStatusProvider } from "./server-status.js";
-import type { AgentFactory } from "./session-io.js";
-import { findSlashCommand } from "./slash-commands.js";
+import type { AgentFactory } from "./session.js";
 
 export interface SubcommandDeps {
   readonly makeAgent: AgentFactory;
@@ -71,4 +70,66 @@ function makeQuietAgent(deps: SubcommandDeps) {
       if (event.type === "notice") deps.err(`${event.message}\n`);
     },
   });
+}
+
+export interface ApprovalView {
+  readonly decision: Verdict;
+  readonly reason: string;
+}
+
+export interface ToolView {
+  readonly name: string;
+  readonly source: string;
+  readonly originalName: string;
+  readonly description: string;
+  readonly approval: ApprovalView;
+}
+
+export interface CallView {
+  readonly tool: string;
+  readonly isError: boolean;
+  readonly text: string;
+  readonly truncated: boolean;
+  readonly approval: ApprovalView;
+}
+
+export function approvalView(decision: Decision): ApprovalView {
+  return { decision: decision.verdict, reason: decision.reason };
+}
+
+export function toolView(tool: Tool, decision: Decision): ToolView {
+  return {
+    name: tool.name,
+    source: tool.source,
+    originalName: tool.originalName,
+    description: tool.description,
+    approval: approvalView(decision),
+  };
+}
+
+export function callView(report: CallReport): CallView {
+  return {
+    tool: report.tool,
+    isError: report.isError,
+    text: report.text,
+    truncated: report.truncated,
+    approval: approvalView(report.decision),
+  };
+}
+
+export function serverView(server: ServerStatus): ServerStatus {
+  return {
+    alias: server.alias,
+    transport: server.transport,
+    state: server.state,
+    protocolVersion: server.protocolVersion,
+    tools: server.tools,
+    error: server.error,
+    stderrTail: server.stderrTail,
+  };
+}
+
+/** Pretty-printed with a final newline: readable in a terminal, parseable by `JSON.parse` and `jq`. */
+export function formatJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
 }

@@ -1,6 +1,6 @@
 // An Asker that answers from a script, in order, and records every line said and question asked, so the
 // input-request prompts are tested without a terminal. An exhausted script is a test bug and throws.
-import type { Asker } from "../prompt-asker.js";
+import type { Asker } from "../terminal.js";
 
 /** One scripted answer: `undefined` is the user pressing Ctrl-C at that question. */
 export type ScriptedAnswer = string | boolean | readonly string[] | undefined;

@@ -1,0 +1,64 @@
+// Approval of one tool call by the user, and what they are shown to judge it. In the chat: the tool's name,
+// source, the gate's reason and the arguments, then allow once / allow for this session / deny. When nobody
+// can be asked (pipe mode, `-p`, subcommands): `ask` means deny, and the message names the flag that allows the call.
+import type { ChalkInstance } from "chalk";
+import type { ApprovalAnswer, ApprovalRequest, Tool } from "../kernel/index.js";
+import type { Asker, Choice } from "./terminal.js";
+
+const ARGS_PREVIEW_LINES = 20;
+const APPROVAL_CHOICES: ReadonlyArray<Choice<ApprovalAnswer>> = [
+  { title: "Allow once", value: "once" },
+  { title: "Allow for this session", value: "session" },
+  { title: "Deny", value: "deny" },
+];
+
+/** "cancelled" when the user pressed Ctrl-C or Escape at the question. */
+export async function promptForApproval(request: ApprovalRequest, chalk: ChalkInstance, asker: Asker): Promise<ApprovalAnswer | "cancelled"> {
+  asker.say(describeRequest(request, chalk));
+  return (await asker.select(`Allow ${request.tool.name}?`, APPROVAL_CHOICES)) ?? "cancelled";
+}
+
+export function describeRequest(request: ApprovalRequest, chalk: ChalkInstance): string {
+  const { tool, args, decision } = request;
+  const source = tool.source === "local" ? "local tool" : `MCP server "${tool.source}" (its own name: ${tool.originalName})`;
+  const lines = [
+    `${chalk.yellow("approval needed:")} ${chalk.bold(tool.name)} from ${source}`,
+    chalk.dim(`  why: ${decision.reason}`),
+  ];
+  if (tool.annotations !== undefined) {
+    lines.push(chalk.dim(`  the server says (not trusted): ${JSON.stringify(tool.annotations)}`));
+  }
+  const argLines = JSON.stringify(args, null, 2).split("\n");
+  const shown = argLines.slice(0, ARGS_PREVIEW_LINES).map((line) => `  ${line}`);
+  if (argLines.length > ARGS_PREVIEW_LINES) shown.push(chalk.dim(`  … ${argLines.length - ARGS_PREVIEW_LINES} more lines`));
+  return [...lines, ...shown].join("\n");
+}
+
+export function denialMessage(toolName: string): string {
+  return `denied: ${toolName} needs approval; run with --allow ${JSON.stringify(toolName)} to allow it`;
+}
+
+export function createApproverWithoutTerminal(warn: (line: string) => void): (request: ApprovalRequest) => Promise<ApprovalAnswer> {
+  return async (request) => {
+    warn(denialMessage(request.tool.name));
+    return "deny";
+  };
+}
+
+// A remote tool's annotations as /tools shows them: what the server claims about its own tool. Shown so
+// the user can judge; the approval gate never reads them (they are untrusted, spec §4).
+
+/** Each hint whose value differs from the spec's default, as the words a person would use. */
+const CLAIMS: ReadonlyArray<readonly [key: string, unusual: boolean, words: string]> = [
+  ["readOnlyHint", true, "read-only"],
+  ["destructiveHint", false, "not destructive"],
+  ["idempotentHint", true, "idempotent"],
+  ["openWorldHint", false, "closed world"],
+];
+
+export function toolClaims(tool: Tool): string {
+  const annotations = tool.annotations;
+  if (annotations === undefined) return "";
+  const words = CLAIMS.filter(([key, unusual]) => annotations[key] === unusual).map(([, , word]) => word);
+  return words.length === 0 ? "" : `server says: ${words.join(", ")} (not trusted)`;
+}

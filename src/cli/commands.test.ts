@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../kernel/index.js";
+import { parseCallArgs, parseCallLine, runLine, type CommandContext } from "./commands.js";
+import type { ServerStatus } from "./mcp-servers.js";
+import { createFakeAgent, fakeTool, type FakeAgentScript } from "./test-support/fake-agent.js";
+
+function setup(script: FakeAgentScript = {}, servers: readonly ServerStatus[] = []) {
+  const written: string[] = [];
+  const agent = createFakeAgent(script, () => undefined);
+  const context: CommandContext = {
+    agent,
+    servers: () => servers,
+    print: (text) => written.push(`out:${text}`),
+    warn: (text) => written.push(`err:${text}`),
+    signal: new AbortController().signal,
+  };
+  return { written, agent, context };
+}
+
+const tools = [fakeTool("read_file", "read"), fakeTool("write_file", "write"), fakeTool("mcp__notes__search", "remote", "notes")];
+const decisions = {
+  write_file: { verdict: "ask", reason: "default for write tools: ask" },
+  mcp__notes__search: { verdict: "deny", reason: 'rule "mcp__notes__*" (deny) from --deny' },
+} as const;
+
+describe("runLine", () => {
+  it("ignores an empty line", async () => {
+    const { written, agent, context } = setup();
+    expect(await runLine("   ", context)).toBe("ok");
+    expect([written, agent.received]).toEqual([[], []]);
+  });
+
+  it("fails an unknown command and points at /help", async () => {
+    const { written, context } = setup();
+    expect(await runLine("/frobnicate now", context)).toBe("failed");
+    expect(written).toEqual(["err:unknown command /frobnicate (try /help)"]);
+  });
+
+  it("sends any other line to the model and succeeds when the turn ends normally", async () => {
+    const { agent, context } = setup();
+    expect(await runLine("  what is here?  ", context)).toBe("ok");
+    expect(agent.received).toEqual(["prompt what is here?"]);
+  });
+
+  it("fails a prompt whose turn ends with a model error", async () => {
+    const events: AgentEvent[] = [{ type: "error", message: "overloaded" }, { type: "turn_end", reason: "model_error" }];
+    const { context } = setup({ promptEvents: () => events });
+    expect(await runLine("hello", context)).toBe("failed");
+  });
+
+  it("reports an exception from the agent and fails the line instead of throwing", async () => {
+    const { written, context } = setup();
+    const broken = { ...context, agent: { ...context.agent, undo: () => Promise.reject(new Error("disk full")) } };
+    expect(await runLine("/undo", broken)).toBe("failed");
+    expect(written).toEqual(["err:error: disk full"]);
+  });
+});
+
+describe("slash commands", () => {
+  it("/tools lists name, source and verdict in columns", async () => {
+    const { written, context } = setup({ tools, decisions });
+    expect(await runLine("/tools", context)).toBe("ok");
+    expect(written).toEqual([
+      "out:read_file           local  allow",
+      "out:write_file          local  ask",
+      "out:mcp__notes__search  notes  deny",
+    ]);
+  });
+
+  it("/approvals shows each verdict with its reason", async () => {
+    const { written, context } = setup({ tools, decisions });
+    await runLine("/approvals", context);
+    expect(written).toEqual([
+      "out:read_file           allow  default for read tools: allow",
+      "out:write_file          ask    default for write tools: ask",
+      'out:mcp__notes__search  deny   rule "mcp__notes__*" (deny) from --deny',
+    ]);
+  });
+
+  it("/call runs the tool through the agent and prints its text", async () => {
+    const { written, agent, context } = setup({ tools });
+    expect(await runLine('/call read_file {"path": "README.md"}', context)).toBe("ok");
+    expect(agent.received).toEqual(['call read_file {"path":"README.md"}']);
+    expect(written).toEqual(["out:ran read_file"]);
+  });
+
+  it("/call fails with the approval and its reason when the call is refused", async () => {
+    const { written, context } = setup({
+      tools,
+      decisions,
+      callReport: (name) => ({ tool: name, isError: true, text: "denied by the user", truncated: false, decision: decisions.write_file }),
+    });
+    expect(await runLine('/call write_file {"path":"a","content":"b"}', context)).toBe("failed");
+    expect(written).toEqual(["out:denied by the user", "err:/call write_file failed; approval: ask (default for write tools: ask)"]);
+  });
+
+  it("/call fails without calling anything when the JSON is broken", async () => {
+    const { written, agent, context } = setup({ tools });
+    expect(await runLine("/call read_file {oops", context)).toBe("failed");
+    expect(agent.received).toEqual([]);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^err:\/call: invalid JSON arguments for read_file: /);
+  });
+
+  it("/undo names restored files and remote calls it could not undo", async () => {
+    const { written, context } = setup({ undoReport: { restored: ["/p/a.txt", "/p/b.txt"], notUndoable: ["mcp__notes__add"], nothingToUndo: false } });
+    await runLine("/undo", context);
+    expect(written).toEqual(["out:restored /p/a.txt", "out:restored /p/b.txt", "out:not undoable (remote call): mcp__notes__add"]);
+  });
+
+  it("/undo says when there is nothing to undo", async () => {
+    const { written, context } = setup();
+    await runLine("/undo", context);
+    expect(written).toEqual(["out:nothing to undo"]);
+  });
+
+  it("/clear forgets the conversation", async () => {
+    const { written, agent, context } = setup();
+    await runLine("/clear", context);
+    expect([agent.received, written]).toEqual([["clear"], ["out:conversation cleared"]]);
+  });
+
+  it("/mcp shows the servers from the status provider", async () => {
+    const { written, context } = setup({}, [
+      { alias: "notes", transport: "stdio", state: "connected", protocolVersion: "2026-07-28", tools: 3, error: null, stderrTail: null },
+    ]);
+    await runLine("/mcp", context);
+    expect(written).toEqual(["out:notes  stdio  connected  protocol 2026-07-28  3 tools"]);
+  });
+
+  it("/mcp says when no server is configured", async () => {
+    const { written, context } = setup();
+    await runLine("/mcp", context);
+    expect(written).toEqual(["out:no MCP servers configured"]);
+  });
+
+  it("/exit ends the session and /help lists every command", async () => {
+    const { written, context } = setup();
+    expect(await runLine("/exit", context)).toBe("exit");
+    expect(await runLine("/help", context)).toBe("ok");
+    expect(written.map((line) => line.split(/\s{2,}/)[0])).toEqual([
+      "out:/help",
+      "out:/tools",
+      "out:/approvals",
+      "out:/call <tool> <json>",
+      "out:/undo",
+      "out:/clear",
+      "out:/mcp",
+      "out:/exit",
+    ]);
+  });
+});
+
+describe("parseCallLine", () => {
+  it("splits the tool name from JSON arguments that contain spaces", () => {
+    expect(parseCallLine(' write_file {"path": "a b.txt", "content": "x y"} ')).toEqual({
+      tool: "write_file",
+      args: { path: "a b.txt", content: "x y" },
+    });
+  });
+
+  it("takes a tool name alone as empty arguments", () => {
+    expect(parseCallLine("list_dir")).toEqual({ tool: "list_dir", args: {} });
+  });
+
+  it("explains its usage when no tool is named", () => {
+    expect(parseCallLine("   ")).toEqual(new Error("usage: /call <tool> <json>"));
+  });
+
+  it("names the tool and the JSON problem when the arguments do not parse", () => {
+    const result = parseCallLine("read_file {path: 1}");
+    expect(result).toBeInstanceOf(Error);
+    expect(result instanceof Error ? result.message : "").toMatch(/^invalid JSON arguments for read_file: .+/);
+  });
+});
+
+describe("parseCallArgs", () => {
+  it("refuses JSON that is not an object", () => {
+    expect(parseCallArgs("bash", "[1]")).toEqual(new Error("arguments for bash must be a JSON object, got an array"));
+    expect(parseCallArgs("bash", '"ls"')).toEqual(new Error("arguments for bash must be a JSON object, got a string"));
+    expect(parseCallArgs("bash", "null")).toEqual(new Error("arguments for bash must be a JSON object, got null"));
+  });
+
+  it("takes missing text as empty arguments", () => {
+    expect(parseCallArgs("list_dir", undefined)).toEqual({});
+  });
+});

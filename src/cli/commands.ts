@@ -1,0 +1,217 @@
+// One line of input, in any mode: a slash command from the table, or a prompt for the model. The slash
+// commands are a table: each is a plain object, and adding one is a one-row change. The same rows serve
+// the chat, pipe mode, `-p` and the plain output of the subcommands.
+import { describeError, type Agent, type ToolArgs } from "../kernel/index.js";
+import { toolClaims } from "./approval.js";
+import { formatServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
+
+export interface CommandContext {
+  readonly agent: Agent;
+  readonly servers: ServerStatusProvider;
+  /** Output for stdout; a final newline is added when missing. */
+  readonly print: (text: string) => void;
+  /** Diagnostics for stderr. */
+  readonly warn: (text: string) => void;
+  /** Aborted by Ctrl-C during this line. */
+  readonly signal: AbortSignal;
+}
+
+/** "failed" makes pipe mode exit 1; "exit" ends the session. */
+export type CommandOutcome = "ok" | "failed" | "exit";
+
+export interface SlashCommand {
+  readonly name: string;
+  readonly usage: string;
+  readonly summary: string;
+  run(context: CommandContext, argText: string): Promise<CommandOutcome>;
+}
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: "help",
+    usage: "/help",
+    summary: "list the commands; any other line is a prompt for the model",
+    async run(context) {
+      for (const line of formatColumns(SLASH_COMMANDS.map((command) => [command.usage, command.summary]))) {
+        context.print(line);
+      }
+      return "ok";
+    },
+  },
+  {
+    name: "tools",
+    usage: "/tools",
+    summary: "every tool the model sees: name, source, approval, and what a server claims about its tool",
+    async run(context) {
+      const { agent } = context;
+      const rows = agent.tools.map((tool) => [tool.name, tool.source, agent.decide(tool.name).verdict, toolClaims(tool)]);
+      for (const line of formatColumns(rows)) context.print(line);
+      return "ok";
+    },
+  },
+  {
+    name: "approvals",
+    usage: "/approvals",
+    summary: "each tool's approval decision and its reason",
+    async run(context) {
+      const { agent } = context;
+      const rows = agent.tools.map((tool) => {
+        const decision = agent.decide(tool.name);
+        return [tool.name, decision.verdict, decision.reason];
+      });
+      for (const line of formatColumns(rows)) context.print(line);
+      return "ok";
+    },
+  },
+  {
+    name: "call",
+    usage: "/call <tool> <json>",
+    summary: "call a tool yourself, through the same gate, snapshots and truncation as the model",
+    async run(context, argText) {
+      const parsed = parseCallLine(argText);
+      if (parsed instanceof Error) {
+        context.warn(`/call: ${parsed.message}`);
+        return "failed";
+      }
+      const report = await context.agent.call(parsed.tool, parsed.args, context.signal);
+      context.print(report.text);
+      if (!report.isError) return "ok";
+      context.warn(`/call ${report.tool} failed; approval: ${report.decision.verdict} (${report.decision.reason})`);
+      return "failed";
+    },
+  },
+  {
+    name: "undo",
+    usage: "/undo",
+    summary: "restore the files the last turn changed",
+    async run(context) {
+      const report = await context.agent.undo();
+      if (report.nothingToUndo) {
+        context.print("nothing to undo");
+        return "ok";
+      }
+      if (report.restored.length === 0) context.print("no files to restore");
+      for (const path of report.restored) context.print(`restored ${path}`);
+      for (const tool of report.notUndoable) context.print(`not undoable (remote call): ${tool}`);
+      return "ok";
+    },
+  },
+  {
+    name: "clear",
+    usage: "/clear",
+    summary: "forget the conversation so far",
+    async run(context) {
+      context.agent.clear();
+      context.print("conversation cleared");
+      return "ok";
+    },
+  },
+  {
+    name: "mcp",
+    usage: "/mcp",
+    summary: "each MCP server's transport, state, protocol version, tools and errors",
+    async run(context) {
+      for (const line of formatServerStatus(context.servers())) context.print(line);
+      return "ok";
+    },
+  },
+  {
+    name: "exit",
+    usage: "/exit",
+    summary: "end the session",
+    async run() {
+      return "exit";
+    },
+  },
+];
+
+export function findSlashCommand(name: string, commands: readonly SlashCommand[] = SLASH_COMMANDS): SlashCommand | undefined {
+  return commands.find((command) => command.name === name);
+}
+
+/** Never rejects: a bug surfacing as an exception is reported and the line counts as failed. */
+export async function runLine(line: string, context: CommandContext): Promise<CommandOutcome> {
+  const text = line.trim();
+  if (text === "") return "ok";
+  try {
+    return text.startsWith("/") ? await runSlashCommand(text, context) : await runPrompt(text, context);
+  } catch (error) {
+    context.warn(`error: ${describeError(error)}`);
+    return "failed";
+  }
+}
+
+async function runSlashCommand(text: string, context: CommandContext): Promise<CommandOutcome> {
+  const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text);
+  const name = match?.[1] ?? "";
+  const command = findSlashCommand(name);
+  if (command === undefined) {
+    context.warn(`unknown command /${name} (try /help)`);
+    return "failed";
+  }
+  return command.run(context, match?.[2] ?? "");
+}
+
+/** A prompt succeeds when its turn ends normally: aborted, limited or failed turns count as failed. */
+async function runPrompt(text: string, context: CommandContext): Promise<CommandOutcome> {
+  return (await context.agent.prompt(text, context.signal)) === "done" ? "ok" : "failed";
+}
+
+// Arguments of `/call <tool> <json>` and `mca call <tool> [json]`, validated into a tool name and an
+// arguments object with errors that say what is wrong.
+
+export interface CallLine {
+  readonly tool: string;
+  readonly args: ToolArgs;
+}
+
+/** `read_file {"path": "a b.txt"}`: the tool name, then everything after it is JSON (spaces allowed). */
+export function parseCallLine(text: string): CallLine | Error {
+  const trimmed = text.trim();
+  if (trimmed === "") return new Error("usage: /call <tool> <json>");
+  const match = /^(\S+)\s*([\s\S]*)$/.exec(trimmed);
+  const tool = match?.[1];
+  if (tool === undefined) return new Error("usage: /call <tool> <json>");
+  const args = parseCallArgs(tool, match?.[2]);
+  return args instanceof Error ? args : { tool, args };
+}
+
+/** No text means `{}`; anything else must be a JSON object. */
+export function parseCallArgs(tool: string, json: string | undefined): ToolArgs | Error {
+  if (json === undefined || json.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return new Error(`invalid JSON arguments for ${tool}: ${describeError(error)}`);
+  }
+  if (!isArgsObject(value)) {
+    return new Error(`arguments for ${tool} must be a JSON object, got ${describeJson(value)}`);
+  }
+  return value;
+}
+
+function isArgsObject(value: unknown): value is ToolArgs {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describeJson(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+const COLUMN_GAP = "  ";
+
+/** Left-aligned text columns for the plain views (/tools, /approvals, /help): every cell but a row's last is padded to its column's widest. */
+export function formatColumns(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, index) => {
+      widths[index] = Math.max(widths[index] ?? 0, cell.length);
+    });
+  }
+  return rows.map((row) =>
+    row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join(COLUMN_GAP).trimEnd(),
+  );
+}

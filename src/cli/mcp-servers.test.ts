@@ -1,0 +1,86 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { unusedLoopbackUrl } from "../mcp/test-support/scripted-http-server.js";
+import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
+import { formatServerStatus, NO_SERVERS_MESSAGE } from "./mcp-servers.js";
+import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+
+const SECRET = "sekrit-4be1d2c3a9";
+describe("mca with mcp.config.json", () => {
+  let project: TempProject;
+
+  async function writeConfig(text: string): Promise<void> {
+    await writeFile(join(project.dir, "mcp.config.json"), text);
+  }
+
+  beforeEach(async () => {
+    project = await createTempProject();
+    const good = scriptedStdioServer();
+    await writeConfig(
+      JSON.stringify({
+        mcpServers: {
+          good: { command: good.command, args: good.args },
+          down: { type: "http", url: await unusedLoopbackUrl(), headers: { Authorization: `Bearer ${SECRET}` } },
+        },
+      }),
+    );
+  });
+
+  afterEach(async () => {
+    await project.remove();
+  });
+
+  it("mounts the servers that come up, reports the one that failed before the first prompt, and names it in a call", async () => {
+    const run = await project.run(["--allow", "mcp__*"], "/tools\n/mcp\n/call mcp__down__search {}\n");
+    expect(run.stdout).toContain("mcp__good__alpha");
+    expect(run.stdout).toMatch(/down\s+http\s+failed/);
+    expect(run.stdout).toMatch(/MCP server "down" is not available: it failed at start-up: .*cannot reach/);
+    expect(run.stderr).toMatch(/^mcp: down \(http\) failed: cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp: connection refused$/m);
+    expect(run.stdout + run.stderr).not.toContain(SECRET);
+    expect(run.code).toBe(1);
+  });
+
+  it("lists each server's health as JSON", async () => {
+    const run = await project.run(["mcp", "list", "--json"], "");
+    const servers = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
+    expect(servers.map(({ alias, transport, state, protocolVersion, tools }) => ({ alias, transport, state, protocolVersion, tools }))).toEqual([
+      { alias: "good", transport: "stdio", state: "connected", protocolVersion: "2026-07-28", tools: 3 },
+      { alias: "down", transport: "http", state: "failed", protocolVersion: null, tools: 0 },
+    ]);
+    expect(run.code).toBe(0);
+  });
+
+  it("refuses a config that names one alias twice, naming the alias and the file, with exit 2", async () => {
+    await writeConfig('{"mcpServers": {"twice": {"command": "a"}, "twice": {"command": "b"}}}');
+    const run = await project.run(["tools"], "");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("twice");
+    expect(run.stderr).toContain("mcp.config.json");
+    expect(run.stdout).toBe("");
+  });
+});
+
+describe("formatServerStatus", () => {
+  it("says when no server is configured", () => {
+    expect(formatServerStatus([])).toEqual([NO_SERVERS_MESSAGE]);
+  });
+
+  it("shows each server with its error and stderr tail indented", () => {
+    expect(
+      formatServerStatus([
+        { alias: "notes", transport: "stdio", state: "connected", protocolVersion: "2026-07-28", tools: 3, error: null, stderrTail: "" },
+        { alias: "tickets", transport: "http", state: "failed", protocolVersion: null, tools: 0, error: "connection refused", stderrTail: null },
+        { alias: "old", transport: "stdio", state: "disconnected", protocolVersion: "2025-11-25", tools: 2, error: "exited with code 1", stderrTail: "boom\nbang\n" },
+      ]),
+    ).toEqual([
+      "notes  stdio  connected  protocol 2026-07-28  3 tools",
+      "tickets  http  failed  protocol -  0 tools",
+      "  error: connection refused",
+      "old  stdio  disconnected  protocol legacy 2025-11-25  2 tools",
+      "  error: exited with code 1",
+      "  stderr| boom",
+      "  stderr| bang",
+    ]);
+  });
+});

@@ -1,0 +1,78 @@
+// The run's MCP servers as the CLI mounts and shows them. Mounting finds the config: `--mcp-config <path>`
+// (which must exist), or `mcp.config.json` in the project folder when there is one; otherwise no servers.
+// A broken config (or an `--input-responses` file naming a server it lacks) is an Error for main to print
+// and exit 2 on — before anything is spawned. Their health is read through a provider function each time
+// a view is drawn (`/mcp`, `mca mcp list`), so a server that died since start-up shows as disconnected.
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { loadMcpConfig, type McpConfig } from "../config/index.js";
+import { isLegacyVersion, mountServers, type InputResponder, type MountedServers, type ServerStatus } from "../mcp/index.js";
+import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
+
+export type { ServerStatus };
+
+export const DEFAULT_MCP_CONFIG = "mcp.config.json";
+
+export interface MountDeps {
+  readonly projectDir: string;
+  readonly configPath: string | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly clientVersion: string;
+  readonly warn: (text: string) => void;
+  /** Answers the servers' input requests; what it supports is what every request declares. */
+  readonly inputResponder?: InputResponder;
+  /** `--input-responses`: each alias it names must be a server of the config. */
+  readonly inputAnswers?: InputAnswers;
+}
+
+export async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env">): Promise<McpConfig | Error | null> {
+  const path = deps.configPath === undefined ? join(deps.projectDir, DEFAULT_MCP_CONFIG) : resolve(deps.projectDir, deps.configPath);
+  if (deps.configPath === undefined && !existsSync(path)) return null;
+  return loadMcpConfig(path, deps.env).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+}
+
+/** One line per server that did not come up, so the user knows before the first prompt. */
+export function startupFailureLines(mounted: MountedServers): string[] {
+  return mounted
+    .statuses()
+    .filter((status) => status.state !== "connected")
+    .map((status) => {
+      const reason = (status.error ?? "no reason given").replace(`${status.alias}: `, "");
+      return `mcp: ${status.alias} (${status.transport}) ${status.state}: ${reason}`;
+    });
+}
+
+export async function mountConfiguredServers(deps: MountDeps): Promise<MountedServers | Error | null> {
+  const config = await readMcpConfig(deps);
+  if (config instanceof Error) return config;
+  const unknownAlias = deps.inputAnswers && unknownAliasError(deps.inputAnswers, config?.servers.map((server) => server.alias) ?? []);
+  if (unknownAlias !== undefined) return unknownAlias;
+  if (config === null) return null;
+  return mountServers(config, {
+    clientVersion: deps.clientVersion,
+    baseEnv: deps.env,
+    onWarning: (message) => deps.warn(`mcp: ${message}`),
+    ...(deps.inputResponder === undefined ? {} : { inputResponder: deps.inputResponder }),
+  });
+}
+
+/** Called each time a view is drawn, so a server that died since start-up shows as disconnected. */
+export type ServerStatusProvider = () => readonly ServerStatus[];
+
+export const NO_SERVERS_MESSAGE = "no MCP servers configured";
+
+/** Plain-text lines for `/mcp` and `mca mcp list`: one line per server, its error and stderr tail indented. */
+export function formatServerStatus(servers: readonly ServerStatus[]): string[] {
+  if (servers.length === 0) return [NO_SERVERS_MESSAGE];
+  const lines: string[] = [];
+  for (const server of servers) {
+    // A server mca fell back to the initialize handshake with says so: "legacy 2025-11-25".
+    const version = server.protocolVersion === null ? "-" : `${isLegacyVersion(server.protocolVersion) ? "legacy " : ""}${server.protocolVersion}`;
+    lines.push(`${server.alias}  ${server.transport}  ${server.state}  protocol ${version}  ${server.tools} tools`);
+    if (server.error !== null) lines.push(`  error: ${server.error}`);
+    if (server.stderrTail !== null && server.stderrTail.trim() !== "") {
+      for (const line of server.stderrTail.trimEnd().split("\n")) lines.push(`  stderr| ${line}`);
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,155 @@
+import { Chalk } from "chalk";
+import { describe, expect, it } from "vitest";
+import type { AgentEvent } from "../kernel/index.js";
+import { createPlainRenderer, createSpinner, createTtyRenderer, type Spinner } from "./render.js";
+
+function render(events: readonly AgentEvent[]) {
+  const written: string[] = [];
+  const renderer = createPlainRenderer({ out: (text) => written.push(`out:${text}`), err: (text) => written.push(`err:${text}`) });
+  for (const event of events) renderer(event);
+  return written;
+}
+
+describe("createPlainRenderer", () => {
+  it("streams text to stdout and ends the line at the end of the turn", () => {
+    expect(render([{ type: "text", delta: "Hel" }, { type: "text", delta: "lo" }, { type: "turn_end", reason: "done" }])).toEqual([
+      "out:Hel",
+      "out:lo",
+      "out:\n",
+    ]);
+  });
+
+  it("does not add a newline after text that already ends one", () => {
+    expect(render([{ type: "text", delta: "done\n" }, { type: "turn_end", reason: "done" }])).toEqual(["out:done\n"]);
+  });
+
+  it("reports tool activity, notices and errors on stderr only", () => {
+    expect(
+      render([
+        { type: "tool_start", callId: "c1", tool: "read_file", args: { path: "a.txt" } },
+        { type: "tool_progress", callId: "c1", message: "half way" },
+        { type: "tool_end", callId: "c1", tool: "read_file", isError: false, text: "line one\nline two\n", truncated: true },
+        { type: "tool_end", callId: "c2", tool: "bash", isError: true, text: "exit code 2", truncated: false },
+        { type: "notice", message: "loop limit reached" },
+        { type: "error", message: "model unreachable" },
+        { type: "turn_end", reason: "aborted" },
+      ]),
+    ).toEqual([
+      'err:[read_file] {"path":"a.txt"}\n',
+      "err:[progress] half way\n",
+      "err:[read_file] ok, truncated: line one (+1 lines)\n",
+      "err:[bash] failed: exit code 2\n",
+      "err:loop limit reached\n",
+      "err:error: model unreachable\n",
+      "err:interrupted\n",
+    ]);
+  });
+
+  it("shows a rule's denial with its reason and an approval given, but not a denial already explained", () => {
+    const ask = { verdict: "ask", reason: "default for write tools: ask" } as const;
+    const deny = { verdict: "deny", reason: 'rule "bash" (deny) from --deny' } as const;
+    expect(
+      render([
+        { type: "approval", callId: "c1", tool: "bash", decision: deny },
+        { type: "approval", callId: "c2", tool: "write_file", decision: ask, answer: "deny" },
+        { type: "approval", callId: "c3", tool: "write_file", decision: ask, answer: "session" },
+      ]),
+    ).toEqual(['err:[approval] bash: deny (rule "bash" (deny) from --deny)\n', "err:[approval] write_file: session\n"]);
+  });
+});
+
+function setup() {
+  const written: string[] = [];
+  const spinner: Spinner = {
+    start: (label) => written.push(`[spin ${label}]`),
+    stop: () => written.push("[stop]"),
+  };
+  const renderer = createTtyRenderer({ out: (text) => written.push(text), chalk: new Chalk({ level: 0 }), spinner });
+  return { written, renderer };
+}
+
+describe("createTtyRenderer", () => {
+  it("spins while the model thinks and a tool runs, and stops before anything is printed", () => {
+    const { written, renderer } = setup();
+    renderer.thinking();
+    const events: AgentEvent[] = [
+      { type: "text", delta: "Let me look." },
+      { type: "tool_start", callId: "c1", tool: "read_file", args: { path: "a" } },
+      { type: "tool_progress", callId: "c1", message: "reading" },
+      { type: "tool_end", callId: "c1", tool: "read_file", isError: false, text: "hello", truncated: false },
+      { type: "text", delta: "It says hello." },
+      { type: "turn_end", reason: "done" },
+    ];
+    for (const event of events) renderer.emit(event);
+    expect(written).toEqual([
+      "[spin thinking]",
+      "[stop]",
+      "Let me look.",
+      "[stop]",
+      "\n",
+      "[stop]",
+      '● read_file {"path":"a"}\n',
+      "[spin running read_file]",
+      "[spin read_file: reading]",
+      "[stop]",
+      "  ✓ hello\n",
+      "[spin thinking]",
+      "[stop]",
+      "It says hello.",
+      "[stop]",
+      "[stop]",
+      "\n",
+    ]);
+  });
+
+  it("marks failed and truncated results and says when a turn was interrupted", () => {
+    const { written, renderer } = setup();
+    renderer.emit({ type: "tool_end", callId: "c1", tool: "bash", isError: true, text: "exit code 1", truncated: true });
+    renderer.emit({ type: "turn_end", reason: "aborted" });
+    expect(written.filter((text) => !text.startsWith("["))).toEqual([
+      "  ✗ exit code 1 (cut to fit the budget)\n",
+      "interrupted (Ctrl-C again now to exit)\n",
+    ]);
+  });
+
+  it("spins again once an approved tool runs, not after a denial", () => {
+    const { written, renderer } = setup();
+    const decision = { verdict: "ask", reason: "default for exec tools: ask" } as const;
+    renderer.emit({ type: "approval", callId: "c1", tool: "bash", decision, answer: "once" });
+    renderer.emit({ type: "approval", callId: "c2", tool: "bash", decision, answer: "deny" });
+    renderer.emit({ type: "approval", callId: "c3", tool: "bash", decision: { verdict: "deny", reason: "rule" } });
+    expect(written).toEqual([
+      "[stop]",
+      "  approval for bash: once\n",
+      "[spin running bash]",
+      "[stop]",
+      "  approval for bash: deny\n",
+    ]);
+  });
+
+  it("ends a half-written line when paused for a prompt", () => {
+    const { written, renderer } = setup();
+    renderer.emit({ type: "text", delta: "Writing" });
+    renderer.pause();
+    expect(written).toEqual(["[stop]", "Writing", "[stop]", "[stop]", "\n"]);
+  });
+});
+
+describe("createSpinner", () => {
+  it("draws a frame with its label at once and erases the line on stop", () => {
+    const written: string[] = [];
+    const spinner = createSpinner((text) => written.push(text), true);
+    spinner.start("thinking");
+    spinner.stop();
+    expect(written).toEqual(["\r\u001b[K⠋ thinking", "\r\u001b[K"]);
+  });
+
+  it("draws nothing when disabled, and stop without start writes nothing", () => {
+    const written: string[] = [];
+    const disabled = createSpinner((text) => written.push(text), false);
+    disabled.start("thinking");
+    disabled.stop();
+    createSpinner((text) => written.push(text), true).stop();
+    expect(written).toEqual([]);
+  });
+});

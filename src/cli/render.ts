@@ -1,0 +1,202 @@
+// Agent events as the user sees them. Plain (pipe mode, `-p`, the subcommands): the model's words on
+// stdout, tool activity and diagnostics on stderr, no colour and no spinner. Terminal (the chat): streamed
+// text, a line per tool call and result, a spinner while the model thinks or a tool runs, colour through
+// the chalk instance it is given. Both share the short one-line forms of tool arguments and results.
+import type { ChalkInstance } from "chalk";
+import type { AgentEvent, ToolArgs } from "../kernel/index.js";
+
+export const ARGS_PREVIEW_CHARS = 200;
+export const RESULT_PREVIEW_CHARS = 160;
+
+export function previewArgs(args: ToolArgs, maxChars: number = ARGS_PREVIEW_CHARS): string {
+  return clip(JSON.stringify(args), maxChars);
+}
+
+/** The first non-empty line of a result, clipped, with how many more lines there are. */
+export function previewResult(text: string, maxChars: number = RESULT_PREVIEW_CHARS): string {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  const first = lines[0];
+  if (first === undefined) return "(no output)";
+  const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
+  return `${clip(first.trim(), maxChars)}${more}`;
+}
+
+function clip(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 1)}…`;
+}
+
+export interface PlainStreams {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) => void {
+  let midLine = false;
+  const endLine = (): void => {
+    if (midLine) streams.out("\n");
+    midLine = false;
+  };
+  return (event) => {
+    switch (event.type) {
+      case "text":
+        if (event.delta === "") return;
+        streams.out(event.delta);
+        midLine = !event.delta.endsWith("\n");
+        return;
+      case "tool_start":
+        streams.err(`[${event.tool}] ${previewArgs(event.args)}\n`);
+        return;
+      case "tool_progress":
+        streams.err(`[progress] ${event.message}\n`);
+        return;
+      case "tool_end": {
+        const status = event.isError ? "failed" : "ok";
+        const truncated = event.truncated ? ", truncated" : "";
+        streams.err(`[${event.tool}] ${status}${truncated}: ${previewResult(event.text)}\n`);
+        return;
+      }
+      case "approval":
+        // A "deny" answer was already explained by whoever answered; a rule's denial has no answer.
+        if (event.answer === undefined) streams.err(`[approval] ${event.tool}: ${event.decision.verdict} (${event.decision.reason})\n`);
+        else if (event.answer !== "deny") streams.err(`[approval] ${event.tool}: ${event.answer}\n`);
+        return;
+      case "notice":
+        streams.err(`${event.message}\n`);
+        return;
+      case "error":
+        streams.err(`error: ${event.message}\n`);
+        return;
+      case "turn_end":
+        endLine();
+        if (event.reason === "aborted") streams.err("interrupted\n");
+        return;
+      default: {
+        const unknown: never = event;
+        throw new Error(`unrendered event ${JSON.stringify(unknown)}`);
+      }
+    }
+  };
+}
+
+export interface TtyRenderer {
+  readonly emit: (event: AgentEvent) => void;
+  /** A prompt went to the model: spin until its first words arrive. */
+  readonly thinking: () => void;
+  /** Something else needs the terminal (an approval prompt): stop the spinner, end the line. */
+  readonly pause: () => void;
+}
+
+export interface TtyRendererDeps {
+  readonly out: (text: string) => void;
+  readonly chalk: ChalkInstance;
+  readonly spinner: Spinner;
+}
+
+export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): TtyRenderer {
+  let midLine = false;
+  const toolNames = new Map<string, string>();
+  const write = (text: string): void => {
+    spinner.stop();
+    if (text === "") return;
+    out(text);
+    midLine = !text.endsWith("\n");
+  };
+  const line = (text: string): void => {
+    if (midLine) write("\n");
+    write(`${text}\n`);
+  };
+
+  const emit = (event: AgentEvent): void => {
+    switch (event.type) {
+      case "text":
+        write(event.delta);
+        return;
+      case "tool_start":
+        toolNames.set(event.callId, event.tool);
+        line(`${chalk.cyan(`● ${event.tool}`)} ${chalk.dim(previewArgs(event.args))}`);
+        spinner.start(`running ${event.tool}`);
+        return;
+      case "tool_progress":
+        spinner.start(`${toolNames.get(event.callId) ?? "tool"}: ${event.message}`);
+        return;
+      case "tool_end": {
+        toolNames.delete(event.callId);
+        const mark = event.isError ? chalk.red("  ✗") : chalk.green("  ✓");
+        const truncated = event.truncated ? chalk.dim(" (cut to fit the budget)") : "";
+        line(`${mark} ${previewResult(event.text)}${truncated}`);
+        spinner.start("thinking");
+        return;
+      }
+      case "approval":
+        if (event.answer === undefined) return;
+        line(chalk.dim(`  approval for ${event.tool}: ${event.answer}`));
+        // The question stopped the spinner; an approved tool runs now.
+        if (event.answer !== "deny") spinner.start(`running ${event.tool}`);
+        return;
+      case "notice":
+        line(chalk.yellow(event.message));
+        return;
+      case "error":
+        line(chalk.red(`error: ${event.message}`));
+        return;
+      case "turn_end":
+        spinner.stop();
+        if (midLine) write("\n");
+        if (event.reason === "aborted") line(chalk.yellow("interrupted (Ctrl-C again now to exit)"));
+        return;
+      default: {
+        const unknown: never = event;
+        throw new Error(`unrendered event ${JSON.stringify(unknown)}`);
+      }
+    }
+  };
+
+  return {
+    emit,
+    thinking: () => spinner.start("thinking"),
+    pause: () => {
+      spinner.stop();
+      if (midLine) write("\n");
+    },
+  };
+}
+
+// A one-line progress indicator on a terminal stream, redrawn in place and erased completely on stop.
+// It owns a timer, so whoever starts it stops it (the renderer does on every event that prints).
+
+const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const SPINNER_INTERVAL_MS = 80;
+const CLEAR_LINE = "\r\u001b[K";
+
+export interface Spinner {
+  start(label: string): void;
+  stop(): void;
+}
+
+/** When disabled (the stream is not a terminal) it draws nothing at all. */
+export function createSpinner(write: (text: string) => void, enabled: boolean): Spinner {
+  let timer: NodeJS.Timeout | undefined;
+  let label = "";
+  let frame = 0;
+  const draw = (): void => {
+    write(`${CLEAR_LINE}${SPINNER_FRAMES[frame % SPINNER_FRAMES.length] ?? ""} ${label}`);
+    frame += 1;
+  };
+  return {
+    start(next) {
+      if (!enabled) return;
+      label = next;
+      draw();
+      if (timer === undefined) {
+        timer = setInterval(draw, SPINNER_INTERVAL_MS);
+        timer.unref();
+      }
+    },
+    stop() {
+      if (timer === undefined) return;
+      clearInterval(timer);
+      timer = undefined;
+      write(CLEAR_LINE);
+    },
+  };
+}

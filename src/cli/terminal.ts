@@ -1,0 +1,194 @@
+// The terminal the chat talks through and lends out: its streams, the chat's input line (which steps aside
+// while something else owns the terminal and comes back with its history, so the two never read the same
+// keystrokes), the lender that hands it to a question from inside a running turn, and the asker those
+// questions use. `prompts` is loaded on first use only.
+import { createInterface, type Interface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import type { ChalkInstance } from "chalk";
+import type { PromptObject } from "prompts";
+
+/** process.stdin/stdout in use, in-memory streams in tests. */
+export type TerminalInput = Readable & { readonly isTTY?: boolean };
+export type TerminalOutput = Writable & { readonly isTTY?: boolean };
+
+const HISTORY_SIZE = 500;
+
+export interface ChatInputDeps {
+  readonly input: TerminalInput;
+  readonly output: TerminalOutput;
+  readonly promptText: string;
+  readonly onLine: (line: string) => void;
+  /** Ctrl-C; `hadText` when it cleared a half-typed line instead. */
+  readonly onInterrupt: (hadText: boolean) => void;
+  /** Ctrl-D on an empty line, or the input ended. */
+  readonly onEnd: () => void;
+}
+
+export interface ChatInput {
+  prompt(): void;
+  /** Closes the input line while `work` owns the terminal, then opens it again. */
+  suspend<T>(work: () => Promise<T>): Promise<T>;
+  close(): void;
+}
+
+export function createChatInput(deps: ChatInputDeps): ChatInput {
+  let current: Interface | null = null;
+  let history: string[] = [];
+  let closed = false;
+
+  const open = (): Interface => {
+    const next = createInterface({
+      input: deps.input,
+      output: deps.output,
+      prompt: deps.promptText,
+      terminal: deps.input.isTTY === true,
+      history,
+      historySize: HISTORY_SIZE,
+    });
+    next.on("history", (lines) => {
+      history = lines;
+    });
+    next.on("line", (line) => deps.onLine(line));
+    next.on("SIGINT", () => {
+      const hadText = next.line !== "";
+      if (hadText) {
+        next.write(null, { ctrl: true, name: "e" });
+        next.write(null, { ctrl: true, name: "u" });
+      }
+      deps.onInterrupt(hadText);
+    });
+    next.on("close", () => {
+      // Only the user ends the input; closing it ourselves (suspend, close) is not an end.
+      if (current !== next) return;
+      current = null;
+      deps.onEnd();
+    });
+    current = next;
+    return next;
+  };
+
+  const detach = (): void => {
+    const previous = current;
+    current = null;
+    previous?.close();
+  };
+
+  open();
+  return {
+    prompt() {
+      current?.prompt();
+    },
+    async suspend(work) {
+      detach();
+      try {
+        return await work();
+      } finally {
+        if (!closed) open();
+      }
+    },
+    close() {
+      closed = true;
+      detach();
+    },
+  };
+}
+
+// How the chat lends its terminal to a question that comes from inside a running turn (an MCP server's
+// input request): while the question runs, the chat's input line steps aside and the spinner stops.
+
+export interface LentTerminal {
+  readonly asker: Asker;
+  readonly chalk: ChalkInstance;
+}
+
+/**
+ * Runs `question` with the terminal. It resolves undefined when the user pressed Ctrl-C (or Escape) at a
+ * question; the chat then interrupts the running turn, as Ctrl-C at an approval question does.
+ */
+export type TerminalLender = <T>(question: (terminal: LentTerminal) => Promise<T | undefined>) => Promise<T | undefined>;
+
+// The few questions an MCP input request needs (pick one, pick several, type a line, yes/no), behind one
+// small interface so the form logic is tested with a scripted fake and runs on `prompts` in the terminal.
+// Every question resolves to undefined when the user cancels it.
+
+export interface Choice<T extends string> {
+  readonly title: string;
+  readonly value: T;
+  readonly description?: string;
+}
+
+/** What a typed answer is checked with: undefined when it is fine, else the reason shown to the user. */
+export type Check<T> = (value: T) => string | undefined;
+
+export interface Asker {
+  /** Lines of explanation before a question (the server, its message, a field's description). */
+  say(text: string): void;
+  select<T extends string>(message: string, choices: ReadonlyArray<Choice<T>>, initial?: number): Promise<T | undefined>;
+  multiselect<T extends string>(message: string, choices: ReadonlyArray<Choice<T>>, selected: readonly T[], check: Check<readonly T[]>): Promise<T[] | undefined>;
+  text(message: string, initial: string, check: Check<string>): Promise<string | undefined>;
+  confirm(message: string, initial: boolean): Promise<boolean | undefined>;
+}
+
+export interface AskerStreams {
+  readonly stdin: TerminalInput;
+  readonly stdout: TerminalOutput;
+}
+
+function validator<T>(check: Check<T>): (value: T) => true | string {
+  return (value) => check(value) ?? true;
+}
+
+/** The terminal asker: each question is one `prompts` call on the given streams; Ctrl-C or Escape cancels it. */
+export function createPromptsAsker(streams: AskerStreams): Asker {
+  const ask = async (question: Omit<PromptObject, "name" | "stdin" | "stdout">): Promise<unknown> => {
+    const { default: prompts } = await import("prompts");
+    let cancelled = false;
+    const response = await prompts(
+      { ...question, name: "answer", stdin: streams.stdin, stdout: streams.stdout },
+      {
+        onCancel: () => {
+          cancelled = true;
+          return false;
+        },
+      },
+    );
+    return cancelled ? undefined : response.answer;
+  };
+  const oneOf = <T extends string>(choices: ReadonlyArray<Choice<T>>, value: unknown): T | undefined => choices.find((choice) => choice.value === value)?.value;
+
+  return {
+    say(text) {
+      streams.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    },
+    async select(message, choices, initial = 0) {
+      return oneOf(choices, await ask({ type: "select", message, choices: choices.map((choice) => ({ ...choice })), initial }));
+    },
+    async multiselect(message, choices, selected, check) {
+      const answer = await ask({
+        type: "multiselect",
+        message,
+        instructions: false,
+        hint: "space selects, enter sends",
+        choices: choices.map((choice) => ({ ...choice, selected: selected.includes(choice.value) })),
+      });
+      if (!Array.isArray(answer)) return undefined;
+      const values = answer.flatMap((value: unknown) => {
+        const known = oneOf(choices, value);
+        return known === undefined ? [] : [known];
+      });
+      // prompts' multiselect has no validate hook: a selection that does not fit is asked again.
+      const problem = check(values);
+      if (problem === undefined) return values;
+      streams.stdout.write(`${problem}\n`);
+      return this.multiselect(message, choices, values, check);
+    },
+    async text(message, initial, check) {
+      const answer = await ask({ type: "text", message, initial, validate: validator(check) });
+      return typeof answer === "string" ? answer : undefined;
+    },
+    async confirm(message, initial) {
+      const answer = await ask({ type: "confirm", message, initial });
+      return typeof answer === "boolean" ? answer : undefined;
+    },
+  };
+}
