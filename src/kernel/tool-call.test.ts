@@ -145,6 +145,35 @@ describe("Agent.call", () => {
   });
 });
 
+describe("Agent.call argument checks", () => {
+  const parsing = (log: string[]): Tool<{ readonly file: string }> => ({
+    ...fakeTool({ name: "typed", kind: "write" }),
+    parse(args) {
+      log.push("parse");
+      return typeof args.path === "string" ? { file: args.path } : new Error('argument "path" must be a string');
+    },
+    changes: ({ file }) => [`/p/${file}`],
+    run: async ({ file }) => ({ text: `ran on ${file}`, isError: false }),
+  });
+
+  it("parses a tool's arguments once and hands the typed value to changes and run", async () => {
+    const log: string[] = [];
+    const { agent, snapshots } = setup({ tools: [parsing(log)], rules: [rule("allow", "typed")] });
+    expect((await agent.call("typed", { path: "a.txt" }, signal())).text).toBe("ran on a.txt");
+    expect(log).toEqual(["parse"]);
+    expect(snapshots.log).toEqual(["save 1 /p/a.txt"]);
+  });
+
+  it("returns the parse error to the model without asking or running", async () => {
+    const { agent, asked } = setup({ tools: [parsing([])] });
+    expect(await agent.call("typed", { path: 3 }, signal())).toMatchObject({
+      isError: true,
+      text: 'Invalid arguments for typed: argument "path" must be a string.',
+    });
+    expect(asked).toEqual([]);
+  });
+});
+
 describe("Agent.decide", () => {
   it("gives a known tool's verdict and denies an unknown name", () => {
     const { agent } = setup({ rules: [rule("allow", "mcp__tickets__*", "--allow")] });

@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createBashTool } from "./bash.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createBashTool, createOutputCap } from "./bash.js";
+import { callTool } from "./test-support/call-tool.js";
+import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 /** Alive means present in /proc and not a zombie waiting for its (re)parent to reap it. */
 function isRunning(pid: number): boolean {
@@ -36,13 +37,10 @@ async function waitForFile(path: string): Promise<string> {
 }
 
 describe("bash", () => {
-  let project: string;
+  const project = tempProjectPerTest("mca-bash-");
   const started: number[] = [];
   const context = { signal: new AbortController().signal };
 
-  beforeEach(() => {
-    project = realpathSync(mkdtempSync(join(tmpdir(), "mca-bash-")));
-  });
   afterEach(() => {
     for (const pid of started.splice(0)) {
       try {
@@ -51,28 +49,27 @@ describe("bash", () => {
         // Already gone, as it should be.
       }
     }
-    rmSync(project, { recursive: true, force: true });
   });
 
   /** Pids the command wrote to `name`, remembered so a failing test still cleans up. */
   const readPids = (name: string): number[] => {
-    const pids = readFileSync(join(project, name), "utf8").trim().split(/\s+/).map(Number);
+    const pids = readFileSync(join(project(), name), "utf8").trim().split(/\s+/).map(Number);
     started.push(...pids);
     return pids;
   };
 
   it("returns exit code 0 and the output", async () => {
-    const result = await createBashTool(project).run({ command: "echo hello" }, context);
+    const result = await callTool(createBashTool(project()), { command: "echo hello" }, context);
     expect(result).toEqual({ text: "exit code 0\nhello\n", isError: false });
   });
 
   it("runs in the project folder", async () => {
-    const result = await createBashTool(project).run({ command: "pwd" }, context);
-    expect(result).toEqual({ text: `exit code 0\n${project}\n`, isError: false });
+    const result = await callTool(createBashTool(project()), { command: "pwd" }, context);
+    expect(result).toEqual({ text: `exit code 0\n${realpathSync(project())}\n`, isError: false });
   });
 
   it("reports a nonzero exit as an error with the exit code, stderr included", async () => {
-    const result = await createBashTool(project).run({ command: "echo out; echo err >&2; exit 3" }, context);
+    const result = await callTool(createBashTool(project()), { command: "echo out; echo err >&2; exit 3" }, context);
     expect(result.isError).toBe(true);
     expect(result.text.split("\n")[0]).toBe("exit code 3");
     expect(result.text).toContain("out\n");
@@ -80,14 +77,15 @@ describe("bash", () => {
   });
 
   it("says when there is no output", async () => {
-    expect(await createBashTool(project).run({ command: "true" }, context)).toEqual({
+    expect(await callTool(createBashTool(project()), { command: "true" }, context)).toEqual({
       text: "exit code 0\n(no output)",
       isError: false,
     });
   });
 
   it("kills the whole process group on timeout, background grandchildren included", async () => {
-    const result = await createBashTool(project).run(
+    const result = await callTool(
+      createBashTool(project()),
       { command: "sleep 30 & echo $! > pids; echo $$ >> pids; sleep 30", timeout_ms: 300 },
       context,
     );
@@ -98,7 +96,8 @@ describe("bash", () => {
   });
 
   it("kills a process that ignores SIGTERM with SIGKILL after the grace period", async () => {
-    const result = await createBashTool(project, { killGraceMs: 200 }).run(
+    const result = await callTool(
+      createBashTool(project(), { killGraceMs: 200 }),
       { command: "trap '' TERM; sleep 30 & echo $! > pids; echo $$ >> pids; wait", timeout_ms: 300 },
       context,
     );
@@ -110,11 +109,12 @@ describe("bash", () => {
 
   it("kills the whole process group when aborted", async () => {
     const controller = new AbortController();
-    const running = createBashTool(project).run(
+    const running = callTool(
+      createBashTool(project()),
       { command: "sleep 30 & echo $! > pids; echo $$ >> pids; echo started; sleep 30" },
       { signal: controller.signal },
     );
-    await waitForFile(join(project, "pids"));
+    await waitForFile(join(project(), "pids"));
     controller.abort();
     const result = await running;
     expect(result).toEqual({ text: "aborted; the command's process group was killed\nstarted\n", isError: true });
@@ -122,13 +122,14 @@ describe("bash", () => {
   });
 
   it("returns when the command exits even if a background process holds the output, and stops it", async () => {
-    const result = await createBashTool(project).run({ command: "sleep 30 & echo $! > pids; echo done" }, context);
+    const result = await callTool(createBashTool(project()), { command: "sleep 30 & echo $! > pids; echo done" }, context);
     expect(result).toEqual({ text: "exit code 0\ndone\n", isError: false });
     expect(await stillRunning(readPids("pids"))).toEqual([]);
   });
 
   it("caps a huge output while reading it, keeping the head and the tail", async () => {
-    const result = await createBashTool(project).run(
+    const result = await callTool(
+      createBashTool(project()),
       { command: "echo FIRST; head -c 20000000 /dev/zero | tr '\\0' x; echo; echo LAST" },
       context,
     );
@@ -141,14 +142,35 @@ describe("bash", () => {
   });
 
   it("refuses a timeout above 600 seconds", async () => {
-    expect(await createBashTool(project).run({ command: "true", timeout_ms: 600_001 }, context)).toEqual({
+    expect(await callTool(createBashTool(project()), { command: "true", timeout_ms: 600_001 }, context)).toEqual({
       text: 'argument "timeout_ms" must be an integer from 1 to 600000',
       isError: true,
     });
   });
 
   it("leaves no file behind in the project folder but what the command wrote", async () => {
-    await createBashTool(project).run({ command: "touch made.txt" }, context);
-    expect(readdirSync(project)).toEqual(["made.txt"]);
+    await callTool(createBashTool(project()), { command: "touch made.txt" }, context);
+    expect(readdirSync(project())).toEqual(["made.txt"]);
+  });
+});
+
+describe("createOutputCap", () => {
+  it("keeps everything that fits in head and tail", () => {
+    const cap = createOutputCap(4, 4);
+    cap.push(Buffer.from("abc"));
+    cap.push(Buffer.from("defgh"));
+    expect(cap.text()).toBe("abcdefgh");
+  });
+
+  it("keeps the first and last bytes and counts what it left out", () => {
+    const cap = createOutputCap(3, 3);
+    for (const chunk of ["ab", "cdef", "ghij", "kl"]) cap.push(Buffer.from(chunk));
+    expect(cap.text()).toBe("abc\n[… 6 bytes of output left out …]\njkl");
+  });
+
+  it("does not split a character that straddles head and tail when nothing was left out", () => {
+    const cap = createOutputCap(1, 8);
+    cap.push(Buffer.from("é!"));
+    expect(cap.text()).toBe("é!");
   });
 });

@@ -1,10 +1,9 @@
 // bash: runs a shell command in the project folder with a time limit; the command's whole process
 // group is killed on timeout or abort, and its output is bounded while it is read.
+import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import type { Tool, ToolResult } from "../kernel/index.js";
-import { type CommandOutcome, runCommand } from "./run-command.js";
-import { optionalInteger, requiredString } from "./tool-args.js";
-import { errorResult, okResult } from "./tool-result.js";
+import type { Tool, ToolArgs, ToolResult } from "../kernel/index.js";
+import { errorResult, okResult, optionalInteger, requiredString } from "./local-tool.js";
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -15,7 +14,9 @@ export interface BashToolOptions {
   readonly killGraceMs?: number;
 }
 
-export function createBashTool(projectDir: string, options: BashToolOptions = {}): Tool {
+type BashArgs = { readonly command: string; readonly timeoutMs: number };
+
+export function createBashTool(projectDir: string, options: BashToolOptions = {}): Tool<BashArgs> {
   const cwd = resolve(projectDir);
   return {
     name: "bash",
@@ -43,22 +44,26 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
     kind: "exec",
     source: "local",
     originalName: "bash",
-    async run(args, context) {
-      const command = requiredString(args, "command");
-      if (command instanceof Error) return errorResult(command.message);
-      const timeoutMs = optionalInteger(args, "timeout_ms", { min: 1, max: BASH_MAX_TIMEOUT_MS });
-      if (timeoutMs instanceof Error) return errorResult(timeoutMs.message);
-      const limitMs = timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
+    parse: parseArgs,
+    async run({ command, timeoutMs }, context) {
       const outcome = await runCommand({
         command,
         cwd,
-        timeoutMs: limitMs,
+        timeoutMs,
         killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
         signal: context.signal,
       });
-      return describe(outcome, limitMs);
+      return describe(outcome, timeoutMs);
     },
   };
+}
+
+function parseArgs(args: ToolArgs): BashArgs | Error {
+  const command = requiredString(args, "command");
+  if (command instanceof Error) return command;
+  const timeoutMs = optionalInteger(args, "timeout_ms", { min: 1, max: BASH_MAX_TIMEOUT_MS });
+  if (timeoutMs instanceof Error) return timeoutMs;
+  return { command, timeoutMs: timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS };
 }
 
 function describe(outcome: CommandOutcome, limitMs: number): ToolResult {
@@ -80,4 +85,151 @@ function describe(outcome: CommandOutcome, limitMs: number): ToolResult {
       return unexpected;
     }
   }
+}
+
+// Runs one `bash -c` command in its own process group and owns that group until it is gone: on
+// timeout or abort the whole group gets SIGTERM, then SIGKILL after a grace period, so background
+// grandchildren (`sleep 30 &`) die with the command instead of outliving the agent.
+
+const OUTPUT_HEAD_BYTES = 3_000;
+const OUTPUT_TAIL_BYTES = 4_000;
+/** After bash exits, how long its output pipes may stay open (held by background processes). */
+const PIPE_DRAIN_MS = 500;
+/** After SIGKILL, how long to wait for the pipes before giving up on a process that escaped the group. */
+const AFTER_KILL_WAIT_MS = 1_000;
+
+interface CommandRequest {
+  readonly command: string;
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly killGraceMs: number;
+  readonly signal: AbortSignal;
+}
+
+type CommandOutcome =
+  | { readonly kind: "exited"; readonly exitCode: number | null; readonly signal: string | null; readonly output: string }
+  | { readonly kind: "timed_out"; readonly output: string }
+  | { readonly kind: "aborted"; readonly output: string }
+  | { readonly kind: "spawn_failed"; readonly message: string };
+
+function runCommand(request: CommandRequest): Promise<CommandOutcome> {
+  return new Promise((settle) => {
+    const output = createOutputCap(OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES);
+    const timers: NodeJS.Timeout[] = [];
+    let stopReason: "timed_out" | "aborted" | undefined;
+    let exit: { readonly code: number | null; readonly signal: string | null } | undefined;
+    let spawnError: Error | undefined;
+    let settled = false;
+
+    // `detached: true` makes the child the leader of a new process group whose id is its pid.
+    const child = spawn("bash", ["-c", request.command], {
+      cwd: request.cwd,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+
+    const killGroup = (signal: NodeJS.Signals): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      request.signal.removeEventListener("abort", onAbort);
+      // A stopped command's leftovers that no longer hold our pipes end with it too.
+      if (stopReason !== undefined) killGroup("SIGKILL");
+      child.stdout.destroy();
+      child.stderr.destroy();
+      settle(outcome());
+    };
+
+    /** SIGKILL the group, then wait (with a limit) for the pipes to close, which means the holders died. */
+    const killAndWait = (): void => {
+      killGroup("SIGKILL");
+      timers.push(setTimeout(finish, AFTER_KILL_WAIT_MS));
+    };
+
+    const outcome = (): CommandOutcome => {
+      if (spawnError !== undefined) return { kind: "spawn_failed", message: spawnError.message };
+      if (stopReason !== undefined) return { kind: stopReason, output: output.text() };
+      return { kind: "exited", exitCode: exit?.code ?? null, signal: exit?.signal ?? null, output: output.text() };
+    };
+
+    const stop = (reason: "timed_out" | "aborted"): void => {
+      if (settled || stopReason !== undefined || exit !== undefined) return;
+      stopReason = reason;
+      killGroup("SIGTERM");
+      timers.push(setTimeout(killAndWait, request.killGraceMs));
+    };
+    const onAbort = (): void => stop("aborted");
+
+    child.on("error", (error) => {
+      spawnError = error;
+      finish();
+    });
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      // Background processes still holding the pipes after bash exited are this call's leftovers.
+      if (stopReason === undefined) timers.push(setTimeout(killAndWait, PIPE_DRAIN_MS));
+    });
+    child.on("close", finish);
+
+    timers.push(setTimeout(() => stop("timed_out"), request.timeoutMs));
+    if (request.signal.aborted) stop("aborted");
+    else request.signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+// Keeps a command's output bounded while it is read: the first and the last bytes are kept, the
+// middle is counted and dropped, so a command printing gigabytes costs a few kilobytes of memory.
+
+export interface OutputCap {
+  push(chunk: Buffer): void;
+  /** The kept output, with one line saying how many bytes were left out in the middle, if any. */
+  text(): string;
+}
+
+export function createOutputCap(headBytes: number, tailBytes: number): OutputCap {
+  const head: Buffer[] = [];
+  let headLength = 0;
+  let tail: Buffer[] = [];
+  let tailLength = 0;
+  let totalLength = 0;
+
+  return {
+    push(chunk) {
+      totalLength += chunk.length;
+      let rest = chunk;
+      if (headLength < headBytes) {
+        const taken = rest.subarray(0, headBytes - headLength);
+        head.push(taken);
+        headLength += taken.length;
+        rest = rest.subarray(taken.length);
+      }
+      if (rest.length === 0) return;
+      tail.push(rest);
+      tailLength += rest.length;
+      // Drop whole chunks that fall entirely before the last `tailBytes`.
+      while (tail.length > 1 && tailLength - (tail[0]?.length ?? 0) >= tailBytes) {
+        tailLength -= tail[0]?.length ?? 0;
+        tail = tail.slice(1);
+      }
+    },
+    text() {
+      const kept = Buffer.concat(tail);
+      const keptTail = kept.subarray(Math.max(0, kept.length - tailBytes));
+      const omitted = totalLength - headLength - keptTail.length;
+      if (omitted === 0) return Buffer.concat([...head, keptTail]).toString("utf8");
+      const headText = Buffer.concat(head).toString("utf8");
+      return `${headText}\n[… ${omitted} bytes of output left out …]\n${keptTail.toString("utf8")}`;
+    },
+  };
 }

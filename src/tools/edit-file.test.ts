@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEditFileTool } from "./edit-file.js";
+import { callTool } from "./test-support/call-tool.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 const context = { signal: new AbortController().signal };
@@ -9,7 +10,7 @@ const context = { signal: new AbortController().signal };
 describe("edit_file", () => {
   const project = tempProjectPerTest("mca-edit-");
 
-  const edit = (args: Record<string, unknown>) => createEditFileTool(project()).run(args, context);
+  const edit = (args: Record<string, unknown>) => callTool(createEditFileTool(project()), args, context);
   const content = () => readFileSync(join(project(), "f.ts"), "utf8");
 
   it("replaces the one occurrence and says on which line", async () => {
@@ -67,7 +68,7 @@ describe("edit_file", () => {
   });
 
   it("names the absolute path it would change", () => {
-    expect(createEditFileTool(project()).changes?.({ path: "f.ts", old_string: "a", new_string: "b" })).toEqual([
+    expect(createEditFileTool(project()).changes?.({ path: "f.ts", oldString: "a", newString: "b" })).toEqual([
       join(project(), "f.ts"),
     ]);
   });

@@ -1,13 +1,13 @@
 // edit_file: replaces one exact occurrence of a string in a project file; an ambiguous or missing
 // match is an error the model can fix by quoting more context.
 import { readFile, writeFile } from "node:fs/promises";
-import type { Tool, ToolArgs } from "../kernel/index.js";
-import { changedFiles } from "./changed-files.js";
-import { resolveInProject } from "./resolve-in-project.js";
-import { requiredString } from "./tool-args.js";
-import { errorResult, okResult } from "./tool-result.js";
+import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
+import { errorResult, okResult, requiredString } from "./local-tool.js";
+import { changedFiles, resolveInProject } from "./project-files.js";
 
-export function createEditFileTool(projectDir: string): Tool {
+type EditArgs = { readonly path: string; readonly oldString: string; readonly newString: string };
+
+export function createEditFileTool(projectDir: string): Tool<EditArgs> {
   return {
     name: "edit_file",
     description:
@@ -28,11 +28,9 @@ export function createEditFileTool(projectDir: string): Tool {
     kind: "write",
     source: "local",
     originalName: "edit_file",
-    changes: (args) => changedFiles(projectDir, args),
-    async run(args) {
-      const parsed = parseArgs(args);
-      if (parsed instanceof Error) return errorResult(parsed.message);
-      const { path, oldString, newString } = parsed;
+    parse: parseArgs,
+    changes: ({ path }) => changedFiles(projectDir, path),
+    async run({ path, oldString, newString }) {
       const absolute = resolveInProject(projectDir, path);
       if (absolute instanceof Error) return errorResult(absolute.message);
       let content: string;
@@ -57,7 +55,7 @@ export function createEditFileTool(projectDir: string): Tool {
   };
 }
 
-function parseArgs(args: ToolArgs): { path: string; oldString: string; newString: string } | Error {
+function parseArgs(args: ToolArgs): EditArgs | Error {
   const path = requiredString(args, "path");
   if (path instanceof Error) return path;
   const oldString = requiredString(args, "old_string");
@@ -80,5 +78,5 @@ function readFailure(path: string, error: unknown): string {
   const code = error instanceof Error && "code" in error ? error.code : undefined;
   if (code === "ENOENT") return `file not found: ${path}`;
   if (code === "EISDIR") return `${path} is a folder, not a file`;
-  return `could not read ${path}: ${error instanceof Error ? error.message : String(error)}`;
+  return `could not read ${path}: ${describeError(error)}`;
 }

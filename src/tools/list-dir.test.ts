@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createListDirTool } from "./list-dir.js";
+import { callTool } from "./test-support/call-tool.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 const context = { signal: new AbortController().signal };
@@ -9,7 +10,7 @@ const context = { signal: new AbortController().signal };
 describe("list_dir", () => {
   const project = tempProjectPerTest("mca-list-");
 
-  const list = (args: Record<string, unknown>) => createListDirTool(project()).run(args, context);
+  const list = (args: Record<string, unknown>) => callTool(createListDirTool(project()), args, context);
 
   it("lists the project folder sorted, folders with a trailing slash", async () => {
     mkdirSync(join(project(), "src"));

@@ -1,13 +1,14 @@
 // list_dir: the entries of a project folder, sorted, folders marked with a trailing slash.
 import { readdir } from "node:fs/promises";
-import type { Tool } from "../kernel/index.js";
-import { resolveInProject } from "./resolve-in-project.js";
-import { optionalString } from "./tool-args.js";
-import { errorResult, okResult } from "./tool-result.js";
+import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
+import { errorResult, okResult, optionalString } from "./local-tool.js";
+import { resolveInProject } from "./project-files.js";
 
 const LIST_MAX_ENTRIES = 1_000;
 
-export function createListDirTool(projectDir: string): Tool {
+type ListArgs = { readonly path: string };
+
+export function createListDirTool(projectDir: string): Tool<ListArgs> {
   return {
     name: "list_dir",
     description:
@@ -24,10 +25,8 @@ export function createListDirTool(projectDir: string): Tool {
     kind: "read",
     source: "local",
     originalName: "list_dir",
-    async run(args) {
-      const path = optionalString(args, "path");
-      if (path instanceof Error) return errorResult(path.message);
-      const shown = path ?? ".";
+    parse: parseArgs,
+    async run({ path: shown }) {
       const absolute = resolveInProject(projectDir, shown);
       if (absolute instanceof Error) return errorResult(absolute.message);
       let entries;
@@ -37,7 +36,7 @@ export function createListDirTool(projectDir: string): Tool {
         const code = error instanceof Error && "code" in error ? error.code : undefined;
         if (code === "ENOENT") return errorResult(`folder not found: ${shown}`);
         if (code === "ENOTDIR") return errorResult(`${shown} is a file, not a folder; use read_file`);
-        return errorResult(`could not list ${shown}: ${error instanceof Error ? error.message : String(error)}`);
+        return errorResult(`could not list ${shown}: ${describeError(error)}`);
       }
       if (entries.length === 0) return okResult(`(${shown} is empty)`);
       // Code-unit order, not locale order: the same listing on every machine.
@@ -47,4 +46,10 @@ export function createListDirTool(projectDir: string): Tool {
       return okResult(more > 0 ? `${kept.join("\n")}\n[${more} more entries not shown]` : kept.join("\n"));
     },
   };
+}
+
+function parseArgs(args: ToolArgs): ListArgs | Error {
+  const path = optionalString(args, "path");
+  if (path instanceof Error) return path;
+  return { path: path ?? "." };
 }

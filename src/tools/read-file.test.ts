@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createReadFileTool } from "./read-file.js";
+import { callTool } from "./test-support/call-tool.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 const context = { signal: new AbortController().signal };
@@ -9,7 +10,7 @@ const context = { signal: new AbortController().signal };
 describe("read_file", () => {
   const project = tempProjectPerTest("mca-read-");
 
-  const read = (args: Record<string, unknown>) => createReadFileTool(project()).run(args, context);
+  const read = (args: Record<string, unknown>) => callTool(createReadFileTool(project()), args, context);
 
   it("returns the whole file as numbered lines", async () => {
     writeFileSync(join(project(), "a.txt"), "alpha\nbeta\ngamma\n");

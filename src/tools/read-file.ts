@@ -1,15 +1,15 @@
 // read_file: a text file of the project as numbered lines, a window at a time (offset/limit in lines).
 import { readFile, stat } from "node:fs/promises";
-import type { Tool, ToolArgs, ToolResult } from "../kernel/index.js";
-import { looksBinary } from "./binary-sniff.js";
-import { resolveInProject } from "./resolve-in-project.js";
-import { optionalInteger, requiredString } from "./tool-args.js";
-import { errorResult, okResult } from "./tool-result.js";
+import { describeError, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
+import { errorResult, okResult, optionalInteger, requiredString } from "./local-tool.js";
+import { looksBinary, resolveInProject } from "./project-files.js";
 
 const READ_DEFAULT_LINES = 2_000;
 const READ_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-export function createReadFileTool(projectDir: string): Tool {
+type ReadArgs = { readonly path: string; readonly offset: number; readonly limit: number };
+
+export function createReadFileTool(projectDir: string): Tool<ReadArgs> {
   return {
     name: "read_file",
     description:
@@ -31,10 +31,8 @@ export function createReadFileTool(projectDir: string): Tool {
     kind: "read",
     source: "local",
     originalName: "read_file",
-    async run(args) {
-      const parsed = parseArgs(args);
-      if (parsed instanceof Error) return errorResult(parsed.message);
-      const { path, offset, limit } = parsed;
+    parse: parseArgs,
+    async run({ path, offset, limit }) {
       const absolute = resolveInProject(projectDir, path);
       if (absolute instanceof Error) return errorResult(absolute.message);
       const info = await stat(absolute).catch(() => undefined);
@@ -43,9 +41,7 @@ export function createReadFileTool(projectDir: string): Tool {
       if (info.size > READ_MAX_FILE_BYTES) {
         return errorResult(`${path} is ${info.size} bytes, over the 10 MiB limit; use bash (head, sed -n) instead`);
       }
-      const content = await readFile(absolute).catch((error: unknown) =>
-        error instanceof Error ? error : new Error(String(error)),
-      );
+      const content = await readFile(absolute).catch((error: unknown) => new Error(describeError(error)));
       if (content instanceof Error) return errorResult(`could not read ${path}: ${content.message}`);
       if (looksBinary(content)) return errorResult(`${path} looks like a binary file; read_file shows text only`);
       return numberedWindow(path, content.toString("utf8"), offset, limit);
@@ -53,7 +49,7 @@ export function createReadFileTool(projectDir: string): Tool {
   };
 }
 
-function parseArgs(args: ToolArgs): { path: string; offset: number; limit: number } | Error {
+function parseArgs(args: ToolArgs): ReadArgs | Error {
   const path = requiredString(args, "path");
   if (path instanceof Error) return path;
   const offset = optionalInteger(args, "offset", { min: 1, max: Number.MAX_SAFE_INTEGER });

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createSearchTool } from "./search.js";
+import { compileGlob, createSearchTool } from "./search.js";
+import { callTool } from "./test-support/call-tool.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 const context = { signal: new AbortController().signal };
@@ -14,7 +15,7 @@ describe("search", () => {
     mkdirSync(dirname(join(project(), path)), { recursive: true });
     writeFileSync(join(project(), path), content);
   };
-  const search = (args: Record<string, unknown>) => createSearchTool(project()).run(args, context);
+  const search = (args: Record<string, unknown>) => callTool(createSearchTool(project()), args, context);
 
   it("returns file:line: text for each matching line, skipping .git and node_modules", async () => {
     write("src/a.ts", "const x = 1;\n// TODO: fix\n");
@@ -93,7 +94,24 @@ describe("search", () => {
     write("a.txt", "hit\n");
     const controller = new AbortController();
     controller.abort();
-    const result = await createSearchTool(project()).run({ pattern: "hit" }, { signal: controller.signal });
+    const result = await callTool(createSearchTool(project()), { pattern: "hit" }, { signal: controller.signal });
     expect(result).toEqual({ text: "search aborted", isError: true });
+  });
+});
+
+describe("compileGlob", () => {
+  it("matches a glob without a slash against the base name at any depth", () => {
+    const accepts = compileGlob("*.ts");
+    expect(["a.ts", "src/deep/b.ts", "a.tsx", "src/ts"].map(accepts)).toEqual([true, true, false, false]);
+  });
+
+  it("keeps * inside one folder and lets **/ span folders", () => {
+    expect(["src/a.ts", "src/x/a.ts"].map(compileGlob("src/*.ts"))).toEqual([true, false]);
+    expect(["src/a.ts", "src/x/y/a.ts", "lib/a.ts"].map(compileGlob("src/**/*.ts"))).toEqual([true, true, false]);
+  });
+
+  it("supports ? and {a,b} and treats other characters literally", () => {
+    expect(["a1.js", "ab.ts", "a.md", "a12.js"].map(compileGlob("a?.{js,ts}"))).toEqual([true, true, false, false]);
+    expect(["a+b.txt", "aab.txt"].map(compileGlob("a+b.txt"))).toEqual([true, false]);
   });
 });

@@ -1,27 +1,25 @@
 // search: a JavaScript regular expression over the project's text files, line by line, skipping
-// `.git` and `node_modules`, with caps on file size and on the number of matches.
+// `.git` and `node_modules`, with caps on file size and on the number of matches; file names filtered
+// by a glob.
 import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
-import type { Tool, ToolArgs } from "../kernel/index.js";
-import { looksBinary } from "./binary-sniff.js";
-import { compileGlob } from "./glob.js";
-import { resolveInProject } from "./resolve-in-project.js";
-import { optionalString, requiredString } from "./tool-args.js";
-import { errorResult, okResult } from "./tool-result.js";
+import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
+import { errorResult, okResult, optionalString, requiredString } from "./local-tool.js";
+import { looksBinary, resolveInProject } from "./project-files.js";
 
 const SEARCH_MAX_MATCHES = 200;
 const SEARCH_MAX_FILE_BYTES = 1024 * 1024;
 const SEARCH_MAX_LINE_CHARS = 300;
 const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
-interface SearchArgs {
+type SearchArgs = {
   readonly pattern: RegExp;
   readonly path: string;
   readonly accepts: (relativePath: string) => boolean;
-}
+};
 
-export function createSearchTool(projectDir: string): Tool {
+export function createSearchTool(projectDir: string): Tool<SearchArgs> {
   return {
     name: "search",
     description:
@@ -44,9 +42,8 @@ export function createSearchTool(projectDir: string): Tool {
     kind: "read",
     source: "local",
     originalName: "search",
-    async run(args, context) {
-      const parsed = parseArgs(args);
-      if (parsed instanceof Error) return errorResult(parsed.message);
+    parse: parseArgs,
+    async run(parsed, context) {
       const root = resolveInProject(projectDir, parsed.path);
       if (root instanceof Error) return errorResult(root.message);
       const rootInfo = await stat(root).catch(() => undefined);
@@ -93,7 +90,7 @@ function parseArgs(args: ToolArgs): SearchArgs | Error {
     // `(?i)` is how grep-minded models ask for case-insensitivity; JavaScript spells it as a flag.
     pattern = source.startsWith("(?i)") ? new RegExp(source.slice(4), "i") : new RegExp(source);
   } catch (error) {
-    return new Error(`invalid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+    return new Error(`invalid regular expression: ${describeError(error)}`);
   }
   return { pattern, path: path ?? ".", accepts: glob === undefined ? () => true : compileGlob(glob) };
 }
@@ -138,4 +135,42 @@ async function* walk(folder: string, prefix: string): AsyncGenerator<FoundFile> 
       yield { absolute, relativePath };
     }
   }
+}
+
+// File-name globs: `*` and `?` stay inside one path segment, `**/` spans folders, `{a,b}` is an
+// alternation. A glob without `/` matches the file's base name (`*.ts` anywhere).
+
+/** A predicate over `/`-separated paths relative to the folder being searched. */
+export function compileGlob(glob: string): (relativePath: string) => boolean {
+  const pattern = globToRegExp(glob);
+  if (glob.includes("/")) return (relativePath) => pattern.test(relativePath);
+  return (relativePath) => pattern.test(relativePath.slice(relativePath.lastIndexOf("/") + 1));
+}
+
+function globToRegExp(glob: string): RegExp {
+  let source = "";
+  let braceDepth = 0;
+  for (let i = 0; i < glob.length; i += 1) {
+    const char = glob.charAt(i);
+    if (char === "*" && glob.charAt(i + 1) === "*") {
+      const slashFollows = glob.charAt(i + 2) === "/";
+      source += slashFollows ? "(?:.*/)?" : ".*";
+      i += slashFollows ? 2 : 1;
+    } else if (char === "*") {
+      source += "[^/]*";
+    } else if (char === "?") {
+      source += "[^/]";
+    } else if (char === "{") {
+      braceDepth += 1;
+      source += "(?:";
+    } else if (char === "}" && braceDepth > 0) {
+      braceDepth -= 1;
+      source += ")";
+    } else if (char === "," && braceDepth > 0) {
+      source += "|";
+    } else {
+      source += char.replace(/[.+^$()|[\]\\{}]/g, "\\$&");
+    }
+  }
+  return new RegExp(`^${source}$`);
 }

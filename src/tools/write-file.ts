@@ -1,13 +1,13 @@
 // write_file: creates or overwrites a project file with the given content, creating parent folders.
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Tool } from "../kernel/index.js";
-import { changedFiles } from "./changed-files.js";
-import { resolveInProject } from "./resolve-in-project.js";
-import { requiredString } from "./tool-args.js";
-import { errorResult, okResult } from "./tool-result.js";
+import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
+import { errorResult, okResult, requiredString } from "./local-tool.js";
+import { changedFiles, resolveInProject } from "./project-files.js";
 
-export function createWriteFileTool(projectDir: string): Tool {
+type WriteArgs = { readonly path: string; readonly content: string };
+
+export function createWriteFileTool(projectDir: string): Tool<WriteArgs> {
   return {
     name: "write_file",
     description:
@@ -26,12 +26,9 @@ export function createWriteFileTool(projectDir: string): Tool {
     kind: "write",
     source: "local",
     originalName: "write_file",
-    changes: (args) => changedFiles(projectDir, args),
-    async run(args) {
-      const path = requiredString(args, "path");
-      if (path instanceof Error) return errorResult(path.message);
-      const content = requiredString(args, "content");
-      if (content instanceof Error) return errorResult(content.message);
+    parse: parseArgs,
+    changes: ({ path }) => changedFiles(projectDir, path),
+    async run({ path, content }) {
       const absolute = resolveInProject(projectDir, path);
       if (absolute instanceof Error) return errorResult(absolute.message);
       const existing = await stat(absolute).catch(() => undefined);
@@ -40,10 +37,18 @@ export function createWriteFileTool(projectDir: string): Tool {
         await mkdir(dirname(absolute), { recursive: true });
         await writeFile(absolute, content, "utf8");
       } catch (error) {
-        return errorResult(`could not write ${path}: ${error instanceof Error ? error.message : String(error)}`);
+        return errorResult(`could not write ${path}: ${describeError(error)}`);
       }
       const verb = existing === undefined ? "created" : "overwrote";
       return okResult(`${verb} ${path} (${Buffer.byteLength(content, "utf8")} bytes)`);
     },
   };
+}
+
+function parseArgs(args: ToolArgs): WriteArgs | Error {
+  const path = requiredString(args, "path");
+  if (path instanceof Error) return path;
+  const content = requiredString(args, "content");
+  if (content instanceof Error) return content;
+  return { path, content };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLocalTools } from "./local-tools.js";
+import { createLocalTools } from "./index.js";
 
 describe("createLocalTools", () => {
   const tools = createLocalTools("/tmp/project");

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolveInProject } from "./resolve-in-project.js";
+import { resolveInProject } from "./project-files.js";
 
 describe("resolveInProject", () => {
   let base: string;

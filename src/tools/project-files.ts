@@ -1,5 +1,6 @@
-// Confines every path a local tool touches to the project folder: lexically (`../x`, absolute paths
-// elsewhere) and through symbolic links (a link inside the folder that points outside it).
+// The project folder as the local tools see it: every path a tool touches is confined to it, lexically
+// (`../x`, absolute paths elsewhere) and through symbolic links (a link inside the folder that points
+// outside it); a write tool names the file it changes; binary files are told from text.
 import { lstatSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
@@ -28,6 +29,19 @@ export function resolveInProject(projectDir: string, path: string): string | Err
   const realTarget = join(realExisting, relative(existing, target));
   if (!isInside(realRoot, realTarget)) return outside;
   return target;
+}
+
+/** The one file a write_file or edit_file call would change, so the kernel can snapshot it first. */
+export function changedFiles(projectDir: string, path: string): readonly string[] {
+  const absolute = resolveInProject(projectDir, path);
+  return absolute instanceof Error ? [] : [absolute];
+}
+
+const SNIFF_BYTES = 8_000;
+
+/** Text or binary, the way git tells: a NUL byte in the first few kilobytes means binary. */
+export function looksBinary(content: Uint8Array): boolean {
+  return content.subarray(0, SNIFF_BYTES).includes(0);
 }
 
 function isInside(root: string, candidate: string): boolean {

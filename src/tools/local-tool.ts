@@ -1,6 +1,15 @@
-// Validates a tool call's arguments at the boundary: each reader returns the typed value or an Error
-// naming the argument, so a tool's interior trusts its types.
-import type { ToolArgs } from "../kernel/index.js";
+// What every local tool is made of besides its own work: argument readers for its `parse`, each
+// returning the typed value or an Error naming the argument, and the two shapes of its result (errors
+// are values the model can read, never throws).
+import type { ToolArgs, ToolResult } from "../kernel/index.js";
+
+export function okResult(text: string): ToolResult {
+  return { text, isError: false };
+}
+
+export function errorResult(text: string): ToolResult {
+  return { text, isError: true };
+}
 
 export function requiredString(args: ToolArgs, name: string): string | Error {
   const value = args[name];
