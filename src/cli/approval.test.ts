@@ -1,16 +1,39 @@
+import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
-import type { Tool } from "../kernel/index.js";
-import { toolClaims } from "./approval.js";
+import type { ApprovalRequest } from "../kernel/index.js";
+import { createApproverWithoutTerminal, promptForApproval, toolClaims } from "./approval.js";
+import { fakeTool } from "./test-support/fake-agent.js";
+import { createScriptedAsker } from "./test-support/scripted-asker.js";
 
-const tool = (annotations?: Record<string, unknown>): Tool => ({
-  name: "mcp__t__x",
-  description: "",
-  inputSchema: { type: "object" },
-  kind: "remote",
-  source: "t",
-  originalName: "x",
-  ...(annotations === undefined ? {} : { annotations }),
-  run: async () => ({ text: "", isError: false }),
+const tool = (annotations?: Record<string, unknown>) => ({ ...fakeTool("mcp__t__x", "remote", "t"), originalName: "x", ...(annotations === undefined ? {} : { annotations }) });
+
+const request: ApprovalRequest = {
+  tool: fakeTool("write_file", "write"),
+  args: { path: "a.txt" },
+  decision: { verdict: "ask", reason: "default for write tools: ask" },
+};
+
+describe("promptForApproval", () => {
+  it("shows the tool, the gate's reason and the arguments, then takes the user's choice", async () => {
+    const asker = createScriptedAsker(["session"]);
+    expect(await promptForApproval(request, new Chalk({ level: 0 }), asker)).toBe("session");
+    expect(asker.transcript).toEqual([
+      'say: approval needed: write_file from local tool\n  why: default for write tools: ask\n  {\n    "path": "a.txt"\n  }',
+      "select: Allow write_file? [once|session|deny]",
+    ]);
+  });
+
+  it("is cancelled when the user presses Ctrl-C at the question", async () => {
+    expect(await promptForApproval(request, new Chalk({ level: 0 }), createScriptedAsker([undefined]))).toBe("cancelled");
+  });
+});
+
+describe("createApproverWithoutTerminal", () => {
+  it("denies, naming the flag that would allow the call", async () => {
+    const warned: string[] = [];
+    expect(await createApproverWithoutTerminal((line) => warned.push(line))(request)).toBe("deny");
+    expect(warned).toEqual(['denied: write_file needs approval; run with --allow "write_file" to allow it']);
+  });
 });
 
 describe("toolClaims", () => {

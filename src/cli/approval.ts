@@ -34,7 +34,7 @@ export function describeRequest(request: ApprovalRequest, chalk: ChalkInstance):
   return [...lines, ...shown].join("\n");
 }
 
-export function denialMessage(toolName: string): string {
+function denialMessage(toolName: string): string {
   return `denied: ${toolName} needs approval; run with --allow ${JSON.stringify(toolName)} to allow it`;
 }
 

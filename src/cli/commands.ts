@@ -204,7 +204,7 @@ function describeJson(value: unknown): string {
 const COLUMN_GAP = "  ";
 
 /** Left-aligned text columns for the plain views (/tools, /approvals, /help): every cell but a row's last is padded to its column's widest. */
-export function formatColumns(rows: readonly (readonly string[])[]): string[] {
+function formatColumns(rows: readonly (readonly string[])[]): string[] {
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, index) => {

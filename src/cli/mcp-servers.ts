@@ -11,7 +11,7 @@ import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
 
 export type { ServerStatus };
 
-export const DEFAULT_MCP_CONFIG = "mcp.config.json";
+const DEFAULT_MCP_CONFIG = "mcp.config.json";
 
 export interface MountDeps {
   readonly projectDir: string;
@@ -25,7 +25,7 @@ export interface MountDeps {
   readonly inputAnswers?: InputAnswers;
 }
 
-export async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env">): Promise<McpConfig | Error | null> {
+async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env">): Promise<McpConfig | Error | null> {
   const path = deps.configPath === undefined ? join(deps.projectDir, DEFAULT_MCP_CONFIG) : resolve(deps.projectDir, deps.configPath);
   if (deps.configPath === undefined && !existsSync(path)) return null;
   return loadMcpConfig(path, deps.env).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));

@@ -5,15 +5,15 @@
 import type { ChalkInstance } from "chalk";
 import type { AgentEvent, ToolArgs } from "../kernel/index.js";
 
-export const ARGS_PREVIEW_CHARS = 200;
-export const RESULT_PREVIEW_CHARS = 160;
+const ARGS_PREVIEW_CHARS = 200;
+const RESULT_PREVIEW_CHARS = 160;
 
-export function previewArgs(args: ToolArgs, maxChars: number = ARGS_PREVIEW_CHARS): string {
+function previewArgs(args: ToolArgs, maxChars: number = ARGS_PREVIEW_CHARS): string {
   return clip(JSON.stringify(args), maxChars);
 }
 
 /** The first non-empty line of a result, clipped, with how many more lines there are. */
-export function previewResult(text: string, maxChars: number = RESULT_PREVIEW_CHARS): string {
+function previewResult(text: string, maxChars: number = RESULT_PREVIEW_CHARS): string {
   const lines = text.split("\n").filter((line) => line.trim() !== "");
   const first = lines[0];
   if (first === undefined) return "(no output)";

@@ -117,7 +117,7 @@ export function chooseModel(env: Readonly<Record<string, string | undefined>>, m
   };
 }
 
-export async function createChosenModel(choice: ModelChoice): Promise<Model> {
+async function createChosenModel(choice: ModelChoice): Promise<Model> {
   switch (choice.kind) {
     case "mock": {
       const { createMockModel } = await import("../model/mock-model.js");

@@ -72,12 +72,12 @@ function makeQuietAgent(deps: SubcommandDeps) {
   });
 }
 
-export interface ApprovalView {
+interface ApprovalView {
   readonly decision: Verdict;
   readonly reason: string;
 }
 
-export interface ToolView {
+interface ToolView {
   readonly name: string;
   readonly source: string;
   readonly originalName: string;
@@ -85,7 +85,7 @@ export interface ToolView {
   readonly approval: ApprovalView;
 }
 
-export interface CallView {
+interface CallView {
   readonly tool: string;
   readonly isError: boolean;
   readonly text: string;
@@ -93,11 +93,11 @@ export interface CallView {
   readonly approval: ApprovalView;
 }
 
-export function approvalView(decision: Decision): ApprovalView {
+function approvalView(decision: Decision): ApprovalView {
   return { decision: decision.verdict, reason: decision.reason };
 }
 
-export function toolView(tool: Tool, decision: Decision): ToolView {
+function toolView(tool: Tool, decision: Decision): ToolView {
   return {
     name: tool.name,
     source: tool.source,
@@ -107,7 +107,7 @@ export function toolView(tool: Tool, decision: Decision): ToolView {
   };
 }
 
-export function callView(report: CallReport): CallView {
+function callView(report: CallReport): CallView {
   return {
     tool: report.tool,
     isError: report.isError,
@@ -117,7 +117,7 @@ export function callView(report: CallReport): CallView {
   };
 }
 
-export function serverView(server: ServerStatus): ServerStatus {
+function serverView(server: ServerStatus): ServerStatus {
   return {
     alias: server.alias,
     transport: server.transport,
@@ -130,6 +130,6 @@ export function serverView(server: ServerStatus): ServerStatus {
 }
 
 /** Pretty-printed with a final newline: readable in a terminal, parseable by `JSON.parse` and `jq`. */
-export function formatJson(value: unknown): string {
+function formatJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }

@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempProjectPerTest } from "../../tools/test-support/temp-project.js";
 import { findAnswer, loadInputAnswers, parseInputAnswers, unknownAliasError, type InputAnswers } from "./answers-file.js";
 
 const FILE = "answers.json";
@@ -63,15 +63,12 @@ describe("unknownAliasError", () => {
 });
 
 describe("loadInputAnswers", () => {
+  const project = tempProjectPerTest("mca-answers-");
+
   it("reads the file, and says when it cannot", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "mca-answers-"));
-    try {
-      await writeFile(join(dir, FILE), '{"tickets": {}}');
-      expect(await loadInputAnswers(join(dir, FILE), FILE)).toMatchObject({ file: FILE });
-      const missing = await loadInputAnswers(join(dir, "nope.json"), "nope.json");
-      expect(missing instanceof Error ? missing.message : missing).toMatch(/^nope\.json: cannot read the file: ENOENT/);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    await writeFile(join(project(), FILE), '{"tickets": {}}');
+    expect(await loadInputAnswers(join(project(), FILE), FILE)).toMatchObject({ file: FILE });
+    const missing = await loadInputAnswers(join(project(), "nope.json"), "nope.json");
+    expect(missing instanceof Error ? missing.message : missing).toMatch(/^nope\.json: cannot read the file: ENOENT/);
   });
 });

@@ -14,8 +14,8 @@ import { askFormElicitation, askUrlElicitation, type Asking } from "./elicitatio
 import { checkFormContent, readFormFields, type ElicitResult } from "./form.js";
 import { answerSampling } from "./sampling.js";
 
-export const TERMINAL_SUPPORT: InputSupport = { elicitationForm: true, elicitationUrl: true, sampling: true, roots: true };
-export const NO_TERMINAL_SUPPORT: InputSupport = { elicitationForm: true, roots: true };
+const TERMINAL_SUPPORT: InputSupport = { elicitationForm: true, elicitationUrl: true, sampling: true, roots: true };
+const NO_TERMINAL_SUPPORT: InputSupport = { elicitationForm: true, roots: true };
 
 export interface CliInputResponderDeps {
   /** Whether a person can be asked in this run (the interactive chat); decides what is declared. */
@@ -37,7 +37,7 @@ type OneAnswer = { readonly kind: "answer"; readonly value: unknown } | { readon
 type AskContext = InputAskContext & { readonly server: string };
 
 /** `roots/list`: the folder mca works in, and nothing else. */
-export function projectRoots(projectDir: string): { readonly roots: ReadonlyArray<{ readonly uri: string; readonly name: string }> } {
+function projectRoots(projectDir: string): { readonly roots: ReadonlyArray<{ readonly uri: string; readonly name: string }> } {
   return { roots: [{ uri: pathToFileURL(projectDir).href, name: basename(projectDir) }] };
 }
 

@@ -123,7 +123,7 @@ export function samplingPrompt(params: JsonObject, messages: readonly JsonObject
 }
 
 /** The text of a message, its blocks joined. */
-export function messageText(message: Message): string {
+function messageText(message: Message): string {
   const parts: string[] = [];
   for (const block of message.content) if (block.type === "text") parts.push(block.text);
   return parts.join("");

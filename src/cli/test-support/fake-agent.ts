@@ -1,9 +1,6 @@
 // A stand-in Agent for unit tests of the CLI: fixed tools, verdicts and reports, and a record of the
 // calls it received. The real kernel is exercised by the end-to-end tests of main.ts.
-import type { Agent, CallReport, TurnEnd, UndoReport } from "../../kernel/index.js";
-import type { Decision } from "../../kernel/index.js";
-import type { AgentEvent } from "../../kernel/index.js";
-import type { Tool, ToolArgs, ToolKind } from "../../kernel/index.js";
+import type { Agent, AgentEvent, CallReport, Decision, Tool, ToolArgs, ToolKind, TurnEnd, UndoReport } from "../../kernel/index.js";
 
 export function fakeTool(name: string, kind: ToolKind, source = "local"): Tool {
   return {
