@@ -1,8 +1,6 @@
-// The run's MCP servers as the CLI mounts and shows them. Mounting finds the config: `--mcp-config <path>`
-// (which must exist), or `mcp.config.json` in the project folder when there is one; otherwise no servers.
-// A broken config (or an `--input-responses` file naming a server it lacks) is an Error for main to print
-// and exit 2 on — before anything is spawned. Their health is read through a provider function each time
-// a view is drawn (`/mcp`, `mca mcp list`), so a server that died since start-up shows as disconnected.
+// The run's MCP servers as the CLI mounts and shows them: the config found and mounted at start-up, and
+// each server's health read afresh whenever a view is drawn (`/mcp`, `mca mcp list`), so a server that
+// died since start-up shows as disconnected.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadMcpConfig, type McpConfig } from "../config/index.js";
@@ -42,6 +40,11 @@ export function startupFailureLines(mounted: MountedServers): string[] {
     });
 }
 
+/**
+ * Mounts the servers of `--mcp-config <path>` (which must exist), or of `mcp.config.json` in the project
+ * folder when there is one; otherwise none (null). A broken config, or an `--input-responses` file naming a
+ * server it lacks, is an Error for main to print and exit 2 on — before anything is spawned.
+ */
 export async function mountConfiguredServers(deps: MountDeps): Promise<MountedServers | Error | null> {
   const config = await readMcpConfig(deps);
   if (config instanceof Error) return config;

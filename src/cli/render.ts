@@ -1,7 +1,6 @@
-// Agent events as the user sees them. Plain (pipe mode, `-p`, the subcommands): the model's words on
-// stdout, tool activity and diagnostics on stderr, no colour and no spinner. Terminal (the chat): streamed
-// text, a line per tool call and result, a spinner while the model thinks or a tool runs, colour through
-// the chalk instance it is given. Both share the short one-line forms of tool arguments and results.
+// Agent events as the user sees them: plain for pipe mode, `-p` and the subcommands (no colour, no
+// spinner), and for the chat's terminal (colour, a spinner while the model thinks or a tool runs). Both
+// share the short one-line forms of tool arguments and results.
 import type { ChalkInstance } from "chalk";
 import type { AgentEvent, ToolArgs } from "../kernel/index.js";
 
@@ -30,6 +29,7 @@ export interface PlainStreams {
   readonly err: (text: string) => void;
 }
 
+/** The model's words on stdout; tool activity and diagnostics on stderr. */
 export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) => void {
   let midLine = false;
   const endLine = (): void => {
@@ -92,6 +92,7 @@ export interface TtyRendererDeps {
   readonly spinner: Spinner;
 }
 
+/** Streamed text, a line per tool call and result, colour through the chalk instance it is given. */
 export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): TtyRenderer {
   let midLine = false;
   const toolNames = new Map<string, string>();

@@ -1,13 +1,13 @@
-// A session: everything an agent needs besides a mode's approval and rendering — rules, the model (chosen
-// from the environment and `--model`), tools, the system prompt, snapshots, the transcript and (with
-// --resume) the earlier history. A mode gives only its SessionIo and gets an agent from the factory.
-// Configuration problems come back as an Error for main to print and exit 2 on.
+// A session: everything an agent needs besides a mode's approval and rendering — rules, model, tools, the
+// system prompt, snapshots, the transcript and (with --resume) the earlier history. A mode gives only its
+// SessionIo and gets an agent from the factory; configuration problems are an Error for main (exit 2).
 import { createAgent, describeError, type Agent, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type Tool } from "../kernel/index.js";
 import { createSnapshotFiles, loadLastSession, openTranscript } from "../session/index.js";
 import { createLocalTools } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
-import { loadRules, settingsFiles } from "./settings.js";
+import { loadRules, settingsFiles } from "../config/index.js";
 
+/** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
 export interface SessionIo {
   readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   readonly emit: (event: AgentEvent) => void;

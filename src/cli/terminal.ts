@@ -1,7 +1,5 @@
-// The terminal the chat talks through and lends out: its streams, the chat's input line (which steps aside
-// while something else owns the terminal and comes back with its history, so the two never read the same
-// keystrokes), the lender that hands it to a question from inside a running turn, and the asker those
-// questions use. `prompts` is loaded on first use only.
+// The terminal the chat talks through and lends out: its streams, the chat's input line, the lender that
+// hands the terminal to a question from inside a running turn, and the asker those questions use.
 import { createInterface, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { ChalkInstance } from "chalk";
@@ -11,6 +9,8 @@ import type { PromptObject } from "prompts";
 export type TerminalInput = Readable & { readonly isTTY?: boolean };
 export type TerminalOutput = Writable & { readonly isTTY?: boolean };
 
+// The chat's input line can step aside while something else owns the terminal and come back with its
+// history, so the two never read the same keystrokes.
 const HISTORY_SIZE = 500;
 
 export interface ChatInputDeps {

@@ -1,13 +1,15 @@
 // `--input-responses <file>`: answers to form elicitations given in advance, for runs with no terminal to
-// ask in. The file is `{ "<server alias>": { "<tool, the server's own name>": { "<input request key>":
-// <ElicitResult> } } }`, e.g. `{"tickets": {"close_ticket": {"confirm": {"action": "accept",
-// "content": {"confirm": true}}}}}`. Validated once at start-up; errors name the file, line, column and place.
+// ask in. Validated once at start-up; errors name the file, line, column and place.
 import { readFile } from "node:fs/promises";
 import { ConfigError, fail, formatPath, optionalField, positionAt, readJson, readObject, readString, rejectUnknownFields, requiredField } from "../../config/index.js";
 import type { JsonNode, JsonReadError, Path, ReadContext, SourcePosition } from "../../config/index.js";
 import { describeError } from "../../kernel/index.js";
 import { ELICIT_ACTIONS, type ElicitResult, type FieldValue } from "./form.js";
 
+/**
+ * The file is `{ "<server alias>": { "<tool, the server's own name>": { "<input request key>": <ElicitResult> } } }`,
+ * e.g. `{"tickets": {"close_ticket": {"confirm": {"action": "accept", "content": {"confirm": true}}}}}`.
+ */
 export interface InputAnswers {
   /** The file as the user named it. */
   readonly file: string;

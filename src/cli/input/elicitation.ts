@@ -1,8 +1,5 @@
-// Asks an MCP server's elicitation in the terminal. Form mode: the server, the tool, the message, then
-// accept / decline / cancel and, on accept, the fields one by one (typed answers checked before they are
-// taken). URL mode: the full URL and its host, consent first; mca never opens anything itself — it prints
-// the link and waits until the user says they are done there. "Accept" only means the user went: the
-// outcome comes from the retry (spec §3).
+// Asks an MCP server's elicitation in the terminal. Form mode: accept / decline / cancel, then the fields
+// one by one. URL mode: the full URL and its host, consent first; mca never opens anything itself.
 import type { ChalkInstance } from "chalk";
 import type { InputRequest } from "../../mcp/index.js";
 import type { Asker, Choice } from "../terminal.js";
@@ -54,7 +51,11 @@ function heading(chalk: ChalkInstance, asking: Asking, what: string, message: st
   return `${chalk.yellow("input requested:")} ${who}\n  ${chalk.bold(untrustedText(message).replaceAll("\n", "\n  "))}`;
 }
 
-/** The user's ElicitResult, or undefined when they pressed Ctrl-C (or Escape) at a question. */
+/**
+ * The server, the tool and the message, then accept / decline / cancel and, on accept, the fields one by one
+ * (typed answers checked before they are taken). The user's ElicitResult, or undefined when they pressed
+ * Ctrl-C (or Escape) at a question.
+ */
 export async function askFormElicitation(request: FormRequest, asking: Asking, asker: Asker, chalk: ChalkInstance): Promise<ElicitResult | undefined> {
   asker.say(heading(chalk, asking, "asks you", request.message));
   const fields = readFormFields(request.requestedSchema);
@@ -86,6 +87,10 @@ function webUrl(text: string): URL | undefined {
   return url !== undefined && (url.protocol === "https:" || url.protocol === "http:") ? url : undefined;
 }
 
+/**
+ * Prints the link and waits until the user says they are done there. "Accept" only means the user went:
+ * the outcome comes from the retry (spec §3).
+ */
 export async function askUrlElicitation(request: UrlRequest, asking: Asking, asker: Asker, chalk: ChalkInstance): Promise<ElicitResult | undefined> {
   asker.say(heading(chalk, asking, "asks you to open a web page", request.message));
   const url = webUrl(request.url);

@@ -1,8 +1,6 @@
 // mca's answers to MCP `input_required` requests, and exactly the capabilities that promise them (a server
-// "MUST NOT include an input request kind the client did not declare", spec §3). In the chat: forms, URLs
-// and sampling are asked in the terminal, roots are the project folder. With no terminal (pipe mode, -p,
-// `mca call`): forms come from `--input-responses` or are declined with a message naming that flag; roots
-// are answered; URLs and sampling are not declared, since nobody could consent.
+// "MUST NOT include an input request kind the client did not declare", spec §3): in the chat everything is
+// asked in the terminal; without one, only what needs nobody's consent is declared.
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Model } from "../../kernel/index.js";
@@ -14,6 +12,9 @@ import { askFormElicitation, askUrlElicitation, type Asking } from "./elicitatio
 import { checkFormContent, readFormFields, type ElicitResult } from "./form.js";
 import { answerSampling } from "./sampling.js";
 
+// In the chat: forms, URLs and sampling are asked in the terminal, roots are the project folder. With no
+// terminal (pipe mode, -p, `mca call`): forms come from `--input-responses` or are declined with a message
+// naming that flag; roots are answered; URLs and sampling are not declared, since nobody could consent.
 const TERMINAL_SUPPORT: InputSupport = { elicitationForm: true, elicitationUrl: true, sampling: true, roots: true };
 const NO_TERMINAL_SUPPORT: InputSupport = { elicitationForm: true, roots: true };
 

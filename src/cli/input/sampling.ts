@@ -1,8 +1,6 @@
 // Answers an MCP server's `sampling/createMessage` through the session's model, only with the user's
-// consent twice: before the model sees the server's messages, and before its answer goes back. The
-// terminal is lent for each question and given back while the model works, so Ctrl-C interrupts as usual.
-// The request maps onto the kernel's Model and the reply back to a CreateMessageResult (spec §3); mca
-// samples text only: a message holding an image, audio or tool blocks is refused rather than silently shortened.
+// consent twice: before the model sees the server's messages, and before its answer goes back. Text only:
+// a message holding an image, audio or tool blocks is refused rather than silently shortened.
 import type { ChalkInstance } from "chalk";
 import { describeError, type Message, type Model, type ModelReply, type StopReason, type TextBlock } from "../../kernel/index.js";
 import { isJsonObject, type InputRequest, type JsonObject } from "../../mcp/index.js";
@@ -52,6 +50,7 @@ function yesNo(yes: string): ReadonlyArray<Choice<YesNo>> {
   ];
 }
 
+/** The terminal is lent for each question and given back while the model works, so Ctrl-C interrupts as usual. */
 export async function answerSampling(request: SamplingRequest, asking: Asking, deps: SamplingDeps): Promise<SamplingAnswer> {
   const { model, lend, signal } = deps;
   const prompt = samplingPrompt(request.params, request.messages);
@@ -108,7 +107,7 @@ function textBlocks(content: unknown, where: string): TextBlock[] | Error {
   return texts;
 }
 
-/** The request's system prompt and messages in the kernel's shape, or an Error naming the message that does not fit. */
+/** The request in the kernel's shape (spec §3): its system prompt and messages, or an Error naming the message that does not fit. */
 export function samplingPrompt(params: JsonObject, messages: readonly JsonObject[]): SamplingPrompt | Error {
   const mapped: Message[] = [];
   for (const [index, message] of messages.entries()) {
