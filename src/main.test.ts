@@ -136,7 +136,7 @@ describe("mca configuration errors", () => {
     await writeFile(file, '{"permissions": {"allow": ["read_file",]}}');
     const run = await project.run(["tools"], "");
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`^mca: ${file}: invalid JSON: `));
+    expect(run.stderr).toMatch(new RegExp(`^mca: ${file}:1:40: invalid JSON: `));
     expect(run.stdout).toBe("");
   });
 
@@ -145,7 +145,7 @@ describe("mca configuration errors", () => {
     await mkdir(join(project.home, ".config", "mca"), { recursive: true });
     await writeFile(file, '{"permissions": {"deny": ["bash(rm*"]}}');
     const run = await project.run(["-p", "hi"], "");
-    expect(run).toEqual({ code: 2, stdout: "", stderr: `mca: ${file}: permissions.deny[0]: missing ")" at the end of "bash(rm*"\n` });
+    expect(run).toEqual({ code: 2, stdout: "", stderr: `mca: ${file}:1:27: permissions.deny[0]: missing ")" at the end of "bash(rm*"\n` });
   });
 
   it("exits 2 on a malformed --allow rule and on an unknown option", async () => {

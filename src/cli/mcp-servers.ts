@@ -26,7 +26,7 @@ export interface MountDeps {
 async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env">): Promise<McpConfig | Error | null> {
   const path = deps.configPath === undefined ? join(deps.projectDir, DEFAULT_MCP_CONFIG) : resolve(deps.projectDir, deps.configPath);
   if (deps.configPath === undefined && !existsSync(path)) return null;
-  return loadMcpConfig(path, deps.env).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  return loadMcpConfig(path, deps.env);
 }
 
 /** One line per server that did not come up, so the user knows before the first prompt. */

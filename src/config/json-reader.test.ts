@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, readJson } from "./json-reader.js";
-import { positionAt } from "./json-tokenizer.js";
+import { MAX_JSON_DEPTH, positionAt, readJson } from "./json-reader.js";
 
 describe("readJson", () => {
   it("reads every kind of value with the offset it starts at", () => {

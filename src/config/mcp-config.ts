@@ -1,5 +1,33 @@
-// The validated MCP server config: what mcp.config.json (or --mcp-config) says, typed, with `${VAR}`
-// already expanded. One union member per transport.
+// The MCP server config: mcp.config.json (or --mcp-config) validated into a typed McpConfig with `${VAR}`
+// expanded, or the first ConfigError found. The shape is the one other MCP hosts use: stdio `{ command,
+// args?, env?, cwd? }`, HTTP `{ type: "http", url, headers? }`, plus our own `timeoutMs` and `enabled`.
+import { readFile } from "node:fs/promises";
+import { describeError } from "../kernel/index.js";
+import { sanitizeAlias, toolPrefix } from "../mcp/index.js";
+import {
+  ConfigError,
+  fail,
+  optionalField,
+  readBoolean,
+  readConfigJson,
+  readExpandedString,
+  readExpandedStringArray,
+  readExpandedStringMap,
+  readingConfig,
+  readNonEmptyExpandedString,
+  readObject,
+  readPositiveInteger,
+  readString,
+  rejectUnknownFields,
+  requiredField,
+  type Env,
+  type JsonObjectNode,
+  type Path,
+  type ReadContext,
+} from "./config-reader.js";
+import type { JsonNode, PathSegment } from "./json-reader.js";
+
+// One union member per transport. (The server-spec types move to src/mcp, the side that uses them.)
 
 export interface StdioServerConfig {
   readonly alias: string;
@@ -32,4 +60,163 @@ export interface McpConfig {
   readonly file: string;
   /** In the order the file lists them, disabled ones included (with `enabled: false`). */
   readonly servers: readonly McpServerConfig[];
+}
+
+const ROOT_FIELDS = ["mcpServers"];
+
+function duplicateDetail(duplicate: { readonly path: readonly PathSegment[]; readonly key: string }): string {
+  const isAlias = duplicate.path.length === 1 && duplicate.path[0] === "mcpServers";
+  return isAlias
+    ? `duplicate alias "${duplicate.key}": two servers are written with the same name`
+    : `duplicate key "${duplicate.key}": it is written more than once`;
+}
+
+/** Aliases become tool-name prefixes; two that sanitise alike would make one server's tools ambiguous. */
+function checkAliases(servers: JsonObjectNode, context: ReadContext): void {
+  const aliasBySanitised = new Map<string, string>();
+  for (const [alias, member] of servers.members) {
+    const path = ["mcpServers", alias];
+    if (alias === "") fail(context, path, member.keyOffset, "an alias must not be empty");
+    const other = aliasBySanitised.get(sanitizeAlias(alias));
+    if (other !== undefined) {
+      const detail = `duplicate alias: "${other}" and "${alias}" both give the tool prefix ${toolPrefix(alias)}`;
+      fail(context, path, member.keyOffset, detail);
+    }
+    aliasBySanitised.set(sanitizeAlias(alias), alias);
+  }
+}
+
+function readConfig(context: ReadContext, root: JsonObjectNode): McpConfig {
+  rejectUnknownFields(root, [], ROOT_FIELDS, context);
+  const servers = readObject(requiredField(root, "mcpServers", [], context), ["mcpServers"], context);
+  checkAliases(servers, context);
+  return {
+    file: context.file,
+    servers: [...servers.members].map(([alias, member]) => readServer(alias, member.value, context)),
+  };
+}
+
+/** mcp.config.json validated into a typed McpConfig, or the first ConfigError found. Pure. */
+export function parseMcpConfig(text: string, file: string, env: Env): McpConfig | ConfigError {
+  const context: ReadContext = { file, text, env };
+  const root = readConfigJson(text, file, duplicateDetail);
+  if (root instanceof ConfigError) return root;
+  return readingConfig(() => readConfig(context, readObject(root, [], context)));
+}
+
+/** Reads and validates an MCP config file: the config, or a ConfigError (the file cannot be read, or is not valid). */
+export async function loadMcpConfig(path: string, env: Env): Promise<McpConfig | ConfigError> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    return new ConfigError(path, "", `cannot read the file: ${describeError(error)}`);
+  }
+  return parseMcpConfig(text, path, env);
+}
+
+// One entry of `mcpServers`, validated into a typed server config.
+
+type Transport = McpServerConfig["transport"];
+
+/** Values of `type`: other hosts spell Streamable HTTP in several ways; all mean our "http". */
+const TRANSPORT_BY_TYPE = new Map<string, Transport>([
+  ["stdio", "stdio"],
+  ["http", "http"],
+  ["streamable-http", "http"],
+  ["streamableHttp", "http"],
+]);
+const TYPE_CHOICES = [...TRANSPORT_BY_TYPE.keys()].map((name) => JSON.stringify(name)).join(", ");
+
+/** RFC 9110 token characters. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What fetch accepts as a header value: Latin-1 text without NUL, CR or LF. */
+const HEADER_VALUE = /^[^\0\r\n\u0100-\uffff]*$/;
+const URL_PROTOCOLS = ["http:", "https:"];
+
+const COMMON_FIELDS = ["type", "timeoutMs", "enabled"];
+
+interface Common {
+  readonly alias: string;
+  readonly timeoutMs?: number;
+  readonly enabled: boolean;
+}
+
+function transportOf(server: JsonObjectNode, path: Path, context: ReadContext): Transport {
+  const type = optionalField(server, "type");
+  if (type === undefined) return server.members.has("url") && !server.members.has("command") ? "http" : "stdio";
+  const name = readString(type, [...path, "type"], context);
+  const transport = TRANSPORT_BY_TYPE.get(name);
+  if (transport !== undefined) return transport;
+  const hint = name === "sse" ? ' (the old HTTP+SSE transport is not supported; Streamable HTTP is "http")' : "";
+  return fail(context, [...path, "type"], type.offset, `must be one of ${TYPE_CHOICES}${hint}`);
+}
+
+function checkHeader(name: string, value: string): string | undefined {
+  if (!HEADER_NAME.test(name)) return "is not a valid HTTP header name";
+  if (!HEADER_VALUE.test(value)) return "must be plain header text (no line breaks, nothing beyond U+00FF)";
+  return undefined;
+}
+
+function readUrl(node: JsonNode, path: Path, context: ReadContext): string {
+  const url = readExpandedString(node, path, context);
+  if (URL.canParse(url) && URL_PROTOCOLS.includes(new URL(url).protocol)) return url;
+  return fail(context, path, node.offset, "must be an http:// or https:// URL");
+}
+
+function readStdio(common: Common, server: JsonObjectNode, path: Path, context: ReadContext): StdioServerConfig {
+  const args = optionalField(server, "args");
+  const env = optionalField(server, "env");
+  const cwd = optionalField(server, "cwd");
+  const maxLineBytes = optionalField(server, "maxLineBytes");
+  return {
+    alias: common.alias,
+    transport: "stdio",
+    command: readNonEmptyExpandedString(requiredField(server, "command", path, context), [...path, "command"], context),
+    args: args === undefined ? [] : readExpandedStringArray(args, [...path, "args"], context),
+    env: env === undefined ? {} : readExpandedStringMap(env, [...path, "env"], context),
+    ...(cwd === undefined ? {} : { cwd: readString(cwd, [...path, "cwd"], context) }),
+    ...(maxLineBytes === undefined ? {} : { maxLineBytes: readPositiveInteger(maxLineBytes, [...path, "maxLineBytes"], context, "bytes") }),
+    ...(common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),
+    enabled: common.enabled,
+  };
+}
+
+function readHttp(common: Common, server: JsonObjectNode, path: Path, context: ReadContext): HttpServerConfig {
+  const headers = optionalField(server, "headers");
+  return {
+    alias: common.alias,
+    transport: "http",
+    url: readUrl(requiredField(server, "url", path, context), [...path, "url"], context),
+    headers: headers === undefined ? {} : readExpandedStringMap(headers, [...path, "headers"], context, checkHeader),
+    ...(common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),
+    enabled: common.enabled,
+  };
+}
+
+interface TransportEntry {
+  readonly fields: readonly string[];
+  readonly read: (common: Common, server: JsonObjectNode, path: Path, context: ReadContext) => McpServerConfig;
+}
+
+const TRANSPORTS: Readonly<Record<Transport, TransportEntry>> = {
+  stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "cwd", "maxLineBytes"], read: readStdio },
+  http: { fields: [...COMMON_FIELDS, "url", "headers"], read: readHttp },
+};
+
+function readServer(alias: string, node: JsonNode, context: ReadContext): McpServerConfig {
+  const path = ["mcpServers", alias];
+  const server = readObject(node, path, context);
+  const transport = TRANSPORTS[transportOf(server, path, context)];
+  rejectUnknownFields(server, path, transport.fields, context);
+  const timeoutMs = optionalField(server, "timeoutMs");
+  const enabled = optionalField(server, "enabled");
+  const common: Common = {
+    alias,
+    ...(timeoutMs === undefined
+      ? {}
+      : { timeoutMs: readPositiveInteger(timeoutMs, [...path, "timeoutMs"], context, "milliseconds") }),
+    enabled: enabled === undefined ? true : readBoolean(enabled, [...path, "enabled"], context),
+  };
+  return transport.read(common, server, path, context);
 }

@@ -1,10 +1,17 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import type { Rule } from "../kernel/index.js";
+import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { loadRules, parseRuleFlags, parseSettings, settingsFiles } from "./settings.js";
 
 const FILE = "/p/.mca/settings.json";
+
+/** Rules as the user wrote them (their patterns are compiled), or the error's message. */
+function written(result: readonly Rule[] | Error): unknown {
+  if (result instanceof Error) return result.message;
+  return result.map(({ verdict, pattern, origin }) => ({ verdict, pattern: pattern.text, origin }));
+}
 
 describe("settingsFiles", () => {
   it("reads the user file under XDG_CONFIG_HOME, then the project file", () => {
@@ -19,7 +26,7 @@ describe("settingsFiles", () => {
 describe("parseSettings", () => {
   it("turns each permissions list into rules whose origin is the file", () => {
     const text = JSON.stringify({ model: "ignored", permissions: { allow: ["read_file", "bash(git status*)"], deny: ["bash(rm*)"], ask: ["mcp__*"] } });
-    expect(parseSettings(text, FILE)).toEqual([
+    expect(written(parseSettings(text, FILE))).toEqual([
       { verdict: "allow", pattern: "read_file", origin: FILE },
       { verdict: "allow", pattern: "bash(git status*)", origin: FILE },
       { verdict: "deny", pattern: "bash(rm*)", origin: FILE },
@@ -31,31 +38,38 @@ describe("parseSettings", () => {
     expect(parseSettings("{}", FILE)).toEqual([]);
   });
 
-  it("names the file when the JSON is invalid", () => {
-    const result = parseSettings("{ permissions: ", FILE);
-    expect(result instanceof Error ? result.message : result).toMatch(/^\/p\/\.mca\/settings\.json: invalid JSON: /);
+  it("names the file, line and column when the JSON is invalid", () => {
+    expect(written(parseSettings("{ permissions: ", FILE))).toBe(`${FILE}:1:3: invalid JSON: unexpected character "p"`);
   });
 
-  it("names the file and the entry of a malformed rule", () => {
-    expect(parseSettings('{"permissions":{"deny":["bash", "bash(rm*"]}}', FILE)).toEqual(
-      new Error(`${FILE}: permissions.deny[1]: missing ")" at the end of "bash(rm*"`),
+  it("names the file, place and entry of a malformed rule", () => {
+    expect(written(parseSettings('{"permissions":{"deny":["bash", "bash(rm*"]}}', FILE))).toBe(
+      `${FILE}:1:33: permissions.deny[1]: missing ")" at the end of "bash(rm*"`,
     );
   });
 
   it("names the place of every shape error", () => {
-    expect(parseSettings("[]", FILE)).toEqual(new Error(`${FILE}: must be a JSON object`));
-    expect(parseSettings('{"permissions":[]}', FILE)).toEqual(new Error(`${FILE}: permissions: must be an object`));
-    expect(parseSettings('{"permissions":{"alow":[]}}', FILE)).toEqual(
-      new Error(`${FILE}: permissions.alow: unknown field (expected allow, ask or deny)`),
+    expect(written(parseSettings("[]", FILE))).toBe(`${FILE}:1:1: must be an object, not an array`);
+    expect(written(parseSettings('{"permissions":[]}', FILE))).toBe(`${FILE}:1:16: permissions: must be an object, not an array`);
+    expect(written(parseSettings('{"permissions":{"alow":[]}}', FILE))).toBe(
+      `${FILE}:1:17: permissions.alow: unknown field (expected one of: allow, ask, deny)`,
     );
-    expect(parseSettings('{"permissions":{"allow":"read_file"}}', FILE)).toEqual(new Error(`${FILE}: permissions.allow: must be an array of rules`));
-    expect(parseSettings('{"permissions":{"allow":[3]}}', FILE)).toEqual(new Error(`${FILE}: permissions.allow[0]: must be a string`));
+    expect(written(parseSettings('{"permissions":{"allow":"read_file"}}', FILE))).toBe(
+      `${FILE}:1:25: permissions.allow: must be an array of rules`,
+    );
+    expect(written(parseSettings('{"permissions":{"allow":[3]}}', FILE))).toBe(`${FILE}:1:26: permissions.allow[0]: must be a string, not a number`);
+  });
+
+  it("rejects a key written twice, which JSON.parse would silently drop", () => {
+    expect(written(parseSettings('{"permissions":{"deny":["bash"],"deny":[]}}', FILE))).toBe(
+      `${FILE}:1:33: permissions.deny: duplicate key "deny": it is written more than once`,
+    );
   });
 });
 
 describe("parseRuleFlags", () => {
   it("gives each flag's rules the flag as origin", () => {
-    expect(parseRuleFlags({ allow: ["write_file"], deny: ["bash(rm*)"] })).toEqual([
+    expect(written(parseRuleFlags({ allow: ["write_file"], deny: ["bash(rm*)"] }))).toEqual([
       { verdict: "allow", pattern: "write_file", origin: "--allow" },
       { verdict: "deny", pattern: "bash(rm*)", origin: "--deny" },
     ]);
@@ -69,25 +83,19 @@ describe("parseRuleFlags", () => {
 });
 
 describe("loadRules", () => {
-  let dir = "";
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "mca-settings-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = tempProjectPerTest("mca-settings-");
 
   it("collects the rules of existing files and the flags, skipping missing files", async () => {
-    const file = join(dir, "settings.json");
+    const file = join(dir(), "settings.json");
     await writeFile(file, '{"permissions":{"allow":["list_dir"]}}');
-    expect(await loadRules([join(dir, "missing.json"), file], { allow: ["write_file"], deny: [] })).toEqual([
+    expect(written(await loadRules([join(dir(), "missing.json"), file], { allow: ["write_file"], deny: [] }))).toEqual([
       { verdict: "allow", pattern: "list_dir", origin: file },
       { verdict: "allow", pattern: "write_file", origin: "--allow" },
     ]);
   });
 
   it("reports a settings path it cannot read as a file", async () => {
-    const folder = join(dir, "settings.json");
+    const folder = join(dir(), "settings.json");
     await mkdir(folder);
     const result = await loadRules([folder], { allow: [], deny: [] });
     expect(result instanceof Error ? result.message : result).toMatch(new RegExp(`^${folder}: cannot read settings: `));

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./config-error.js";
-import type { Env } from "./expand-variables.js";
-import type { McpConfig } from "./mcp-config.js";
-import { parseMcpConfig } from "./parse-mcp-config.js";
+import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
+import { ConfigError, type Env } from "./config-reader.js";
+import { loadMcpConfig, parseMcpConfig, type McpConfig } from "./mcp-config.js";
 
 const FILE = "mcp.config.json";
 
@@ -233,5 +234,34 @@ describe("parseMcpConfig", () => {
       detail: "must be an object, not an array",
       message: "mcp.config.json:1:1: must be an object, not an array",
     });
+  });
+});
+
+describe("loadMcpConfig", () => {
+  const directory = tempProjectPerTest("mca-config-");
+
+  it("reads and validates the file, with the environment it is given", async () => {
+    const file = join(directory(), "mcp.config.json");
+    await writeFile(file, '{"mcpServers": {"notes": {"command": "node", "args": ["${SCRIPT}"]}}}');
+    expect(await loadMcpConfig(file, { SCRIPT: "notes.js" })).toEqual({
+      file,
+      servers: [{ alias: "notes", transport: "stdio", command: "node", args: ["notes.js"], env: {}, enabled: true }],
+    });
+  });
+
+  it("returns the ConfigError of an invalid file", async () => {
+    const file = join(directory(), "bad.json");
+    await writeFile(file, '{"mcpServers": {"notes": {"command": 1}}}');
+    const error = await loadMcpConfig(file, {});
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toMatchObject({ file, path: "mcpServers.notes.command", detail: "must be a string, not a number" });
+  });
+
+  it("returns a ConfigError naming a file that cannot be read", async () => {
+    const file = join(directory(), "missing.json");
+    const error = await loadMcpConfig(file, {});
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toMatchObject({ file, path: "" });
+    expect(error instanceof ConfigError && error.detail).toMatch(/^cannot read the file: ENOENT/);
   });
 });

@@ -1,10 +1,22 @@
 // The user's approval rules: `permissions` from the user and project settings files, plus the
-// `--allow` / `--deny` flags. Validated here, once, into Rules whose origin names where each came from.
+// `--allow` / `--deny` flags. Validated here, once, into Rules whose origin names where each came from;
+// a settings file is read with the positioned JSON reader, so its errors name `file:line:column`.
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { Rule, Verdict } from "../kernel/index.js";
-import { parseRule } from "../kernel/index.js";
+import { describeError, parseRule, type Rule, type Verdict } from "../kernel/index.js";
+import {
+  ConfigError,
+  fail,
+  optionalField,
+  readConfigJson,
+  readingConfig,
+  readObject,
+  readString,
+  rejectUnknownFields,
+  type JsonObjectNode,
+  type ReadContext,
+} from "./config-reader.js";
 
 const SETTINGS_VERDICTS: readonly Verdict[] = ["allow", "ask", "deny"];
 
@@ -37,29 +49,28 @@ export async function loadRules(files: readonly string[], flags: RuleFlags): Pro
 }
 
 /** The `permissions` of one settings file; other top-level fields belong to other features and are left alone. */
-export function parseSettings(text: string, file: string): Rule[] | Error {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    return new Error(`${file}: invalid JSON: ${describe(error)}`);
-  }
-  if (!isPlainObject(data)) return new Error(`${file}: must be a JSON object`);
-  const permissions = data.permissions;
+export function parseSettings(text: string, file: string): Rule[] | ConfigError {
+  const context: ReadContext = { file, text, env: {} };
+  const root = readConfigJson(text, file);
+  if (root instanceof ConfigError) return root;
+  return readingConfig(() => readPermissions(readObject(root, [], context), context));
+}
+
+function readPermissions(root: JsonObjectNode, context: ReadContext): Rule[] {
+  const permissions = optionalField(root, "permissions");
   if (permissions === undefined) return [];
-  if (!isPlainObject(permissions)) return new Error(`${file}: permissions: must be an object`);
+  const verdicts = readObject(permissions, ["permissions"], context);
+  rejectUnknownFields(verdicts, ["permissions"], SETTINGS_VERDICTS, context);
   const rules: Rule[] = [];
-  for (const [key, entries] of Object.entries(permissions)) {
+  // In the file's order, so that the rules read as the user wrote them.
+  for (const [key, { value: entries }] of verdicts.members) {
     const verdict = SETTINGS_VERDICTS.find((candidate) => candidate === key);
-    if (verdict === undefined) {
-      return new Error(`${file}: permissions.${key}: unknown field (expected allow, ask or deny)`);
-    }
-    if (!Array.isArray(entries)) return new Error(`${file}: permissions.${key}: must be an array of rules`);
-    for (const [index, entry] of entries.entries()) {
-      const place = `${file}: permissions.${key}[${index}]`;
-      if (typeof entry !== "string") return new Error(`${place}: must be a string`);
-      const rule = parseRule(entry, verdict, file);
-      if (rule instanceof Error) return new Error(`${place}: ${rule.message}`);
+    if (verdict === undefined) continue;
+    const path = ["permissions", verdict];
+    if (entries.kind !== "array") fail(context, path, entries.offset, "must be an array of rules");
+    for (const [index, entry] of entries.items.entries()) {
+      const rule = parseRule(readString(entry, [...path, index], context), verdict, context.file);
+      if (rule instanceof Error) fail(context, [...path, index], entry.offset, rule.message);
       rules.push(rule);
     }
   }
@@ -82,23 +93,15 @@ export function parseRuleFlags(flags: RuleFlags): Rule[] | Error {
   return rules;
 }
 
-async function readSettingsText(file: string): Promise<string | null | Error> {
+async function readSettingsText(file: string): Promise<string | null | ConfigError> {
   try {
     return await readFile(file, "utf8");
   } catch (error) {
     if (isErrnoException(error) && error.code === "ENOENT") return null;
-    return new Error(`${file}: cannot read settings: ${describe(error)}`);
+    return new ConfigError(file, "", `cannot read settings: ${describeError(error)}`);
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isErrnoException(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && "code" in error;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
