@@ -1,14 +1,12 @@
+import type { Anthropic } from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import type { Message } from "../kernel/index.js";
-import { MISSING_RESULT_TEXT, toApiMessages, toApiSystem, toApiTools } from "./anthropic-messages.js";
-
-const call = (id: string): Message => ({
-  role: "assistant",
-  content: [{ type: "tool_use", id, name: "bash", input: { command: "ls" } }],
-});
+import { createAgent, type AgentEvent, type Message, type Model, type ModelReply, type Tool } from "../kernel/index.js";
+import { fakeTool, memorySnapshots, memoryTranscript, reply, text, use } from "../kernel/test-support/fakes.js";
+import { createReplyAssembler, toApiMessages, toApiSystem, toApiTools } from "./anthropic-messages.js";
+import { blockEvents, messageStart } from "./test-support/sse-replies.js";
 
 describe("toApiMessages", () => {
-  it("puts tool results first in call order, then the user's text", () => {
+  it("maps the kernel's history one to one: results as the kernel ordered them, then the user's text", () => {
     const messages: Message[] = [
       {
         role: "assistant",
@@ -21,9 +19,9 @@ describe("toApiMessages", () => {
       {
         role: "user",
         content: [
-          { type: "text", text: "also this" },
-          { type: "tool_result", toolUseId: "b", text: "B", isError: true },
           { type: "tool_result", toolUseId: "a", text: "A", isError: false },
+          { type: "tool_result", toolUseId: "b", text: "B", isError: true },
+          { type: "text", text: "also this" },
         ],
       },
     ];
@@ -47,37 +45,82 @@ describe("toApiMessages", () => {
     ]);
   });
 
-  it("answers a call whose result never came with an error result", () => {
-    const messages: Message[] = [call("a"), { role: "user", content: [{ type: "text", text: "never mind" }] }];
-    expect(toApiMessages(messages)[1]).toEqual({
-      role: "user",
-      content: [
-        { type: "tool_result", tool_use_id: "a", content: MISSING_RESULT_TEXT, is_error: true },
-        { type: "text", text: "never mind" },
-      ],
-    });
-  });
-
-  it("answers calls left open at the end of the conversation", () => {
-    expect(toApiMessages([call("a")])).toEqual([
-      { role: "assistant", content: [{ type: "tool_use", id: "a", name: "bash", input: { command: "ls" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "a", content: MISSING_RESULT_TEXT, is_error: true }] },
-    ]);
-  });
-
-  it("drops results that answer no call and empty text blocks", () => {
+  it("drops empty text blocks and the messages they leave empty", () => {
     const messages: Message[] = [
-      {
-        role: "user",
-        content: [
-          { type: "tool_result", toolUseId: "ghost", text: "?", isError: false },
-          { type: "text", text: "" },
-          { type: "text", text: "hi" },
-        ],
-      },
+      { role: "user", content: [{ type: "text", text: "" }, { type: "text", text: "hi" }] },
       { role: "assistant", content: [{ type: "text", text: "" }] },
     ];
     expect(toApiMessages(messages)).toEqual([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
+  });
+});
+
+/** Every tool_use not answered, in order, by the tool_results that open the next user message. */
+function unpairedCalls(messages: readonly Anthropic.MessageParam[]): string[] {
+  return messages.flatMap((message, index) => {
+    if (message.role !== "assistant" || typeof message.content === "string") return [];
+    const calls = message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : []));
+    const next = messages[index + 1];
+    const answers = next?.role === "user" && typeof next.content !== "string" ? next.content : [];
+    const leading = answers.slice(0, calls.length).flatMap((block) => (block.type === "tool_result" ? [block.tool_use_id] : []));
+    return calls.filter((id, position) => leading[position] !== id);
+  });
+}
+
+/** A model that checks each request the kernel makes as the API would, then plays its replies. */
+function checkingModel(replies: readonly ModelReply[]): Model & { readonly unpaired: string[][] } {
+  const unpaired: string[][] = [];
+  let step = 0;
+  return {
+    name: "checking",
+    unpaired,
+    async complete(request) {
+      unpaired.push(unpairedCalls(toApiMessages(request.messages)));
+      const next = replies[step++];
+      if (next === undefined) throw new Error(`no reply scripted for request ${step}`);
+      return next;
+    },
+  };
+}
+
+function agentWith(model: Model, tools: readonly Tool[], history: readonly Message[] = [], emit = (_event: AgentEvent): void => {}) {
+  const approve = async () => "once" as const;
+  return createAgent({ model, tools, rules: [], system: "", approve, snapshots: memorySnapshots(), transcript: memoryTranscript(), emit, history });
+}
+
+describe("the request the kernel sends through toApiMessages", () => {
+  it("never has an unpaired tool_use after a turn aborted mid-call", async () => {
+    const controller = new AbortController();
+    const hang = fakeTool({ name: "hang", run: () => new Promise(() => controller.abort()) });
+    const model = checkingModel([reply(use("u1", "hang"), use("u2", "hang")), reply(text("ok"))]);
+    const agent = agentWith(model, [hang]);
+    expect(await agent.prompt("go", controller.signal)).toBe("aborted");
+    expect(await agent.prompt("again", new AbortController().signal)).toBe("done");
+    expect(model.unpaired).toEqual([[], []]);
+  });
+
+  it("never has an unpaired tool_use after a turn broken by a bug mid-call", async () => {
+    const model = checkingModel([reply(use("u1", "read")), reply(text("ok"))]);
+    const emit = (event: AgentEvent): void => {
+      if (event.type === "tool_start") throw new Error("a listener's bug");
+    };
+    const agent = agentWith(model, [fakeTool({ name: "read" })], [], emit);
+    expect(await agent.prompt("go", new AbortController().signal)).toBe("model_error");
+    expect(await agent.prompt("again", new AbortController().signal)).toBe("done");
+    expect(model.unpaired).toEqual([[], []]);
+  });
+
+  it("never has an unpaired tool_use when resuming a session that ended mid-call", async () => {
+    const history: Message[] = [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "u1", name: "read", input: {} }] },
+    ];
+    const model = checkingModel([reply(text("ok"))]);
+    expect(await agentWith(model, [fakeTool({ name: "read" })], history).prompt("again", new AbortController().signal)).toBe("done");
+    expect(model.unpaired).toEqual([[]]);
+  });
+
+  it("is what the checker itself flags as unpaired when a result is missing", () => {
+    expect(unpairedCalls([{ role: "assistant", content: [{ type: "tool_use", id: "u1", name: "x", input: {} }] }])).toEqual(["u1"]);
   });
 });
 
@@ -100,5 +143,72 @@ describe("toApiTools", () => {
       { name: "one", description: "First.", input_schema: { ...schema, type: "object" } },
       { name: "two", description: "Second.", input_schema: { type: "object" }, cache_control: { type: "ephemeral" } },
     ]);
+  });
+});
+
+/** The fake API's event builders give JSON values; the assembler takes them as the SDK parses them. */
+function feed(events: ReadonlyArray<{ readonly data: unknown }>, onText: (delta: string) => void = () => {}) {
+  const assembler = createReplyAssembler(onText);
+  for (const { data } of events) assembler.accept(asStreamEvent(data));
+  return assembler;
+}
+
+function asStreamEvent(data: unknown): Anthropic.RawMessageStreamEvent {
+  // The test data is written to the wire shape; this is the JSON.parse the SDK would do.
+  return JSON.parse(JSON.stringify(data));
+}
+
+const stop = (reason: string) => [
+  { data: { type: "message_delta", delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 1 } } },
+  { data: { type: "message_stop" } },
+];
+
+describe("createReplyAssembler", () => {
+  it("reports a stream that ends before message_stop as incomplete", () => {
+    const assembler = feed([messageStart("m"), ...blockEvents({ type: "text", chunks: ["Hi"] }, 0)]);
+    expect(assembler.finish()).toEqual({ problem: "incomplete", message: "the reply stream ended before message_stop" });
+    expect(assembler.forwardedText).toBe(true);
+  });
+
+  it("drops a tool call whose JSON was cut off by max_tokens and keeps the text", () => {
+    const assembler = feed([
+      messageStart("m"),
+      ...blockEvents({ type: "text", chunks: ["Writing"] }, 0),
+      ...blockEvents({ type: "tool_use", id: "t1", name: "write_file", jsonChunks: ['{"path": "a", "cont'] }, 1),
+      ...stop("max_tokens"),
+    ]);
+    expect(assembler.finish()).toEqual({
+      message: { role: "assistant", content: [{ type: "text", text: "Writing" }] },
+      stopReason: "max_tokens",
+    });
+  });
+
+  it("reports broken tool JSON otherwise as malformed", () => {
+    const assembler = feed([
+      messageStart("m"),
+      ...blockEvents({ type: "tool_use", id: "t1", name: "bash", jsonChunks: ["[1, 2]"] }, 0),
+      ...stop("tool_use"),
+    ]);
+    expect(assembler.finish()).toEqual({ problem: "malformed", message: "tool_use bash (t1): input is not a JSON object" });
+  });
+
+  it("ignores blocks the kernel has no use for, such as thinking", () => {
+    const texts: string[] = [];
+    const assembler = feed(
+      [
+        messageStart("m"),
+        { data: { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } } },
+        { data: { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "hmm" } } },
+        { data: { type: "content_block_stop", index: 0 } },
+        ...blockEvents({ type: "text", chunks: ["Answer"] }, 1),
+        ...stop("stop_sequence"),
+      ],
+      (delta) => texts.push(delta),
+    );
+    expect(assembler.finish()).toEqual({
+      message: { role: "assistant", content: [{ type: "text", text: "Answer" }] },
+      stopReason: "other",
+    });
+    expect(texts).toEqual(["Answer"]);
   });
 });

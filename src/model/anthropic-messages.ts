@@ -1,12 +1,10 @@
-// Maps the kernel's neutral conversation to the Messages API's request pieces: system prompt and tool
-// definitions marked for prompt caching, tool results paired with the tool_use that asked for them.
-// Type-only imports: the SDK itself is loaded lazily by anthropic-model.ts.
+// The Messages API's wire format both ways: the kernel's neutral conversation mapped to request pieces
+// (system prompt and tool definitions marked for prompt caching), and a streamed reply assembled back
+// into the kernel's AssistantMessage. Type-only imports: anthropic-model.ts loads the SDK lazily.
 import type { Anthropic } from "@anthropic-ai/sdk";
-import type { AssistantMessage, Message, ToolResultBlock, ToolSpec } from "../kernel/index.js";
+import { describeError, type AssistantMessage, type Message, type ModelReply, type StopReason, type ToolSpec, type UserMessage } from "../kernel/index.js";
 
 const EPHEMERAL_CACHE: Anthropic.CacheControlEphemeral = { type: "ephemeral" };
-/** What the API receives for a tool_use whose result never came (the turn was aborted mid-call). */
-export const MISSING_RESULT_TEXT = "(no result: the call did not complete)";
 
 /** The system prompt as one cached block; an empty prompt sends none. */
 export function toApiSystem(system: string): Anthropic.TextBlockParam[] {
@@ -24,32 +22,30 @@ export function toApiTools(tools: readonly ToolSpec[]): Anthropic.Tool[] {
 }
 
 /**
- * The API requires every tool_use to be answered by a tool_result with its id at the start of the next
- * user message, and rejects results that answer nothing. So each user message following an assistant
- * message is rebuilt from the assistant's tool_use ids: results in call order (missing ones filled in
- * as errors), then the user's text; results answering no call are dropped.
+ * The conversation as the API takes it. The API requires every tool_use to be answered by a tool_result
+ * at the start of the next user message; the kernel's history keeps that invariant (src/kernel/history.ts
+ * is its one owner), so the messages map one to one. Empty text blocks, which the API rejects, are left out.
  */
 export function toApiMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
-  const out: Anthropic.MessageParam[] = [];
-  let pendingCalls: readonly string[] = [];
-  for (const message of messages) {
-    if (message.role === "assistant") {
-      if (pendingCalls.length > 0) out.push({ role: "user", content: answer(pendingCalls, []) });
-      const content = assistantContent(message);
-      pendingCalls = message.content.flatMap((block) => (block.type === "tool_use" ? [block.id] : []));
-      if (content.length > 0) out.push({ role: "assistant", content });
-      continue;
+  return messages.flatMap((message): Anthropic.MessageParam[] => {
+    const content = message.role === "assistant" ? assistantContent(message) : userContent(message);
+    return content.length === 0 ? [] : [{ role: message.role, content }];
+  });
+}
+
+function userContent(message: UserMessage): Array<Anthropic.TextBlockParam | Anthropic.ToolResultBlockParam> {
+  return message.content.flatMap((block): Array<Anthropic.TextBlockParam | Anthropic.ToolResultBlockParam> => {
+    switch (block.type) {
+      case "text":
+        return block.text === "" ? [] : [{ type: "text", text: block.text }];
+      case "tool_result":
+        return [{ type: "tool_result", tool_use_id: block.toolUseId, content: block.text, is_error: block.isError }];
+      default: {
+        const unexpected: never = block;
+        return unexpected;
+      }
     }
-    const results = message.content.flatMap((block) => (block.type === "tool_result" ? [block] : []));
-    const text = message.content.flatMap((block): Anthropic.TextBlockParam[] =>
-      block.type === "text" && block.text !== "" ? [{ type: "text", text: block.text }] : [],
-    );
-    const content = [...answer(pendingCalls, results), ...text];
-    pendingCalls = [];
-    if (content.length > 0) out.push({ role: "user", content });
-  }
-  if (pendingCalls.length > 0) out.push({ role: "user", content: answer(pendingCalls, []) });
-  return out;
+  });
 }
 
 function assistantContent(message: AssistantMessage): Array<Anthropic.TextBlockParam | Anthropic.ToolUseBlockParam> {
@@ -67,13 +63,133 @@ function assistantContent(message: AssistantMessage): Array<Anthropic.TextBlockP
   });
 }
 
-function answer(
-  callIds: readonly string[],
-  results: readonly ToolResultBlock[],
-): Anthropic.ToolResultBlockParam[] {
-  return callIds.map((id) => {
-    const result = results.find((candidate) => candidate.toolUseId === id);
-    if (result === undefined) return { type: "tool_result", tool_use_id: id, content: MISSING_RESULT_TEXT, is_error: true };
-    return { type: "tool_result", tool_use_id: id, content: result.text, is_error: result.isError };
-  });
+// The reply: text deltas are forwarded as they arrive, tool_use input is collected from its JSON
+// fragments and parsed at the end.
+
+type Block =
+  | { readonly kind: "text"; text: string }
+  | { readonly kind: "tool_use"; readonly id: string; readonly name: string; json: string }
+  /** Thinking, server tools and other blocks the kernel has no use for. */
+  | { readonly kind: "ignored" };
+
+export interface ReplyProblem {
+  readonly problem: "incomplete" | "malformed";
+  readonly message: string;
+}
+
+export interface ReplyAssembler {
+  accept(event: Anthropic.RawMessageStreamEvent): void;
+  /** True once any text reached onText: from then on the attempt cannot be retried invisibly. */
+  readonly forwardedText: boolean;
+  /** The reply, or what is wrong with the stream: it ended early, or a tool's input is not a JSON object. */
+  finish(): ModelReply | ReplyProblem;
+}
+
+export function createReplyAssembler(onText: (delta: string) => void): ReplyAssembler {
+  const blocks = new Map<number, Block>();
+  let stopReason: Anthropic.StopReason | null = null;
+  let stopped = false;
+  let forwardedText = false;
+
+  const forward = (text: string): void => {
+    if (text === "") return;
+    forwardedText = true;
+    onText(text);
+  };
+
+  return {
+    get forwardedText() {
+      return forwardedText;
+    },
+    accept(event) {
+      switch (event.type) {
+        case "message_start":
+        case "content_block_stop":
+          return;
+        case "content_block_start": {
+          const block = event.content_block;
+          if (block.type === "text") {
+            blocks.set(event.index, { kind: "text", text: block.text });
+            forward(block.text);
+          } else if (block.type === "tool_use") {
+            blocks.set(event.index, { kind: "tool_use", id: block.id, name: block.name, json: "" });
+          } else {
+            blocks.set(event.index, { kind: "ignored" });
+          }
+          return;
+        }
+        case "content_block_delta": {
+          const block = blocks.get(event.index);
+          if (event.delta.type === "text_delta" && block?.kind === "text") {
+            block.text += event.delta.text;
+            forward(event.delta.text);
+          } else if (event.delta.type === "input_json_delta" && block?.kind === "tool_use") {
+            block.json += event.delta.partial_json;
+          }
+          return;
+        }
+        case "message_delta":
+          stopReason = event.delta.stop_reason ?? stopReason;
+          return;
+        case "message_stop":
+          stopped = true;
+          return;
+        default: {
+          // A newer API may send event types this SDK version does not know; they carry nothing we use.
+          const unknown: never = event;
+          return unknown;
+        }
+      }
+    },
+    finish() {
+      if (!stopped) return { problem: "incomplete", message: "the reply stream ended before message_stop" };
+      const content: Array<AssistantMessage["content"][number]> = [];
+      for (const index of [...blocks.keys()].sort((a, b) => a - b)) {
+        const block = blocks.get(index);
+        if (block?.kind === "text" && block.text !== "") content.push({ type: "text", text: block.text });
+        if (block?.kind !== "tool_use") continue;
+        const input = parseInput(block.json);
+        // Cut off by max_tokens, the last call's JSON is incomplete: drop the call, keep the rest.
+        if (input instanceof Error && stopReason === "max_tokens") continue;
+        if (input instanceof Error) {
+          return { problem: "malformed", message: `tool_use ${block.name} (${block.id}): ${input.message}` };
+        }
+        content.push({ type: "tool_use", id: block.id, name: block.name, input });
+      }
+      return { message: { role: "assistant", content }, stopReason: toStopReason(stopReason) };
+    },
+  };
+}
+
+function parseInput(json: string): Record<string, unknown> | Error {
+  if (json.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    return new Error(`input is not valid JSON (${describeError(error)})`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return new Error("input is not a JSON object");
+  return Object.fromEntries(Object.entries(value));
+}
+
+function toStopReason(reason: Anthropic.StopReason | null): StopReason {
+  switch (reason) {
+    case "end_turn":
+    case "tool_use":
+    case "max_tokens":
+    case "refusal":
+      return reason;
+    case "stop_sequence":
+    case "pause_turn":
+    case "model_context_window_exceeded":
+    case null:
+      return "other";
+    default: {
+      // A stop reason newer than this SDK version: the turn ended for a reason the kernel cannot name.
+      const newer: never = reason;
+      void newer;
+      return "other";
+    }
+  }
 }

@@ -9,8 +9,7 @@
 // 4. Anything else: a short reply that repeats the question and names up to three of the request's
 //    tools with how to call them.
 // Replies stream through onText in a few chunks. Tool-use ids count up per model: mock_1, mock_2, …
-import type { JsonSchema } from "../kernel/index.js";
-import type { Message, Model, ModelReply, ModelRequest, ToolSpec, UserMessage } from "../kernel/index.js";
+import { describeError, type JsonSchema, type Message, type Model, type ModelReply, type ModelRequest, type ToolSpec, type UserMessage } from "../kernel/index.js";
 
 const CALL_PATTERN = /^call\s+(\S+)(?:\s+([\s\S]*))?$/;
 const MAX_QUOTED_CHARS = 200;
@@ -60,7 +59,7 @@ function parseArguments(json: string | undefined): Record<string, unknown> | Err
   try {
     value = JSON.parse(json);
   } catch (error) {
-    return new Error(`they are not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    return new Error(`they are not valid JSON (${describeError(error)})`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return new Error("they must be a JSON object");
   return Object.fromEntries(Object.entries(value));

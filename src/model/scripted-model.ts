@@ -1,8 +1,7 @@
 // The scripted model: plays a fixed list of turns, one per request, whatever the request says — for
 // tests and for `MCA_MOCK_SCRIPT=<file>`. A turn is either a text reply or a list of tool calls.
 import { readFileSync } from "node:fs";
-import type { AssistantMessage, Model } from "../kernel/index.js";
-import type { ToolArgs } from "../kernel/index.js";
+import { describeError, type AssistantMessage, type Model, type ToolArgs } from "../kernel/index.js";
 
 export interface ScriptedToolCall {
   readonly name: string;
@@ -44,7 +43,7 @@ function loadScript(path: string): ScriptedTurn[] {
   try {
     value = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new Error(`mock script ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`mock script ${path}: ${describeError(error)}`);
   }
   return parseScript(value, `mock script ${path}`);
 }

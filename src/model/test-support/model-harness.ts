@@ -2,7 +2,7 @@
 // retry waits are recorded instead of slept, and requests that collect what reaches onText.
 import type { Message, Model, ModelRequest, ToolSpec } from "../../kernel/index.js";
 import { createAnthropicModel } from "../anthropic-model.js";
-import type { RetryOptions } from "../anthropic-retry.js";
+import type { RetryOptions } from "../anthropic-model.js";
 import { type FakeMessagesApi, type FakeReply, startFakeMessagesApi } from "./fake-messages-api.js";
 
 export const MODEL = "claude-test-model";
