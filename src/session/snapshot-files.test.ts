@@ -1,20 +1,12 @@
-import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAgent } from "../kernel/index.js";
 import { eventLog, fakeTool, memoryTranscript, reply, scriptedModel, text, use } from "../kernel/test-support/fakes.js";
+import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { createSnapshotFiles, snapshotsDir } from "./snapshot-files.js";
 
-let project = "";
-
-beforeEach(async () => {
-  project = await mkdtemp(join(tmpdir(), "mca-snapshots-"));
-});
-
-afterEach(async () => {
-  await rm(project, { recursive: true, force: true });
-});
+const project = tempProjectPerTest("mca-snapshots-");
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -25,9 +17,9 @@ async function exists(path: string): Promise<boolean> {
 
 describe("createSnapshotFiles", () => {
   it("restores a changed file to its content before the turn's first change", async () => {
-    const file = join(project, "a.txt");
+    const file = join(project(), "a.txt");
     await writeFile(file, "original");
-    const store = createSnapshotFiles(project);
+    const store = createSnapshotFiles(project());
     await store.save(1, file);
     await writeFile(file, "first change");
     await store.save(1, file);
@@ -37,19 +29,19 @@ describe("createSnapshotFiles", () => {
   });
 
   it("deletes a file the turn created", async () => {
-    const file = join(project, "new", "b.txt");
-    const store = createSnapshotFiles(project);
+    const file = join(project(), "new", "b.txt");
+    const store = createSnapshotFiles(project());
     await store.save(1, file);
-    await mkdir(join(project, "new"));
+    await mkdir(join(project(), "new"));
     await writeFile(file, "created");
     expect(await store.restore(1)).toEqual([file]);
     expect(await exists(file)).toBe(false);
   });
 
   it("restores a file that was deleted, with its permissions", async () => {
-    const file = join(project, "run.sh");
+    const file = join(project(), "run.sh");
     await writeFile(file, "#!/bin/sh\n", { mode: 0o755 });
-    const store = createSnapshotFiles(project);
+    const store = createSnapshotFiles(project());
     await store.save(4, file);
     await rm(file);
     await store.restore(4);
@@ -57,21 +49,21 @@ describe("createSnapshotFiles", () => {
   });
 
   it("keeps the copies under .mca/snapshots/<turn>/ and removes them once restored", async () => {
-    const file = join(project, "a.txt");
+    const file = join(project(), "a.txt");
     await writeFile(file, "x");
-    const store = createSnapshotFiles(project);
+    const store = createSnapshotFiles(project());
     await store.save(2, file);
-    expect(await readdir(join(snapshotsDir(project), "2"))).toEqual(["0-a.txt"]);
+    expect(await readdir(join(snapshotsDir(project()), "2"))).toEqual(["0-a.txt"]);
     await store.restore(2);
-    expect(await exists(join(snapshotsDir(project), "2"))).toBe(false);
+    expect(await exists(join(snapshotsDir(project()), "2"))).toBe(false);
   });
 
   it("restores only the turn asked for, and nothing for a turn it never saved", async () => {
-    const a = join(project, "a.txt");
-    const b = join(project, "b.txt");
+    const a = join(project(), "a.txt");
+    const b = join(project(), "b.txt");
     await writeFile(a, "a0");
     await writeFile(b, "b0");
-    const store = createSnapshotFiles(project);
+    const store = createSnapshotFiles(project());
     await store.save(1, a);
     await writeFile(a, "a1");
     await store.save(2, b);
@@ -82,12 +74,12 @@ describe("createSnapshotFiles", () => {
   });
 
   it("never restores a copy left in the turn's folder by an earlier run", async () => {
-    const stale = join(snapshotsDir(project), "1");
+    const stale = join(snapshotsDir(project()), "1");
     await mkdir(stale, { recursive: true });
     await writeFile(join(stale, "0-a.txt"), "stale");
-    const file = join(project, "a.txt");
+    const file = join(project(), "a.txt");
     await writeFile(file, "fresh");
-    const store = createSnapshotFiles(project);
+    const store = createSnapshotFiles(project());
     await store.save(1, file);
     await writeFile(file, "changed");
     await store.restore(1);
@@ -97,8 +89,8 @@ describe("createSnapshotFiles", () => {
 
 describe("createSnapshotFiles behind the agent", () => {
   it("lets /undo put back the files of the last prompt that changed some", async () => {
-    const existing = join(project, "a.txt");
-    const created = join(project, "b.txt");
+    const existing = join(project(), "a.txt");
+    const created = join(project(), "b.txt");
     await writeFile(existing, "before");
     const write = fakeTool({
       name: "write_file",
@@ -119,7 +111,7 @@ describe("createSnapshotFiles behind the agent", () => {
       rules: [],
       system: "",
       approve: async () => "once",
-      snapshots: createSnapshotFiles(project),
+      snapshots: createSnapshotFiles(project()),
       transcript: memoryTranscript(),
       emit: eventLog().emit,
     });

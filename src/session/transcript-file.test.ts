@@ -1,28 +1,19 @@
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAgent } from "../kernel/index.js";
 import type { Message } from "../kernel/index.js";
 import { eventLog, memorySnapshots, reply, scriptedModel, text, use, fakeTool } from "../kernel/test-support/fakes.js";
+import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { loadLastSession, openTranscript, sessionsDir } from "./transcript-file.js";
 
-let project = "";
-
-beforeEach(async () => {
-  project = await mkdtemp(join(tmpdir(), "mca-transcript-"));
-});
-
-afterEach(async () => {
-  await rm(project, { recursive: true, force: true });
-});
+const project = tempProjectPerTest("mca-transcript-");
 
 const user = (value: string): Message => ({ role: "user", content: [text(value)] });
 const assistant = (value: string): Message => ({ role: "assistant", content: [text(value)] });
 
 function linesOf(sessionId: string): unknown[] {
-  return readFileSync(join(sessionsDir(project), `${sessionId}.jsonl`), "utf8")
+  return readFileSync(join(sessionsDir(project()), `${sessionId}.jsonl`), "utf8")
     .trimEnd()
     .split("\n")
     .map((line): unknown => JSON.parse(line));
@@ -30,8 +21,8 @@ function linesOf(sessionId: string): unknown[] {
 
 /** A session file whose modification time is `secondsAgo` in the past, so that "newest" is unambiguous. */
 function writeSession(sessionId: string, entries: readonly unknown[], secondsAgo: number, tail = ""): void {
-  mkdirSync(sessionsDir(project), { recursive: true });
-  const file = join(sessionsDir(project), `${sessionId}.jsonl`);
+  mkdirSync(sessionsDir(project()), { recursive: true });
+  const file = join(sessionsDir(project()), `${sessionId}.jsonl`);
   writeFileSync(file, entries.map((entry) => `${JSON.stringify(entry)}\n`).join("") + tail);
   const when = Date.now() / 1000 - secondsAgo;
   utimesSync(file, when, when);
@@ -39,7 +30,7 @@ function writeSession(sessionId: string, entries: readonly unknown[], secondsAgo
 
 describe("openTranscript", () => {
   it("writes each entry to the session's JSONL file as it is appended", () => {
-    const sink = openTranscript(project, "s1");
+    const sink = openTranscript(project(), "s1");
     sink.append({ type: "message", message: user("hi") });
     expect(linesOf("s1")).toEqual([{ type: "message", message: user("hi") }]);
     sink.append({ type: "notice", message: "n" });
@@ -47,7 +38,7 @@ describe("openTranscript", () => {
   });
 
   it("records a whole agent turn while it happens: messages, call, decision, result", async () => {
-    const sink = openTranscript(project, "turn");
+    const sink = openTranscript(project(), "turn");
     const seenDuringRun: number[] = [];
     const probe = fakeTool({
       name: "probe",
@@ -81,14 +72,14 @@ describe("openTranscript", () => {
   });
 
   it("refuses a session id that could name a file outside the sessions folder", () => {
-    expect(() => openTranscript(project, "../escape")).toThrow('invalid session id "../escape"');
-    expect(() => openTranscript(project, ".hidden")).toThrow();
+    expect(() => openTranscript(project(), "../escape")).toThrow('invalid session id "../escape"');
+    expect(() => openTranscript(project(), ".hidden")).toThrow();
   });
 });
 
 describe("loadLastSession", () => {
   it("returns null when there are no sessions", () => {
-    expect(loadLastSession(project)).toBeNull();
+    expect(loadLastSession(project())).toBeNull();
   });
 
   it("rebuilds the history of the newest session", () => {
@@ -98,18 +89,18 @@ describe("loadLastSession", () => {
       { type: "notice", message: "ignored" },
       { type: "message", message: assistant("b") },
     ], 10);
-    expect(loadLastSession(project)).toEqual([user("a"), assistant("b")]);
+    expect(loadLastSession(project())).toEqual([user("a"), assistant("b")]);
   });
 
   it("ignores a torn last line", () => {
     writeSession("torn", [{ type: "message", message: user("a") }, { type: "message", message: assistant("b") }], 10, '{"type":"message","mess');
-    expect(loadLastSession(project)).toEqual([user("a"), assistant("b")]);
+    expect(loadLastSession(project())).toEqual([user("a"), assistant("b")]);
   });
 
   it("passes over a newer session that has no messages", () => {
     writeSession("real", [{ type: "message", message: user("a") }], 100);
     writeSession("empty", [{ type: "notice", message: "started" }], 10);
-    expect(loadLastSession(project)).toEqual([user("a")]);
+    expect(loadLastSession(project())).toEqual([user("a")]);
   });
 
   it("ignores malformed messages rather than trusting them", () => {
@@ -118,17 +109,17 @@ describe("loadLastSession", () => {
       { type: "message", message: { role: "assistant", content: [{ type: "tool_use", id: 3, name: "x", input: {} }] } },
       { type: "message", message: { role: "system", content: [] } },
     ], 10);
-    expect(loadLastSession(project)).toEqual([user("a")]);
+    expect(loadLastSession(project())).toEqual([user("a")]);
   });
 
   it("resumes where a resumed session left off, and a crash mid-call leaves a history the agent closes", async () => {
-    const first = openTranscript(project, "first");
+    const first = openTranscript(project(), "first");
     first.append({ type: "message", message: user("one") });
     first.append({ type: "message", message: assistant("two") });
-    const resumed = loadLastSession(project);
+    const resumed = loadLastSession(project());
     expect(resumed).toEqual([user("one"), assistant("two")]);
 
-    const second = openTranscript(project, "second");
+    const second = openTranscript(project(), "second");
     let started: () => void = () => undefined;
     const running = new Promise<void>((resolve) => {
       started = resolve;
@@ -148,9 +139,9 @@ describe("loadLastSession", () => {
     void agent.prompt("three", new AbortController().signal);
     await running;
     const utime = Date.now() / 1000 + 5;
-    utimesSync(join(sessionsDir(project), "second.jsonl"), utime, utime);
+    utimesSync(join(sessionsDir(project()), "second.jsonl"), utime, utime);
 
-    const afterCrash = loadLastSession(project);
+    const afterCrash = loadLastSession(project());
     const open: Message = { role: "assistant", content: [use("t1", "hang")] };
     expect(afterCrash).toEqual([user("one"), assistant("two"), user("three"), open]);
     const again = createAgent({
