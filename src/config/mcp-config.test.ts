@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { McpConfig } from "../mcp/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { ConfigError, type Env } from "./config-reader.js";
-import { loadMcpConfig, parseMcpConfig, type McpConfig } from "./mcp-config.js";
+import { loadMcpConfig, parseMcpConfig } from "./mcp-config.js";
 
 const FILE = "mcp.config.json";
 
