@@ -3,7 +3,7 @@
 import type { Tool } from "../src/kernel/index.js";
 import type { JsonRpcMessage } from "../src/mcp/index.js";
 import type { LineFramer } from "../src/mcp/index.js";
-import type { Transport, TransportHandlers } from "../src/mcp/index.js";
+import type { McpServerConfig, Transport, TransportHandlers } from "../src/mcp/index.js";
 import type { SelfTestSeams } from "../src/selftest/index.js";
 
 export interface Trap {
@@ -22,21 +22,19 @@ function splitEachChunk(): LineFramer {
   };
 }
 
-/** Passes everything through but lets `onMessage` be rewritten and `send` be observed. */
+/** Lets `onMessage` be rewritten and `send` be observed; label and close are the transport's own. */
 function intercept(
   transport: Transport,
   hooks: { incoming?: (message: JsonRpcMessage, deliver: (message: JsonRpcMessage) => void) => void; outgoing?: (message: JsonRpcMessage) => JsonRpcMessage },
 ): Transport {
   return {
-    kind: transport.kind,
     label: transport.label,
     start: (handlers: TransportHandlers) =>
       transport.start({
+        ...handlers,
         onMessage: (message) => (hooks.incoming ? hooks.incoming(message, handlers.onMessage) : handlers.onMessage(message)),
-        onClose: handlers.onClose,
       }),
-    send: (message, options) => transport.send(hooks.outgoing ? hooks.outgoing(message) : message, options),
-    cancel: (id, reason) => transport.cancel(id, reason),
+    send: (message) => transport.send(hooks.outgoing ? hooks.outgoing(message) : message),
     close: () => transport.close(),
   };
 }
@@ -58,8 +56,8 @@ function firstPageOnly(transport: Transport): Transport {
 const STREAM_QUIET_MS = 300;
 
 /** Trap 3: everything an event stream carries is read to its end, and the last message is the answer. */
-function lastMessageIsTheResponse(transport: Transport): Transport {
-  if (transport.kind !== "http") return transport;
+function lastMessageIsTheResponse(transport: Transport, spec: McpServerConfig): Transport {
+  if (spec.transport !== "http") return transport;
   let seen: JsonRpcMessage[] = [];
   let deliverLater: ((message: JsonRpcMessage) => void) | undefined;
   return {
@@ -69,9 +67,9 @@ function lastMessageIsTheResponse(transport: Transport): Transport {
         seen.push(message);
       },
     }),
-    send: async (message, options) => {
+    send: async (message) => {
       seen = [];
-      await transport.send(message, options);
+      await transport.send(message);
       if (!("method" in message) || !("id" in message)) return;
       await new Promise((resolve) => setTimeout(resolve, STREAM_QUIET_MS));
       const last = seen.at(-1);

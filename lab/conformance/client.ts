@@ -125,8 +125,11 @@ async function main(): Promise<number> {
   let client: McpClient | undefined;
   const open = async (): Promise<McpClient> => {
     await client?.close();
-    client = createMcpClient({
-      transport: createHttpTransport({ label: "conformance", url }),
+    let opened: McpClient | undefined;
+    // A legacy server's notifications/initialized names no version of its own: the header is the client's.
+    const transport = createHttpTransport({ label: "conformance", url, protocolVersion: () => opened?.protocolVersion() });
+    client = opened = createMcpClient({
+      transport,
       clientVersion: readPackageVersion(import.meta.url),
       capabilities: clientCapabilities(SUPPORT),
       onWarning: (message) => log(`warning: ${message}`),

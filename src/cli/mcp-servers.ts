@@ -34,10 +34,7 @@ export function startupFailureLines(mounted: MountedServers): string[] {
   return mounted
     .statuses()
     .filter((status) => status.state !== "connected")
-    .map((status) => {
-      const reason = (status.error ?? "no reason given").replace(`${status.alias}: `, "");
-      return `mcp: ${status.alias} (${status.transport}) ${status.state}: ${reason}`;
-    });
+    .map((status) => `mcp: ${status.alias} (${status.transport}) ${status.state}: ${status.error ?? "no reason given"}`);
 }
 
 /**

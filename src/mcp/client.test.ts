@@ -1,26 +1,68 @@
-import { describe, expect, it } from "vitest";
-import { createMcpClient } from "./client.js";
-import { McpError } from "./errors.js";
-import { isJsonObject, type JsonObject, type JsonRpcRequest } from "./jsonrpc.js";
-import { createInMemoryTransport, type ScriptedReply } from "./test-support/in-memory-stdio-transport.js";
-import { rejection } from "./test-support/mcp-rejection.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildRequestMeta, createMcpClient, type McpClient, type McpClientOptions } from "./client.js";
+import { isJsonObject, McpError, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from "./jsonrpc.js";
+import { createStdioTransport } from "./stdio-transport.js";
+import { createInMemoryTransport, type ScriptedReply } from "./test-support/in-memory-transport.js";
+import { rejection, summary } from "./test-support/mcp-rejection.js";
+import { receivedByServer } from "./test-support/received-by-server.js";
+import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
 
-async function startClient(answer: (request: JsonRpcRequest) => ScriptedReply, kind: "stdio" | "http" = "stdio") {
-  const transport = createInMemoryTransport({ label: "srv", kind, answer });
+const META = buildRequestMeta({ protocolVersion: "2026-07-28", clientCapabilities: {}, clientVersion: "9.9.9" });
+
+async function startClient(answer: (request: JsonRpcRequest) => ScriptedReply) {
+  const transport = createInMemoryTransport({ label: "srv", answer });
   const warnings: string[] = [];
   const client = createMcpClient({ transport, clientVersion: "9.9.9", onWarning: (w) => warnings.push(w) });
   await client.start();
   return { client, transport, warnings };
 }
 
-const broken = (): ScriptedReply => ({ sendFails: new McpError("broken", "srv: the event stream ended before the response") });
+const broken = (): ScriptedReply => ({ sendFails: new McpError("broken", "the event stream ended before the response", { server: "srv" }) });
 const metaOf = (request: JsonRpcRequest): JsonObject => (isJsonObject(request.params._meta) ? request.params._meta : {});
 const toolsPage = (tools: unknown[]): ScriptedReply => ({ result: { resultType: "complete", tools } });
 const versionError = (supported: string[]): ScriptedReply => ({
   error: { code: -32022, message: "Unsupported protocol version", data: { supported, requested: "2026-07-28" } },
 });
 
+describe("buildRequestMeta", () => {
+  it("carries the protocol version, the client capabilities and the client info, frozen all the way down", () => {
+    const capabilities = { elicitation: { form: {} } };
+    const meta = buildRequestMeta({ protocolVersion: "2026-07-28", clientCapabilities: capabilities, clientVersion: "0.15.0" });
+    expect(meta).toEqual({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+      "io.modelcontextprotocol/clientInfo": { name: "mca", version: "0.15.0" },
+    });
+    expect(meta["io.modelcontextprotocol/clientCapabilities"]).not.toBe(capabilities);
+    expect([Object.isFrozen(meta), Object.isFrozen(capabilities), Object.isFrozen(meta["io.modelcontextprotocol/clientCapabilities"])]).toEqual([true, false, true]);
+  });
+});
+
 describe("createMcpClient", () => {
+  it("puts the connection's _meta inside the params of a plain request, keeping the caller's own keys", async () => {
+    const { client, transport } = await startClient(() => ({ result: { resources: [], resultType: "complete" } }));
+    expect(await client.request("resources/list", { cursor: "x" })).toEqual({ resources: [], resultType: "complete" });
+    await client.request("resources/read", { uri: "u", _meta: { traceparent: "00-ab", progressToken: 1 } });
+    const [list, read] = transport.requests();
+    expect(list?.params).toEqual({ cursor: "x", _meta: META });
+    expect(read?.params).toEqual({ uri: "u", _meta: { traceparent: "00-ab", progressToken: 1, ...META } });
+  });
+
+  it("gives each call that wants progress a fresh token, and a log level only to the call that sets one", async () => {
+    const { client, transport } = await startClient(() => ({ result: { content: [] } }));
+    await client.callTool("a", {}, { wantProgress: true });
+    await client.callTool("b", {});
+    await client.callTool("c", {}, { wantProgress: true, logLevel: "debug" });
+    expect(transport.requests().map((r) => [metaOf(r).progressToken, metaOf(r)["io.modelcontextprotocol/logLevel"]])).toEqual([
+      ["mca-1", undefined],
+      [undefined, undefined],
+      ["mca-2", "debug"],
+    ]);
+    expect(transport.requests().map((r) => ({ ...metaOf(r), progressToken: undefined, "io.modelcontextprotocol/logLevel": undefined }))).toEqual(
+      [1, 2, 3].map(() => ({ ...META, progressToken: undefined, "io.modelcontextprotocol/logLevel": undefined })),
+    );
+  });
+
   it("re-sends a list whose exchange broke once, under a new id", async () => {
     let attempts = 0;
     const { client, transport } = await startClient(() => ((attempts += 1) === 1 ? broken() : toolsPage([])));
@@ -39,8 +81,11 @@ describe("createMcpClient", () => {
 
   it("never re-sends a tools/call whose exchange broke", async () => {
     const { client, transport } = await startClient(broken);
-    const error = await rejection(client.callTool("deploy", {}));
-    expect([error.kind, error.message]).toEqual(["broken", "srv: the event stream ended before the response"]);
+    expect(summary(await rejection(client.callTool("deploy", {})))).toEqual({
+      kind: "broken",
+      message: "the event stream ended before the response",
+      server: "srv",
+    });
     expect(transport.requests()).toHaveLength(1);
   });
 
@@ -48,32 +93,6 @@ describe("createMcpClient", () => {
     const { client, transport } = await startClient(() => versionError(["2026-07-28"]));
     expect((await rejection(client.callTool("t", {}))).code).toBe(-32022);
     expect(transport.requests().map((r) => r.id)).toEqual([1, 2]);
-  });
-
-  it("sends the generic request with the same _meta and returns the raw result", async () => {
-    const { client, transport } = await startClient(() => ({ result: { resources: [], resultType: "complete" } }));
-    expect(await client.request("resources/list", { cursor: "x" })).toEqual({ resources: [], resultType: "complete" });
-    const [request] = transport.requests();
-    expect(request?.params).toEqual({
-      cursor: "x",
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {},
-        "io.modelcontextprotocol/clientInfo": { name: "mca", version: "9.9.9" },
-      },
-    });
-  });
-
-  it("gives each call that wants progress a fresh token", async () => {
-    const { client, transport } = await startClient(() => ({ result: { content: [] } }));
-    await client.callTool("a", {}, { wantProgress: true });
-    await client.callTool("b", {});
-    await client.callTool("c", {}, { wantProgress: true, logLevel: "debug" });
-    expect(transport.requests().map((r) => [metaOf(r).progressToken, metaOf(r)["io.modelcontextprotocol/logLevel"]])).toEqual([
-      ["mca-1", undefined],
-      [undefined, undefined],
-      ["mca-2", "debug"],
-    ]);
   });
 
   it("drops tools that are malformed or whose name repeats, with a warning each", async () => {
@@ -86,35 +105,9 @@ describe("createMcpClient", () => {
     );
     expect(await client.listTools()).toEqual([{ name: "ok", inputSchema: { type: "object" } }]);
     expect(warnings).toEqual([
-      'srv: dropping a tool from tools/list: tool "bad": `inputSchema` is not an object',
-      'srv: dropping a second tool named "ok": tool names must be unique per server',
+      'dropping a tool from tools/list: tool "bad": `inputSchema` is not an object',
+      'dropping a second tool named "ok": tool names must be unique per server',
     ]);
-  });
-
-  it("on HTTP drops a tool with an invalid x-mcp-header and sends the valid ones as param headers", async () => {
-    const region = { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } };
-    const invalid = { type: "object", properties: { where: { type: "string", "x-mcp-header": "Bad Name" } } };
-    const { client, transport, warnings } = await startClient(
-      (request) =>
-        request.method === "tools/list"
-          ? toolsPage([
-              { name: "deploy", inputSchema: region },
-              { name: "broken", inputSchema: invalid },
-            ])
-          : { result: { content: [] } },
-      "http",
-    );
-    expect((await client.listTools()).map((t) => t.name)).toEqual(["deploy"]);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^srv: dropping tool "broken": property "where": x-mcp-header "Bad Name"/);
-    await client.callTool("deploy", { region: "eu-west" });
-    expect(transport.sent.at(-1)?.options).toEqual({ paramHeaders: [{ name: "Region", value: "eu-west" }] });
-  });
-
-  it("sends no param headers over stdio", async () => {
-    const { client, transport } = await startClient(() => ({ result: { content: [] } }));
-    await client.callTool("deploy", { region: "eu-west" });
-    expect(transport.sent[0]?.options).toBeUndefined();
   });
 
   it("survives a notification listener that throws, with a warning", async () => {
@@ -130,15 +123,238 @@ describe("createMcpClient", () => {
     });
     await client.start();
     transport.deliver({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
-    expect(warnings).toEqual(["srv: a notification listener failed: listener bug"]);
+    expect(warnings).toEqual(["a notification listener failed: listener bug"]);
   });
 
   it("fails discover when the server speaks no version in common", async () => {
     const { client } = await startClient(() => ({ result: { supportedVersions: ["2025-11-25"], capabilities: {} } }));
-    const error = await rejection(client.discover());
-    expect([error.kind, error.message]).toEqual([
-      "protocol",
-      "srv: server/discover: no protocol version in common: the server supports 2025-11-25; mca supports 2026-07-28",
+    expect(summary(await rejection(client.discover()))).toEqual({
+      kind: "protocol",
+      message: "server/discover: no protocol version in common: the server supports 2025-11-25; mca supports 2026-07-28",
+      server: "srv",
+    });
+  });
+
+  it("reports the end of its connection, but not its own close", async () => {
+    const transport = createInMemoryTransport({ label: "srv" });
+    const ends: McpError[] = [];
+    const client = createMcpClient({ transport, clientVersion: "1", onClose: (reason) => ends.push(reason) });
+    await client.start();
+    transport.die(new Error("the child exited"));
+    await client.close();
+    expect(ends.map(summary)).toEqual([{ kind: "closed", message: "the child exited", server: "srv" }]);
+  });
+});
+
+describe("createMcpClient.initializeLegacy", () => {
+  const initializeResult = (protocolVersion: string): ScriptedReply => ({ result: { protocolVersion, capabilities: {}, serverInfo: { name: "old", version: "1" } } });
+
+  it("sends initialize without _meta, then notifications/initialized, and speaks the agreed version from then on", async () => {
+    const { client, transport } = await startClient((request) => (request.method === "initialize" ? initializeResult("2025-06-18") : toolsPage([])));
+    expect(await client.initializeLegacy()).toEqual({ protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "old", version: "1" } });
+    await client.listTools();
+    expect(transport.sent.map((message) => ("params" in message ? [message.method ?? "", message.params] : message))).toEqual([
+      ["initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mca", version: "9.9.9" } }],
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      ["tools/list", { _meta: buildRequestMeta({ protocolVersion: "2025-06-18", clientCapabilities: {}, clientVersion: "9.9.9" }) }],
     ]);
+    expect(client.protocolVersion()).toBe("2025-06-18");
+  });
+
+  it("does not send notifications/initialized after an answer it refuses", async () => {
+    const { client, transport } = await startClient(() => initializeResult("1999-01-01"));
+    expect(summary(await rejection(client.initializeLegacy()))).toEqual({
+      kind: "protocol",
+      message: "initialize: the server chose protocol version 1999-01-01; with initialize mca speaks 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05",
+      server: "srv",
+    });
+    expect(transport.notifications()).toEqual([]);
+    expect(client.protocolVersion()).toBe("2026-07-28");
+  });
+});
+
+describe("createMcpClient over stdio", () => {
+  const opened: McpClient[] = [];
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((client) => client.close()));
+  });
+
+  async function startStdioClient(flags: string[] = [], options: Partial<McpClientOptions> = {}) {
+    const warnings: string[] = [];
+    const notifications: JsonRpcNotification[] = [];
+    const transport = createStdioTransport({ label: "scripted", ...scriptedStdioServer(...flags) });
+    const client = createMcpClient({
+      transport,
+      clientVersion: "0.15.0",
+      onWarning: (w) => warnings.push(w),
+      onNotification: (n) => notifications.push(n),
+      ...options,
+    });
+    opened.push(client);
+    await client.start();
+    return { client, warnings, notifications };
+  }
+
+  const requestsOf = (messages: JsonObject[], method: string) => messages.filter((m) => m.method === method && "id" in m);
+
+  it("discovers the server's versions, capabilities, instructions and identity", async () => {
+    const { client } = await startStdioClient();
+    expect(await client.discover()).toEqual({
+      protocolVersion: "2026-07-28",
+      supportedVersions: ["2026-07-28"],
+      capabilities: { tools: {} },
+      instructions: "Be kind.",
+      serverInfo: { name: "scripted", version: "1.2.3" },
+    });
+  });
+
+  it("puts _meta with version, capabilities and client info on the params of every request", async () => {
+    const { client } = await startStdioClient([], { capabilities: { elicitation: {} } });
+    await client.discover();
+    await client.listTools();
+    await client.callTool("echo", { a: 1 });
+    const requests = (await receivedByServer(client)).filter((m) => "id" in m);
+    expect(requests.map((r) => r.method)).toEqual(["server/discover", "tools/list", "tools/list", "tools/call", "tools/call"]);
+    const meta = buildRequestMeta({ protocolVersion: "2026-07-28", clientCapabilities: { elicitation: {} }, clientVersion: "0.15.0" });
+    for (const request of requests) {
+      expect("_meta" in request).toBe(false);
+      expect(isJsonObject(request.params) ? request.params._meta : undefined).toEqual(meta);
+    }
+  });
+
+  it("follows the cursor over three tools at two per page and keeps each tool verbatim", async () => {
+    const { client } = await startStdioClient();
+    const tools = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["alpha", "beta", "gamma"]);
+    expect(tools[1]).toEqual({
+      name: "beta",
+      title: "Beta",
+      description: "Second tool",
+      inputSchema: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        $defs: { id: { type: "string", $anchor: "ident" } },
+        properties: { id: { $ref: "#/$defs/id" } },
+        additionalProperties: false,
+      },
+      outputSchema: { type: "string" },
+      annotations: { readOnlyHint: true },
+      _meta: { "com.example/owner": "tests" },
+    });
+    const lists = requestsOf(await receivedByServer(client), "tools/list");
+    expect(lists.map((r) => (isJsonObject(r.params) ? r.params.cursor : "?"))).toEqual([undefined, "b3BhcXVlLTI="]);
+  });
+
+  it("sends a further request for an empty-string cursor", async () => {
+    const { client } = await startStdioClient(["--pages=empty-cursor"]);
+    expect((await client.listTools()).map((t) => t.name)).toEqual(["alpha", "beta", "gamma"]);
+    const lists = requestsOf(await receivedByServer(client), "tools/list");
+    expect(lists.map((r) => (isJsonObject(r.params) ? r.params.cursor : "?"))).toEqual([undefined, ""]);
+  });
+
+  it("stops with an error when the server repeats a cursor", async () => {
+    const { client } = await startStdioClient(["--pages=repeat"]);
+    expect(summary(await rejection(client.listTools()))).toEqual({
+      kind: "protocol",
+      message: 'tools/list page 2: the cursor "again" was already used; the list would never end',
+      server: "scripted",
+    });
+  });
+
+  it("retries once under a new id with a mutual version after -32022", async () => {
+    const { client } = await startStdioClient(["--reject-first-version", "--versions=2099-01-01,2026-07-28"]);
+    expect((await client.discover()).protocolVersion).toBe("2026-07-28");
+    const discovers = requestsOf(await receivedByServer(client), "server/discover");
+    expect(discovers.map((r) => r.id)).toEqual([1, 2]);
+  });
+
+  it("surfaces -32022 without retrying when no version is mutual", async () => {
+    const { client } = await startStdioClient(["--versions=2099-01-01"]);
+    const error = await rejection(client.discover());
+    expect({ ...summary(error), code: error.code, data: error.data }).toEqual({
+      kind: "server",
+      message: "Unsupported protocol version (code -32022); the server supports 2099-01-01, mca supports 2026-07-28",
+      server: "scripted",
+      code: -32022,
+      data: { supported: ["2099-01-01"], requested: "2026-07-28" },
+    });
+  });
+
+  it("returns input_required as its own outcome", async () => {
+    const { client } = await startStdioClient();
+    expect(await client.callTool("input-required", {})).toEqual({
+      kind: "input_required",
+      inputRequests: { who: { method: "elicitation/create", params: { mode: "form", message: "Login?" } } },
+      requestState: "opaque-state",
+    });
+  });
+
+  it("treats a missing resultType as complete", async () => {
+    const { client } = await startStdioClient();
+    expect(await client.callTool("no-result-type", {})).toEqual({ kind: "complete", content: [{ type: "text", text: "legacy" }], isError: true });
+  });
+
+  it("rejects an unknown resultType as a protocol error", async () => {
+    const { client } = await startStdioClient();
+    expect(summary(await rejection(client.callTool("unknown-result-type", {})))).toEqual({
+      kind: "protocol",
+      message: 'tools/call unknown-result-type: unknown resultType "later"',
+      server: "scripted",
+    });
+  });
+
+  it("gives a call its own progress and log notifications and the rest to the client-wide listener", async () => {
+    const { client, notifications } = await startStdioClient();
+    const own: JsonRpcNotification[] = [];
+    const outcome = await client.callTool("notify-first", {}, { wantProgress: true, logLevel: "info", onNotification: (n) => own.push(n) });
+    expect(outcome).toEqual({ kind: "complete", content: [{ type: "text", text: "done" }], isError: false });
+    expect(own).toEqual([
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "mca-1", progress: 1, total: 2 } },
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } },
+    ]);
+    expect(notifications).toEqual([
+      { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: {} },
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "someone-else", progress: 1 } },
+    ]);
+  });
+
+  it("names the method and the server when a call times out, and drops the late response", async () => {
+    const { client } = await startStdioClient();
+    expect(summary(await rejection(client.callTool("late", { delayMs: 400, tag: "first" }, { timeoutMs: 20 })))).toEqual({
+      kind: "timeout",
+      message: "tools/call timed out after 20 ms",
+      server: "scripted",
+    });
+    // Asked later with the same delay, this one is answered after the dropped one has arrived.
+    expect(await client.callTool("late", { delayMs: 400, tag: "second" })).toEqual({ kind: "complete", content: [{ type: "text", text: "second" }], isError: false });
+  });
+
+  it("settles an aborted call at once and tells the server with notifications/cancelled", async () => {
+    const { client } = await startStdioClient();
+    const controller = new AbortController();
+    const call = rejection(client.callTool("never", {}, { signal: controller.signal }));
+    controller.abort();
+    expect((await call).kind).toBe("aborted");
+    const cancelled = (await receivedByServer(client)).filter((m) => m.method === "notifications/cancelled");
+    expect(cancelled).toEqual([{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "aborted by the client" } }]);
+  });
+
+  it("fails every pending call at once when the client closes", async () => {
+    const { client } = await startStdioClient();
+    const pending = [1, 2, 3].map(() => rejection(client.callTool("never", {})));
+    await client.close();
+    const errors = await Promise.all(pending);
+    expect(errors.map(summary)).toEqual(Array(3).fill({ kind: "closed", message: "connection closed", server: "scripted" }));
+    expect(client.close()).toBe(client.close());
+  });
+
+  it("fails start at once when the server cannot be spawned", async () => {
+    const transport = createStdioTransport({ label: "ghost", command: "/nonexistent/mca-server" });
+    const client = createMcpClient({ transport, clientVersion: "0.15.0" });
+    opened.push(client);
+    const error = await rejection(client.start());
+    expect(summary(error)).toEqual({ kind: "unreachable", message: "cannot start `/nonexistent/mca-server`: command not found (ENOENT)", server: "ghost" });
+    expect(await rejection(client.listTools())).toBe(error);
   });
 });

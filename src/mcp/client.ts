@@ -1,23 +1,32 @@
-// The MCP client for one server: every request gets a fresh `_meta`, -32022 is answered by switching to a
-// mutual version once, lists are followed to their end, and tool results come back as typed outcomes.
-import type { ToolArgs } from "../kernel/index.js";
-import { parseCallOutcome, type CallToolOutcome } from "./call-outcome.js";
-import { parseDiscoverResult, type DiscoverInfo } from "./discover-info.js";
-import { judgeDiscoverResult, judgeProbeFailure, type ProbeVerdict } from "./era-probe.js";
-import { McpError } from "./errors.js";
-import { UNSUPPORTED_PROTOCOL_VERSION, type JsonObject } from "./jsonrpc.js";
-import { runLegacyHandshake, type LegacyServerInfo } from "./legacy-handshake.js";
-import { answerLegacyServerRequest } from "./legacy-server-requests.js";
-import { collectPages } from "./list-pages.js";
-import { buildRequestMeta, withMeta, type LogLevel } from "./meta.js";
-import { createNotificationRouter, type NotificationListener } from "./notification-router.js";
-import { paramHeaderValues, readParamHeaderSpecs, type ParamHeaderSpec } from "./param-headers.js";
-import { createPeer } from "./peer.js";
-import { LATEST_VERSION, pickMutualVersion, readSupportedVersions, SUPPORTED_VERSIONS } from "./protocol-version.js";
-import { parseRemoteTool, type RemoteToolInfo } from "./remote-tool.js";
-import type { ParamHeader, Transport } from "./transport.js";
+// The MCP client for one server: it owns the protocol version its requests speak and the `_meta` every
+// request carries, answers -32022 by switching to a mutual version once, follows lists to their end, and
+// returns tool results as typed outcomes.
+import { describeError, type ToolArgs } from "../kernel/index.js";
+import { parseCallOutcome, type CallToolOutcome } from "./call-result.js";
+import {
+  answerLegacyServerRequest,
+  initializeParams,
+  judgeDiscoverResult,
+  judgeProbeFailure,
+  parseDiscoverResult,
+  parseInitializeResult,
+  type DiscoverInfo,
+  type LegacyServerInfo,
+  type ProbeOptions,
+  type ProbeVerdict,
+} from "./era.js";
+import { isJsonObject, McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type Transport } from "./jsonrpc.js";
+import { createNotificationRouter, createPeer, type NotificationListener } from "./peer.js";
+import { collectPages, readToolList, type RemoteToolInfo } from "./tool-list.js";
+import { LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS } from "./versions.js";
 
 export const REQUEST_TIMEOUT_MS = 60_000;
+
+const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
+const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
+
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
 
 export interface McpClientOptions {
   readonly transport: Transport;
@@ -26,9 +35,12 @@ export interface McpClientOptions {
   /** Sent as `clientCapabilities` on every request; `{}` declares no optional capability. */
   readonly capabilities?: JsonObject;
   readonly requestTimeoutMs?: number;
+  /** Warnings of this connection (a dropped tool, a stray line); the composer says which server they are about. */
   readonly onWarning?: (message: string) => void;
   /** Notifications that belong to no call in flight (or to a call that did not ask for them). */
   readonly onNotification?: NotificationListener;
+  /** The connection ended on its own (the child exited, the transport gave up); not called for close(). */
+  readonly onClose?: (reason: McpError) => void;
 }
 
 export interface RequestOptions {
@@ -51,17 +63,45 @@ export interface McpClient {
   readonly label: string;
   start(): Promise<void>;
   close(): Promise<void>;
-  /** The version requests carry now: LATEST_VERSION until a server makes us pick another. */
+  /** The version requests carry now: LATEST_VERSION until a server makes us pick another. The one source of it. */
   protocolVersion(): string;
   discover(): Promise<DiscoverInfo>;
   /** Spec §8 "Detection rules": asks `server/discover` which era the server speaks; a modern one's version is adopted. */
-  probe(options?: { readonly timeoutMs?: number }): Promise<ProbeVerdict>;
+  probe(options: ProbeOptions): Promise<ProbeVerdict>;
   /** The 2025-11-25 lifecycle; afterwards requests speak the agreed version and the server's own requests are answered. */
   initializeLegacy(): Promise<LegacyServerInfo>;
   listTools(): Promise<RemoteToolInfo[]>;
   callTool(name: string, args: ToolArgs, options?: CallToolOptions): Promise<CallToolOutcome>;
   /** Any other request (resources/list, resources/read, prompts/get…): the raw result object. */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+}
+
+export interface RequestMetaInput {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: JsonObject;
+  /** Display only: "self-reported; display/logging only", never a security input. */
+  readonly clientVersion: string;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * The `_meta` every 2026-07-28 request carries in its params (spec §1: it replaces `initialize`): version,
+ * capabilities and client info. It is the same for every request of a connection until the version
+ * changes, so it is built once, frozen, and shared: nothing one request carries can leak into another.
+ */
+export function buildRequestMeta(input: RequestMetaInput): JsonObject {
+  return deepFreeze({
+    [PROTOCOL_VERSION_KEY]: input.protocolVersion,
+    [CLIENT_CAPABILITIES_KEY]: structuredClone(input.clientCapabilities),
+    [CLIENT_INFO_KEY]: { name: "mca", version: input.clientVersion },
+  });
 }
 
 /** Re-sending is safe only where a request has no side effects: never a tools/call. */
@@ -71,8 +111,8 @@ function resendableWhenBroken(method: string): boolean {
 
 export function createMcpClient(options: McpClientOptions): McpClient {
   const { transport, clientVersion } = options;
-  const label = transport.label;
-  const clientCapabilities = options.capabilities ?? {};
+  const server = transport.label;
+  const clientCapabilities = structuredClone(options.capabilities ?? {});
   const warn = (message: string): void => options.onWarning?.(message);
   const router = createNotificationRouter((notification) => options.onNotification?.(notification));
   const peer = createPeer({
@@ -82,33 +122,52 @@ export function createMcpClient(options: McpClientOptions): McpClient {
       try {
         router.route(notification);
       } catch (error) {
-        warn(`${label}: a notification listener failed: ${error instanceof Error ? error.message : String(error)}`);
+        warn(`a notification listener failed: ${describeError(error)}`);
       }
     },
     // Only a legacy server may send requests; a 2026 server's are a violation, warned about and left unanswered.
     onRequest: (request) => (legacy ? answerLegacyServerRequest(request) : undefined),
     onWarning: warn,
+    ...(options.onClose === undefined ? {} : { onClose: options.onClose }),
   });
-  const paramHeaderSpecs = new Map<string, readonly ParamHeaderSpec[]>();
   let protocolVersion = LATEST_VERSION;
+  let baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion });
   let legacy = false;
   let progressTokens = 0;
   let closing: Promise<void> | undefined;
 
-  async function exchange(method: string, params: JsonObject, requestOptions: RequestOptions, paramHeaders?: readonly ParamHeader[]): Promise<JsonObject> {
-    const { signal, timeoutMs, wantProgress, logLevel } = requestOptions;
+  function useVersion(version: string): void {
+    if (version === protocolVersion) return;
+    protocolVersion = version;
+    baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion });
+  }
+
+  /**
+   * The request's params with `_meta` inside (never at the top level of the message). Keys the caller put
+   * in its own `_meta` (e.g. `traceparent`) stay; ours win where both name the same key. A plain request
+   * shares the connection's frozen `_meta`; only a progress token or a log level makes a copy.
+   */
+  function withMeta(params: JsonObject, progressToken: string | undefined, logLevel: LogLevel | undefined): JsonObject {
+    const callerMeta = params._meta;
+    if (progressToken === undefined && logLevel === undefined && callerMeta === undefined) return { ...params, _meta: baseMeta };
+    const meta: JsonObject = isJsonObject(callerMeta) ? { ...callerMeta, ...baseMeta } : { ...baseMeta };
+    if (progressToken !== undefined) meta.progressToken = progressToken;
+    if (logLevel !== undefined) meta[LOG_LEVEL_KEY] = logLevel;
+    return { ...params, _meta: meta };
+  }
+
+  async function exchange(method: string, params: JsonObject, requestOptions: RequestOptions): Promise<JsonObject> {
+    const { signal, timeoutMs, wantProgress, logLevel, onNotification } = requestOptions;
     // One token per logical request: an attempt that failed is no longer active, so a retry may reuse it.
     const progressToken = wantProgress ? `mca-${(progressTokens += 1)}` : undefined;
-    const detach = requestOptions.onNotification
-      ? router.attach({ progressToken, wantsLogs: logLevel !== undefined }, requestOptions.onNotification)
-      : () => undefined;
+    const detach = onNotification && router.attach({ progressToken, wantsLogs: logLevel !== undefined }, onNotification);
+    const peerOptions = signal === undefined && timeoutMs === undefined ? undefined : { signal, timeoutMs };
     let versionRetried = false;
     let resent = false;
     try {
       for (;;) {
-        const meta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, progressToken, logLevel });
         try {
-          return await peer.request(method, withMeta(params, meta), { signal, timeoutMs, paramHeaders });
+          return await peer.request(method, withMeta(params, progressToken, logLevel), peerOptions);
         } catch (error) {
           if (!(error instanceof McpError)) throw error;
           if (error.kind === "server" && error.code === UNSUPPORTED_PROTOCOL_VERSION && !versionRetried) {
@@ -116,10 +175,11 @@ export function createMcpClient(options: McpClientOptions): McpClient {
             const mutual = pickMutualVersion(offered, protocolVersion);
             if (mutual === undefined) {
               const theirs = offered.join(", ") || "none listed";
-              throw new McpError("server", `${error.message}; the server supports ${theirs}, mca supports ${SUPPORTED_VERSIONS.join(", ")}`, error.code, error.data);
+              const text = `${error.message}; the server supports ${theirs}, mca supports ${SUPPORTED_VERSIONS.join(", ")}`;
+              throw new McpError("server", text, { server, code: error.code, data: error.data });
             }
             versionRetried = true;
-            protocolVersion = mutual;
+            useVersion(mutual);
             continue;
           }
           if (error.kind === "broken" && resendableWhenBroken(method) && !resent) {
@@ -130,89 +190,65 @@ export function createMcpClient(options: McpClientOptions): McpClient {
         }
       }
     } finally {
-      detach();
+      detach?.();
     }
   }
 
   async function discover(): Promise<DiscoverInfo> {
     const info = parseDiscoverResult(await exchange("server/discover", {}, {}), protocolVersion);
-    if (info instanceof Error) throw new McpError("protocol", `${label}: server/discover: ${info.message}`);
-    protocolVersion = info.protocolVersion;
+    if (info instanceof Error) throw new McpError("protocol", `server/discover: ${info.message}`, { server });
+    useVersion(info.protocolVersion);
     return info;
   }
 
-  async function probe(probeOptions: { readonly timeoutMs?: number } = {}): Promise<ProbeVerdict> {
+  async function probe(probeOptions: ProbeOptions): Promise<ProbeVerdict> {
     let verdict: ProbeVerdict | McpError;
     try {
-      verdict = judgeDiscoverResult(await exchange("server/discover", {}, probeOptions), protocolVersion, label);
+      const requestOptions = probeOptions.timeoutMs === undefined ? {} : { timeoutMs: probeOptions.timeoutMs };
+      verdict = judgeDiscoverResult(await exchange("server/discover", {}, requestOptions), protocolVersion, server);
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
-      verdict = judgeProbeFailure(error, transport.kind);
+      verdict = judgeProbeFailure(error, probeOptions.transport);
     }
     if (verdict instanceof McpError) throw verdict;
-    if (verdict.era === "modern") protocolVersion = verdict.info.protocolVersion;
+    if (verdict.era === "modern") useVersion(verdict.info.protocolVersion);
     return verdict;
   }
 
+  /** Spec §8 "Fallback handshake": initialize (without `_meta`: it predates it), the answer checked, then initialized. */
   async function initializeLegacy(): Promise<LegacyServerInfo> {
     legacy = true;
-    const channel = { request: (method: string, params: JsonObject) => peer.request(method, params), notify: (method: string) => peer.notify(method) };
-    const info = await runLegacyHandshake(channel, clientVersion, label);
-    // From here on `_meta` names the agreed version; over HTTP it is also the MCP-Protocol-Version header.
-    protocolVersion = info.protocolVersion;
+    const info = parseInitializeResult(await peer.request("initialize", initializeParams(clientVersion)));
+    if (info instanceof Error) throw new McpError("protocol", `initialize: ${info.message}`, { server });
+    // From here on `_meta` names the agreed version, and so does MCP-Protocol-Version over HTTP — the
+    // `notifications/initialized` that follows included.
+    useVersion(info.protocolVersion);
+    await peer.notify("notifications/initialized");
     return info;
-  }
-
-  /** On HTTP, `x-mcp-header` declarations decide headers; a tool whose declarations are invalid is dropped. */
-  function acceptParamHeaders(tool: RemoteToolInfo): boolean {
-    if (transport.kind !== "http") return true;
-    const specs = readParamHeaderSpecs(tool.inputSchema);
-    if (specs instanceof Error) {
-      warn(`${label}: dropping tool "${tool.name}": ${specs.message}`);
-      return false;
-    }
-    paramHeaderSpecs.set(tool.name, specs);
-    return true;
   }
 
   async function listTools(): Promise<RemoteToolInfo[]> {
     const items = await collectPages({
-      label,
+      server,
       method: "tools/list",
       itemsKey: "tools",
       fetchPage: (cursor) => exchange("tools/list", cursor === undefined ? {} : { cursor }, {}),
     });
-    paramHeaderSpecs.clear();
-    const tools: RemoteToolInfo[] = [];
-    const names = new Set<string>();
-    for (const item of items) {
-      const tool = parseRemoteTool(item);
-      if (tool instanceof Error) {
-        warn(`${label}: dropping a tool from tools/list: ${tool.message}`);
-      } else if (names.has(tool.name)) {
-        warn(`${label}: dropping a second tool named "${tool.name}": tool names must be unique per server`);
-      } else if (acceptParamHeaders(tool)) {
-        names.add(tool.name);
-        tools.push(tool);
-      }
-    }
-    return tools;
+    return readToolList(items, warn);
   }
 
   async function callTool(name: string, args: ToolArgs, callOptions: CallToolOptions = {}): Promise<CallToolOutcome> {
-    const paramHeaders = transport.kind === "http" ? paramHeaderValues(paramHeaderSpecs.get(name) ?? [], args) : undefined;
     const { inputResponses, requestState } = callOptions;
     const params: JsonObject = { name, arguments: args };
     if (inputResponses !== undefined) params.inputResponses = inputResponses;
     if (requestState !== undefined) params.requestState = requestState;
-    const result = await exchange("tools/call", params, callOptions, paramHeaders);
-    const outcome = parseCallOutcome(result);
-    if (outcome instanceof Error) throw new McpError("protocol", `${label}: tools/call ${name}: ${outcome.message}`);
+    const outcome = parseCallOutcome(await exchange("tools/call", params, callOptions));
+    if (outcome instanceof Error) throw new McpError("protocol", `tools/call ${name}: ${outcome.message}`, { server });
     return outcome;
   }
 
   return {
-    label,
+    label: server,
     start: () => peer.start(),
     close: () => (closing ??= peer.close()),
     protocolVersion: () => protocolVersion,

@@ -1,5 +1,7 @@
-// JSON-RPC 2.0 message shapes as they travel on any MCP transport, and the one parser that turns an
-// incoming frame into a typed message (validate once at the boundary).
+// The wire every other part of src/mcp stands on: JSON-RPC 2.0 messages as they travel on any MCP
+// transport, the one parser for an incoming frame, the Transport that moves them, and McpError, the one
+// way exchanging them fails.
+import { describeError } from "../kernel/index.js";
 
 export type JsonRpcId = number | string;
 export type JsonObject = { [key: string]: unknown };
@@ -23,6 +25,9 @@ export const MISSING_CLIENT_CAPABILITY = -32021;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
+
+/** Spec §7 "Cancellation": how the client gives up on one request (stdio sends it; HTTP closes the stream instead). */
+export const CANCELLED_NOTIFICATION = "notifications/cancelled";
 
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -49,7 +54,7 @@ export function parseMessage(text: string): JsonRpcMessage | Error {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return new Error(`not JSON (${error instanceof Error ? error.message : String(error)})`);
+    return new Error(`not JSON (${describeError(error)})`);
   }
   if (!isJsonObject(value)) return new Error("not a JSON-RPC message: not a JSON object");
   if (value.jsonrpc !== "2.0") return new Error('not a JSON-RPC message: `jsonrpc` is not "2.0"');
@@ -76,4 +81,91 @@ export function parseMessage(text: string): JsonRpcMessage | Error {
     return { jsonrpc: "2.0", id, error: parsed };
   }
   return new Error("neither a request, a notification nor a response");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The transport: a connection to one server that moves messages, and nothing else. Ids, timeouts and
+// `_meta` live one layer up (peer.ts, client.ts); HTTP headers, event streams and child processes stay
+// inside the transport that needs them.
+
+export interface TransportHandlers {
+  /** Every message from the server: responses, notifications, anything else well-formed. */
+  onMessage(message: JsonRpcMessage): void;
+  /** The connection is gone for good (child exited, framer cap hit, closed); called at most once. */
+  onClose(reason: Error): void;
+  /** Something the user should hear about that does not end the connection (a line that is not JSON-RPC…). */
+  onWarning?(message: string): void;
+}
+
+export interface Transport {
+  /** The server's alias from the config: the `server` of every McpError this transport raises. */
+  readonly label: string;
+  /** Connects (spawns the child; for HTTP, nothing to do). Rejects if the server cannot be reached at all. */
+  start(handlers: TransportHandlers): Promise<void>;
+  /**
+   * Sends one message. For stdio it settles once written. For HTTP it settles when the exchange is over:
+   * it rejects if that exchange fails without delivering a response for `message.id` (refused, broken
+   * stream, non-JSON-RPC reply), so the peer can fail exactly that request.
+   */
+  send(message: JsonRpcMessage): Promise<void>;
+  /** Idempotent: a second call returns the same promise. */
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Failures. Every failure of the MCP client is a thrown McpError whose kind says what broke, so callers
+// decide (retry a list, mark a server disconnected, show the server's code) without parsing messages.
+// The server it concerns is a field, never glued into the text: the name is rendered once, at the edge
+// (the mounted tool's result, the server's status line).
+
+export type McpErrorKind =
+  /** The server answered with a JSON-RPC error: `code` and `data` are the server's. */
+  | "server"
+  /** No answer within the request's timeout. */
+  | "timeout"
+  /** The connection is gone (child exited, client closed, framer cap hit); nothing more will arrive. */
+  | "closed"
+  /** One exchange broke before its response arrived (an event stream cut short); the connection may live. */
+  | "broken"
+  /** The server could not be reached or started at all (ENOENT, ECONNREFUSED, DNS). */
+  | "unreachable"
+  /** The server sent something the protocol does not allow (wrong content type, unknown resultType…). */
+  | "protocol"
+  /** The caller aborted. */
+  | "aborted"
+  /** The server is not connected (it failed at start-up, died, or the session is ending): nothing was sent. */
+  | "unavailable";
+
+export interface McpErrorDetails {
+  /** The alias of the server the failure concerns. */
+  readonly server?: string;
+  readonly code?: number;
+  readonly data?: unknown;
+  /** The HTTP status of the reply that failed, when there was one: 401/403 say "auth", never "legacy". */
+  readonly httpStatus?: number;
+}
+
+export class McpError extends Error {
+  readonly server: string | undefined;
+  readonly code: number | undefined;
+  readonly data: unknown;
+  readonly httpStatus: number | undefined;
+
+  constructor(
+    readonly kind: McpErrorKind,
+    message: string,
+    details: McpErrorDetails = {},
+  ) {
+    super(message);
+    this.name = "McpError";
+    this.server = details.server;
+    this.code = details.code;
+    this.data = details.data;
+    this.httpStatus = details.httpStatus;
+  }
+}
+
+/** Anything thrown, as an McpError of `kind` about `server` (an McpError passes through untouched). */
+export function asMcpError(error: unknown, kind: McpErrorKind, server: string): McpError {
+  return error instanceof McpError ? error : new McpError(kind, describeError(error), { server });
 }

@@ -2,25 +2,26 @@ import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { unusedLoopbackUrl } from "./test-support/scripted-http-server.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { McpServerConfig } from "../config/index.js";
 import type { ToolContext } from "../kernel/index.js";
-import { createLineFramer } from "./line-framer.js";
-import { mountServers, type MountedServers } from "./mount-servers.js";
-import { ServerConnection } from "./server-connection.js";
+import type { InputAskContext, InputRequest, InputResponder } from "./input.js";
+import { isJsonObject, type JsonObject } from "./jsonrpc.js";
+import { mountServers, type MountDeps, type MountedServers } from "./mount-servers.js";
+import type { McpServerConfig } from "./server-connection.js";
+import { startInputRequiredServer } from "./test-support/input-required-server.js";
+import { unusedLoopbackUrl } from "./test-support/scripted-http-server.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
 
 const deps = { clientVersion: "0.0.0-test", baseEnv: { PATH: process.env.PATH }, onWarning: () => undefined };
 const context: ToolContext = { signal: new AbortController().signal };
 const opened: Array<{ close(): Promise<void> }> = [];
 
-function stdio(alias: string, command: { command: string; args: string[] }, extra: Partial<McpServerConfig> = {}): McpServerConfig {
-  return { alias, transport: "stdio", env: {}, enabled: true, ...command, ...extra } as McpServerConfig;
+function stdio(alias: string, command: { command: string; args: string[] }, extra: { timeoutMs?: number } = {}): McpServerConfig {
+  return { alias, transport: "stdio", env: {}, enabled: true, ...command, ...extra };
 }
 
-async function mount(servers: McpServerConfig[]): Promise<MountedServers> {
-  const mounted = await mountServers({ file: "/tmp/mcp.config.json", servers }, deps);
+async function mount(servers: McpServerConfig[], mountDeps: MountDeps = deps): Promise<MountedServers> {
+  const mounted = await mountServers({ file: "/tmp/mcp.config.json", servers }, mountDeps);
   opened.push(mounted);
   return mounted;
 }
@@ -125,124 +126,67 @@ describe("mountServers against a server that refuses our token", () => {
   });
 });
 
-describe("ServerConnection seams", () => {
-  it("builds its transport with the framer and the wrapper it is given", async () => {
-    const sent: string[] = [];
-    let framerChunks = 0;
-    const connection = new ServerConnection(stdio("seamed", scriptedStdioServer()), {
-      ...deps,
-      configFile: "/tmp/x.json",
-      seams: {
-        createFramer: (maxLineBytes) => {
-          const framer = createLineFramer(maxLineBytes);
-          return { push: (chunk) => ((framerChunks += 1), framer.push(chunk)), end: () => framer.end() };
-        },
-        wrapTransport: (transport) => ({
-          ...transport,
-          kind: transport.kind,
-          label: transport.label,
-          start: (handlers) => transport.start(handlers),
-          send: (message, options) => {
-            if ("method" in message) sent.push(message.method);
-            return transport.send(message, options);
-          },
-          cancel: (id, reason) => transport.cancel(id, reason),
-          close: () => transport.close(),
-        }),
+const SCHEMA = { type: "object", properties: { confirmed: { type: "boolean" } } };
+
+/** A loopback server with one tool, `deploy`, that asks for a confirmation before it completes. */
+async function confirmingServer(): Promise<{ url: string; bodies: JsonObject[] }> {
+  const server = await startInputRequiredServer({
+    tool: { name: "deploy", description: "Deploys", inputSchema: { type: "object" } },
+    ask: { resultType: "input_required", inputRequests: { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: SCHEMA } } }, requestState: "s1" },
+    finish: ({ inputResponses, requestState }) => ({ content: [{ type: "text", text: `deployed with ${JSON.stringify(inputResponses)} and ${String(requestState)}` }] }),
+  });
+  opened.push(server);
+  return { url: server.url, bodies: server.bodies };
+}
+
+function mountWith(url: string, inputResponder?: InputResponder): Promise<MountedServers> {
+  return mount([{ alias: "ops", transport: "http", url, headers: {}, enabled: true }], { ...deps, ...(inputResponder ? { inputResponder } : {}) });
+}
+
+function capabilitiesSent(bodies: readonly JsonObject[]): unknown[] {
+  return bodies.map((body) => (isJsonObject(body.params) && isJsonObject(body.params._meta) ? body.params._meta["io.modelcontextprotocol/clientCapabilities"] : undefined));
+}
+
+describe("a mounted tool with an input responder", () => {
+  it("answers the server's request, retries, and returns the finished result", async () => {
+    const { url, bodies } = await confirmingServer();
+    const asked: Array<{ requests: Record<string, InputRequest>; context: InputAskContext & { server: string } }> = [];
+    const mounted = await mountWith(url, {
+      support: { elicitationForm: true },
+      answer: async (requests, askContext) => {
+        asked.push({ requests, context: { ...askContext, signal: undefined } });
+        return { confirm: { action: "accept", content: { confirmed: true } } };
       },
     });
-    opened.push(connection);
-    await connection.connect();
-    expect(sent).toEqual(["server/discover", "tools/list", "tools/list"]);
-    expect(framerChunks).toBeGreaterThan(0);
+    const result = await mounted.tools[0]?.run({}, context);
+    expect(result).toEqual({ text: 'deployed with {"confirm":{"action":"accept","content":{"confirmed":true}}} and s1', isError: false });
+    expect(asked).toEqual([
+      {
+        requests: { confirm: { kind: "elicit-form", message: "Sure?", requestedSchema: SCHEMA, params: { message: "Sure?", requestedSchema: SCHEMA } } },
+        context: { tool: "deploy", round: 1, server: "ops", signal: undefined },
+      },
+    ]);
+    expect(capabilitiesSent(bodies)).toEqual([1, 2, 3, 4].map(() => ({ elicitation: { form: {} } })));
+  });
+
+  it("ends with a failed result naming the server when the answer is declined", async () => {
+    const { url, bodies } = await confirmingServer();
+    const mounted = await mountWith(url, { support: { elicitationForm: true }, answer: async () => ({ abandon: "the user said no" }) });
+    const result = await mounted.tools[0]?.run({}, context);
+    expect(result).toEqual({ text: 'MCP server "ops": tools/call deploy: the input the server asked for was not given: the user said no', isError: true });
+    expect(bodies.map((body) => body.method)).toEqual(["server/discover", "tools/list", "tools/call"]);
   });
 });
 
-describe("ServerConnection", () => {
-  it("restarts a stdio server that died once, on the next call, and stays disconnected after a second death", async () => {
-    const connection = new ServerConnection(stdio("flaky", scriptedStdioServer()), { ...deps, configFile: "/tmp/x.json" });
-    opened.push(connection);
-    await connection.connect();
-    const die = await connection.callTool("exit", { code: 3, stderr: "going down" }, {});
-    expect(die).toBeInstanceOf(Error);
-    expect(connection.status()).toMatchObject({ state: "disconnected", error: expect.stringContaining("exited with code 3") });
-
-    const afterRestart = await connection.callTool("echo", { n: 1 }, {});
-    expect(afterRestart).toMatchObject({ kind: "complete", isError: false });
-    expect(connection.state).toBe("connected");
-
-    await connection.callTool("exit", { code: 4 }, {});
-    const refused = await connection.callTool("echo", {}, {});
-    expect(refused).toBeInstanceOf(Error);
-    expect(String(refused)).toMatch(/MCP server "flaky" is disconnected: .*exited with code 4/);
-    expect(connection.state).toBe("disconnected");
-  });
-
-  it("shares one restart between calls that arrive together after a death", async () => {
-    const connection = new ServerConnection(stdio("shared", scriptedStdioServer()), { ...deps, configFile: "/tmp/x.json" });
-    opened.push(connection);
-    await connection.connect();
-    await connection.callTool("exit", { code: 1 }, {});
-    const [first, second] = await Promise.all([connection.callTool("pids", {}, {}), connection.callTool("pids", {}, {})]);
-    const pidOf = (outcome: unknown): unknown =>
-      outcome !== null && typeof outcome === "object" && "structuredContent" in outcome ? outcome.structuredContent : outcome;
-    expect(pidOf(first)).toEqual(pidOf(second));
-    expect(connection.state).toBe("connected");
-  });
-
-  it("fails a stdio server whose message outgrows the configured maxLineBytes, with an error naming the cap", async () => {
-    const connection = new ServerConnection(stdio("capped", scriptedStdioServer(), { maxLineBytes: 4096 }), { ...deps, configFile: "/tmp/x.json" });
-    opened.push(connection);
-    await connection.connect();
-    const outcome = await connection.callTool("big", { bytes: 10_000 }, {});
-    expect(String(outcome)).toMatch(/capped: a line is longer than 4096 bytes \(the cap on one message, maxLineBytes\)/);
-    expect(connection.status()).toMatchObject({ state: "disconnected" });
-  });
-
-  it("marks an HTTP server disconnected when a call is refused and connected again after a success", async () => {
-    let up = true;
-    const server = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      request.on("end", () => {
-        const message = JSON.parse(body) as { id: number; method: string };
-        const results: Record<string, object> = {
-          "server/discover": { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" },
-          "tools/list": { tools: [{ name: "ping", description: "Ping", inputSchema: { type: "object" } }], ttlMs: 0, cacheScope: "public" },
-          "tools/call": { content: [{ type: "text", text: "pong" }] },
-        };
-        response.setHeader("content-type", "application/json");
-        response.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", ...results[message.method] } }));
-      });
+describe("a mounted tool without an input responder", () => {
+  it("declares no capability and reports what the server still needs", async () => {
+    const { url, bodies } = await confirmingServer();
+    const mounted = await mountWith(url);
+    const result = await mounted.tools[0]?.run({}, context);
+    expect(result).toEqual({
+      text: 'The call did not finish: MCP server "ops" needs more input before "deploy" can complete, and it was not provided.\nIt asked for:\n- confirm: elicitation/create: Sure?',
+      isError: true,
     });
-    const listen = (port: number): Promise<number> =>
-      new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
-    const port = await listen(0);
-    const close = (): Promise<void> => {
-      up = false;
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    };
-    try {
-      const connection = new ServerConnection(
-        { alias: "web", transport: "http", url: `http://127.0.0.1:${port}/mcp`, headers: {}, enabled: true },
-        { ...deps, configFile: "/tmp/x.json" },
-      );
-      opened.push(connection);
-      await connection.connect();
-      expect(connection.state).toBe("connected");
-      await close();
-      // Let the client's keep-alive agent see its idle socket closed, so the next call is refused, not reset.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const refused = await connection.callTool("ping", {}, {});
-      expect(String(refused)).toContain("cannot reach");
-      expect(connection.status()).toMatchObject({ state: "disconnected", tools: 1 });
-      await listen(port);
-      up = true;
-      expect(await connection.callTool("ping", {}, {})).toMatchObject({ kind: "complete" });
-      expect(connection.status()).toMatchObject({ state: "connected", error: null });
-    } finally {
-      if (up) await close();
-    }
+    expect(capabilitiesSent(bodies)).toEqual([{}, {}, {}]);
   });
 });

@@ -1,10 +1,22 @@
-// Mounts every enabled server of the config at session start: each discovered on its own, in parallel,
-// so start-up takes as long as the slowest server and one failure never stops the others.
-import type { McpConfig } from "../config/index.js";
-import type { Tool } from "../kernel/index.js";
-import { createMountedTool, createUnavailableTool } from "./mounted-tool.js";
+// Mounts every enabled server of the config at session start — each discovered on its own, in parallel, so
+// start-up takes as long as the slowest server and one failure never stops the others — and offers each
+// remote tool as an ordinary Tool of kind "remote" under its flat name, whose run sends the server's
+// ORIGINAL name and turns every outcome, failures included, into a result.
+import type { Tool, ToolArgs, ToolContext, ToolResult } from "../kernel/index.js";
+import { completeResultText, inputRequiredText } from "./call-result.js";
+import { callToolToCompletion } from "./input.js";
+import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
 import { buildNamespace, toolPrefix, type ToolRef } from "./namespace.js";
-import type { ConnectionDeps, ServerConnection, ServerStatus } from "./server-connection.js";
+import type { ConnectionDeps, McpServerConfig, ServerConnection, ServerStatus } from "./server-connection.js";
+import type { RemoteToolInfo } from "./tool-list.js";
+
+/** The validated MCP server config: what mcp.config.json (or --mcp-config) says. */
+export interface McpConfig {
+  /** The file as the user named it, for messages. */
+  readonly file: string;
+  /** In the order the file lists them, disabled ones included (with `enabled: false`). */
+  readonly servers: readonly McpServerConfig[];
+}
 
 export interface MountedServers {
   /** The remote tools, under their flat names, in namespace order. */
@@ -51,5 +63,80 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
     close: async () => {
       await Promise.all(connections.map((connection) => connection.close()));
     },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A mounted tool.
+
+function progressLine(notification: JsonRpcNotification): string | undefined {
+  if (notification.method !== "notifications/progress") return undefined;
+  const { progress, total, message } = notification.params ?? {};
+  const amount = typeof total === "number" ? `${String(progress)}/${total}` : String(progress);
+  return typeof message === "string" ? `${message} (${amount})` : amount;
+}
+
+/** The edge where a failure meets the model: the server's name is rendered here, once. */
+function failureText(alias: string, failure: McpError): string {
+  // An unavailable server is the subject of its reason ("… is disconnected: …"); any other failure is about a request.
+  return failure.kind === "unavailable" ? `MCP server "${alias}" is ${failure.message}` : `MCP server "${alias}": ${failure.message}`;
+}
+
+async function callRemote(connection: ServerConnection, tool: string, args: ToolArgs, context: ToolContext): Promise<ToolResult> {
+  const requestOptions = {
+    signal: context.signal,
+    wantProgress: true,
+    onNotification: (notification: JsonRpcNotification) => {
+      const line = progressLine(notification);
+      if (line !== undefined) context.onProgress?.(line);
+    },
+  };
+  const responder = connection.deps.inputResponder;
+  // With a responder, an `input_required` result is answered and retried; without one it is reported below.
+  const outcome = responder
+    ? await callToolToCompletion((name, callArgs, options) => connection.callTool(name, callArgs, options ?? {}), tool, args, {
+        ...requestOptions,
+        support: responder.support,
+        answer: (requests, ask) => responder.answer(requests, { ...ask, server: connection.alias }),
+      })
+    : await connection.callTool(tool, args, requestOptions);
+  if (outcome instanceof McpError) return { text: failureText(connection.alias, outcome), isError: true };
+  switch (outcome.kind) {
+    case "complete":
+      return { text: completeResultText(outcome), isError: outcome.isError };
+    case "input_required":
+      return { text: inputRequiredText(connection.alias, tool, outcome), isError: true };
+    default: {
+      const unknown: never = outcome;
+      throw new Error(`unknown outcome ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, flatName: string): Tool {
+  const origin = `[MCP server "${connection.alias}" (${connection.spec.transport}), tool "${info.name}"]`;
+  const about = info.description ?? info.title ?? "";
+  return {
+    name: flatName,
+    description: about === "" ? origin : `${origin} ${about}`,
+    inputSchema: info.inputSchema,
+    kind: "remote",
+    source: connection.alias,
+    originalName: info.name,
+    ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
+    run: (args, context) => callRemote(connection, info.name, args, context),
+  };
+}
+
+/** Stands in for any tool name of a server that never came up: the call gets the server's reason. */
+function createUnavailableTool(connection: ServerConnection, flatName: string): Tool {
+  return {
+    name: flatName,
+    description: `[MCP server "${connection.alias}"] unavailable`,
+    inputSchema: { type: "object" },
+    kind: "remote",
+    source: connection.alias,
+    originalName: flatName,
+    run: async (args, context) => callRemote(connection, flatName, args, context),
   };
 }

@@ -1,8 +1,18 @@
-// The JSON-RPC peer: correlates requests and responses over any Transport. It owns the ids, the pending
-// map, every request's timeout and abort, and fails every waiter at once when the connection dies.
-import { McpError } from "./errors.js";
-import type { JsonObject, JsonRpcErrorObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from "./jsonrpc.js";
-import type { ParamHeader, Transport } from "./transport.js";
+// The JSON-RPC peer: correlates requests and responses over any Transport, and notifications with the calls
+// they belong to. It owns the ids, the pending map, every request's deadline and abort, and fails every
+// waiter at once when the connection dies.
+import { describeError } from "../kernel/index.js";
+import {
+  asMcpError,
+  CANCELLED_NOTIFICATION,
+  McpError,
+  type JsonObject,
+  type JsonRpcErrorObject,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type Transport,
+} from "./jsonrpc.js";
 
 export interface PeerOptions {
   readonly transport: Transport;
@@ -12,6 +22,8 @@ export interface PeerOptions {
   /** Answers a request from the server (legacy servers send them); undefined leaves it unanswered, with a warning. */
   readonly onRequest?: (request: JsonRpcRequest) => ServerRequestAnswer | undefined;
   readonly onWarning?: (message: string) => void;
+  /** The connection ended on its own (the transport's reason); not called for the peer's own close(). */
+  readonly onClose?: (reason: McpError) => void;
 }
 
 /** What a request from the server is answered with: the response's `result` or `error`. */
@@ -20,7 +32,6 @@ export type ServerRequestAnswer = { readonly result: JsonObject } | { readonly e
 export interface PeerRequestOptions {
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
-  readonly paramHeaders?: readonly ParamHeader[];
 }
 
 export interface Peer {
@@ -33,36 +44,101 @@ export interface Peer {
   close(): Promise<void>;
 }
 
-type Waiter = { readonly resolve: (result: JsonObject) => void; readonly reject: (error: McpError) => void };
-
-function asMcpError(error: unknown, kind: "closed" | "broken", prefix: string): McpError {
-  if (error instanceof McpError) return error;
-  return new McpError(kind, `${prefix}: ${error instanceof Error ? error.message : String(error)}`);
+/** One request in flight: a record, not a set of closures, so that a call allocates little. */
+interface Waiter {
+  readonly method: string;
+  readonly timeoutMs: number;
+  /** On the `performance.now()` clock. */
+  readonly deadline: number;
+  readonly resolve: (result: JsonObject) => void;
+  readonly reject: (error: McpError) => void;
+  readonly signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
 }
 
 export function createPeer(options: PeerOptions): Peer {
   const { transport } = options;
-  const label = transport.label;
+  const server = transport.label;
   const pending = new Map<number, Waiter>();
   let nextId = 1;
   let deadReason: McpError | undefined;
   let closing: Promise<void> | undefined;
+  // One timer for every deadline: armed for the earliest, it gives up on whatever is due when it fires and
+  // re-arms for the next. A request that settles leaves it alone; it holds the process open only while
+  // something is pending.
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Number.POSITIVE_INFINITY;
+
+  function arm(deadline: number): void {
+    if (deadline >= timerAt) return;
+    clearTimeout(timer);
+    timerAt = deadline;
+    timer = setTimeout(sweep, Math.max(1, Math.ceil(deadline - performance.now())));
+  }
+
+  function sweep(): void {
+    timer = undefined;
+    timerAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, waiter] of pending) {
+      if (waiter.deadline <= now) {
+        const { method, timeoutMs } = waiter;
+        giveUp(id, new McpError("timeout", `${method} timed out after ${timeoutMs} ms`, { server }), `timed out after ${timeoutMs} ms`);
+      } else if (waiter.deadline < next) {
+        next = waiter.deadline;
+      }
+    }
+    if (next !== Number.POSITIVE_INFINITY) arm(next);
+  }
+
+  function track(id: number, waiter: Waiter): void {
+    if (pending.size === 0) timer?.ref();
+    pending.set(id, waiter);
+    arm(waiter.deadline);
+  }
+
+  function untrack(id: number, waiter: Waiter): void {
+    pending.delete(id);
+    if (pending.size === 0) timer?.unref();
+    if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener("abort", waiter.onAbort);
+  }
+
+  /** Spec §7 "Timeouts": on expiry, cancel and stop waiting; the same for the caller's abort. */
+  function giveUp(id: number, error: McpError, reason: string): void {
+    const waiter = pending.get(id);
+    if (waiter === undefined) return;
+    untrack(id, waiter);
+    // The transport decides what cancelling means: a line on stdio, closing the response stream on HTTP.
+    transport.send({ jsonrpc: "2.0", method: CANCELLED_NOTIFICATION, params: { requestId: id, reason } }).catch(() => undefined);
+    waiter.reject(error);
+  }
+
+  function fail(id: number, error: McpError): void {
+    const waiter = pending.get(id);
+    if (waiter === undefined) return;
+    untrack(id, waiter);
+    waiter.reject(error);
+  }
 
   function die(reason: McpError): void {
     if (deadReason) return;
     deadReason = reason;
-    const waiters = [...pending.values()];
+    clearTimeout(timer);
+    timer = undefined;
+    timerAt = Number.POSITIVE_INFINITY;
+    const waiters = [...pending];
     pending.clear();
-    for (const waiter of waiters) waiter.reject(reason);
+    for (const [id, waiter] of waiters) {
+      untrack(id, waiter);
+      waiter.reject(reason);
+    }
   }
 
   function onMessage(message: JsonRpcMessage): void {
     if ("method" in message) {
-      if ("id" in message) {
-        answer(message);
-        return;
-      }
-      options.onNotification(message);
+      if ("id" in message) answer(message);
+      else options.onNotification(message);
       return;
     }
     if (message.id === null && "error" in message) return unattributedError(message.error);
@@ -70,10 +146,11 @@ export function createPeer(options: PeerOptions): Peer {
     // timeout or cancel), is not ours to take: dropped silently ("ignore any late response").
     if (typeof message.id !== "number") return;
     const waiter = pending.get(message.id);
-    if (!waiter) return;
+    if (waiter === undefined) return;
+    untrack(message.id, waiter);
     if ("error" in message) {
       const { code, message: text, data } = message.error;
-      waiter.reject(new McpError("server", `${label}: ${text} (code ${code})`, code, data));
+      waiter.reject(new McpError("server", `${text} (code ${code})`, { server, code, data }));
     } else {
       waiter.resolve(message.result);
     }
@@ -84,79 +161,59 @@ export function createPeer(options: PeerOptions): Peer {
    * over its size cap). It is always reported; when exactly one request waits, it must be the one.
    */
   function unattributedError(error: JsonRpcErrorObject): void {
-    const text = `${label}: ${error.message} (code ${error.code})`;
+    const text = `${error.message} (code ${error.code})`;
     options.onWarning?.(`${text}, in answer to no request in particular`);
-    const [only, ...others] = pending.values();
-    if (only !== undefined && others.length === 0) only.reject(new McpError("server", text, error.code, error.data));
+    const [only, ...others] = pending.keys();
+    if (only !== undefined && others.length === 0) fail(only, new McpError("server", text, { server, code: error.code, data: error.data }));
   }
 
   function answer(request: JsonRpcRequest): void {
     const reply = options.onRequest?.(request);
     if (reply === undefined) {
       // 2026-07-28 §6: "Server MUST NOT write requests" — there is nothing we could answer.
-      options.onWarning?.(`${label}: ignoring a request from the server (${request.method})`);
+      options.onWarning?.(`ignoring a request from the server (${request.method})`);
       return;
     }
     const response: JsonRpcMessage =
       "result" in reply ? { jsonrpc: "2.0", id: request.id, result: reply.result } : { jsonrpc: "2.0", id: request.id, error: reply.error };
     transport.send(response).catch((error: unknown) => {
-      options.onWarning?.(`${label}: could not answer ${request.method}: ${error instanceof Error ? error.message : String(error)}`);
+      options.onWarning?.(`could not answer ${request.method}: ${describeError(error)}`);
     });
+  }
+
+  function onClose(reason: Error): void {
+    if (deadReason) return;
+    const error = asMcpError(reason, "closed", server);
+    die(error);
+    options.onClose?.(error);
   }
 
   async function start(): Promise<void> {
     try {
-      await transport.start({
-        onMessage,
-        onClose: (reason) => die(asMcpError(reason, "closed", label)),
-      });
+      await transport.start({ onMessage, onClose, onWarning: (message) => options.onWarning?.(message) });
     } catch (error) {
-      const reason = asMcpError(error, "closed", label);
+      const reason = asMcpError(error, "closed", server);
       die(reason);
       throw reason;
     }
   }
 
   function request(method: string, params: JsonObject, requestOptions: PeerRequestOptions = {}): Promise<JsonObject> {
-    const { signal, paramHeaders } = requestOptions;
     if (deadReason) return Promise.reject(deadReason);
-    const abortError = (): McpError => new McpError("aborted", `${label}: ${method} was aborted`);
-    if (signal?.aborted) return Promise.reject(abortError());
+    const { signal } = requestOptions;
+    if (signal?.aborted) return Promise.reject(new McpError("aborted", `${method} was aborted`, { server }));
     const id = nextId++;
     const timeoutMs = requestOptions.timeoutMs ?? options.requestTimeoutMs;
-
     return new Promise<JsonObject>((resolve, reject) => {
-      const settle = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        pending.delete(id);
-      };
-      // Spec §7 "Timeouts": on expiry, cancel and stop waiting; the same for the caller's abort.
-      const giveUp = (error: McpError, reason: string): void => {
-        if (!pending.has(id)) return;
-        settle();
-        transport.cancel(id, reason);
-        reject(error);
-      };
-      const onAbort = (): void => giveUp(abortError(), "aborted by the client");
-      const timer = setTimeout(
-        () => giveUp(new McpError("timeout", `${label}: ${method} timed out after ${timeoutMs} ms`), `timed out after ${timeoutMs} ms`),
-        timeoutMs,
-      );
-      pending.set(id, {
-        resolve: (result) => {
-          settle();
-          resolve(result);
-        },
-        reject: (error) => {
-          settle();
-          reject(error);
-        },
+      const waiter: Waiter = { method, timeoutMs, deadline: performance.now() + timeoutMs, resolve, reject, signal, onAbort: undefined };
+      track(id, waiter);
+      if (signal !== undefined) {
+        waiter.onAbort = () => giveUp(id, new McpError("aborted", `${method} was aborted`, { server }), "aborted by the client");
+        signal.addEventListener("abort", waiter.onAbort, { once: true });
+      }
+      transport.send({ jsonrpc: "2.0", id, method, params }).catch((error: unknown) => {
+        fail(id, error instanceof McpError ? error : new McpError("broken", `${method}: ${describeError(error)}`, { server }));
       });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      transport.send({ jsonrpc: "2.0", id, method, params }, paramHeaders ? { paramHeaders } : undefined).catch(
-        (error: unknown) => pending.get(id)?.reject(asMcpError(error, "broken", `${label}: ${method}`)),
-      );
     });
   }
 
@@ -165,17 +222,68 @@ export function createPeer(options: PeerOptions): Peer {
     try {
       await transport.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
     } catch (error) {
-      throw asMcpError(error, "broken", `${label}: ${method}`);
+      throw error instanceof McpError ? error : new McpError("broken", `${method}: ${describeError(error)}`, { server });
     }
   }
 
   function close(): Promise<void> {
     closing ??= (async () => {
-      die(new McpError("closed", `${label}: connection closed`));
+      die(new McpError("closed", "connection closed", { server }));
       await transport.close();
     })();
     return closing;
   }
 
   return { start, request, notify, close };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Notifications: progress goes to the call whose `progressToken` it names; log messages to the calls in
+// flight that asked for them (they carry no request id). The rest goes to the client-wide listener.
+
+export type NotificationListener = (notification: JsonRpcNotification) => void;
+
+export interface CallSubscription {
+  readonly progressToken?: string | number;
+  /** The call set `io.modelcontextprotocol/logLevel`, so `notifications/message` may be about it. */
+  readonly wantsLogs: boolean;
+}
+
+export interface NotificationRouter {
+  /** Routes this call's notifications to `listener` until the returned function is called. */
+  attach(subscription: CallSubscription, listener: NotificationListener): () => void;
+  route(notification: JsonRpcNotification): void;
+}
+
+export function createNotificationRouter(fallback: NotificationListener = () => undefined): NotificationRouter {
+  const byToken = new Map<string | number, NotificationListener>();
+  const logListeners = new Set<NotificationListener>();
+
+  function attach(subscription: CallSubscription, listener: NotificationListener): () => void {
+    // A wrapper per attachment, so the same listener attached twice is detached once per call.
+    const own: NotificationListener = (notification) => listener(notification);
+    const { progressToken, wantsLogs } = subscription;
+    if (progressToken !== undefined) byToken.set(progressToken, own);
+    if (wantsLogs) logListeners.add(own);
+    return () => {
+      if (progressToken !== undefined && byToken.get(progressToken) === own) byToken.delete(progressToken);
+      logListeners.delete(own);
+    };
+  }
+
+  function route(notification: JsonRpcNotification): void {
+    if (notification.method === "notifications/progress") {
+      const token = notification.params?.progressToken;
+      const listener = typeof token === "string" || typeof token === "number" ? byToken.get(token) : undefined;
+      (listener ?? fallback)(notification);
+      return;
+    }
+    if (notification.method === "notifications/message" && logListeners.size > 0) {
+      for (const listener of [...logListeners]) listener(notification);
+      return;
+    }
+    fallback(notification);
+  }
+
+  return { attach, route };
 }

@@ -1,22 +1,51 @@
 // One configured MCP server over the whole session: it comes up once, and afterwards it is exactly one of
-// connected, failed (never came up) or disconnected (came up, then died). Calls never throw: a server
-// that is not there gives an McpError value naming it and the reason.
+// connected, failed (never came up) or disconnected (came up, then died). This is the one place where a
+// thrown McpError becomes a value: calls never throw, a server that is not there gives an McpError naming
+// the reason, and its warnings and status name the server once.
 import { dirname, resolve } from "node:path";
-import type { McpServerConfig, StdioServerConfig } from "../config/index.js";
-import type { ToolArgs } from "../kernel/index.js";
-import type { CallToolOutcome } from "./call-outcome.js";
+import { describeError, type ToolArgs } from "../kernel/index.js";
+import type { CallToolOutcome } from "./call-result.js";
 import { createMcpClient, type CallToolOptions, type McpClient } from "./client.js";
-import { observeClose } from "./close-observer.js";
-import { McpError } from "./errors.js";
-import { createHttpTransport } from "./http-transport.js";
-import type { InputResponder } from "./input-required.js";
-import { clientCapabilities } from "./input-support.js";
-import type { JsonObject } from "./jsonrpc.js";
-import { negotiateEra, type Era } from "./negotiate-era.js";
+import { negotiateEra, type Era } from "./era.js";
+import { createHttpTransport } from "./http/transport.js";
+import { clientCapabilities, type InputResponder } from "./input.js";
+import { McpError, type JsonObject, type Transport } from "./jsonrpc.js";
 import type { LineFramer } from "./line-framer.js";
-import type { RemoteToolInfo } from "./remote-tool.js";
 import { createStdioTransport } from "./stdio-transport.js";
-import type { Transport } from "./transport.js";
+import type { RemoteToolInfo } from "./tool-list.js";
+
+// ---------------------------------------------------------------------------------------------------
+// What a server is, as the config names it: one union member per transport. The config folder reads the
+// file into these (with `${VAR}` already expanded); they belong here, where they are used.
+
+export interface StdioServerConfig {
+  readonly alias: string;
+  readonly transport: "stdio";
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Only the variables the config adds; the transport decides what it inherits from its own environment. */
+  readonly env: Readonly<Record<string, string>>;
+  /** As written in the file (not expanded, not resolved against any directory). */
+  readonly cwd?: string;
+  /** The cap on one message from the server (one stdout line); the transport's default when absent. */
+  readonly maxLineBytes?: number;
+  readonly timeoutMs?: number;
+  readonly enabled: boolean;
+}
+
+export interface HttpServerConfig {
+  readonly alias: string;
+  readonly transport: "http";
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  readonly enabled: boolean;
+}
+
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+// ---------------------------------------------------------------------------------------------------
+// The connection.
 
 export type ServerState = "connected" | "failed" | "disconnected";
 
@@ -25,6 +54,7 @@ export interface ServerStatus {
   readonly alias: string;
   readonly transport: "stdio" | "http";
   readonly state: ServerState;
+  /** The version the server's requests speak now (after a -32022 switch, the new one); null before it came up. */
   readonly protocolVersion: string | null;
   readonly tools: number;
   readonly error: string | null;
@@ -40,6 +70,7 @@ export interface ConnectionDeps {
   readonly capabilities?: JsonObject;
   /** Answers `input_required` results of tool calls; without one, such a call ends with what the server needs. */
   readonly inputResponder?: InputResponder;
+  /** Each warning names its server: `<alias>: <warning>`. */
   readonly onWarning: (message: string) => void;
   readonly seams?: TransportSeams;
 }
@@ -48,10 +79,6 @@ export interface ConnectionDeps {
 export interface TransportSeams {
   readonly createFramer?: (maxLineBytes: number) => LineFramer;
   readonly wrapTransport?: (transport: Transport, spec: McpServerConfig) => Transport;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Where a stdio server runs: its relative `cwd` (and the default) is the config file's folder, not wherever mca runs. */
@@ -68,12 +95,13 @@ function mergedEnv(base: ConnectionDeps["baseEnv"], own: Readonly<Record<string,
 
 export class ServerConnection {
   readonly alias: string;
+  /** The client that takes calls; undefined while the server is down. */
   #client: McpClient | undefined;
-  #transport: Transport | undefined;
+  /** The client the server last came up with: the status reads its version from it, even once it died. */
+  #lastClient: McpClient | undefined;
   #stderrTail: (() => string) | undefined;
   #state: ServerState = "failed";
   #error: string | null = "not started";
-  #protocolVersion: string | null = null;
   /** Settled once at connect (spec §8: the verdict is per server, and SHOULD be cached); a restart keeps it. */
   #era: Era | undefined;
   #tools: RemoteToolInfo[] = [];
@@ -100,15 +128,14 @@ export class ServerConnection {
   /** Discovers the server and lists its tools; never rejects — a failure is recorded with its reason. */
   async connect(): Promise<void> {
     try {
-      const { client, era, protocolVersion } = await negotiateEra(() => this.#open(), { transport: this.spec.transport });
+      const { client, era } = await negotiateEra(() => this.#open(), { transport: this.spec.transport });
       this.#era = era;
-      this.#protocolVersion = protocolVersion;
       this.#tools = await client.listTools();
       this.#state = "connected";
       this.#error = null;
     } catch (error) {
       this.#state = "failed";
-      this.#error = describe(error);
+      this.#error = describeError(error);
       await this.#client?.close();
       this.#client = undefined;
     }
@@ -122,7 +149,7 @@ export class ServerConnection {
       this.#markAlive();
       return outcome;
     } catch (error) {
-      const failure = error instanceof McpError ? error : new McpError("protocol", `${this.alias}: ${describe(error)}`);
+      const failure = error instanceof McpError ? error : new McpError("protocol", describeError(error), { server: this.alias });
       // Over HTTP every call is its own request: one that cannot reach the server marks it disconnected.
       if (failure.kind === "unreachable") this.#markDead(failure.message);
       return failure;
@@ -135,7 +162,7 @@ export class ServerConnection {
       alias: this.alias,
       transport: this.spec.transport,
       state: this.#state,
-      protocolVersion: this.#protocolVersion,
+      protocolVersion: this.#state === "failed" ? null : (this.#lastClient?.protocolVersion() ?? null),
       tools: this.#tools.length,
       error: this.#error,
       stderrTail: tail === "" ? null : tail,
@@ -148,8 +175,7 @@ export class ServerConnection {
   }
 
   async #clientForCall(): Promise<McpClient | McpError> {
-    const unavailable = (why: string): McpError =>
-      new McpError("closed", `MCP server "${this.alias}" is ${why.replaceAll(`${this.alias}: `, "")}`);
+    const unavailable = (why: string): McpError => new McpError("unavailable", why, { server: this.alias });
     if (this.#closed) return unavailable("closed: the session is ending");
     if (this.#state === "failed") return unavailable(`not available: it failed at start-up: ${this.#error}`);
     if (this.#client) return this.#client;
@@ -157,7 +183,7 @@ export class ServerConnection {
       this.#restartUsed = true;
       // One restart, shared: calls that arrive while it is under way wait for the same one.
       this.#restart = this.#open().catch((error: unknown) => {
-        this.#error = `restart failed: ${describe(error)}`;
+        this.#error = `restart failed: ${describeError(error)}`;
         return undefined;
       });
     }
@@ -169,15 +195,18 @@ export class ServerConnection {
 
   async #open(): Promise<McpClient> {
     const wrap = this.deps.seams?.wrapTransport ?? ((created: Transport) => created);
-    const transport = observeClose(wrap(this.#createTransport(), this.spec), (reason) => this.#onTransportClosed(transport, reason));
+    // The HTTP transport reads the version in use from the client it serves, for messages that name none.
+    let opened: McpClient | undefined;
+    const transport = wrap(this.#createTransport(() => opened?.protocolVersion()), this.spec);
     const client = createMcpClient({
       transport,
       clientVersion: this.deps.clientVersion,
       capabilities: this.deps.capabilities ?? clientCapabilities(this.deps.inputResponder?.support),
       requestTimeoutMs: this.spec.timeoutMs,
-      onWarning: this.deps.onWarning,
+      onWarning: (message) => this.deps.onWarning(`${this.alias}: ${message}`),
+      onClose: (reason) => this.#onClientClosed(client, reason),
     });
-    this.#transport = transport;
+    opened = client;
     try {
       await client.start();
       // A restarted legacy child knows nothing yet: it needs the handshake before any other request.
@@ -188,10 +217,11 @@ export class ServerConnection {
     }
     // Published only once it can take calls, so no call slips in before the handshake.
     this.#client = client;
+    this.#lastClient = client;
     return client;
   }
 
-  #createTransport(): Transport {
+  #createTransport(protocolVersion: () => string | undefined): Transport {
     const { spec, deps } = this;
     switch (spec.transport) {
       case "stdio": {
@@ -201,7 +231,6 @@ export class ServerConnection {
           args: spec.args,
           env: mergedEnv(deps.baseEnv, spec.env),
           cwd: stdioServerCwd(spec, deps.configFile),
-          onWarning: deps.onWarning,
           ...(spec.maxLineBytes === undefined ? {} : { maxLineBytes: spec.maxLineBytes }),
           ...(deps.seams?.createFramer === undefined ? {} : { createFramer: deps.seams.createFramer }),
         });
@@ -209,7 +238,7 @@ export class ServerConnection {
         return transport;
       }
       case "http":
-        return createHttpTransport({ label: spec.alias, url: spec.url, headers: spec.headers });
+        return createHttpTransport({ label: spec.alias, url: spec.url, headers: spec.headers, protocolVersion });
       default: {
         const unknown: never = spec;
         throw new Error(`unknown transport in ${JSON.stringify(unknown)}`);
@@ -217,9 +246,9 @@ export class ServerConnection {
     }
   }
 
-  #onTransportClosed(transport: Transport, reason: Error): void {
-    // A transport replaced by a restart, or our own close at shutdown, says nothing about the server now.
-    if (this.#closed || transport !== this.#transport) return;
+  #onClientClosed(client: McpClient, reason: McpError): void {
+    // A client replaced by a restart, or our own close at shutdown, says nothing about the server now.
+    if (this.#closed || client !== this.#client) return;
     this.#client = undefined;
     this.#markDead(reason.message);
   }

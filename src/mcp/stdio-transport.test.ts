@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { liveChildren } from "./child-processes.js";
-import { isJsonObject, type JsonObject, type JsonRpcNotification } from "./jsonrpc.js";
+import { buildRequestMeta } from "./client.js";
+import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
 import { createPeer, type Peer } from "./peer.js";
-import { createStdioTransport, type StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
-import type { Transport } from "./transport.js";
-import { rejection } from "./test-support/mcp-rejection.js";
+import { createStdioTransport, killAllChildrenSync, type StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
+import { rejection, summary } from "./test-support/mcp-rejection.js";
 import { isProcessGone, scriptedStdioServer, waitUntilGone } from "./test-support/scripted-stdio-server.js";
 
-const META = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } };
+const META = buildRequestMeta({ protocolVersion: "2026-07-28", clientCapabilities: {}, clientVersion: "0.15.0" });
 const opened: StdioTransport[] = [];
 
 afterEach(async () => {
@@ -18,42 +17,26 @@ type Harness = {
   transport: StdioTransport;
   peer: Peer;
   warnings: string[];
-  closeReasons: Error[];
-  notifications: JsonRpcNotification[];
+  closeReasons: McpError[];
   call(name: string, args?: JsonObject): Promise<JsonObject>;
 };
 
+/** The real transport under a peer, which reports the transport's warnings and the end of its connection. */
 async function startServer(flags: string[], options: Partial<StdioTransportOptions> = {}): Promise<Harness> {
   const warnings: string[] = [];
-  const closeReasons: Error[] = [];
-  const notifications: JsonRpcNotification[] = [];
-  const transport = createStdioTransport({
-    label: "scripted",
-    ...scriptedStdioServer(...flags),
-    onWarning: (warning) => warnings.push(warning),
-    ...options,
-  });
+  const closeReasons: McpError[] = [];
+  const transport = createStdioTransport({ label: "scripted", ...scriptedStdioServer(...flags), ...options });
   opened.push(transport);
-  // The peer sees the real transport, with its onClose also recorded here.
-  const observed: Transport = {
-    kind: transport.kind,
-    label: transport.label,
-    start: (handlers) =>
-      transport.start({
-        onMessage: handlers.onMessage,
-        onClose: (reason) => {
-          closeReasons.push(reason);
-          handlers.onClose(reason);
-        },
-      }),
-    send: transport.send.bind(transport),
-    cancel: transport.cancel.bind(transport),
-    close: transport.close.bind(transport),
-  };
-  const peer = createPeer({ transport: observed, requestTimeoutMs: 10_000, onNotification: (n) => notifications.push(n) });
+  const peer = createPeer({
+    transport,
+    requestTimeoutMs: 10_000,
+    onNotification: () => undefined,
+    onWarning: (warning) => warnings.push(warning),
+    onClose: (reason) => closeReasons.push(reason),
+  });
   await peer.start();
-  const call = (name: string, args: JsonObject = {}) => peer.request("tools/call", { name, arguments: args, ...META });
-  return { transport, peer, warnings, closeReasons, notifications, call };
+  const call = (name: string, args: JsonObject = {}) => peer.request("tools/call", { name, arguments: args, _meta: META });
+  return { transport, peer, warnings, closeReasons, call };
 }
 
 function firstText(result: JsonObject): unknown {
@@ -74,10 +57,7 @@ describe("StdioTransport", () => {
     const transport = createStdioTransport({ label: "ghost", command: "/nonexistent/mca-no-such-server" });
     opened.push(transport);
     const error = await rejection(transport.start({ onMessage: () => undefined, onClose: () => undefined }));
-    expect([error.kind, error.message]).toEqual([
-      "unreachable",
-      "ghost: cannot start `/nonexistent/mca-no-such-server`: command not found (ENOENT)",
-    ]);
+    expect(summary(error)).toEqual({ kind: "unreachable", message: "cannot start `/nonexistent/mca-no-such-server`: command not found (ENOENT)", server: "ghost" });
   });
 
   it("delivers a message split across several writes whole", async () => {
@@ -95,35 +75,45 @@ describe("StdioTransport", () => {
     expect(firstText(await harness.call("utf8-split"))).toBe("héllo ✓ 😀");
   });
 
-  it("tolerates lines that are not JSON-RPC, warns once naming the server, and keeps working", async () => {
+  it("hands up the last message at the end of the stream when it has no newline", async () => {
+    const harness = await startServer([]);
+    expect(firstText(await harness.call("unterminated-then-exit"))).toBe("last words");
+  });
+
+  it("tolerates lines that are not JSON-RPC, warns once, and keeps working", async () => {
     const harness = await startServer(["--log-at-start"]);
     expect(firstText(await harness.call("garbage"))).toBe("after garbage");
     expect(firstText(await harness.call("split"))).toBe("arrived whole");
-    expect(harness.transport.ignoredLineCount()).toBe(2);
     expect(harness.warnings).toHaveLength(1);
-    expect(harness.warnings[0]).toMatch(/^scripted: ignoring a line on stdout that is not JSON-RPC \(not JSON .*\): "Server listening on stdio"$/);
+    expect(harness.warnings[0]).toMatch(/^ignoring a line on stdout that is not JSON-RPC \(not JSON .*\): "Server listening on stdio"$/);
+  });
+
+  it("quotes only the start of a long line it ignores", async () => {
+    const harness = await startServer([]);
+    await harness.call("garbage", { line: "y".repeat(200) });
+    expect(harness.warnings[0]?.endsWith(`"${"y".repeat(80)}…"`)).toBe(true);
   });
 
   it("fails pending requests at once with the exit code and stderr tail when the server exits mid-call", async () => {
     const harness = await startServer([]);
     const waiting = rejection(harness.call("never"));
     const exiting = rejection(harness.call("exit", { code: 7, stderr: "panic: disk full\n" }));
-    const expected = "scripted exited with code 7 (signal none); stderr: panic: disk full";
-    expect([(await waiting).message, (await exiting).message]).toEqual([expected, expected]);
-    expect(harness.closeReasons.map((r) => r.message)).toEqual([expected]);
+    const expected = { kind: "closed", message: "the server exited with code 7 (signal none); stderr: panic: disk full", server: "scripted" };
+    expect([summary(await waiting), summary(await exiting)]).toEqual([expected, expected]);
+    expect(harness.closeReasons.map(summary)).toEqual([expected]);
     expect(harness.transport.stderrTail()).toBe("panic: disk full");
   });
 
   it("reports an early exit with its code and stderr, and later requests fail at once", async () => {
     const harness = await startServer(["--stderr=fatal: no config", "--exit-at-start=3"]);
     const error = await rejection(harness.call("echo"));
-    expect([error.kind, error.message]).toEqual(["closed", "scripted exited with code 3 (signal none); stderr: fatal: no config"]);
-    expect((await rejection(harness.call("echo"))).message).toBe(error.message);
+    expect(summary(error)).toEqual({ kind: "closed", message: "the server exited with code 3 (signal none); stderr: fatal: no config", server: "scripted" });
+    expect(await rejection(harness.call("echo"))).toBe(error);
   });
 
-  it("sends notifications/cancelled for a cancelled request", async () => {
+  it("sends notifications/cancelled for a request the peer gives up on", async () => {
     const harness = await startServer([]);
-    const error = await rejection(harness.peer.request("tools/call", { name: "never", ...META }, { timeoutMs: 50 }));
+    const error = await rejection(harness.peer.request("tools/call", { name: "never", _meta: META }, { timeoutMs: 50 }));
     expect(error.kind).toBe("timeout");
     const { structuredContent } = await harness.call("received");
     const messages = isJsonObject(structuredContent) ? structuredContent.messages : undefined;
@@ -137,21 +127,20 @@ describe("StdioTransport", () => {
   it("fails the transport with a message naming the cap when a line is too long", async () => {
     const harness = await startServer([], { maxLineBytes: 4096 });
     const error = await rejection(harness.call("big", { bytes: 10_000 }));
-    expect([error.kind, error.message]).toEqual([
-      "closed",
-      "scripted: a line is longer than 4096 bytes (the cap on one message, maxLineBytes); the connection is closed",
-    ]);
-    expect((await rejection(harness.call("echo"))).message).toBe(error.message);
+    expect(summary(error)).toEqual({
+      kind: "closed",
+      message: "a line is longer than 4096 bytes (the cap on one message, maxLineBytes); the connection is closed",
+      server: "scripted",
+    });
+    expect(await rejection(harness.call("echo"))).toBe(error);
   });
 
   it("closes the server's stdin and takes down its whole process group", async () => {
     const harness = await startServer(["--grandchild"]);
     const { server, grandchild } = await serverPids(harness);
-    expect(liveChildren()).toContain(server);
     await harness.transport.close();
     expect(await waitUntilGone(server, 2000)).toBe(true);
     expect(await waitUntilGone(grandchild, 2000)).toBe(true);
-    expect(liveChildren()).not.toContain(server);
   });
 
   it("sends SIGTERM to the group when the server ignores the end of stdin", async () => {
@@ -174,7 +163,40 @@ describe("StdioTransport", () => {
     const first = harness.transport.close();
     expect(harness.transport.close()).toBe(first);
     await first;
-    expect((await waiting).kind).toBe("closed");
-    expect(harness.closeReasons.map((r) => r.message)).toEqual(["scripted: connection closed"]);
+    const closed = { kind: "closed", message: "connection closed", server: "scripted" };
+    expect(summary(await waiting)).toEqual(closed);
+    expect(harness.closeReasons.map(summary)).toEqual([closed]);
+  });
+});
+
+describe("StdioTransport's stderr tail", () => {
+  it("keeps the last 40 lines the server wrote, without the trailing newline", async () => {
+    const harness = await startServer([]);
+    const lines = Array.from({ length: 50 }, (_, index) => `line ${index + 1}`);
+    await harness.call("stderr", { text: `${lines.join("\n")}\n` });
+    expect(harness.transport.stderrTail()).toBe(lines.slice(10).join("\n"));
+  });
+
+  it("keeps only the last 8 KiB of a long line", async () => {
+    const harness = await startServer([]);
+    await harness.call("stderr", { text: `${"a".repeat(5000)}${"b".repeat(8192)}` });
+    expect(harness.transport.stderrTail()).toBe("b".repeat(8192));
+  });
+
+  it("decodes a character split across chunks", async () => {
+    const harness = await startServer([]);
+    await harness.call("stderr", { text: "ü!", cuts: [1] });
+    expect(harness.transport.stderrTail()).toBe("ü!");
+  });
+});
+
+describe("killAllChildrenSync", () => {
+  it("kills every live server's whole process group at once", async () => {
+    const harness = await startServer(["--grandchild", "--ignore-stdin-eof", "--ignore-sigterm"]);
+    const { server, grandchild } = await serverPids(harness);
+    const pending = rejection(harness.call("never"));
+    killAllChildrenSync();
+    expect(summary(await pending)).toEqual({ kind: "closed", message: "the server exited with code none (signal SIGKILL); stderr: (empty)", server: "scripted" });
+    expect([await waitUntilGone(server, 2000), await waitUntilGone(grandchild, 2000)]).toEqual([true, true]);
   });
 });

@@ -1,24 +1,23 @@
-// The stdio transport: spawns an MCP server as a child in its own process group, frames its stdout into
-// JSON-RPC messages, keeps a tail of its stderr, and tears it down (stdin, SIGTERM, SIGKILL) on close.
+// The stdio transport (spec §6): spawns an MCP server as a child in its own process group, frames its stdout
+// into JSON-RPC messages, keeps a tail of its stderr, and tears it down (stdin, SIGTERM, SIGKILL) on close.
+// The process groups it spawned are kept in one registry, so that any exit can take them all down.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { registerChild, signalProcessGroup, unregisterChild } from "./child-processes.js";
-import { createConditionWaiter } from "./condition-waiter.js";
-import { McpError } from "./errors.js";
-import type { JsonRpcId, JsonRpcMessage } from "./jsonrpc.js";
-import { MAX_LINE_BYTES, type LineFramer } from "./line-framer.js";
-import { createStderrTail } from "./stderr-tail.js";
-import { createStdioMessageReader, type StdioMessageReader } from "./stdio-message-reader.js";
-import type { Transport, TransportHandlers } from "./transport.js";
+import { StringDecoder } from "node:string_decoder";
+import { McpError, parseMessage, type JsonRpcMessage, type Transport, type TransportHandlers } from "./jsonrpc.js";
+import { createLineFramer, MAX_LINE_BYTES, type LineFramer } from "./line-framer.js";
 
-export const STDIN_CLOSE_GRACE_MS = 2000;
-export const SIGTERM_GRACE_MS = 2000;
+const STDIN_CLOSE_GRACE_MS = 2000;
+const SIGTERM_GRACE_MS = 2000;
 /** After SIGKILL the kernel, not the child, decides; this only bounds our wait for the exit event. */
-export const SIGKILL_WAIT_MS = 2000;
+const SIGKILL_WAIT_MS = 2000;
 /** Once the child has exited (or closed stdout), how long the rest of its output may still drain. */
-export const EXIT_DRAIN_MS = 200;
+const EXIT_DRAIN_MS = 200;
+const STDERR_TAIL_CHARS = 8 * 1024;
+const STDERR_TAIL_LINES = 40;
+const QUOTED_LINE_CHARS = 80;
 
 export interface StdioTransportOptions {
-  /** The alias from the config; names the server in every message. */
+  /** The alias from the config: the `server` of every McpError this transport raises. */
   readonly label: string;
   readonly command: string;
   readonly args?: readonly string[];
@@ -28,8 +27,41 @@ export interface StdioTransportOptions {
   readonly maxLineBytes?: number;
   /** A different line framer (a seam for tests and the lab); the real one by default. */
   readonly createFramer?: (maxLineBytes: number) => LineFramer;
-  readonly onWarning?: (message: string) => void;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The process groups of the servers this process spawned and has not yet seen die, so that any exit —
+// even a crash — can take them all down synchronously from `process.on("exit")`.
+
+const liveGroups = new Set<number>();
+
+/** Each stdio server is spawned detached, so its pid is also the id of its own process group. */
+export function registerChild(pid: number): void {
+  liveGroups.add(pid);
+}
+
+export function unregisterChild(pid: number): void {
+  liveGroups.delete(pid);
+}
+
+/** Signals a whole process group; false when there is no such group any more. */
+export function signalProcessGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Synchronous on purpose: an "exit" listener cannot wait. SIGKILL, because nothing will be left to wait. */
+export function killAllChildrenSync(): void {
+  for (const pid of liveGroups) signalProcessGroup(pid, "SIGKILL");
+  liveGroups.clear();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The transport.
 
 const SPAWN_ERROR_REASONS: Readonly<Record<string, string>> = {
   ENOENT: "command not found (ENOENT)",
@@ -40,37 +72,50 @@ function spawnErrorReason(error: NodeJS.ErrnoException): string {
   return (error.code && SPAWN_ERROR_REASONS[error.code]) ?? error.message;
 }
 
+/**
+ * A bounded tail of the server's stderr: kept for `/mcp` and for the message when the server dies, never
+ * read as protocol (spec §6: the client "SHOULD NOT read it as an error signal").
+ */
+class StderrTail {
+  readonly #decoder = new StringDecoder("utf8");
+  #tail = "";
+
+  append(chunk: Buffer): void {
+    this.#tail += this.#decoder.write(chunk);
+    if (this.#tail.length > STDERR_TAIL_CHARS) this.#tail = this.#tail.slice(this.#tail.length - STDERR_TAIL_CHARS);
+    const lines = this.#tail.split("\n");
+    // One more than the limit: the last element is the line still being written.
+    if (lines.length > STDERR_TAIL_LINES + 1) this.#tail = lines.slice(lines.length - STDERR_TAIL_LINES - 1).join("\n");
+  }
+
+  /** The last lines of stderr, without a trailing newline. */
+  text(): string {
+    const lines = this.#tail.replace(/\n+$/, "").split("\n");
+    return lines.slice(Math.max(0, lines.length - STDERR_TAIL_LINES)).join("\n");
+  }
+}
+
 export class StdioTransport implements Transport {
-  readonly kind = "stdio";
   readonly label: string;
   readonly #options: StdioTransportOptions;
-  readonly #reader: StdioMessageReader;
-  readonly #stderr = createStderrTail();
+  readonly #framer: LineFramer;
+  readonly #stderr = new StderrTail();
   #child: ChildProcessWithoutNullStreams | undefined;
   #handlers: TransportHandlers | undefined;
   #exit: { readonly code: number | null; readonly signal: NodeJS.Signals | null } | undefined;
   #stdoutEnded = false;
+  #framingFailed = false;
+  #ignoredLines = 0;
   #drainTimer: NodeJS.Timeout | undefined;
   #closedReason: McpError | undefined;
   #closing: Promise<void> | undefined;
-  readonly #waiter = createConditionWaiter();
+  /** Whoever changes what a wait is about (an exit, a close reason) wakes the waits to re-check. */
+  readonly #wakes = new Set<() => void>();
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
     this.label = options.label;
-    this.#reader = createStdioMessageReader({
-      label: options.label,
-      maxLineBytes: options.maxLineBytes ?? MAX_LINE_BYTES,
-      ...(options.createFramer === undefined ? {} : { createFramer: options.createFramer }),
-      onMessage: (message) => {
-        if (!this.#closedReason) this.#handlers?.onMessage(message);
-      },
-      onWarning: options.onWarning,
-      onFatal: (error) => {
-        this.#fail(new McpError("closed", error.message));
-        void this.close();
-      },
-    });
+    this.#framer = (options.createFramer ?? createLineFramer)(options.maxLineBytes ?? MAX_LINE_BYTES);
   }
 
   /** The last lines the server wrote to stderr. */
@@ -78,13 +123,9 @@ export class StdioTransport implements Transport {
     return this.#stderr.text();
   }
 
-  /** How many stdout lines were not JSON-RPC (a server logging to stdout) and were skipped. */
-  ignoredLineCount(): number {
-    return this.#reader.ignoredLineCount();
-  }
-
   start(handlers: TransportHandlers): Promise<void> {
-    if (this.#child) return Promise.reject(new Error(`${this.label}: the stdio transport was already started`));
+    const server = this.label;
+    if (this.#child) return Promise.reject(new McpError("closed", "the stdio transport was already started", { server }));
     const { command, args = [], env, cwd } = this.#options;
     this.#handlers = handlers;
     // detached: the child leads its own process group, so teardown reaches its children too.
@@ -92,7 +133,7 @@ export class StdioTransport implements Transport {
     const child = spawn(command, [...args], { cwd, env, detached: true });
     this.#child = child;
     child.stdin.on("error", () => undefined); // EPIPE after an exit: the exit event reports it
-    child.stdout.on("data", (chunk: Buffer) => this.#reader.push(chunk));
+    child.stdout.on("data", (chunk: Buffer) => this.#read(chunk));
     child.stdout.on("end", () => this.#onStdoutEnd());
     child.stdout.on("error", () => this.#onStdoutEnd());
     child.stderr.on("data", (chunk: Buffer) => this.#stderr.append(chunk));
@@ -106,39 +147,31 @@ export class StdioTransport implements Transport {
       });
       child.on("error", (error: NodeJS.ErrnoException) => {
         if (child.pid === undefined) {
-          const reason = new McpError("unreachable", `${this.label}: cannot start \`${command}\`: ${spawnErrorReason(error)}`);
+          const reason = new McpError("unreachable", `cannot start \`${command}\`: ${spawnErrorReason(error)}`, { server });
           this.#closedReason = reason;
           reject(reason);
           return;
         }
-        this.#fail(new McpError("closed", `${this.label}: ${error.message}`));
+        this.#fail(new McpError("closed", error.message, { server }));
         void this.close();
       });
     });
   }
 
+  /** One line per message; `notifications/cancelled` too (spec §7: "the client MUST send" it on stdio). */
   send(message: JsonRpcMessage): Promise<void> {
     const child = this.#child;
     if (this.#closedReason) return Promise.reject(this.#closedReason);
-    if (!child || this.#closing) return Promise.reject(new McpError("closed", `${this.label}: connection closed`));
+    if (!child || this.#closing) return Promise.reject(new McpError("closed", "connection closed", { server: this.label }));
     return new Promise((resolve, reject) => {
       child.stdin.write(`${JSON.stringify(message)}\n`, (error) => {
         if (!error) return resolve();
         // A write fails when the child is gone (EPIPE); its exit, with code and stderr, is the better
         // reason, so give it a moment to arrive before falling back to the write error.
-        const writeError = new McpError("closed", `${this.label}: cannot write to the server: ${error.message}`);
-        void this.#waiter.waitFor(() => this.#closedReason !== undefined, EXIT_DRAIN_MS * 2).then(() =>
-          reject(this.#closedReason ?? writeError),
-        );
+        const writeError = new McpError("closed", `cannot write to the server: ${error.message}`, { server: this.label });
+        void this.#waitFor(() => this.#closedReason !== undefined, EXIT_DRAIN_MS * 2).then(() => reject(this.#closedReason ?? writeError));
       });
     });
-  }
-
-  /** Spec §7 "Cancellation", stdio: the client MUST send `notifications/cancelled {requestId, reason?}`. */
-  cancel(id: JsonRpcId, reason: string): void {
-    if (!this.#child || this.#closedReason || this.#closing || this.#exit) return;
-    const message = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } };
-    this.#child.stdin.write(`${JSON.stringify(message)}\n`, () => undefined);
   }
 
   close(): Promise<void> {
@@ -163,17 +196,65 @@ export class StdioTransport implements Transport {
     }
     child?.stdout.destroy();
     child?.stderr.destroy();
-    this.#fail(new McpError("closed", `${this.label}: connection closed`));
+    this.#fail(new McpError("closed", "connection closed", { server: this.label }));
+  }
+
+  /** Frames stdout; a line that is not JSON-RPC is skipped (warned about once), a line over the cap is fatal. */
+  #read(chunk: Buffer): void {
+    if (this.#framingFailed) return;
+    const lines = this.#framer.push(chunk);
+    if (lines instanceof Error) {
+      this.#framingFailed = true;
+      this.#fail(new McpError("closed", `${lines.message}; the connection is closed`, { server: this.label }));
+      void this.close();
+      return;
+    }
+    for (const line of lines) this.#take(line);
+  }
+
+  #take(line: string): void {
+    const message = parseMessage(line);
+    if (!(message instanceof Error)) {
+      if (!this.#closedReason) this.#handlers?.onMessage(message);
+      return;
+    }
+    // A server printing logs to stdout breaks the spec ("nothing else may be written to stdout") but
+    // should not break the connection.
+    this.#ignoredLines += 1;
+    if (this.#ignoredLines > 1) return;
+    const quoted = line.length > QUOTED_LINE_CHARS ? `${line.slice(0, QUOTED_LINE_CHARS)}…` : line;
+    this.#handlers?.onWarning?.(`ignoring a line on stdout that is not JSON-RPC (${message.message}): "${quoted}"`);
+  }
+
+  /** Resolves true once `condition` holds, or with its value at the limit: no wait here is unbounded. */
+  #waitFor(condition: () => boolean, limitMs: number): Promise<boolean> {
+    if (condition()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#wakes.delete(check);
+        resolve(condition());
+      };
+      const check = (): void => {
+        if (condition()) done();
+      };
+      const timer = setTimeout(done, limitMs);
+      this.#wakes.add(check);
+    });
+  }
+
+  #wake(): void {
+    for (const check of [...this.#wakes]) check();
   }
 
   #waitForExit(limitMs: number): Promise<boolean> {
-    return this.#waiter.waitFor(() => this.#exit !== undefined, limitMs);
+    return this.#waitFor(() => this.#exit !== undefined, limitMs);
   }
 
   #onStdoutEnd(): void {
     if (this.#stdoutEnded) return;
     this.#stdoutEnded = true;
-    this.#reader.end();
+    if (!this.#framingFailed) for (const line of this.#framer.end()) this.#take(line);
     this.#afterEnding();
   }
 
@@ -185,7 +266,7 @@ export class StdioTransport implements Transport {
       signalProcessGroup(pid, "SIGKILL");
       unregisterChild(pid);
     }
-    this.#waiter.wake();
+    this.#wake();
     this.#afterEnding();
   }
 
@@ -204,9 +285,9 @@ export class StdioTransport implements Transport {
     const exit = this.#exit;
     const stderr = this.stderrTail() || "(empty)";
     const reason = exit
-      ? `${this.label} exited with code ${exit.code ?? "none"} (signal ${exit.signal ?? "none"}); stderr: ${stderr}`
-      : `${this.label} closed its stdout; stderr: ${stderr}`;
-    this.#fail(new McpError("closed", reason));
+      ? `the server exited with code ${exit.code ?? "none"} (signal ${exit.signal ?? "none"}); stderr: ${stderr}`
+      : `the server closed its stdout; stderr: ${stderr}`;
+    this.#fail(new McpError("closed", reason, { server: this.label }));
     if (!exit) void this.close();
   }
 
@@ -215,7 +296,7 @@ export class StdioTransport implements Transport {
     this.#closedReason = reason;
     clearTimeout(this.#drainTimer);
     this.#handlers?.onClose(reason);
-    this.#waiter.wake();
+    this.#wake();
   }
 }
 

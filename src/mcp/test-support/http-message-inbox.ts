@@ -1,7 +1,6 @@
-// Transport handlers for tests: they keep every message and close reason, and let a test wait (with a
-// limit) for the next message to arrive.
-import type { JsonRpcMessage } from "../jsonrpc.js";
-import type { TransportHandlers } from "../transport.js";
+// Transport handlers for tests: they keep every message, warning and close reason, and let a test wait
+// (with a limit) for the next message to arrive.
+import type { JsonRpcMessage, TransportHandlers } from "../jsonrpc.js";
 
 /** The longest a test waits for the next message. */
 const WAIT_LIMIT_MS = 5000;
@@ -10,6 +9,7 @@ export interface MessageInbox {
   readonly handlers: TransportHandlers;
   readonly messages: readonly JsonRpcMessage[];
   readonly closeReasons: readonly Error[];
+  readonly warnings: readonly string[];
   /** The message after the last one taken by `next`, as soon as it is there. */
   next(): Promise<JsonRpcMessage>;
 }
@@ -17,6 +17,7 @@ export interface MessageInbox {
 export function createMessageInbox(): MessageInbox {
   const messages: JsonRpcMessage[] = [];
   const closeReasons: Error[] = [];
+  const warnings: string[] = [];
   const waiters: Array<() => void> = [];
   let taken = 0;
   return {
@@ -28,9 +29,13 @@ export function createMessageInbox(): MessageInbox {
       onClose(reason) {
         closeReasons.push(reason);
       },
+      onWarning(warning) {
+        warnings.push(warning);
+      },
     },
     messages,
     closeReasons,
+    warnings,
     next() {
       const index = taken;
       taken += 1;

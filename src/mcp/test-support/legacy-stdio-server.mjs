@@ -1,6 +1,7 @@
 // A scripted legacy (2025-11-25) MCP server over stdio for the era tests: `--probe=<how>` picks how it
 // treats a request before `initialize` (server/discover above all); after the handshake it serves tools
-// the 2025 way (no resultType) and can send requests of its own to the client.
+// the 2025 way (no resultType) and can send requests of its own to the client; `--upgraded` makes it
+// answer a later call with -32022, offering 2026-07-28.
 import { createInterface } from "node:readline";
 
 const flags = new Map(
@@ -83,6 +84,11 @@ function onRequest(message) {
   }
   if (!initialized) return BEFORE_INITIALIZE[probe](id);
   if (method === "tools/list") return result(id, { tools: TOOLS });
+  // `--upgraded`: the server has since learned 2026-07-28 and refuses a call in any other version (-32022).
+  const version = params._meta?.["io.modelcontextprotocol/protocolVersion"];
+  if (method === "tools/call" && flags.has("upgraded") && version !== "2026-07-28") {
+    return failure(id, -32022, "Unsupported protocol version", { supported: ["2026-07-28"], requested: version });
+  }
   if (method === "tools/call") {
     const behaviour = CALLS[params.name];
     if (!behaviour) return failure(id, -32602, `Unknown tool: ${params.name}`);

@@ -22,10 +22,10 @@ const failure = (id, code, message, data) =>
   send({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 
-async function writeInPieces(bytes, cuts, delayMs) {
+async function writeInPieces(bytes, cuts, delayMs, stream = process.stdout) {
   let from = 0;
   for (const cut of [...cuts, bytes.length]) {
-    process.stdout.write(bytes.subarray(from, cut));
+    stream.write(bytes.subarray(from, cut));
     from = cut;
     await sleep(delayMs);
   }
@@ -99,9 +99,18 @@ const CALLS = {
     process.stderr.write(params.arguments?.stderr ?? "");
     setTimeout(() => process.exit(params.arguments?.code ?? 1), 10);
   },
-  garbage: (id) => {
-    process.stdout.write("[debug] this server logs to stdout\n");
+  garbage: (id, params) => {
+    process.stdout.write(`${params.arguments?.line ?? "[debug] this server logs to stdout"}\n`);
     result(id, text("after garbage"));
+  },
+  /** Writes `text` to stderr, cut at the byte offsets `cuts`, then answers. */
+  stderr: async (id, params) => {
+    await writeInPieces(Buffer.from(params.arguments?.text ?? ""), params.arguments?.cuts ?? [], 20, process.stderr);
+    result(id, text("written"));
+  },
+  /** Answers without the final newline, then closes stdout and exits: the last line comes at end of stream. */
+  "unterminated-then-exit": (id) => {
+    process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "complete", ...text("last words") } }), () => process.exit(0));
   },
   "input-required": (id) =>
     send({

@@ -1,0 +1,203 @@
+// A tools/call result, from the wire to the text the model reads (spec §4 "tools/call", §3 "resultType"):
+// the content blocks validated once as they arrive, finished work kept apart from a request for more input
+// (which must never be handed to the model as finished), and non-text blocks described in a line instead
+// of dumped (base64 images would burn the 8,000-character budget on noise).
+import { isJsonObject, type JsonObject } from "./jsonrpc.js";
+
+// ---------------------------------------------------------------------------------------------------
+// Content blocks: required fields are checked, optional fields of the wrong type left out, an unknown type
+// is an error.
+
+type Common = { readonly annotations?: JsonObject; readonly _meta?: JsonObject };
+
+type TextContent = Common & { readonly type: "text"; readonly text: string };
+type ImageContent = Common & { readonly type: "image"; readonly data: string; readonly mimeType: string };
+type AudioContent = Common & { readonly type: "audio"; readonly data: string; readonly mimeType: string };
+type ResourceLinkContent = Common & {
+  readonly type: "resource_link";
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly size?: number;
+};
+type EmbeddedResource = {
+  readonly uri: string;
+  readonly mimeType?: string;
+  readonly text?: string;
+  /** Base64. */
+  readonly blob?: string;
+};
+type EmbeddedResourceContent = Common & { readonly type: "resource"; readonly resource: EmbeddedResource };
+
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLinkContent | EmbeddedResourceContent;
+
+/** The optional fields of `block` named in `keys` that hold a value of the expected type. */
+function optional<T>(block: JsonObject, keys: readonly string[], is: (value: unknown) => value is T): Record<string, T> {
+  const picked: Record<string, T> = {};
+  for (const key of keys) {
+    const value = block[key];
+    if (is(value)) picked[key] = value;
+  }
+  return picked;
+}
+
+const isString = (value: unknown): value is string => typeof value === "string";
+const isNumber = (value: unknown): value is number => typeof value === "number";
+
+const missing = (type: string, key: string): Error => new Error(`a "${type}" block has no string \`${key}\``);
+
+function parseResource(value: unknown): EmbeddedResource | Error {
+  if (!isJsonObject(value) || typeof value.uri !== "string") return missing("resource", "resource.uri");
+  return { uri: value.uri, ...optional(value, ["mimeType", "text", "blob"], isString) };
+}
+
+function parseBlock(block: unknown): ContentBlock | Error {
+  if (!isJsonObject(block)) return new Error("not an object");
+  const common: Common = optional(block, ["annotations", "_meta"], isJsonObject);
+  const { type } = block;
+  switch (type) {
+    case "text":
+      return typeof block.text === "string" ? { ...common, type, text: block.text } : missing(type, "text");
+    case "image":
+    case "audio":
+      if (typeof block.data !== "string") return missing(type, "data");
+      if (typeof block.mimeType !== "string") return missing(type, "mimeType");
+      return { ...common, type, data: block.data, mimeType: block.mimeType };
+    case "resource_link": {
+      if (typeof block.uri !== "string") return missing(type, "uri");
+      if (typeof block.name !== "string") return missing(type, "name");
+      const extra = { ...optional(block, ["title", "description", "mimeType"], isString), ...optional(block, ["size"], isNumber) };
+      return { ...common, ...extra, type, uri: block.uri, name: block.name };
+    }
+    case "resource": {
+      const resource = parseResource(block.resource);
+      return resource instanceof Error ? resource : { ...common, type, resource };
+    }
+    default:
+      return new Error(`unknown type ${JSON.stringify(type)}`);
+  }
+}
+
+function parseContentBlocks(value: unknown): ContentBlock[] | Error {
+  if (!Array.isArray(value)) return new Error("`content` is not an array");
+  const blocks: ContentBlock[] = [];
+  for (const [index, item] of value.entries()) {
+    const block = parseBlock(item);
+    if (block instanceof Error) return new Error(`content[${index}]: ${block.message}`);
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The outcome of a call: finished work, or a request for more input.
+
+export type CallToolOutcome =
+  | {
+      readonly kind: "complete";
+      readonly content: ContentBlock[];
+      readonly structuredContent?: unknown;
+      readonly isError: boolean;
+    }
+  | {
+      readonly kind: "input_required";
+      readonly inputRequests: Record<string, unknown>;
+      /** Opaque: echoed byte for byte on the retry, never parsed. */
+      readonly requestState?: string;
+    };
+
+/**
+ * "Absent `resultType` (legacy server) MUST be treated as complete"; "a value the client does not
+ * recognise MUST be treated as invalid".
+ */
+export function readResultType(result: JsonObject): "complete" | "input_required" | Error {
+  const { resultType } = result;
+  if (resultType === undefined || resultType === "complete") return "complete";
+  if (resultType === "input_required") return "input_required";
+  return new Error(`unknown resultType ${JSON.stringify(resultType)}`);
+}
+
+export function parseCallOutcome(result: JsonObject): CallToolOutcome | Error {
+  const resultType = readResultType(result);
+  if (resultType instanceof Error) return resultType;
+  switch (resultType) {
+    case "complete": {
+      const content = parseContentBlocks(result.content);
+      if (content instanceof Error) return content;
+      const outcome = { kind: resultType, content, isError: result.isError === true };
+      return "structuredContent" in result ? { ...outcome, structuredContent: result.structuredContent } : outcome;
+    }
+    case "input_required": {
+      const { inputRequests, requestState } = result;
+      if (inputRequests !== undefined && !isJsonObject(inputRequests)) return new Error("`inputRequests` is not an object");
+      if (requestState !== undefined && typeof requestState !== "string") return new Error("`requestState` is not a string");
+      if (inputRequests === undefined && requestState === undefined) {
+        return new Error("an input_required result has neither `inputRequests` nor `requestState`");
+      }
+      const outcome = { kind: resultType, inputRequests: inputRequests ?? {} };
+      return requestState === undefined ? outcome : { ...outcome, requestState };
+    }
+    default: {
+      const unreachable: never = resultType;
+      return unreachable;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The text the model reads: text blocks as they are, everything else described in a line.
+
+function sizeOfBase64(data: string): string {
+  const bytes = Math.floor((data.length * 3) / 4);
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+function describeBlock(block: ContentBlock): string {
+  switch (block.type) {
+    case "text":
+      return block.text;
+    case "image":
+    case "audio":
+      return `[${block.type} ${block.mimeType}, ${sizeOfBase64(block.data)}; not shown as text]`;
+    case "resource_link": {
+      const about = [block.title ?? block.name, block.mimeType, block.description].filter((part) => part !== undefined);
+      return `[resource link ${block.uri}: ${about.join(", ")}]`;
+    }
+    case "resource": {
+      const { uri, mimeType, text, blob } = block.resource;
+      if (text !== undefined) return `[resource ${uri}${mimeType ? ` (${mimeType})` : ""}]\n${text}`;
+      return `[resource ${uri}${mimeType ? ` (${mimeType})` : ""}, ${sizeOfBase64(blob ?? "")} of binary data; not shown as text]`;
+    }
+    default: {
+      const unknown: never = block;
+      throw new Error(`unknown content block ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** The finished result as one text; structured content is shown only when no block carries text. */
+export function completeResultText(outcome: Extract<CallToolOutcome, { kind: "complete" }>): string {
+  const parts = outcome.content.map(describeBlock);
+  const hasText = outcome.content.some((block) => block.type === "text");
+  if (!hasText && outcome.structuredContent !== undefined) parts.push(JSON.stringify(outcome.structuredContent));
+  return parts.length === 0 ? "(the tool returned no content)" : parts.join("\n");
+}
+
+function describeInputRequest(key: string, request: unknown): string {
+  if (typeof request !== "object" || request === null) return `- ${key}: (unreadable request)`;
+  const method = "method" in request && typeof request.method === "string" ? request.method : "unknown method";
+  const params = "params" in request && typeof request.params === "object" && request.params !== null ? request.params : {};
+  const message = "message" in params && typeof params.message === "string" ? `: ${params.message}` : "";
+  return `- ${key}: ${method}${message}`;
+}
+
+/** An `input_required` result is never finished work: the model is told what the server still needs. */
+export function inputRequiredText(alias: string, tool: string, outcome: Extract<CallToolOutcome, { kind: "input_required" }>): string {
+  const requests = Object.entries(outcome.inputRequests).map(([key, request]) => describeInputRequest(key, request));
+  return [
+    `The call did not finish: MCP server "${alias}" needs more input before "${tool}" can complete, and it was not provided.`,
+    ...(requests.length > 0 ? ["It asked for:", ...requests] : ["It asked to be called again later."]),
+  ].join("\n");
+}

@@ -1,0 +1,347 @@
+// One Streamable HTTP exchange (spec §5.5): POST one message, read the reply — one JSON message or an
+// event stream scoped to the request — hand every message up, and settle once the response is in. A reply
+// that is not what the protocol allows, and a connection that fails, become McpErrors that say so.
+import http from "node:http";
+import https from "node:https";
+import { describeError } from "../../kernel/index.js";
+import { McpError, parseMessage, type JsonRpcId, type JsonRpcMessage, type McpErrorKind } from "../jsonrpc.js";
+import { MAX_LINE_BYTES } from "../line-framer.js";
+import { createSseReader } from "./sse-reader.js";
+
+/** After the response, trailing notifications are read for this long at most; then the stream is closed. */
+const TRAILING_EVENTS_GRACE_MS = 1000;
+/** A notification is answered with 202 at once; nothing above waits on it with a timeout of its own. */
+const NOTIFICATION_REPLY_TIMEOUT_MS = 10_000;
+/** The most one reply may carry, like the stdio line cap: a server that sends more is broken or hostile. */
+export const MAX_REPLY_BYTES = MAX_LINE_BYTES;
+/** 2025-03-26: "The session ID MUST only contain visible ASCII characters (0x21 to 0x7E)." */
+const SESSION_ID = /^[\x21-\x7e]+$/;
+
+export type ExchangeInput = {
+  /** The server's alias: the `server` of the McpError the exchange fails with. */
+  readonly server: string;
+  readonly url: URL;
+  /** The URL as messages show it: without credentials, query or fragment. */
+  readonly shownUrl: string;
+  readonly agent: http.Agent;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  /** The id whose response ends the exchange; undefined when the message is not a request. */
+  readonly requestId: JsonRpcId | undefined;
+  /** How messages name the message sent: `request 7`, `notification notifications/initialized`. */
+  readonly subject: string;
+  readonly onMessage: (message: JsonRpcMessage) => void;
+  /**
+   * Legacy (2025-11-25) exchanges only: "The server MAY send JSON-RPC requests and notifications before
+   * sending the JSON-RPC response", so a request on the stream is handed up instead of failing the exchange.
+   */
+  readonly serverRequestsAllowed: boolean;
+  readonly onSessionId: (sessionId: string) => void;
+  /** Called once, when the HTTP exchange is over (reply read to its end, or destroyed). */
+  readonly onFinished: () => void;
+  /** The cap on one reply's bytes (MAX_REPLY_BYTES unless the transport was given another). */
+  readonly maxReplyBytes: number;
+  /** Removes secrets (the user's header values) from text that might echo them. */
+  readonly redact: (text: string) => string;
+};
+
+export interface Exchange {
+  /** Resolves when the response arrived (a notification: when the reply was accepted); rejects with an McpError. */
+  readonly done: Promise<void>;
+  /** Settles `done` with `reason` if still pending and destroys the request and its stream. */
+  abort(reason: McpError): void;
+}
+
+export function startExchange(input: ExchangeInput): Exchange {
+  const { server, shownUrl, requestId, subject } = input;
+  let settled = false;
+  let stopped = false;
+  let finished = false;
+  let request: http.ClientRequest | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  /** What is being read, once the server began to answer. */
+  let reading: "event stream" | "reply" | undefined;
+  let resolve: () => void = () => {};
+  let reject: (error: McpError) => void = () => {};
+  const done = new Promise<void>((onResolve, onReject) => {
+    resolve = onResolve;
+    reject = onReject;
+  });
+
+  function settle(error?: McpError): void {
+    if (settled) return;
+    settled = true;
+    if (error === undefined) resolve();
+    else reject(error);
+  }
+  function fail(kind: McpErrorKind, text: string, code?: number, data?: unknown, httpStatus?: number): void {
+    if (!settled) settle(new McpError(kind, input.redact(text), { server, code, data, httpStatus }));
+  }
+  function stop(): void {
+    stopped = true;
+    clearTimeout(graceTimer);
+    request?.destroy();
+  }
+  function failBroken(): void {
+    const what = reading === undefined ? `the connection to ${shownUrl} closed` : `the ${reading} from ${shownUrl} broke`;
+    fail("broken", `${what} before the response to ${subject}`);
+  }
+  function finish(): void {
+    if (finished) return;
+    finished = true;
+    clearTimeout(graceTimer);
+    // The request closes before its response reports a cut: name what was cut here too.
+    failBroken();
+    input.onFinished();
+  }
+
+  let replyBytes = 0;
+  /** Counts what the reply has carried; past the cap the exchange fails and the stream is destroyed. */
+  function withinCap(chunk: Buffer): boolean {
+    replyBytes += chunk.length;
+    if (replyBytes <= input.maxReplyBytes) return true;
+    fail("protocol", `${shownUrl} sent more than ${input.maxReplyBytes} bytes in answer to ${subject} (the cap on one reply)`);
+    stop();
+    return false;
+  }
+
+  /** A server's error text may echo what it was sent (a token): it passes the same redaction as ours. */
+  function handUp(message: JsonRpcMessage): void {
+    if ("error" in message) input.onMessage({ ...message, error: { ...message.error, message: input.redact(message.error.message) } });
+    else input.onMessage(message);
+  }
+
+  function readEventStream(res: http.IncomingMessage): void {
+    let answered = false;
+    const reader = createSseReader((data) => {
+      // 2025-11-25 servers that can resume "SHOULD immediately send an SSE event consisting of an event ID
+      // and an empty data field" (priming): no message travels in it.
+      if (stopped || data === "") return;
+      const message = parseMessage(data);
+      if (message instanceof Error) {
+        fail("protocol", `the event stream from ${shownUrl} carried an event that is not JSON-RPC (${message.message})`);
+        return stop();
+      }
+      if ("method" in message && "id" in message && !input.serverRequestsAllowed) {
+        fail("protocol", `${shownUrl} sent a ${message.method} request on the event stream of ${subject}; ` +
+          "servers must not send requests (MRTR replaced them)");
+        return stop();
+      }
+      const isOwnResponse = requestId !== undefined && isResponseTo(message, requestId);
+      if (!("method" in message) && !isOwnResponse) {
+        fail("protocol", `the event stream from ${shownUrl} for ${subject} carried a response to another request`);
+        return stop();
+      }
+      handUp(message);
+      if (answered || !isOwnResponse) return;
+      answered = true;
+      settle();
+      graceTimer = setTimeout(stop, TRAILING_EVENTS_GRACE_MS);
+    });
+    res.on("data", (chunk: Buffer) => {
+      if (withinCap(chunk)) reader.push(chunk);
+    });
+    res.on("end", () => {
+      reader.end();
+      if (requestId === undefined) settle();
+      else fail("broken", `the event stream from ${shownUrl} ended before the response to ${subject}`);
+    });
+    res.on("close", () => {
+      if (!res.complete) failBroken();
+    });
+  }
+
+  function readBody(res: http.IncomingMessage, mediaType: string): void {
+    const chunks: Buffer[] = [];
+    res.on("data", (chunk: Buffer) => {
+      if (withinCap(chunk)) chunks.push(chunk);
+    });
+    res.on("end", () => takeBody(res, mediaType, Buffer.concat(chunks).toString("utf8")));
+    res.on("close", () => {
+      if (!res.complete) failBroken();
+    });
+  }
+
+  function takeBody(res: http.IncomingMessage, mediaType: string, text: string): void {
+    const status = res.statusCode ?? 0;
+    const statusMessage = res.statusMessage ?? "";
+    const verdict = judgeReplyBody({ status, statusMessage, mediaType, text, requestId, subject, shownUrl });
+    if (verdict.handUp !== undefined) handUp(verdict.handUp);
+    if (verdict.outcome === "accepted") return settle();
+    const { kind, text: why, code, data } = verdict.failure;
+    fail(kind, why, code, data, status);
+  }
+
+  function onResponse(res: http.IncomingMessage): void {
+    const sessionId = res.headers["mcp-session-id"];
+    if (typeof sessionId === "string" && SESSION_ID.test(sessionId)) input.onSessionId(sessionId);
+    // Errors of the response surface as its "close" without `complete`; the listener keeps them from throwing.
+    res.on("error", () => {});
+    const mediaType = (res.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+    reading = mediaType === "text/event-stream" ? "event stream" : "reply";
+    if (reading === "event stream") readEventStream(res);
+    else readBody(res, mediaType);
+  }
+
+  function post(): void {
+    const options = { method: "POST", agent: input.agent, headers: input.headers };
+    let req: http.ClientRequest;
+    try {
+      req = input.url.protocol === "https:" ? https.request(input.url, options) : http.request(input.url, options);
+    } catch (error) {
+      fail("protocol", `cannot send ${subject} to ${shownUrl}: ${describeError(error)}`);
+      // Later, so that the caller holds the exchange before hearing that it finished.
+      return queueMicrotask(finish);
+    }
+    request = req;
+    let responded = false;
+    req.on("response", (res) => {
+      responded = true;
+      onResponse(res);
+    });
+    req.on("error", (error) => {
+      const { kind, text } = describeNetworkError(error, { shownUrl, subject, responded });
+      fail(kind, text);
+    });
+    req.on("close", finish);
+    if (requestId === undefined) {
+      req.setTimeout(NOTIFICATION_REPLY_TIMEOUT_MS, () => {
+        fail("timeout", `${shownUrl} did not answer ${subject} within ${NOTIFICATION_REPLY_TIMEOUT_MS} ms`);
+        stop();
+      });
+    }
+    req.end(input.body);
+  }
+
+  post();
+  return {
+    done,
+    abort(reason) {
+      if (finished) return;
+      settle(reason);
+      stop();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A reply that is not an event stream (spec §5.5–5.6): the status alone is not trusted — a JSON-RPC body is
+// handed up whatever the status — and a body that cannot be read is a named failure.
+
+const BODY_SNIPPET_CHARS = 200;
+
+export type ReplyBody = {
+  readonly status: number;
+  readonly statusMessage: string;
+  /** The media type of `Content-Type`, lower case, without parameters; "" when absent. */
+  readonly mediaType: string;
+  readonly text: string;
+  /** The id of the request sent; undefined for a notification. */
+  readonly requestId: JsonRpcId | undefined;
+  /** `request 7`, as messages name it. */
+  readonly subject: string;
+  readonly shownUrl: string;
+};
+
+export type ReplyFailure = {
+  readonly kind: McpErrorKind;
+  readonly text: string;
+  readonly code?: number;
+  readonly data?: unknown;
+};
+
+export type BodyVerdict =
+  /** The exchange is over and went well: the response is in, or the notification was accepted. */
+  | { readonly outcome: "accepted"; readonly handUp: JsonRpcMessage | undefined }
+  | { readonly outcome: "failed"; readonly handUp: JsonRpcMessage | undefined; readonly failure: ReplyFailure };
+
+function isResponseTo(message: JsonRpcMessage, id: JsonRpcId): boolean {
+  return !("method" in message) && message.id === id;
+}
+
+function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === "application/json" || mediaType.endsWith("+json");
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return JSON.stringify(flat.length > BODY_SNIPPET_CHARS ? `${flat.slice(0, BODY_SNIPPET_CHARS)}…` : flat);
+}
+
+function failed(text: string, handUp?: JsonRpcMessage): BodyVerdict {
+  return { outcome: "failed", handUp, failure: { kind: "protocol", text } };
+}
+
+export function judgeReplyBody(reply: ReplyBody): BodyVerdict {
+  const { status, requestId, subject, text } = reply;
+  const ok = status >= 200 && status < 300;
+  const answered = `${reply.shownUrl} answered HTTP ${status}${reply.statusMessage ? ` ${reply.statusMessage}` : ""}`;
+  if (text.trim() === "") {
+    if (ok && requestId === undefined) return { outcome: "accepted", handUp: undefined };
+    return failed(`${answered} with an empty body to ${subject}`);
+  }
+  if (!isJsonMediaType(reply.mediaType)) {
+    if (ok) return failed(`${answered} with unexpected content type ${JSON.stringify(reply.mediaType)} to ${subject}`);
+    return failed(`${answered} without a JSON-RPC body to ${subject}: ${snippet(text)}`);
+  }
+  const message = parseMessage(text);
+  if (message instanceof Error) {
+    return failed(`${answered} with a body that is not JSON-RPC (${message.message}) to ${subject}: ${snippet(text)}`);
+  }
+  if ("method" in message && "id" in message) {
+    return failed(`${answered} to ${subject} with a ${message.method} request; servers must not send requests (MRTR replaced them)`);
+  }
+  const isOwnResponse = requestId !== undefined && isResponseTo(message, requestId);
+  // An error with a failure status fails the exchange itself, so the status travels with it: a 401, 403
+  // or 5xx is never mistaken for a legacy server's answer (spec §8 detection rules).
+  if ("error" in message && !ok && (isOwnResponse || message.id === null)) {
+    const { code, data } = message.error;
+    const where = message.id === null ? `${answered}: ` : "";
+    return { outcome: "failed", handUp: undefined, failure: { kind: "server", text: `${where}${message.error.message} (code ${code})`, code, data } };
+  }
+  if (requestId === undefined ? ok : isOwnResponse) return { outcome: "accepted", handUp: message };
+  if ("error" in message && message.id === null) {
+    const { code, data } = message.error;
+    return { outcome: "failed", handUp: undefined, failure: { kind: "server", text: `${answered}: ${message.error.message} (code ${code})`, code, data } };
+  }
+  // A response to some other request is never handed up: only this exchange's own answer may settle anything.
+  return failed(`${answered} to ${subject} with a message that is not its response`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A failed connection: the server could not be reached at all ("unreachable"), or the connection died
+// under one exchange ("broken"). Messages name the URL.
+
+const UNREACHABLE: ReadonlyMap<string, string> = new Map([
+  ["ECONNREFUSED", "connection refused"],
+  ["ENOTFOUND", "host not found"],
+  ["EAI_AGAIN", "host name lookup failed"],
+  ["ETIMEDOUT", "connection timed out"],
+  ["EHOSTUNREACH", "host unreachable"],
+  ["ENETUNREACH", "network unreachable"],
+]);
+const RESET = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
+
+export type NetworkErrorContext = {
+  /** The URL as messages show it. */
+  readonly shownUrl: string;
+  /** The message that was being sent: `request 7`. */
+  readonly subject: string;
+  /** Whether the server had begun to answer when the connection failed. */
+  readonly responded: boolean;
+};
+
+export function describeNetworkError(
+  error: Error,
+  context: NetworkErrorContext,
+): { readonly kind: Extract<McpErrorKind, "unreachable" | "broken">; readonly text: string } {
+  const code = "code" in error && typeof error.code === "string" ? error.code : undefined;
+  const { shownUrl, subject } = context;
+  if (context.responded || (code !== undefined && RESET.has(code))) {
+    const how = code !== undefined && RESET.has(code) ? "was reset" : `failed (${error.message})`;
+    return { kind: "broken", text: `the connection to ${shownUrl} ${how} before the response to ${subject}` };
+  }
+  const known = code === undefined ? undefined : UNREACHABLE.get(code);
+  const why = known ?? (code !== undefined && !error.message.includes(code) ? `${error.message} (${code})` : error.message);
+  return { kind: "unreachable", text: `cannot reach ${shownUrl}: ${why}` };
+}

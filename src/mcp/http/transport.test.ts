@@ -1,0 +1,442 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { buildRequestMeta } from "../client.js";
+import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from "../jsonrpc.js";
+import { createMessageInbox } from "../test-support/http-message-inbox.js";
+import { rejection as failure, summary } from "../test-support/mcp-rejection.js";
+import { type ScriptedExchange, sseEvent, startScriptedHttpServer, unusedLoopbackUrl } from "../test-support/scripted-http-server.js";
+import { createHttpTransport, type HttpTransportOptions } from "./transport.js";
+
+const VERSION = "2026-07-28";
+const META = buildRequestMeta({ protocolVersion: VERSION, clientCapabilities: {}, clientVersion: "0.15.0" });
+
+function request(id: number, method: string, params: JsonObject = {}): JsonRpcRequest {
+  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: META } };
+}
+function result(id: number, value: JsonObject = {}): JsonRpcMessage {
+  return { jsonrpc: "2.0", id, result: { resultType: "complete", ...value } };
+}
+function progress(progressValue: number): JsonRpcMessage {
+  return { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: progressValue } };
+}
+
+function gate(): { readonly promise: Promise<void>; open(): void } {
+  let open = (): void => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(script: readonly ScriptedExchange[], options: Partial<HttpTransportOptions> = {}) {
+  const server = await startScriptedHttpServer(script);
+  cleanups.push(() => server.close());
+  const inbox = createMessageInbox();
+  const transport = createHttpTransport({ label: "tickets", url: server.url, ...options });
+  cleanups.push(() => transport.close());
+  await transport.start(inbox.handlers);
+  return { server, inbox, transport };
+}
+
+describe("createHttpTransport: request headers", () => {
+  it("sends every standard header, exact, with Mcp-Name and Mcp-Param-* encoded and null arguments omitted", async () => {
+    const inputSchema = {
+      type: "object",
+      properties: {
+        region: { type: "string", "x-mcp-header": "Region" },
+        priority: { type: "integer", "x-mcp-header": "Priority" },
+        verbose: { type: "boolean", "x-mcp-header": "Verbose" },
+        debug: { type: "boolean", "x-mcp-header": "Debug" },
+      },
+    };
+    const { server, transport } = await setup([
+      { method: "tools/list", reply: { kind: "json", body: result(1, { tools: [{ name: "café", inputSchema }] }) } },
+      { method: "tools/call", reply: { kind: "json", body: result(2) } },
+    ]);
+    await transport.send(request(1, "tools/list"));
+    const message = request(2, "tools/call", { name: "café", arguments: { region: "Hello, 世界", priority: 42, verbose: false, debug: null } });
+    await transport.send(message);
+
+    expect(server.received[1]?.headers).toEqual({
+      host: new URL(server.url).host,
+      connection: "keep-alive",
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(JSON.stringify(message))),
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": VERSION,
+      "mcp-method": "tools/call",
+      "mcp-name": "=?base64?Y2Fmw6k=?=",
+      "mcp-param-region": "=?base64?SGVsbG8sIOS4lueVjA==?=",
+      "mcp-param-priority": "42",
+      "mcp-param-verbose": "false",
+    });
+    expect(server.received[1]?.body).toEqual(message);
+  });
+
+  it("drops a listed tool whose x-mcp-header declarations are invalid, with a warning, and keeps the others", async () => {
+    const region = { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } };
+    const invalid = { type: "object", properties: { where: { type: "string", "x-mcp-header": "Bad Name" } } };
+    const { server, inbox, transport } = await setup([
+      { method: "tools/list", reply: { kind: "json", body: result(1, { tools: [{ name: "deploy", inputSchema: region }, { name: "broken", inputSchema: invalid }] }) } },
+      { method: "tools/call", reply: { kind: "json", body: result(2) } },
+      { method: "tools/call", reply: { kind: "json", body: result(3) } },
+    ]);
+    await transport.send(request(1, "tools/list"));
+    await transport.send(request(2, "tools/call", { name: "deploy", arguments: { region: "eu-west" } }));
+    await transport.send(request(3, "tools/call", { name: "other", arguments: { region: "eu-west" } }));
+
+    expect(inbox.messages[0]).toEqual(result(1, { tools: [{ name: "deploy", inputSchema: region }] }));
+    expect(inbox.warnings).toEqual(['dropping tool "broken": property "where": x-mcp-header "Bad Name" is not a valid header token']);
+    expect(server.received.map((r) => r.headers["mcp-param-region"])).toEqual([undefined, "eu-west", undefined]);
+  });
+
+  it("sends Mcp-Name only for tools/call, prompts/get and resources/read", async () => {
+    const methods = ["tools/list", "resources/read", "prompts/get", "server/discover"];
+    const { server, transport } = await setup(
+      methods.map((method, index) => ({ method, reply: { kind: "json", body: result(index) } })),
+    );
+    await transport.send(request(0, "tools/list", { name: "not-a-target" }));
+    await transport.send(request(1, "resources/read", { uri: "file:///path/to/file%20name.txt" }));
+    await transport.send(request(2, "prompts/get", { name: "test_prompt" }));
+    await transport.send(request(3, "server/discover"));
+
+    expect(server.received.map((r) => [r.headers["mcp-method"], r.headers["mcp-name"]])).toEqual([
+      ["tools/list", undefined],
+      ["resources/read", "file:///path/to/file%20name.txt"],
+      ["prompts/get", "test_prompt"],
+      ["server/discover", undefined],
+    ]);
+  });
+
+  it("sends the connection's version for a message without one, and the requested one for a legacy initialize", async () => {
+    const accepted = { kind: "text", status: 202, body: "" } as const;
+    let inUse = VERSION;
+    const { server, transport } = await setup(
+      [
+        { method: "server/discover", reply: { kind: "json", body: result(0) } },
+        { method: "notifications/initialized", reply: accepted },
+        { method: "initialize", reply: { kind: "json", body: result(1) } },
+        { method: "notifications/initialized", reply: accepted },
+      ],
+      { protocolVersion: () => inUse },
+    );
+    await transport.send(request(0, "server/discover"));
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } });
+    inUse = "2025-06-18";
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+
+    expect(server.received.map((r) => r.headers["mcp-protocol-version"])).toEqual([VERSION, VERSION, "2025-11-25", "2025-06-18"]);
+    expect(server.missing()).toEqual([]);
+  });
+
+  it("echoes an Mcp-Session-Id a legacy server issued on later requests", async () => {
+    const { server, transport } = await setup([
+      { method: "initialize", reply: { kind: "json", body: result(1), headers: { "Mcp-Session-Id": "legacy-42" } } },
+      { method: "tools/list", reply: { kind: "json", body: result(2) } },
+    ]);
+    await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } });
+    await transport.send(request(2, "tools/list"));
+
+    expect(server.received.map((r) => r.headers["mcp-session-id"])).toEqual([undefined, "legacy-42"]);
+  });
+
+  it("never echoes an Mcp-Session-Id that a modern exchange carries", async () => {
+    const { server, transport } = await setup([
+      { method: "tools/list", reply: { kind: "json", body: result(1), headers: { "Mcp-Session-Id": "proxy-abc" } } },
+      { method: "tools/list", reply: { kind: "json", body: result(2) } },
+    ]);
+    await transport.send(request(1, "tools/list"));
+    await transport.send(request(2, "tools/list"));
+
+    expect(server.received.map((r) => r.headers["mcp-session-id"])).toEqual([undefined, undefined]);
+  });
+
+  it("sends the configured headers on every request and never shows their values in an error", async () => {
+    const secret = "Bearer s3cret-token-123456";
+    const { server, transport } = await setup(
+      [
+        { method: "tools/list", reply: { kind: "json", body: result(1) } },
+        { method: "tools/list", reply: { kind: "text", status: 401, contentType: "text/plain", body: `bad ${secret}` } },
+      ],
+      { headers: { Authorization: secret } },
+    );
+    await transport.send(request(1, "tools/list"));
+    const error = await failure(transport.send(request(2, "tools/list")));
+
+    expect(server.received.map((r) => r.headers.authorization)).toEqual([secret, secret]);
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      server: "tickets",
+      message: `${server.url} answered HTTP 401 Unauthorized without a JSON-RPC body to request 2: "bad [redacted]"`,
+    });
+    const refused = createHttpTransport({ label: "tickets", url: await unusedLoopbackUrl(), headers: { Authorization: secret } });
+    cleanups.push(() => refused.close());
+    await refused.start(createMessageInbox().handlers);
+    const unreachable = await failure(refused.send(request(3, "tools/list")));
+    for (const text of [error.message, String(error.stack), unreachable.message, String(unreachable.stack)]) {
+      expect(text).not.toContain("s3cret");
+    }
+  });
+
+  it("refuses to send a configured header value that HTTP cannot carry, without showing the value", async () => {
+    const { server, transport } = await setup([], { headers: { "X-Trace": "line1\nsecret-line2" } });
+    const error = await failure(transport.send(request(1, "tools/list")));
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      server: "tickets",
+      message: `cannot send request 1 to ${server.url}: Invalid character in header content ["X-Trace"]`,
+    });
+    expect(server.received).toEqual([]);
+  });
+});
+
+describe("createHttpTransport: replies", () => {
+  it("hands up a JSON reply and settles the send", async () => {
+    const { server, inbox, transport } = await setup([
+      { method: "tools/list", reply: { kind: "json", body: result(1, { tools: [] }) } },
+    ]);
+    await transport.send(request(1, "tools/list"));
+    expect(inbox.messages).toEqual([result(1, { tools: [] })]);
+    expect(server.missing()).toEqual([]);
+  });
+
+  it("hands up notifications before and after the response of an event stream, and correlates the response by id", async () => {
+    const later = gate();
+    const { inbox, transport } = await setup([
+      {
+        method: "tools/call",
+        reply: {
+          kind: "sse",
+          parts: [": keep-alive\n\n", sseEvent(progress(1)), sseEvent(result(7, { content: [] })), later.promise, sseEvent(progress(2))],
+          then: "end",
+        },
+      },
+    ]);
+    await transport.send(request(7, "tools/call", { name: "search", arguments: {} }));
+    expect(inbox.messages).toEqual([progress(1), result(7, { content: [] })]);
+
+    later.open();
+    expect([await inbox.next(), await inbox.next(), await inbox.next()]).toEqual([
+      progress(1),
+      result(7, { content: [] }),
+      progress(2),
+    ]);
+  });
+
+  it("settles as soon as the response arrives, while the stream is still open", async () => {
+    const end = gate();
+    const { server, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(result(3)), end.promise], then: "end" } },
+    ]);
+    await transport.send(request(3, "tools/call", { name: "search" }));
+    end.open();
+    expect(server.missing()).toEqual([]);
+  });
+
+  it("closes a stream the server keeps open after the response", async () => {
+    const { server, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(result(4))], then: "hold" } },
+    ]);
+    await transport.send(request(4, "tools/call", { name: "search" }));
+    await server.received[0]?.socketClosed;
+  });
+
+  it("rejects at once with kind broken when the stream breaks before the response", async () => {
+    const { server, inbox, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(progress(1))], then: "destroy" } },
+    ]);
+    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    expect(summary(error)).toEqual({
+      kind: "broken",
+      server: "tickets",
+      message: `the event stream from ${server.url} broke before the response to request 7`,
+    });
+    expect(inbox.messages).toEqual([progress(1)]);
+  });
+
+  it("rejects with kind broken when the stream ends without the response", async () => {
+    const { server, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(progress(1))], then: "end" } },
+    ]);
+    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    expect(summary(error)).toEqual({
+      kind: "broken",
+      server: "tickets",
+      message: `the event stream from ${server.url} ended before the response to request 7`,
+    });
+  });
+
+  it("fails a reply that outgrows the cap on one reply, JSON or event stream, with a message naming the cap", async () => {
+    const big = { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "x".repeat(5000) }] } };
+    const { server, transport } = await setup(
+      [
+        { method: "tools/call", reply: { kind: "json", body: big } },
+        { method: "tools/call", reply: { kind: "sse", parts: [sseEvent({ ...big, id: 2 })], then: "end" } },
+      ],
+      { maxReplyBytes: 1000 },
+    );
+    for (const id of [1, 2]) {
+      const error = await failure(transport.send(request(id, "tools/call", { name: "search" })));
+      expect(summary(error)).toEqual({
+        kind: "protocol",
+        server: "tickets",
+        message: `${server.url} sent more than 1000 bytes in answer to request ${id} (the cap on one reply)`,
+      });
+    }
+  });
+
+  it("fails the exchange, handing nothing up, when the stream carries a response to another request", async () => {
+    const { server, inbox, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(result(6)), sseEvent(result(7))], then: "end" } },
+    ]);
+    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      server: "tickets",
+      message: `the event stream from ${server.url} for request 7 carried a response to another request`,
+    });
+    expect(inbox.messages).toEqual([]);
+  });
+
+  it("rejects a server-to-client request on the stream as a protocol violation and does not hand it up", async () => {
+    const sampling = { jsonrpc: "2.0", id: 99, method: "sampling/createMessage", params: {} };
+    const { server, inbox, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(sampling), sseEvent(result(7))], then: "end" } },
+    ]);
+    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      server: "tickets",
+      message:
+        `${server.url} sent a sampling/createMessage request on the event stream of request 7; ` +
+        "servers must not send requests (MRTR replaced them)",
+    });
+    expect(inbox.messages).toEqual([]);
+  });
+
+  it("fails the request with the server's error and the HTTP status for an error body with a failure status (400, -32020)", async () => {
+    const mismatch = { jsonrpc: "2.0", id: 1, error: { code: -32020, message: "Header mismatch: Mcp-Name" } };
+    const { inbox, transport } = await setup([
+      {
+        method: "tools/call",
+        reply: { kind: "json", status: 400, body: mismatch, headers: { "Content-Type": "application/json; charset=utf-8" } },
+      },
+    ]);
+    const error = await failure(transport.send(request(1, "tools/call", { name: "search" })));
+    expect({ ...summary(error), code: error.code, httpStatus: error.httpStatus }).toEqual({
+      kind: "server",
+      server: "tickets",
+      message: "Header mismatch: Mcp-Name (code -32020)",
+      code: -32020,
+      httpStatus: 400,
+    });
+    expect(inbox.messages).toEqual([]);
+  });
+
+  it("hands up a JSON-RPC error body that comes with a success status", async () => {
+    const notFound = { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Unknown tool" } };
+    const { inbox, transport } = await setup([{ method: "tools/call", reply: { kind: "json", status: 200, body: notFound } }]);
+    await transport.send(request(1, "tools/call", { name: "search" }));
+    expect(inbox.messages).toEqual([notFound]);
+  });
+
+  it("rejects with the server's code when the body is an error without an id", async () => {
+    const forbidden = { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Forbidden: bad Origin" } };
+    const { server, inbox, transport } = await setup([
+      { method: "tools/list", reply: { kind: "json", status: 403, body: forbidden } },
+    ]);
+    const error = await failure(transport.send(request(1, "tools/list")));
+    expect({ ...summary(error), code: error.code }).toEqual({
+      kind: "server",
+      server: "tickets",
+      message: `${server.url} answered HTTP 403 Forbidden: Forbidden: bad Origin (code -32000)`,
+      code: -32000,
+    });
+    expect(inbox.messages).toEqual([]);
+  });
+
+  it("rejects a 404 without a JSON-RPC body with a protocol error naming the status", async () => {
+    const { server, transport } = await setup([
+      { method: "tools/list", reply: { kind: "text", status: 404, contentType: "text/html", body: "<pre>Cannot POST /mcp</pre>" } },
+    ]);
+    const error = await failure(transport.send(request(1, "tools/list")));
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      server: "tickets",
+      message: `${server.url} answered HTTP 404 Not Found without a JSON-RPC body to request 1: "<pre>Cannot POST /mcp</pre>"`,
+    });
+  });
+
+  it("rejects a reply of an unexpected content type", async () => {
+    const { server, transport } = await setup([
+      { method: "tools/list", reply: { kind: "text", status: 200, contentType: "text/plain", body: "hello" } },
+    ]);
+    const error = await failure(transport.send(request(1, "tools/list")));
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      server: "tickets",
+      message: `${server.url} answered HTTP 200 OK with unexpected content type "text/plain" to request 1`,
+    });
+  });
+
+  it("accepts 202 with an empty body for a notification", async () => {
+    const { server, transport } = await setup([
+      { method: "notifications/initialized", reply: { kind: "text", status: 202, body: "" } },
+    ]);
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(server.received.map((r) => r.headers["mcp-method"])).toEqual(["notifications/initialized"]);
+  });
+});
+
+describe("createHttpTransport: connections", () => {
+  it("rejects with kind unreachable naming the URL when the connection is refused", async () => {
+    const url = await unusedLoopbackUrl();
+    const transport = createHttpTransport({ label: "tickets", url });
+    cleanups.push(() => transport.close());
+    await transport.start(createMessageInbox().handlers);
+    const error = await failure(transport.send(request(1, "tools/list")));
+    expect(summary(error)).toEqual({ kind: "unreachable", message: `cannot reach ${url}: connection refused`, server: "tickets" });
+  });
+
+  it("reuses one keep-alive connection for sequential requests", async () => {
+    const { server, transport } = await setup(
+      [1, 2, 3].map((id) => ({ method: "tools/list", reply: { kind: "json", body: result(id) } })),
+    );
+    for (const id of [1, 2, 3]) await transport.send(request(id, "tools/list"));
+    expect(server.connections()).toBe(1);
+    expect(new Set(server.received.map((r) => r.remotePort)).size).toBe(1);
+  });
+
+  it("cancels a request by closing its response stream: the send rejects, the server sees the socket close, nothing is posted", async () => {
+    const { server, transport } = await setup([{ method: "tools/call", reply: { kind: "hold" } }]);
+    const sent = transport.send(request(5, "tools/call", { name: "slow" }));
+    const received = await server.request(0);
+    await transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5, reason: "the user pressed Ctrl-C" } });
+    expect(summary(await failure(sent))).toEqual({ kind: "aborted", message: "request 5 cancelled: the user pressed Ctrl-C", server: "tickets" });
+    await received.socketClosed;
+    await transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5, reason: "again" } });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it("closes once: in-flight requests fail as closed, onClose is called once, later sends are refused", async () => {
+    const { server, inbox, transport } = await setup([{ method: "tools/call", reply: { kind: "hold" } }]);
+    const sent = transport.send(request(5, "tools/call", { name: "slow" }));
+    const received = await server.request(0);
+    const closing = transport.close();
+    expect(transport.close()).toBe(closing);
+    await closing;
+    expect(summary(await failure(sent))).toEqual({ kind: "closed", message: "the transport was closed", server: "tickets" });
+    await received.socketClosed;
+    expect(inbox.closeReasons.map((reason) => reason.message)).toEqual(["the transport was closed"]);
+    expect(summary(await failure(transport.send(request(6, "tools/list"))))).toEqual({
+      kind: "closed",
+      message: "cannot send request 6: the transport is closed",
+      server: "tickets",
+    });
+  });
+});

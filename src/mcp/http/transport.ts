@@ -1,0 +1,166 @@
+// The Streamable HTTP transport (spec §5): one POST per message over a keep-alive agent, built on node:http
+// rather than fetch, which costs far more client CPU per call on Node 20. Everything HTTP-specific stays in
+// here: the headers (computed from the message itself), cancellation by closing a response stream, and the
+// `x-mcp-header` declarations it learns from the `tools/list` replies that pass through it.
+import http from "node:http";
+import https from "node:https";
+import { CANCELLED_NOTIFICATION, McpError, type JsonRpcId, type JsonRpcMessage, type Transport, type TransportHandlers } from "../jsonrpc.js";
+import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
+import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
+import { buildRequestHeaders, createParamHeaderTable, userHeaders } from "./headers.js";
+
+export type HttpTransportOptions = {
+  /** The alias from the config: the `server` of every McpError this transport raises. */
+  readonly label: string;
+  readonly url: string;
+  /** Sent on every request (e.g. Authorization); their values never appear in any error text. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A caller's agent stays the caller's: close() leaves it open. By default the transport owns one. */
+  readonly agent?: http.Agent;
+  /** The cap on one reply; MAX_REPLY_BYTES (256 MiB) by default. */
+  readonly maxReplyBytes?: number;
+  /**
+   * The version the connection speaks (the client's `protocolVersion`), read for a message that names none
+   * in its own `_meta` — a legacy `notifications/initialized`, an answer to a legacy server's request — so
+   * that its MCP-Protocol-Version header is the version in use, not a copy kept here.
+   */
+  readonly protocolVersion?: () => string | undefined;
+};
+
+/**
+ * Idle keep-alive sockets are dropped after this, under the 5 s idle limit common in servers, so that a
+ * request is not written to a socket the server is closing (a server's `Keep-Alive: timeout` hint also counts).
+ * Only idle sockets: an open request or event stream is never timed out by the agent.
+ */
+const IDLE_SOCKET_TIMEOUT_MS = 4000;
+/** Shorter values are not searched for in error text: redacting "1" would garble every message. */
+const MIN_REDACTED_VALUE_CHARS = 4;
+/** A word of a value ("Bearer <token>") is redacted on its own when it is at least this long. */
+const MIN_REDACTED_WORD_CHARS = 8;
+
+function describeMessage(message: JsonRpcMessage): string {
+  if (!("method" in message)) return `response ${JSON.stringify(message.id)}`;
+  if ("id" in message) return `request ${JSON.stringify(message.id)}`;
+  return `notification ${message.method}`;
+}
+
+function redactor(headers: Readonly<Record<string, string>>): (text: string) => string {
+  const secrets = new Set<string>();
+  for (const value of Object.values(headers)) {
+    if (value.length >= MIN_REDACTED_VALUE_CHARS) secrets.add(value);
+    for (const word of value.split(/\s+/)) {
+      if (word.length >= MIN_REDACTED_WORD_CHARS) secrets.add(word);
+    }
+  }
+  const longestFirst = [...secrets].sort((a, b) => b.length - a.length);
+  return (text) => longestFirst.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
+}
+
+function isId(value: unknown): value is JsonRpcId {
+  return typeof value === "string" || typeof value === "number";
+}
+
+export function createHttpTransport(options: HttpTransportOptions): Transport {
+  const { label: server } = options;
+  const url = new URL(options.url);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new McpError("unreachable", `${url.protocol} is not an HTTP URL`, { server });
+  }
+  const shownUrl = `${url.origin}${url.pathname}`;
+  const ownAgent = options.agent === undefined;
+  const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS };
+  const agent = options.agent ?? (url.protocol === "https:" ? new https.Agent(agentOptions) : new http.Agent(agentOptions));
+  const extraHeaders = userHeaders(options.headers ?? {});
+  const redact = redactor(extraHeaders);
+  const paramHeaders = createParamHeaderTable();
+  const inFlight = new Set<Exchange>();
+  const byRequestId = new Map<JsonRpcId, Exchange>();
+  let handlers: TransportHandlers | undefined;
+  let sessionId: string | undefined;
+  let closing: Promise<void> | undefined;
+
+  /**
+   * "notifications/cancelled over HTTP → close the response stream" (spec §5.8): the request's exchange is
+   * aborted, and nothing is posted — 2026 core defines no client-to-server notification over HTTP.
+   */
+  function cancel(params: { readonly requestId?: unknown; readonly reason?: unknown } | undefined): Promise<void> {
+    const id = params?.requestId;
+    const exchange = isId(id) ? byRequestId.get(id) : undefined;
+    const why = typeof params?.reason === "string" ? params.reason : "cancelled by the client";
+    exchange?.abort(new McpError("aborted", redact(`request ${JSON.stringify(id)} cancelled: ${why}`), { server }));
+    return Promise.resolve();
+  }
+
+  /** A tools/list reply passes the param-header table, which takes out the tools whose declarations are invalid. */
+  function screenToolList(onMessage: TransportHandlers["onMessage"], requestId: JsonRpcId, fresh: boolean): TransportHandlers["onMessage"] {
+    const warn = (text: string): void => handlers?.onWarning?.(text);
+    return (reply) => {
+      if (!("result" in reply) || reply.id !== requestId) return onMessage(reply);
+      const result = paramHeaders.screen(reply.result, fresh, warn);
+      onMessage(result === reply.result ? reply : { ...reply, result });
+    };
+  }
+
+  function send(message: JsonRpcMessage): Promise<void> {
+    const subject = describeMessage(message);
+    if (closing !== undefined) return Promise.reject(new McpError("closed", `cannot send ${subject}: the transport is closed`, { server }));
+    if (handlers === undefined) return Promise.reject(new McpError("closed", `cannot send ${subject}: the transport was not started`, { server }));
+    if ("method" in message && !("id" in message) && message.method === CANCELLED_NOTIFICATION) return cancel(message.params);
+    const protocolVersion = messageProtocolVersion(message) ?? options.protocolVersion?.();
+    const body = Buffer.from(JSON.stringify(message), "utf8");
+    const request = "method" in message && "id" in message ? message : undefined;
+    const requestId = request?.id;
+    const headers = buildRequestHeaders({
+      message,
+      protocolVersion,
+      paramHeaders: request?.method === "tools/call" ? paramHeaders.valuesFor(request.params) : [],
+      sessionId,
+      userHeaders: extraHeaders,
+      contentLength: body.length,
+    });
+    const exchange = startExchange({
+      server,
+      url,
+      shownUrl,
+      agent,
+      headers,
+      body,
+      requestId,
+      subject,
+      onMessage: request?.method === "tools/list" ? screenToolList(handlers.onMessage, request.id, request.params.cursor === undefined) : handlers.onMessage,
+      maxReplyBytes: options.maxReplyBytes ?? MAX_REPLY_BYTES,
+      serverRequestsAllowed: protocolVersion !== undefined && isLegacyVersion(protocolVersion),
+      // Only a legacy server's `initialize` opens a session; 2026-07-28 sends no `Mcp-Session-Id` at all, so
+      // one a modern exchange happens to carry (a proxy's, say) is never echoed.
+      onSessionId: (id) => {
+        if (request?.method === "initialize") sessionId = id;
+      },
+      onFinished: () => {
+        inFlight.delete(exchange);
+        if (requestId !== undefined && byRequestId.get(requestId) === exchange) byRequestId.delete(requestId);
+      },
+      redact,
+    });
+    inFlight.add(exchange);
+    if (requestId !== undefined) byRequestId.set(requestId, exchange);
+    return exchange.done;
+  }
+
+  return {
+    label: server,
+    start(startHandlers) {
+      handlers = startHandlers;
+      return Promise.resolve();
+    },
+    send,
+    close() {
+      if (closing !== undefined) return closing;
+      const reason = new McpError("closed", "the transport was closed", { server });
+      for (const exchange of [...inFlight]) exchange.abort(reason);
+      if (ownAgent) agent.destroy();
+      handlers?.onClose(reason);
+      closing = Promise.resolve();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,198 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { isJsonObject } from "./jsonrpc.js";
+import { createLineFramer } from "./line-framer.js";
+import { ServerConnection, type ConnectionDeps, type McpServerConfig } from "./server-connection.js";
+import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";
+import { summary } from "./test-support/mcp-rejection.js";
+import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
+
+const deps: ConnectionDeps = { clientVersion: "0.15.0", configFile: "/tmp/mcp.config.json", baseEnv: { PATH: process.env.PATH }, onWarning: () => undefined };
+const opened: ServerConnection[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((connection) => connection.close()));
+});
+
+function stdio(alias: string, command: { command: string; args: string[] }, extra: { maxLineBytes?: number } = {}): McpServerConfig {
+  return { alias, transport: "stdio", env: {}, enabled: true, ...command, ...extra };
+}
+
+function open(spec: McpServerConfig, extraDeps: Partial<ConnectionDeps> = {}): ServerConnection {
+  const connection = new ServerConnection(spec, { ...deps, ...extraDeps });
+  opened.push(connection);
+  return connection;
+}
+
+describe("ServerConnection", () => {
+  it("restarts a stdio server that died once, on the next call, and stays disconnected after a second death", async () => {
+    const connection = open(stdio("flaky", scriptedStdioServer()));
+    await connection.connect();
+    const die = await connection.callTool("exit", { code: 3, stderr: "going down" }, {});
+    expect(die).toBeInstanceOf(Error);
+    expect(connection.status()).toMatchObject({ state: "disconnected", error: "the server exited with code 3 (signal none); stderr: going down" });
+
+    const afterRestart = await connection.callTool("echo", { n: 1 }, {});
+    expect(afterRestart).toMatchObject({ kind: "complete", isError: false });
+    expect(connection.state).toBe("connected");
+
+    await connection.callTool("exit", { code: 4 }, {});
+    const refused = await connection.callTool("echo", {}, {});
+    expect(refused instanceof Error && summary(refused)).toEqual({
+      kind: "unavailable",
+      message: "disconnected: the server exited with code 4 (signal none); stderr: (empty)",
+      server: "flaky",
+    });
+    expect(connection.state).toBe("disconnected");
+  });
+
+  it("shares one restart between calls that arrive together after a death", async () => {
+    const connection = open(stdio("shared", scriptedStdioServer()));
+    await connection.connect();
+    await connection.callTool("exit", { code: 1 }, {});
+    const [first, second] = await Promise.all([connection.callTool("pids", {}, {}), connection.callTool("pids", {}, {})]);
+    const pidOf = (outcome: unknown): unknown =>
+      outcome !== null && typeof outcome === "object" && "structuredContent" in outcome ? outcome.structuredContent : outcome;
+    expect(pidOf(first)).toEqual(pidOf(second));
+    expect(connection.state).toBe("connected");
+  });
+
+  it("fails a stdio server whose message outgrows the configured maxLineBytes, with an error naming the cap", async () => {
+    const connection = open(stdio("capped", scriptedStdioServer(), { maxLineBytes: 4096 }));
+    await connection.connect();
+    const outcome = await connection.callTool("big", { bytes: 10_000 }, {});
+    expect(outcome instanceof Error && summary(outcome)).toEqual({
+      kind: "closed",
+      message: "a line is longer than 4096 bytes (the cap on one message, maxLineBytes); the connection is closed",
+      server: "capped",
+    });
+    expect(connection.status()).toMatchObject({ state: "disconnected" });
+  });
+
+  it("names its server once in each warning", async () => {
+    const warnings: string[] = [];
+    const connection = open(stdio("noisy", scriptedStdioServer("--log-at-start")), { onWarning: (warning) => warnings.push(warning) });
+    await connection.connect();
+    expect(warnings).toEqual([expect.stringMatching(/^noisy: ignoring a line on stdout that is not JSON-RPC \(not JSON .*\): "Server listening on stdio"$/)]);
+  });
+
+  it("marks an HTTP server disconnected when a call is refused and connected again after a success", async () => {
+    let up = true;
+    const server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        const message = JSON.parse(body) as { id: number; method: string };
+        const results: Record<string, object> = {
+          "server/discover": { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public" },
+          "tools/list": { tools: [{ name: "ping", description: "Ping", inputSchema: { type: "object" } }], ttlMs: 0, cacheScope: "public" },
+          "tools/call": { content: [{ type: "text", text: "pong" }] },
+        };
+        // No keep-alive: once the server is gone, the next call is refused, never written to a dying socket.
+        response.setHeader("connection", "close");
+        response.setHeader("content-type", "application/json");
+        response.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { resultType: "complete", ...results[message.method] } }));
+      });
+    });
+    const listen = (port: number): Promise<number> =>
+      new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+    const port = await listen(0);
+    const close = (): Promise<void> => {
+      up = false;
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    };
+    try {
+      const connection = open({ alias: "web", transport: "http", url: `http://127.0.0.1:${port}/mcp`, headers: {}, enabled: true });
+      await connection.connect();
+      expect(connection.state).toBe("connected");
+      await close();
+      const refused = await connection.callTool("ping", {}, {});
+      expect(refused instanceof Error && summary(refused)).toEqual({
+        kind: "unreachable",
+        message: `cannot reach http://127.0.0.1:${port}/mcp: connection refused`,
+        server: "web",
+      });
+      expect(connection.status()).toMatchObject({ state: "disconnected", tools: 1 });
+      await listen(port);
+      up = true;
+      expect(await connection.callTool("ping", {}, {})).toMatchObject({ kind: "complete" });
+      expect(connection.status()).toMatchObject({ state: "connected", error: null });
+    } finally {
+      if (up) await close();
+    }
+  });
+});
+
+describe("ServerConnection seams", () => {
+  it("builds its transport with the framer and the wrapper it is given", async () => {
+    const sent: string[] = [];
+    let framerChunks = 0;
+    const connection = open(stdio("seamed", scriptedStdioServer()), {
+      seams: {
+        createFramer: (maxLineBytes) => {
+          const framer = createLineFramer(maxLineBytes);
+          return { push: (chunk) => ((framerChunks += 1), framer.push(chunk)), end: () => framer.end() };
+        },
+        wrapTransport: (transport) => ({
+          label: transport.label,
+          start: (handlers) => transport.start(handlers),
+          send: (message) => {
+            if ("method" in message) sent.push(message.method);
+            return transport.send(message);
+          },
+          close: () => transport.close(),
+        }),
+      },
+    });
+    await connection.connect();
+    expect(sent).toEqual(["server/discover", "tools/list", "tools/list"]);
+    expect(framerChunks).toBeGreaterThan(0);
+  });
+});
+
+describe("ServerConnection with a legacy server", () => {
+  const legacy = (...flags: string[]): McpServerConfig => stdio("old", legacyStdioServer(...flags));
+
+  it("comes up connected and shows the version initialize agreed", async () => {
+    const connection = open(legacy());
+    await connection.connect();
+    expect(connection.status()).toEqual({
+      alias: "old",
+      transport: "stdio",
+      state: "connected",
+      protocolVersion: "2025-11-25",
+      tools: 2,
+      error: null,
+      stderrTail: null,
+    });
+  });
+
+  it("runs the handshake again on a restarted child before calling it", async () => {
+    const connection = open(legacy());
+    await connection.connect();
+    expect(await connection.callTool("exit", {}, {})).toBeInstanceOf(Error);
+    expect(connection.state).toBe("disconnected");
+
+    const received = await connection.callTool("received", {}, {});
+    const structured = !(received instanceof Error) && received.kind === "complete" ? received.structuredContent : undefined;
+    const messages = isJsonObject(structured) && Array.isArray(structured.messages) ? structured.messages.filter(isJsonObject) : [];
+    expect(messages.map((message) => message.method)).toEqual(["initialize", "notifications/initialized", "tools/call"]);
+    expect(connection.status()).toMatchObject({ state: "connected", protocolVersion: "2025-11-25" });
+  });
+
+  it("shows the version actually in use after a -32022 switch mid-session", async () => {
+    const connection = open(legacy("--upgraded"));
+    await connection.connect();
+    expect(connection.status().protocolVersion).toBe("2025-11-25");
+    expect(await connection.callTool("echo", { a: 1 }, {})).toMatchObject({ kind: "complete", content: [{ type: "text", text: '{"a":1}' }] });
+    expect(connection.status()).toMatchObject({ state: "connected", protocolVersion: "2026-07-28" });
+  });
+
+  it("shows no version for a server that never came up", async () => {
+    const connection = open(stdio("missing", { command: "/nonexistent/mcp-server", args: [] }));
+    await connection.connect();
+    expect(connection.status()).toMatchObject({ state: "failed", protocolVersion: null, error: "cannot start `/nonexistent/mcp-server`: command not found (ENOENT)" });
+  });
+});
