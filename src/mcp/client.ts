@@ -20,7 +20,7 @@ import { createNotificationRouter, createPeer, type NotificationListener } from 
 import { collectPages, readToolList, type RemoteToolInfo } from "./tool-list.js";
 import { LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS } from "./versions.js";
 
-export const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
@@ -60,7 +60,6 @@ export interface CallToolOptions extends RequestOptions {
 }
 
 export interface McpClient {
-  readonly label: string;
   start(): Promise<void>;
   close(): Promise<void>;
   /** The version requests carry now: LATEST_VERSION until a server makes us pick another. The one source of it. */
@@ -248,7 +247,6 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   }
 
   return {
-    label: server,
     start: () => peer.start(),
     close: () => (closing ??= peer.close()),
     protocolVersion: () => protocolVersion,
