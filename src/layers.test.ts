@@ -31,7 +31,7 @@ function importsOf(source: string): Import[] {
  * because that is how the composition root keeps start-up lazy.
  */
 export function boundaryProblems(file: string, source: string): string[] {
-  const ownFolder = file.includes("/") ? file.split("/")[0] : "";
+  const ownFolder = file.includes("/") ? (file.split("/")[0] ?? "") : "";
   const isTest = file.endsWith(".test.ts") || file.includes("/test-support/");
   const problems: string[] = [];
   for (const { specifier, dynamic } of importsOf(source)) {
