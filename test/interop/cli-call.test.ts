@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempProject, type TempProject } from "../cli/test-support/run-cli.js";
+import { createTempProject, type TempProject } from "../../src/cli/test-support/run-cli.js";
 import { memoryStdio, sdkV2Stdio } from "./test-support/third-party-servers.js";
 
 /** Pids of live processes whose environment names `text` (zombies count as gone). */

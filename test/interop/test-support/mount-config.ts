@@ -2,10 +2,10 @@
 // parseMcpConfig and mounted by mountServers; the interop tests then call the tools as the agent would.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ConfigError } from "../../config/index.js";
-import { parseMcpConfig } from "../../config/index.js";
-import type { ToolArgs, ToolResult } from "../../kernel/index.js";
-import { mountServers, type MountedServers } from "../../mcp/index.js";
+import { ConfigError } from "../../../src/config/index.js";
+import { parseMcpConfig } from "../../../src/config/index.js";
+import type { ToolArgs, ToolResult } from "../../../src/kernel/index.js";
+import { mountServers, type MountedServers } from "../../../src/mcp/index.js";
 
 export interface MountedConfig {
   readonly mounted: MountedServers;
