@@ -129,6 +129,18 @@ function modelOf(body: unknown): unknown {
   return typeof body === "object" && body !== null && "model" in body ? body.model : undefined;
 }
 
+describe("mca with its output closed by the reader", () => {
+  it("ends at once with the shell's SIGPIPE status, without a stack trace, in pipe mode and with -p", async () => {
+    const fiftyLines = "/tools\n".repeat(50);
+    const piped = await project.runIntoClosedPipe([], fiftyLines);
+    expect(piped.code).toBe(141);
+    expect(piped.stderr).not.toContain("unexpected error");
+    const oneShot = await project.runIntoClosedPipe(["-p", "call bash {}"], "");
+    expect([0, 141]).toContain(oneShot.code);
+    expect(oneShot.stderr).not.toContain("unexpected error");
+  });
+});
+
 describe("mca configuration errors", () => {
   it("exits 2 naming a malformed project settings file", async () => {
     const file = join(project.dir, ".mca", "settings.json");

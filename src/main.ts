@@ -18,8 +18,12 @@ const closers: Closer[] = [];
 let mounted: MountedServers | undefined;
 const servers = (): readonly ServerStatus[] => mounted?.statuses() ?? [];
 
-const writeOut = (text: string): void => void process.stdout.write(text);
-const writeErr = (text: string): void => void process.stderr.write(text);
+/** Exit status after a reader closed our output, as a shell reports a process ended by SIGPIPE (`git log | head`). */
+const OUTPUT_CLOSED_EXIT_CODE = 141;
+/** Set once stdout or stderr is gone (a closed pipe): nothing is written any more, not even a warning. */
+let outputClosed = false;
+const writeOut = (text: string): void => void (outputClosed || process.stdout.write(text));
+const writeErr = (text: string): void => void (outputClosed || process.stderr.write(text));
 const warn = (text: string): void => writeErr(`${text}\n`);
 const shutdown = createShutdown({ closers, exit: (code) => process.exit(code), warn });
 /**
@@ -40,8 +44,21 @@ process.on("SIGINT", () => {
   if (interrupt.signal.aborted) end(INTERRUPTED_EXIT_CODE);
   else interrupt.abort();
 });
+// A reader that closed our output (`mca … | head -1`) ends the run quietly and at once, servers closed first;
+// writing on would only raise EPIPE again.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", () => {
+    if (outputClosed) return;
+    outputClosed = true;
+    end(OUTPUT_CLOSED_EXIT_CODE);
+  });
+}
+let crashed = false;
 for (const event of ["uncaughtException", "unhandledRejection"] as const) {
   process.on(event, (error: unknown) => {
+    // One report per run: a second failure while shutting down must not loop.
+    if (crashed) return;
+    crashed = true;
     warn(`mca: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     end(CRASH_EXIT_CODE);
   });

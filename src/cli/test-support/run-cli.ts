@@ -26,6 +26,8 @@ export interface TempProject {
   readonly home: string;
   /** Runs the CLI to completion; it is killed (and the promise rejects) if it outlives CLI_LIMIT_MS. */
   run(args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): Promise<CliRun>;
+  /** Runs the CLI and closes both of its output pipes on its first byte of output, as `| head -1` does. */
+  runIntoClosedPipe(args: readonly string[], stdin: string): Promise<CliRun>;
   remove(): Promise<void>;
 }
 
@@ -39,18 +41,32 @@ export async function createTempProject(): Promise<TempProject> {
   return {
     dir,
     home,
-    run: (args, stdin, env = { MOCK: "1" }) =>
-      runCli(args, stdin, dir, { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env }),
+    run: (args, stdin, env = { MOCK: "1" }) => runCli(args, stdin, dir, { ...baseEnv(home), ...env }),
+    runIntoClosedPipe: (args, stdin) => runCli(args, stdin, dir, { ...baseEnv(home), MOCK: "1" }, true),
     remove: () => rm(root, { recursive: true, force: true }),
   };
 }
 
-function runCli(args: readonly string[], stdin: string, cwd: string, env: Record<string, string>): Promise<CliRun> {
+function baseEnv(home: string): Record<string, string> {
+  return { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config") };
+}
+
+function runCli(args: readonly string[], stdin: string, cwd: string, env: Record<string, string>, closeOnOutput = false): Promise<CliRun> {
   const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const closeOutput = (): void => {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  };
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString("utf8");
+    if (closeOnOutput) closeOutput();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+    if (closeOnOutput) closeOutput();
+  });
   child.stdin.end(stdin);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
