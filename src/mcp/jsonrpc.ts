@@ -165,7 +165,8 @@ export class McpError extends Error {
   }
 }
 
-/** Anything thrown, as an McpError of `kind` about `server` (an McpError passes through untouched). */
-export function asMcpError(error: unknown, kind: McpErrorKind, server: string): McpError {
-  return error instanceof McpError ? error : new McpError(kind, describeError(error), { server });
+/** Anything thrown, as an McpError of `kind` about `server`, its text after `during` if given (an McpError passes through untouched). */
+export function asMcpError(error: unknown, kind: McpErrorKind, server: string, during?: string): McpError {
+  if (error instanceof McpError) return error;
+  return new McpError(kind, during === undefined ? describeError(error) : `${during}: ${describeError(error)}`, { server });
 }

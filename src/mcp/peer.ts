@@ -212,7 +212,7 @@ export function createPeer(options: PeerOptions): Peer {
         signal.addEventListener("abort", waiter.onAbort, { once: true });
       }
       transport.send({ jsonrpc: "2.0", id, method, params }).catch((error: unknown) => {
-        fail(id, error instanceof McpError ? error : new McpError("broken", `${method}: ${describeError(error)}`, { server }));
+        fail(id, asMcpError(error, "broken", server, method));
       });
     });
   }
@@ -222,7 +222,7 @@ export function createPeer(options: PeerOptions): Peer {
     try {
       await transport.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
     } catch (error) {
-      throw error instanceof McpError ? error : new McpError("broken", `${method}: ${describeError(error)}`, { server });
+      throw asMcpError(error, "broken", server, method);
     }
   }
 

@@ -9,7 +9,7 @@ import { createMcpClient, type CallToolOptions, type McpClient } from "./client.
 import { negotiateEra, type Era } from "./era.js";
 import { createHttpTransport } from "./http/transport.js";
 import { clientCapabilities, type InputResponder } from "./input.js";
-import { McpError, type JsonObject, type Transport } from "./jsonrpc.js";
+import { asMcpError, McpError, type JsonObject, type Transport } from "./jsonrpc.js";
 import type { LineFramer } from "./line-framer.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import type { RemoteToolInfo } from "./tool-list.js";
@@ -149,7 +149,7 @@ export class ServerConnection {
       this.#markAlive();
       return outcome;
     } catch (error) {
-      const failure = error instanceof McpError ? error : new McpError("protocol", describeError(error), { server: this.alias });
+      const failure = asMcpError(error, "protocol", this.alias);
       // Over HTTP every call is its own request: one that cannot reach the server marks it disconnected.
       if (failure.kind === "unreachable") this.#markDead(failure.message);
       return failure;
