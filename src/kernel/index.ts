@@ -5,4 +5,5 @@ export { replayHistory } from "./history.js";
 export * from "./ports.js";
 export { describeError } from "./settle.js";
 export * from "./tool.js";
+export * from "./redaction.js";
 export { MAX_RESULT_CHARS, truncateResult, type TruncatedText } from "./tool-call.js";

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { createRedactor, REDACTED } from "./redaction.js";
+
+describe("createRedactor", () => {
+  it("replaces every occurrence of each secret, whatever its case", () => {
+    const redact = createRedactor(["sk-SECRET-123", "tok(en)+"]);
+    expect(redact("a sk-secret-123 b SK-SECRET-123 c tok(en)+ d")).toBe(`a ${REDACTED} b ${REDACTED} c ${REDACTED} d`);
+  });
+
+  it("leaves short values and text without secrets alone", () => {
+    const redact = createRedactor(["1", "true", "abcdef"]);
+    expect(redact("true 1 abcde")).toBe("true 1 abcde");
+    expect(createRedactor([])("anything")).toBe("anything");
+  });
+
+  it("prefers the longer secret when one contains another", () => {
+    const redact = createRedactor(["secret", "secret-and-more"]);
+    expect(redact("x secret-and-more y")).toBe(`x ${REDACTED} y`);
+  });
+});
