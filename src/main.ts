@@ -83,6 +83,15 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     return runSelfTestCommand({ ticketsPort, clientVersion: readPackageVersion(import.meta.url), baseEnv: env, out: writeOut, err: writeErr });
   }
   const projectDir = process.cwd();
+  if (invocation.kind === "trust") {
+    const { runTrustCommand } = await import("./cli/trust.js");
+    return runTrustCommand({ projectDir, env, out: writeOut, err: writeErr, now: () => new Date() });
+  }
+  const projectTrusted = await settleTrust(invocation, projectDir, env);
+  if (projectTrusted instanceof Error) {
+    warn(`mca: ${projectTrusted.message}`);
+    return USAGE_EXIT_CODE;
+  }
   const input = await setUpInputResponder(invocation, projectDir);
   if (input instanceof Error) {
     warn(`mca: ${input.message}`);
@@ -92,6 +101,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   const mounting = await mountConfiguredServers({
     projectDir,
     configPath: invocation.options.mcpConfig,
+    projectTrusted,
     env,
     clientVersion: readPackageVersion(import.meta.url),
     warn,
@@ -118,6 +128,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     projectDir,
     env,
     options: invocation.options,
+    projectTrusted,
     sessionId: `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`,
     remoteTools: mounted?.tools ?? [],
     ...(mounted === undefined ? {} : { findTool: mounted.findTool }),
@@ -130,6 +141,30 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   }
   input.responder.attachModel(setup.model);
   return runMode(invocation, setup.makeAgent, setup.banner, env, input.responder);
+}
+
+/** Whether the chat can ask the user questions on the terminal (trust, approvals, MCP input requests). */
+function isInteractive(invocation: Exclude<Invocation, { kind: "exit" }>): boolean {
+  return invocation.kind === "session" && invocation.print === undefined && process.stdin.isTTY === true;
+}
+
+/** Whether the project's own files apply: asked once in the chat, told in one line elsewhere. */
+async function settleTrust(invocation: Exclude<Invocation, { kind: "exit" | "trust" }>, projectDir: string, env: NodeJS.ProcessEnv): Promise<boolean | Error> {
+  const { settleProjectTrust } = await import("./cli/trust.js");
+  let asker;
+  if (isInteractive(invocation)) {
+    const { createPromptsAsker } = await import("./cli/terminal.js");
+    asker = createPromptsAsker({ stdin: process.stdin, stdout: process.stdout });
+  }
+  return settleProjectTrust({
+    projectDir,
+    env,
+    mcpConfigFlag: invocation.options.mcpConfig,
+    trustFlag: invocation.options.trustProject,
+    asker,
+    warn,
+    now: () => new Date(),
+  });
 }
 
 /**
@@ -148,14 +183,14 @@ async function setUpInputResponder(
     if (loaded instanceof Error) return loaded;
     answers = loaded;
   }
-  const interactive = invocation.kind === "session" && invocation.print === undefined && process.stdin.isTTY === true;
+  const interactive = isInteractive(invocation);
   const { createCliInputResponder } = await import("./cli/input/responder.js");
   const responder = createCliInputResponder({ interactive, projectDir, notify: warn, ...(answers === undefined ? {} : { answers }) });
   return { responder, answers };
 }
 
 async function runMode(
-  invocation: Exclude<Invocation, { kind: "exit" | "mcp-list" }>,
+  invocation: Exclude<Invocation, { kind: "exit" | "mcp-list" | "trust" }>,
   makeAgent: AgentFactory,
   banner: string,
   env: NodeJS.ProcessEnv,

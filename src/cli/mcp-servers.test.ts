@@ -32,7 +32,7 @@ describe("mca with mcp.config.json", () => {
   });
 
   it("mounts the servers that come up, reports the one that failed before the first prompt, and names it in a call", async () => {
-    const run = await project.run(["--allow", "mcp__*"], "/tools\n/mcp\n/call mcp__down__search {}\n");
+    const run = await project.run(["--trust-project", "--allow", "mcp__*"], "/tools\n/mcp\n/call mcp__down__search {}\n");
     expect(run.stdout).toContain("mcp__good__alpha");
     expect(run.stdout).toMatch(/down\s+http\s+failed/);
     expect(run.stdout).toMatch(/MCP server "down" is not available: it failed at start-up: .*cannot reach/);
@@ -42,7 +42,7 @@ describe("mca with mcp.config.json", () => {
   });
 
   it("lists each server's health as JSON", async () => {
-    const run = await project.run(["mcp", "list", "--json"], "");
+    const run = await project.run(["mcp", "list", "--json", "--trust-project"], "");
     const servers = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
     expect(servers.map(({ alias, transport, state, protocolVersion, tools }) => ({ alias, transport, state, protocolVersion, tools }))).toEqual([
       { alias: "good", transport: "stdio", state: "connected", protocolVersion: "2026-07-28", tools: 3 },
@@ -53,7 +53,7 @@ describe("mca with mcp.config.json", () => {
 
   it("refuses a config that names one alias twice, naming the alias and the file, with exit 2", async () => {
     await writeConfig('{"mcpServers": {"twice": {"command": "a"}, "twice": {"command": "b"}}}');
-    const run = await project.run(["tools"], "");
+    const run = await project.run(["tools", "--trust-project"], "");
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("twice");
     expect(run.stderr).toContain("mcp.config.json");

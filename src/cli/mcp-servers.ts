@@ -14,6 +14,8 @@ const DEFAULT_MCP_CONFIG = "mcp.config.json";
 export interface MountDeps {
   readonly projectDir: string;
   readonly configPath: string | undefined;
+  /** Whether the project's own mcp.config.json may be used (the user trusts it); `--mcp-config` needs no trust. */
+  readonly projectTrusted: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly clientVersion: string;
   readonly warn: (text: string) => void;
@@ -23,9 +25,9 @@ export interface MountDeps {
   readonly inputAnswers?: InputAnswers;
 }
 
-async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env">): Promise<McpConfig | Error | null> {
+async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env" | "projectTrusted">): Promise<McpConfig | Error | null> {
   const path = deps.configPath === undefined ? join(deps.projectDir, DEFAULT_MCP_CONFIG) : resolve(deps.projectDir, deps.configPath);
-  if (deps.configPath === undefined && !existsSync(path)) return null;
+  if (deps.configPath === undefined && (!deps.projectTrusted || !existsSync(path))) return null;
   return loadMcpConfig(path, deps.env);
 }
 
@@ -39,7 +41,7 @@ export function startupFailureLines(mounted: MountedServers): string[] {
 
 /**
  * Mounts the servers of `--mcp-config <path>` (which must exist), or of `mcp.config.json` in the project
- * folder when there is one; otherwise none (null). A broken config, or an `--input-responses` file naming a
+ * folder when there is one and the user trusts it; otherwise none (null). A broken config, or an `--input-responses` file naming a
  * server it lacks, is an Error for main to print and exit 2 on — before anything is spawned.
  */
 export async function mountConfiguredServers(deps: MountDeps): Promise<MountedServers | Error | null> {

@@ -19,7 +19,7 @@ describe("/mcp after a server switched protocol version mid-session", () => {
   });
 
   it("shows the version the server's requests speak now, not the one agreed at start-up", async () => {
-    const run = await project.run(["--allow", "mcp__*"], '/mcp\n/call mcp__old__echo {"a":1}\n/mcp\n');
+    const run = await project.run(["--trust-project", "--allow", "mcp__*"], '/mcp\n/call mcp__old__echo {"a":1}\n/mcp\n');
     const statusLines = run.stdout.split("\n").filter((line) => line.startsWith("old  stdio"));
     expect(statusLines).toEqual(["old  stdio  connected  protocol legacy 2025-11-25  2 tools", "old  stdio  connected  protocol 2026-07-28  2 tools"]);
     expect(run.stdout).toContain('{"a":1}');

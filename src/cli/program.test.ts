@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createShutdown, parseInvocation, type Closer, type CommonOptions } from "./program.js";
 
-const defaults: CommonOptions = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: false, inputResponses: undefined };
+const defaults: CommonOptions = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: false, inputResponses: undefined, trustProject: false };
 
 async function parse(argv: string[]) {
   const written: string[] = [];
@@ -21,7 +21,7 @@ describe("parseInvocation", () => {
     const { invocation } = await parse(["-p", "hello", "--allow", "write_file", "--allow", "bash(git *)", "--deny", "bash(rm*)", "--model", "m", "--resume", "--mcp-config", "x.json", "--input-responses", "answers.json"]);
     expect(invocation).toEqual({
       kind: "session",
-      options: { mcpConfig: "x.json", allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true, inputResponses: "answers.json" },
+      options: { mcpConfig: "x.json", allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true, inputResponses: "answers.json", trustProject: false },
       print: "hello",
     });
   });
@@ -41,6 +41,8 @@ describe("parseInvocation", () => {
     });
     expect((await parse(["call", "list_dir"])).invocation).toEqual({ kind: "call", options: defaults, tool: "list_dir", args: undefined, json: false });
     expect((await parse(["mcp", "list", "--json"])).invocation).toEqual({ kind: "mcp-list", options: defaults, json: true });
+    expect((await parse(["trust"])).invocation).toEqual({ kind: "trust", options: defaults });
+    expect((await parse(["--trust-project", "tools"])).invocation).toEqual({ kind: "tools", options: { ...defaults, trustProject: true }, json: false });
   });
 
   it("exits 2 with commander's message on stderr for an unknown option", async () => {

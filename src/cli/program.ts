@@ -14,6 +14,8 @@ export interface CommonOptions {
   readonly resume: boolean;
   /** `--input-responses <file>`: prepared answers to MCP servers' form elicitations (input/answers-file.ts). */
   readonly inputResponses: string | undefined;
+  /** `--trust-project`: apply the project's own mcp.config.json and allow rules for this run without asking. */
+  readonly trustProject: boolean;
 }
 
 export type Invocation =
@@ -21,6 +23,7 @@ export type Invocation =
   | { readonly kind: "tools"; readonly options: CommonOptions; readonly json: boolean }
   | { readonly kind: "call"; readonly options: CommonOptions; readonly tool: string; readonly args: string | undefined; readonly json: boolean }
   | { readonly kind: "mcp-list"; readonly options: CommonOptions; readonly json: boolean }
+  | { readonly kind: "trust"; readonly options: CommonOptions }
   /** Help or version was printed, or the arguments were wrong (commander already said why on stderr). */
   | { readonly kind: "exit"; readonly code: number };
 
@@ -43,6 +46,7 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .option("--model <name>", "the Claude model (default: MCA_MODEL or the built-in default)")
     .option("--resume", "continue the newest session of this project")
     .option("--input-responses <file>", "answers to MCP servers' questions (elicitation forms) for runs without a terminal")
+    .option("--trust-project", "use this folder's own mcp.config.json and .mca/settings.json allow rules for this run without asking")
     .exitOverride()
     .configureOutput(output)
     .action((_options: unknown, command: Command) => {
@@ -75,6 +79,13 @@ export async function parseInvocation(argv: readonly string[], version: string, 
       invocation = { kind: "mcp-list", options: commonOptions(command), json: command.opts().json === true };
     });
 
+  program
+    .command("trust")
+    .description("show what this folder's mcp.config.json and .mca/settings.json would start and allow, and trust them")
+    .action((_options: unknown, command: Command) => {
+      invocation = { kind: "trust", options: commonOptions(command) };
+    });
+
   // Subcommands inherit exitOverride and configureOutput: they were set before the subcommands were made.
   try {
     await program.parseAsync([...argv], { from: "user" });
@@ -98,6 +109,7 @@ function commonOptions(command: Command): CommonOptions {
     model: stringOption(values, "model"),
     resume: values.resume === true,
     inputResponses: stringOption(values, "inputResponses"),
+    trustProject: values.trustProject === true,
   };
 }
 

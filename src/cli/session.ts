@@ -19,6 +19,8 @@ export interface SessionSetupDeps {
   readonly projectDir: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly options: CommonOptions;
+  /** Whether the project's own allow rules apply (the user trusts the folder); its deny and ask rules always do. */
+  readonly projectTrusted: boolean;
   /** Names this run's transcript file; made by main, which may read the clock. */
   readonly sessionId: string;
   /** Tools mounted from MCP servers, next to the local ones. */
@@ -40,7 +42,7 @@ export interface SessionSetup {
 
 export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup | Error> {
   const { projectDir, options } = deps;
-  const rules = await loadRules(settingsFiles(projectDir, deps.env), options);
+  const rules = await loadRules(settingsFiles(projectDir, deps.env), options, deps.projectTrusted);
   if (rules instanceof Error) return rules;
 
   const choice = chooseModel(deps.env, options.model);

@@ -15,11 +15,11 @@ function written(result: readonly Rule[] | Error): unknown {
 
 describe("settingsFiles", () => {
   it("reads the user file under XDG_CONFIG_HOME, then the project file", () => {
-    expect(settingsFiles("/p", { XDG_CONFIG_HOME: "/x", HOME: "/h" })).toEqual(["/x/mca/settings.json", "/p/.mca/settings.json"]);
+    expect(settingsFiles("/p", { XDG_CONFIG_HOME: "/x", HOME: "/h" })).toEqual({ user: "/x/mca/settings.json", project: "/p/.mca/settings.json" });
   });
 
   it("falls back to ~/.config when XDG_CONFIG_HOME is unset or empty", () => {
-    expect(settingsFiles("/p", { XDG_CONFIG_HOME: "", HOME: "/h" })).toEqual(["/h/.config/mca/settings.json", "/p/.mca/settings.json"]);
+    expect(settingsFiles("/p", { XDG_CONFIG_HOME: "", HOME: "/h" })).toEqual({ user: "/h/.config/mca/settings.json", project: "/p/.mca/settings.json" });
   });
 });
 
@@ -88,16 +88,31 @@ describe("loadRules", () => {
   it("collects the rules of existing files and the flags, skipping missing files", async () => {
     const file = join(dir(), "settings.json");
     await writeFile(file, '{"permissions":{"allow":["list_dir"]}}');
-    expect(written(await loadRules([join(dir(), "missing.json"), file], { allow: ["write_file"], deny: [] }))).toEqual([
+    expect(written(await loadRules({ user: join(dir(), "missing.json"), project: file }, { allow: ["write_file"], deny: [] }, true))).toEqual([
       { verdict: "allow", pattern: "list_dir", origin: file },
       { verdict: "allow", pattern: "write_file", origin: "--allow" },
     ]);
   });
 
+  it("applies an untrusted project's deny and ask rules but not its allow rules; the user's own allow rules stay", async () => {
+    const user = join(dir(), "user.json");
+    const project = join(dir(), "project.json");
+    await writeFile(user, '{"permissions":{"allow":["list_dir"]}}');
+    await writeFile(project, '{"permissions":{"allow":["bash"],"ask":["read_file"],"deny":["write_file"]}}');
+    const untrusted = written(await loadRules({ user, project }, { allow: [], deny: [] }, false));
+    expect(untrusted).toEqual([
+      { verdict: "allow", pattern: "list_dir", origin: user },
+      { verdict: "ask", pattern: "read_file", origin: project },
+      { verdict: "deny", pattern: "write_file", origin: project },
+    ]);
+    const trusted = written(await loadRules({ user, project }, { allow: [], deny: [] }, true));
+    expect(trusted).toContainEqual({ verdict: "allow", pattern: "bash", origin: project });
+  });
+
   it("reports a settings path it cannot read as a file", async () => {
     const folder = join(dir(), "settings.json");
     await mkdir(folder);
-    const result = await loadRules([folder], { allow: [], deny: [] });
+    const result = await loadRules({ user: folder, project: join(dir(), "missing.json") }, { allow: [], deny: [] }, true);
     expect(result instanceof Error ? result.message : result).toMatch(new RegExp(`^${folder}: cannot read settings: `));
   });
 });

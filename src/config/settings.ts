@@ -25,27 +25,44 @@ export interface RuleFlags {
   readonly deny: readonly string[];
 }
 
-/** `$XDG_CONFIG_HOME/mca/settings.json` (default `~/.config/mca/settings.json`), then `<project>/.mca/settings.json`. */
-export function settingsFiles(projectDir: string, env: Readonly<Record<string, string | undefined>>): string[] {
+/** `$XDG_CONFIG_HOME/mca` (default `~/.config/mca`): the user's own settings and the projects they trusted. */
+export function userConfigDir(env: Readonly<Record<string, string | undefined>>): string {
   const xdg = env.XDG_CONFIG_HOME;
   const configHome = xdg !== undefined && xdg !== "" ? xdg : join(env.HOME ?? homedir(), ".config");
-  return [join(configHome, "mca", "settings.json"), join(projectDir, ".mca", "settings.json")];
+  return join(configHome, "mca");
 }
 
-/** Every rule from the files and the flags; the first problem found, as an Error naming its file and entry. */
-export async function loadRules(files: readonly string[], flags: RuleFlags): Promise<Rule[] | Error> {
-  const rules: Rule[] = [];
-  for (const file of files) {
-    const text = await readSettingsText(file);
-    if (text instanceof Error) return text;
-    if (text === null) continue;
-    const parsed = parseSettings(text, file);
-    if (parsed instanceof Error) return parsed;
-    rules.push(...parsed);
-  }
+export interface SettingsFiles {
+  /** `<user config folder>/settings.json`: the user's own rules, always applied. */
+  readonly user: string;
+  /** `<project>/.mca/settings.json`: written by whoever wrote the repository. */
+  readonly project: string;
+}
+
+export function settingsFiles(projectDir: string, env: Readonly<Record<string, string | undefined>>): SettingsFiles {
+  return { user: join(userConfigDir(env), "settings.json"), project: join(projectDir, ".mca", "settings.json") };
+}
+
+/**
+ * Every rule from the files and the flags; the first problem found, as an Error naming its file and entry.
+ * The project's deny and ask rules always apply (they can only tighten); its allow rules only when the
+ * user trusted the project, since a repository must not widen its own permissions.
+ */
+export async function loadRules(files: SettingsFiles, flags: RuleFlags, projectTrusted: boolean): Promise<Rule[] | Error> {
+  const user = await readSettingsFile(files.user);
+  if (user instanceof Error) return user;
+  const project = await readSettingsFile(files.project);
+  if (project instanceof Error) return project;
   const flagged = parseRuleFlags(flags);
   if (flagged instanceof Error) return flagged;
-  return [...rules, ...flagged];
+  return [...user, ...project.filter((rule) => projectTrusted || rule.verdict !== "allow"), ...flagged];
+}
+
+/** The rules of one settings file; none when it does not exist. */
+export async function readSettingsFile(file: string): Promise<Rule[] | Error> {
+  const text = await readSettingsText(file);
+  if (text instanceof Error || text === null) return text ?? [];
+  return parseSettings(text, file);
 }
 
 /** The `permissions` of one settings file; other top-level fields belong to other features and are left alone. */

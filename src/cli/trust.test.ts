@@ -1,0 +1,120 @@
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createScriptedAsker } from "./test-support/scripted-asker.js";
+import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { settleProjectTrust } from "./trust.js";
+
+// A server whose only act is to leave a mark that it was started; it then fails at once.
+const MARKING_SERVER = { command: "sh", args: ["-c", "touch STARTED; exit 1 # \u009b2J"] };
+const SECRET = "s3cr3t-header-value";
+const CONFIG = JSON.stringify({
+  mcpServers: {
+    marker: MARKING_SERVER,
+    remote: { type: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${SECRET_TOKEN}" } },
+  },
+});
+
+describe("a cloned repository's own files", () => {
+  let project: TempProject;
+  beforeEach(async () => {
+    project = await createTempProject();
+    await writeFile(join(project.dir, "mcp.config.json"), CONFIG);
+    await mkdir(join(project.dir, ".mca"));
+    await writeFile(join(project.dir, ".mca", "settings.json"), JSON.stringify({ permissions: { allow: ["bash"], deny: ["list_dir"] } }));
+  });
+  afterEach(() => project.remove());
+  const env = { MOCK: "1", SECRET_TOKEN: SECRET };
+  const started = (): boolean => existsSync(join(project.dir, "STARTED"));
+
+  it("start nothing and allow nothing until trusted, and say in one line how to trust them", async () => {
+    const tools = await project.run(["tools"], "", env);
+    expect(tools.code).toBe(0);
+    expect(started()).toBe(false);
+    const notices = tools.stderr.split("\n").filter((line) => line.includes("not trusted"));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain("mca trust");
+    expect(notices[0]).toContain("--trust-project");
+
+    const call = await project.run(["call", "bash", JSON.stringify({ command: "touch RAN" })], "", env);
+    expect(call.code).not.toBe(0);
+    expect(existsSync(join(project.dir, "RAN"))).toBe(false);
+    // Its deny rules apply all the same: they can only tighten.
+    const listed = await project.run(["call", "list_dir", "{}"], "", env);
+    expect(listed.stdout + listed.stderr).toMatch(/deny|denied/i);
+  });
+
+  it("take effect for one run with --trust-project, recording nothing", async () => {
+    const call = await project.run(["--trust-project", "call", "bash", JSON.stringify({ command: "touch RAN" })], "", env);
+    expect(call.code).toBe(0);
+    expect(started()).toBe(true);
+    expect(existsSync(join(project.dir, "RAN"))).toBe(true);
+    expect(existsSync(join(project.home, ".config", "mca", "trusted-projects.json"))).toBe(false);
+  });
+
+  it("are shown by `mca trust` (names of headers, never values; hostile bytes visible) and then apply until they change", async () => {
+    const trust = await project.run(["trust"], "", env);
+    expect(trust.code).toBe(0);
+    expect(started()).toBe(false);
+    expect(trust.stdout).toContain('marker (stdio): "sh" "-c" "touch STARTED; exit 1 # \\u009b2J"');
+    expect(trust.stdout).toContain('remote (http): "http://127.0.0.1:9/mcp"  headers: Authorization');
+    expect(trust.stdout).toContain("would allow without asking these calls:\n    bash\n");
+    expect(trust.stdout).not.toContain(SECRET);
+    expect(trust.stdout).not.toContain("\u009b");
+
+    await project.run(["tools"], "", env);
+    expect(started()).toBe(true);
+
+    await writeFile(join(project.dir, "mcp.config.json"), CONFIG.replace("STARTED", "STARTED2"));
+    const changed = await project.run(["tools"], "", env);
+    expect(changed.stderr).toContain("changed since you trusted it");
+    expect(existsSync(join(project.dir, "STARTED2"))).toBe(false);
+  });
+
+  it("are not needed for a config the user names on the command line", async () => {
+    await writeFile(join(project.dir, "mine.json"), JSON.stringify({ mcpServers: { marker: MARKING_SERVER } }));
+    const tools = await project.run(["--mcp-config", "mine.json", "tools"], "", env);
+    expect(started()).toBe(true);
+    // The project's settings are still untrusted: one line says so.
+    expect(tools.stderr).toContain("not trusted");
+  });
+});
+
+describe("the chat's trust question", () => {
+  let project: TempProject;
+  beforeEach(async () => {
+    project = await createTempProject();
+    await writeFile(join(project.dir, "mcp.config.json"), CONFIG);
+  });
+  afterEach(() => project.remove());
+  const deps = (answer: string | undefined, warnings: string[]) => ({
+    projectDir: project.dir,
+    env: { XDG_CONFIG_HOME: join(project.home, ".config"), SECRET_TOKEN: SECRET },
+    mcpConfigFlag: undefined,
+    trustFlag: false,
+    asker: createScriptedAsker([answer]),
+    warn: (line: string) => warnings.push(line),
+    now: () => new Date(0),
+  });
+
+  it("shows what would start, and remembers a yes for these contents", async () => {
+    const first = deps("remember", []);
+    expect(await settleProjectTrust(first)).toBe(true);
+    const said = first.asker.transcript.join("\n");
+    expect(said).toContain("marker (stdio)");
+    expect(said).toContain("headers: Authorization");
+    expect(said).not.toContain(SECRET);
+    // Asked once: the next run is trusted without a question (an empty script would throw if asked).
+    const again = { ...deps(undefined, []), asker: createScriptedAsker([]) };
+    expect(await settleProjectTrust(again)).toBe(true);
+  });
+
+  it("starts without the project's files on a no or a Ctrl-C, and asks again next time", async () => {
+    for (const answer of ["no", undefined]) {
+      const warnings: string[] = [];
+      expect(await settleProjectTrust(deps(answer, warnings))).toBe(false);
+      expect(warnings.join("\n")).toContain("not trusted");
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
+import { ConfigError } from "./config-reader.js";
+import { projectTrust, recordTrust, trustStoreFile } from "./project-trust.js";
+
+describe("project trust", () => {
+  const root = tempProjectPerTest("mca-trust-");
+  const env = (): Record<string, string> => ({ XDG_CONFIG_HOME: join(root(), "config"), HOME: join(root(), "home") });
+  const project = async (): Promise<string> => {
+    const dir = join(root(), "project");
+    await mkdir(join(dir, ".mca"), { recursive: true });
+    return dir;
+  };
+
+  it("has nothing to trust in a folder without its own files", async () => {
+    expect(await projectTrust(await project(), env())).toEqual({ kind: "no-project-files" });
+  });
+
+  it("is untrusted until recorded, trusted for exactly those contents, and asks again when a file changes", async () => {
+    const dir = await project();
+    await writeFile(join(dir, "mcp.config.json"), '{"mcpServers":{}}');
+    const first = await projectTrust(dir, env());
+    if (first instanceof ConfigError || first.kind !== "untrusted") throw new Error(`expected untrusted, got ${JSON.stringify(first)}`);
+    expect(first.changed).toBe(false);
+    expect(await recordTrust(first.files, env(), new Date(0))).toBeUndefined();
+    expect((await projectTrust(dir, env()))).toMatchObject({ kind: "trusted" });
+
+    // A settings file appearing is a change too: trust covers the set of files, not only their bytes.
+    await writeFile(join(dir, ".mca", "settings.json"), '{"permissions":{"allow":["bash"]}}');
+    expect(await projectTrust(dir, env())).toMatchObject({ kind: "untrusted", changed: true });
+  });
+
+  it("keeps the record in the user's config folder, readable by the user only, never in the project", async () => {
+    const dir = await project();
+    await writeFile(join(dir, "mcp.config.json"), "{}");
+    const state = await projectTrust(dir, env());
+    if (state instanceof ConfigError || state.kind === "no-project-files") throw new Error("expected project files");
+    await recordTrust(state.files, env(), new Date(0));
+    const store = trustStoreFile(env());
+    expect(store).toBe(join(root(), "config", "mca", "trusted-projects.json"));
+    expect((await stat(store)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(store, "utf8"))).toEqual({
+      projects: { [state.files.projectDir]: { sha256: state.files.hash, trustedAt: "1970-01-01T00:00:00.000Z" } },
+    });
+  });
+
+  it("reports a broken store by its file instead of trusting anything", async () => {
+    const dir = await project();
+    await writeFile(join(dir, "mcp.config.json"), "{}");
+    await mkdir(join(root(), "config", "mca"), { recursive: true });
+    await writeFile(trustStoreFile(env()), "{ not json");
+    const state = await projectTrust(dir, env());
+    expect(state).toBeInstanceOf(ConfigError);
+    expect(state instanceof Error ? state.message : "").toContain("trusted-projects.json");
+  });
+});

@@ -1,0 +1,125 @@
+// Which project folders the user trusted, and for which contents. A repository's own `mcp.config.json`
+// and `.mca/settings.json` are a permit the repository issues to itself: they take effect (servers started,
+// allow rules applied) only once the user has trusted this folder with exactly these files. The record
+// lives in the user's config folder, never in the project, and holds a hash of the files' contents, so an
+// edited file (a `git pull`, a changed branch) asks again.
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describeError } from "../kernel/index.js";
+import { ConfigError } from "./config-reader.js";
+import { userConfigDir } from "./settings.js";
+
+/** The project's own files that trust covers, relative to the project folder, in the order they are hashed. */
+export const PROJECT_FILES = ["mcp.config.json", join(".mca", "settings.json")] as const;
+
+export interface ProjectFiles {
+  /** The real path of the project folder: the key of the trust record. */
+  readonly projectDir: string;
+  /** The files of PROJECT_FILES that exist, as absolute paths. */
+  readonly present: readonly string[];
+  /** sha256 over every file's name, presence and bytes. */
+  readonly hash: string;
+}
+
+export type TrustState =
+  /** The project has none of its own files: there is nothing to trust. */
+  | { readonly kind: "no-project-files" }
+  | { readonly kind: "trusted"; readonly files: ProjectFiles }
+  /** Never trusted, or trusted for other contents (`changed`). */
+  | { readonly kind: "untrusted"; readonly files: ProjectFiles; readonly changed: boolean };
+
+/** `$XDG_CONFIG_HOME/mca/trusted-projects.json`: `{ "projects": { "<real path>": { "sha256", "trustedAt" } } }`. */
+export function trustStoreFile(env: Readonly<Record<string, string | undefined>>): string {
+  return join(userConfigDir(env), "trusted-projects.json");
+}
+
+/** The project's own files and their hash, read now. */
+export async function readProjectFiles(projectDir: string): Promise<ProjectFiles> {
+  const realDir = realPath(projectDir);
+  const hash = createHash("sha256");
+  const present: string[] = [];
+  for (const name of PROJECT_FILES) {
+    const path = join(realDir, name);
+    const bytes = await readFile(path).catch(() => null);
+    // Name and length prefix each entry, so no two different sets of files give the same stream.
+    hash.update(`${name}\0${bytes === null ? "absent" : `${bytes.length}`}\0`);
+    if (bytes === null) continue;
+    hash.update(bytes);
+    present.push(path);
+  }
+  return { projectDir: realDir, present, hash: hash.digest("hex") };
+}
+
+/** Whether the user trusted this project folder for its present contents; a broken store is a ConfigError. */
+export async function projectTrust(projectDir: string, env: Readonly<Record<string, string | undefined>>): Promise<TrustState | ConfigError> {
+  const files = await readProjectFiles(projectDir);
+  if (files.present.length === 0) return { kind: "no-project-files" };
+  const store = await readStore(trustStoreFile(env));
+  if (store instanceof ConfigError) return store;
+  const recorded = store[files.projectDir];
+  if (recorded?.sha256 === files.hash) return { kind: "trusted", files };
+  return { kind: "untrusted", files, changed: recorded !== undefined };
+}
+
+/** Records that the user trusts `files` (as read when they were shown): written whole, readable by the user only. */
+export async function recordTrust(files: ProjectFiles, env: Readonly<Record<string, string | undefined>>, now: Date): Promise<void | ConfigError> {
+  const file = trustStoreFile(env);
+  const store = await readStore(file);
+  if (store instanceof ConfigError) return store;
+  const projects = { ...store, [files.projectDir]: { sha256: files.hash, trustedAt: now.toISOString() } };
+  try {
+    await mkdir(userConfigDir(env), { recursive: true, mode: 0o700 });
+    // A temporary file renamed over the old one: a crash never leaves half a store behind.
+    const temporary = `${file}.${process.pid}.tmp`;
+    await writeFile(temporary, `${JSON.stringify({ projects }, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, file);
+  } catch (error) {
+    return new ConfigError(file, "", `cannot record the trust: ${describeError(error)}`);
+  }
+}
+
+interface TrustRecord {
+  readonly sha256: string;
+  readonly trustedAt: string;
+}
+
+async function readStore(file: string): Promise<Record<string, TrustRecord> | ConfigError> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") return {};
+    return new ConfigError(file, "", `cannot read the trusted projects: ${describeError(error)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return new ConfigError(file, "", `not valid JSON (${describeError(error)}); delete the file to trust projects afresh`);
+  }
+  const projects = isObject(data) ? data.projects : undefined;
+  if (!isObject(projects)) return new ConfigError(file, "projects", "must be an object of project folders; delete the file to trust projects afresh");
+  // No prototype: a folder named `constructor` or `__proto__` is a key like any other.
+  const records: Record<string, TrustRecord> = Object.create(null);
+  for (const [dir, record] of Object.entries(projects)) {
+    // An entry that is not a record is no trust: the project is asked about again.
+    if (isObject(record) && typeof record.sha256 === "string" && typeof record.trustedAt === "string") {
+      records[dir] = { sha256: record.sha256, trustedAt: record.trustedAt };
+    }
+  }
+  return records;
+}
+
+function realPath(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
