@@ -3,7 +3,7 @@
 // that is not what the protocol allows, and a connection that fails, become McpErrors that say so.
 import http from "node:http";
 import https from "node:https";
-import { describeError } from "../../kernel/index.js";
+import { describeError, type Redact } from "../../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcId, type JsonRpcMessage, type McpErrorKind } from "../jsonrpc.js";
 import { MAX_LINE_BYTES } from "../line-framer.js";
 import { createSseReader } from "./sse-reader.js";
@@ -42,7 +42,7 @@ export type ExchangeInput = {
   /** The cap on one reply's bytes (MAX_REPLY_BYTES unless the transport was given another). */
   readonly maxReplyBytes: number;
   /** Removes secrets (the user's header values) from text that might echo them. */
-  readonly redact: (text: string) => string;
+  readonly redact: Redact;
 };
 
 export interface Exchange {
@@ -165,7 +165,7 @@ export function startExchange(input: ExchangeInput): Exchange {
   function takeBody(res: http.IncomingMessage, mediaType: string, text: string): void {
     const status = res.statusCode ?? 0;
     const statusMessage = res.statusMessage ?? "";
-    const verdict = judgeReplyBody({ status, statusMessage, mediaType, text, requestId, subject, shownUrl });
+    const verdict = judgeReplyBody({ status, statusMessage, mediaType, text, requestId, subject, shownUrl }, input.redact);
     if (verdict.handUp !== undefined) handUp(verdict.handUp);
     if (verdict.outcome === "accepted") return settle();
     const { kind, text: why, code, data } = verdict.failure;
@@ -263,8 +263,9 @@ function isJsonMediaType(mediaType: string): boolean {
   return mediaType === "application/json" || mediaType.endsWith("+json");
 }
 
-function snippet(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+/** Redacted before it is cut, so that no fragment of a secret survives the cut. */
+function snippet(text: string, redact: Redact): string {
+  const flat = redact(text).replace(/\s+/g, " ").trim();
   return JSON.stringify(flat.length > BODY_SNIPPET_CHARS ? `${flat.slice(0, BODY_SNIPPET_CHARS)}…` : flat);
 }
 
@@ -272,7 +273,7 @@ function failed(text: string, handUp?: JsonRpcMessage): BodyVerdict {
   return { outcome: "failed", handUp, failure: { kind: "protocol", text } };
 }
 
-export function judgeReplyBody(reply: ReplyBody): BodyVerdict {
+export function judgeReplyBody(reply: ReplyBody, redact: Redact = (text) => text): BodyVerdict {
   const { status, requestId, subject, text } = reply;
   const ok = status >= 200 && status < 300;
   const answered = `${reply.shownUrl} answered HTTP ${status}${reply.statusMessage ? ` ${reply.statusMessage}` : ""}`;
@@ -282,11 +283,11 @@ export function judgeReplyBody(reply: ReplyBody): BodyVerdict {
   }
   if (!isJsonMediaType(reply.mediaType)) {
     if (ok) return failed(`${answered} with unexpected content type ${JSON.stringify(reply.mediaType)} to ${subject}`);
-    return failed(`${answered} without a JSON-RPC body to ${subject}: ${snippet(text)}`);
+    return failed(`${answered} without a JSON-RPC body to ${subject}: ${snippet(text, redact)}`);
   }
   const message = parseMessage(text);
   if (message instanceof Error) {
-    return failed(`${answered} with a body that is not JSON-RPC (${message.message}) to ${subject}: ${snippet(text)}`);
+    return failed(`${answered} with a body that is not JSON-RPC (${message.message}) to ${subject}: ${snippet(text, redact)}`);
   }
   if ("method" in message && "id" in message) {
     return failed(`${answered} to ${subject} with a ${message.method} request; servers must not send requests (MRTR replaced them)`);

@@ -183,6 +183,20 @@ describe("createHttpTransport: request headers", () => {
     }
   });
 
+  it("redacts a header value echoed in any case, before the body is cut to a snippet", async () => {
+    const token = "tok-ABCDEFGHIJKLMNOP";
+    // The token straddles the snippet's cut: redacting afterwards would leave its first characters shown.
+    const page = `${"x".repeat(189)} ${token.toLowerCase()} ${"y".repeat(50)}`;
+    const { server, transport } = await setup([{ method: "tools/list", reply: { kind: "text", status: 502, contentType: "text/html", body: page } }], {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const error = await failure(transport.send(request(1, "tools/list")));
+
+    expect(error.message).toBe(
+      `${server.url} answered HTTP 502 Bad Gateway without a JSON-RPC body to request 1: "${"x".repeat(189)} [redacted]…"`,
+    );
+  });
+
   it("refuses to send a configured header value that HTTP cannot carry, without showing the value", async () => {
     const { server, transport } = await setup([], { headers: { "X-Trace": "line1\nsecret-line2" } });
     const error = await failure(transport.send(request(1, "tools/list")));

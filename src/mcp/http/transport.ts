@@ -4,6 +4,7 @@
 // `x-mcp-header` declarations it learns from the `tools/list` replies that pass through it.
 import http from "node:http";
 import https from "node:https";
+import { createRedactor, secretsIn } from "../../kernel/index.js";
 import { CANCELLED_NOTIFICATION, McpError, type JsonRpcId, type JsonRpcMessage, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
@@ -33,27 +34,10 @@ export type HttpTransportOptions = {
  * Only idle sockets: an open request or event stream is never timed out by the agent.
  */
 const IDLE_SOCKET_TIMEOUT_MS = 4000;
-/** Shorter values are not searched for in error text: redacting "1" would garble every message. */
-const MIN_REDACTED_VALUE_CHARS = 4;
-/** A word of a value ("Bearer <token>") is redacted on its own when it is at least this long. */
-const MIN_REDACTED_WORD_CHARS = 8;
-
 function describeMessage(message: JsonRpcMessage): string {
   if (!("method" in message)) return `response ${JSON.stringify(message.id)}`;
   if ("id" in message) return `request ${JSON.stringify(message.id)}`;
   return `notification ${message.method}`;
-}
-
-function redactor(headers: Readonly<Record<string, string>>): (text: string) => string {
-  const secrets = new Set<string>();
-  for (const value of Object.values(headers)) {
-    if (value.length >= MIN_REDACTED_VALUE_CHARS) secrets.add(value);
-    for (const word of value.split(/\s+/)) {
-      if (word.length >= MIN_REDACTED_WORD_CHARS) secrets.add(word);
-    }
-  }
-  const longestFirst = [...secrets].sort((a, b) => b.length - a.length);
-  return (text) => longestFirst.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
 }
 
 function isId(value: unknown): value is JsonRpcId {
@@ -71,7 +55,8 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS };
   const agent = options.agent ?? (url.protocol === "https:" ? new https.Agent(agentOptions) : new http.Agent(agentOptions));
   const extraHeaders = userHeaders(options.headers ?? {});
-  const redact = redactor(extraHeaders);
+  // Secrets are found whatever their case, and before any cut (a body snippet) can split one.
+  const redact = createRedactor(secretsIn(Object.values(extraHeaders)));
   const paramHeaders = createParamHeaderTable();
   const inFlight = new Set<Exchange>();
   const byRequestId = new Map<JsonRpcId, Exchange>();
