@@ -15,7 +15,11 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((connection) => connection.close()));
 });
 
-function stdio(alias: string, command: { command: string; args: string[] }, extra: { maxLineBytes?: number } = {}): McpServerConfig {
+function stdio(
+  alias: string,
+  command: { command: string; args: string[] },
+  extra: { maxLineBytes?: number; env?: Record<string, string>; inheritEnv?: boolean } = {},
+): McpServerConfig {
   return { alias, transport: "stdio", env: {}, enabled: true, ...command, ...extra };
 }
 
@@ -194,5 +198,38 @@ describe("ServerConnection with a legacy server", () => {
     const connection = open(stdio("missing", { command: "/nonexistent/mcp-server", args: [] }));
     await connection.connect();
     expect(connection.status()).toMatchObject({ state: "failed", protocolVersion: null, error: "cannot start `/nonexistent/mcp-server`: command not found (ENOENT)" });
+  });
+});
+
+/** A real child that prints its whole environment to stderr and exits: the connection fails, its stderr tail shows what it got. */
+const PRINT_ENV = {
+  command: process.execPath,
+  args: ["-e", "for (const k of Object.keys(process.env).sort()) process.stderr.write(`${k}=${process.env[k]}\\n`); process.exit(1)"],
+};
+const PARENT_ENV = {
+  PATH: process.env.PATH,
+  HOME: "/home/someone",
+  USER: "someone",
+  LANG: "C.UTF-8",
+  GITHUB_TOKEN: "ghp_not-for-servers",
+  ANTHROPIC_API_KEY: "sk-ant-model-key",
+  ANTHROPIC_AUTH_TOKEN: "model-auth-token",
+};
+
+async function environmentSeenBy(spec: McpServerConfig): Promise<string[]> {
+  const connection = open(spec, { baseEnv: PARENT_ENV });
+  await connection.connect();
+  return (connection.status().stderrTail ?? "").split("\n");
+}
+
+describe("a stdio server's environment", () => {
+  it("is the minimal inherited set plus the server's configured env, whose values its status shows redacted", async () => {
+    const seen = await environmentSeenBy(stdio("minimal", PRINT_ENV, { env: { SERVICE_TOKEN: "svc-secret-42", MODE: "ro" } }));
+    expect(seen).toEqual(["HOME=/home/someone", "MODE=ro", `PATH=${process.env.PATH}`, "SERVICE_TOKEN=[redacted]", "USER=someone"]);
+  });
+
+  it("is all of mca's environment with inheritEnv, except the model's credentials", async () => {
+    const seen = await environmentSeenBy(stdio("everything", PRINT_ENV, { inheritEnv: true }));
+    expect(seen).toEqual(["GITHUB_TOKEN=ghp_not-for-servers", "HOME=/home/someone", "LANG=C.UTF-8", `PATH=${process.env.PATH}`, "USER=someone"]);
   });
 });

@@ -3,7 +3,7 @@
 // thrown McpError becomes a value: calls never throw, a server that is not there gives an McpError naming
 // the reason, and its warnings and status name the server once.
 import { dirname, resolve } from "node:path";
-import { describeError, type ToolArgs } from "../kernel/index.js";
+import { createRedactor, describeError, secretsIn, withoutModelKeys, type Redact, type ToolArgs } from "../kernel/index.js";
 import type { CallToolOutcome } from "./call-result.js";
 import { createMcpClient, type CallToolOptions, type McpClient } from "./client.js";
 import { negotiateEra, type Era } from "./era.js";
@@ -23,8 +23,10 @@ export interface StdioServerConfig {
   readonly transport: "stdio";
   readonly command: string;
   readonly args: readonly string[];
-  /** Only the variables the config adds; the transport decides what it inherits from its own environment. */
+  /** The variables the config sets, laid over the environment the server inherits (see `serverEnvironment`). */
   readonly env: Readonly<Record<string, string>>;
+  /** The config's explicit opt-in to pass mca's whole environment (the model's keys excepted); absent: the minimal one. */
+  readonly inheritEnv?: boolean;
   /** As written in the file (not expanded, not resolved against any directory). */
   readonly cwd?: string;
   /** The cap on one message from the server (one stdout line); the transport's default when absent. */
@@ -87,14 +89,33 @@ export function stdioServerCwd(spec: StdioServerConfig, configFile: string): str
   return spec.cwd === undefined ? configDir : resolve(configDir, spec.cwd);
 }
 
-function mergedEnv(base: ConnectionDeps["baseEnv"], own: Readonly<Record<string, string>>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(base)) if (value !== undefined) env[key] = value;
-  return { ...env, ...own };
+/**
+ * What a stdio server inherits unless its config opts in to everything: the variables the official MCP SDKs
+ * pass on POSIX systems. A server is someone else's program; the user's tokens in the environment are not its business.
+ */
+export const INHERITED_ENV_VARIABLES: readonly string[] = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+/**
+ * A stdio server's whole environment: the minimal inherited set (or, with `inheritEnv`, all of mca's), never
+ * the model's credentials, then the config's own `env` over it — what the user wrote for this server is passed as written.
+ */
+export function serverEnvironment(spec: StdioServerConfig, base: ConnectionDeps["baseEnv"]): Record<string, string> {
+  const inherited = withoutModelKeys(base);
+  if (spec.inheritEnv !== true) {
+    for (const name of Object.keys(inherited)) if (!INHERITED_ENV_VARIABLES.includes(name)) delete inherited[name];
+  }
+  return { ...inherited, ...spec.env };
+}
+
+/** The secrets of one server's own spec: what it is sent (header values) or given (env values) may come back in its text. */
+function specRedactor(spec: McpServerConfig): Redact {
+  return createRedactor(secretsIn(Object.values(spec.transport === "stdio" ? spec.env : spec.headers)));
 }
 
 export class ServerConnection {
   readonly alias: string;
+  /** Applied to what the status and warnings show: a server's own text may echo the secrets of its spec. */
+  readonly #redact: Redact;
   /** The client that takes calls; undefined while the server is down. */
   #client: McpClient | undefined;
   /** The client the server last came up with: the status reads its version from it, even once it died. */
@@ -115,6 +136,7 @@ export class ServerConnection {
     readonly deps: ConnectionDeps,
   ) {
     this.alias = spec.alias;
+    this.#redact = specRedactor(spec);
   }
 
   get tools(): readonly RemoteToolInfo[] {
@@ -164,7 +186,7 @@ export class ServerConnection {
       state: this.#state,
       protocolVersion: this.#state === "failed" ? null : (this.#lastClient?.protocolVersion() ?? null),
       tools: this.#tools.length,
-      error: this.#error,
+      error: this.#error === null ? null : this.#redact(this.#error),
       stderrTail: tail === "" ? null : tail,
     };
   }
@@ -203,7 +225,7 @@ export class ServerConnection {
       clientVersion: this.deps.clientVersion,
       capabilities: this.deps.capabilities ?? clientCapabilities(this.deps.inputResponder?.support),
       requestTimeoutMs: this.spec.timeoutMs,
-      onWarning: (message) => this.deps.onWarning(`${this.alias}: ${message}`),
+      onWarning: (message) => this.deps.onWarning(`${this.alias}: ${this.#redact(message)}`),
       onClose: (reason) => this.#onClientClosed(client, reason),
     });
     opened = client;
@@ -229,10 +251,11 @@ export class ServerConnection {
           label: spec.alias,
           command: spec.command,
           args: spec.args,
-          env: mergedEnv(deps.baseEnv, spec.env),
+          env: serverEnvironment(spec, deps.baseEnv),
           cwd: stdioServerCwd(spec, deps.configFile),
           ...(spec.maxLineBytes === undefined ? {} : { maxLineBytes: spec.maxLineBytes }),
           ...(deps.seams?.createFramer === undefined ? {} : { createFramer: deps.seams.createFramer }),
+          redact: this.#redact,
         });
         this.#stderrTail = () => transport.stderrTail();
         return transport;

@@ -183,6 +183,16 @@ describe("StdioTransport's stderr tail", () => {
     expect(harness.transport.stderrTail()).toBe("b".repeat(8192));
   });
 
+  it("redacts secrets in any case before cutting the tail, so no fragment of one is shown", async () => {
+    const secret = "S3cret-Value-123";
+    const redact = (text: string): string => text.replace(/s3cret-value-123/gi, "[redacted]");
+    const harness = await startServer([], { redact });
+    // The secret starts 4 characters before the 8 KiB cut: cut first, its tail "et-Value-123" would remain.
+    await harness.call("stderr", { text: `${secret.toLowerCase()}${"b".repeat(8192 - 12)}` });
+    expect(harness.transport.stderrTail()).toBe(`[redacted]${"b".repeat(8180)}`);
+    expect(harness.transport.stderrTail()).not.toMatch(/value-123/i);
+  });
+
   it("decodes a character split across chunks", async () => {
     const harness = await startServer([]);
     await harness.call("stderr", { text: "ü!", cuts: [1] });

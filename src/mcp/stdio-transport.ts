@@ -3,6 +3,7 @@
 // The process groups it spawned are kept in one registry, so that any exit can take them all down.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
+import type { Redact } from "../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcMessage, type Transport, type TransportHandlers } from "./jsonrpc.js";
 import { createLineFramer, MAX_LINE_BYTES, type LineFramer } from "./line-framer.js";
 
@@ -13,6 +14,8 @@ const SIGKILL_WAIT_MS = 2000;
 /** Once the child has exited (or closed stdout), how long the rest of its output may still drain. */
 const EXIT_DRAIN_MS = 200;
 const STDERR_TAIL_CHARS = 8 * 1024;
+/** Kept raw beyond what is shown, so that a secret cut at the raw edge falls outside the redacted, shown tail. */
+const STDERR_RAW_CHARS = 2 * STDERR_TAIL_CHARS;
 const STDERR_TAIL_LINES = 40;
 const QUOTED_LINE_CHARS = 80;
 
@@ -27,6 +30,8 @@ export interface StdioTransportOptions {
   readonly maxLineBytes?: number;
   /** A different line framer (a seam for tests and the lab); the real one by default. */
   readonly createFramer?: (maxLineBytes: number) => LineFramer;
+  /** Applied to the stderr tail before it is cut to size: the server may print the secrets it was given. */
+  readonly redact?: Redact;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -80,17 +85,22 @@ class StderrTail {
   readonly #decoder = new StringDecoder("utf8");
   #tail = "";
 
+  constructor(readonly redact: Redact) {}
+
   append(chunk: Buffer): void {
     this.#tail += this.#decoder.write(chunk);
-    if (this.#tail.length > STDERR_TAIL_CHARS) this.#tail = this.#tail.slice(this.#tail.length - STDERR_TAIL_CHARS);
+    if (this.#tail.length > STDERR_RAW_CHARS) this.#tail = this.#tail.slice(this.#tail.length - STDERR_RAW_CHARS);
     const lines = this.#tail.split("\n");
-    // One more than the limit: the last element is the line still being written.
+    // One more than the limit: the last element is the line still being written. Whole lines only, so no
+    // secret is split here.
     if (lines.length > STDERR_TAIL_LINES + 1) this.#tail = lines.slice(lines.length - STDERR_TAIL_LINES - 1).join("\n");
   }
 
-  /** The last lines of stderr, without a trailing newline. */
+  /** The last lines of stderr, redacted, then cut to size, without a trailing newline. */
   text(): string {
-    const lines = this.#tail.replace(/\n+$/, "").split("\n");
+    const redacted = this.redact(this.#tail);
+    const shown = redacted.length > STDERR_TAIL_CHARS ? redacted.slice(redacted.length - STDERR_TAIL_CHARS) : redacted;
+    const lines = shown.replace(/\n+$/, "").split("\n");
     return lines.slice(Math.max(0, lines.length - STDERR_TAIL_LINES)).join("\n");
   }
 }
@@ -99,7 +109,7 @@ export class StdioTransport implements Transport {
   readonly label: string;
   readonly #options: StdioTransportOptions;
   readonly #framer: LineFramer;
-  readonly #stderr = new StderrTail();
+  readonly #stderr: StderrTail;
   #child: ChildProcessWithoutNullStreams | undefined;
   #handlers: TransportHandlers | undefined;
   #exit: { readonly code: number | null; readonly signal: NodeJS.Signals | null } | undefined;
@@ -115,6 +125,7 @@ export class StdioTransport implements Transport {
   constructor(options: StdioTransportOptions) {
     this.#options = options;
     this.label = options.label;
+    this.#stderr = new StderrTail(options.redact ?? ((text) => text));
     this.#framer = (options.createFramer ?? createLineFramer)(options.maxLineBytes ?? MAX_LINE_BYTES);
   }
 
