@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { McpConfig } from "../mcp/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { ConfigError, type Env } from "./config-reader.js";
-import { loadMcpConfig, parseMcpConfig } from "./mcp-config.js";
+import { configuredSecrets, loadMcpConfig, parseMcpConfig } from "./mcp-config.js";
 
 const FILE = "mcp.config.json";
 
@@ -94,6 +94,20 @@ describe("parseMcpConfig", () => {
     ]);
   });
 
+  it("reads inheritEnv, the opt-in to pass the whole environment to a stdio server", () => {
+    expect(configOf(oneServer("all", { command: "x", inheritEnv: true })).servers).toEqual([
+      { alias: "all", transport: "stdio", command: "x", args: [], env: {}, inheritEnv: true, enabled: true },
+    ]);
+  });
+
+  it("rejects an inheritEnv that is not true or false, at its position", () => {
+    expect(errorOf(oneServer("all", { command: "x", inheritEnv: "yes" }))).toMatchObject({
+      path: "mcpServers.all.inheritEnv",
+      position: { line: 5, column: 21 },
+    });
+    expect(errorOf(oneServer("remote", { url: "http://a/", inheritEnv: true }))).toMatchObject({ path: "mcpServers.remote.inheritEnv" });
+  });
+
   it.each(["http", "streamable-http", "streamableHttp"])('treats "type": "%s" as HTTP', (type) => {
     expect(configOf(oneServer("t", { type, url: "http://127.0.0.1:1/mcp" })).servers[0]?.transport).toBe("http");
   });
@@ -167,17 +181,17 @@ describe("parseMcpConfig", () => {
     expect(errorOf(oneServer("notes", { comand: "node" }))).toEqual({
       file: FILE,
       path: "mcpServers.notes.comand",
-      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd, maxLineBytes)",
+      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
       position: { line: 4, column: 7 },
       message:
-        "mcp.config.json:4:7: mcpServers.notes.comand: unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd, maxLineBytes)",
+        "mcp.config.json:4:7: mcpServers.notes.comand: unknown field (expected one of: type, timeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
     });
   });
 
   it("rejects a field of the other transport", () => {
     expect(errorOf(oneServer("notes", { command: "node", url: "http://a/" }))).toMatchObject({
       path: "mcpServers.notes.url",
-      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, cwd, maxLineBytes)",
+      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
     });
   });
 
@@ -264,5 +278,22 @@ describe("loadMcpConfig", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect(error).toMatchObject({ file, path: "" });
     expect(error instanceof ConfigError && error.detail).toMatch(/^cannot read the file: ENOENT/);
+  });
+});
+
+describe("configuredSecrets", () => {
+  it("lists every header and env value, the long words inside them, and the model's credentials from the environment", () => {
+    const config = configOf(
+      JSON.stringify({
+        mcpServers: {
+          local: { command: "x", env: { TOKEN: "${SECRET}", PLAIN: "1" }, enabled: false },
+          remote: { url: "https://a/mcp", headers: { Authorization: "Bearer ${SECRET}-h" } },
+        },
+      }),
+      { SECRET: "s3cret-value" },
+    );
+    const env = { ANTHROPIC_API_KEY: "sk-ant-key", ANTHROPIC_AUTH_TOKEN: "", HOME: "/home/me" };
+    expect(configuredSecrets(config, env)).toEqual(["s3cret-value", "1", "Bearer s3cret-value-h", "s3cret-value-h", "sk-ant-key"]);
+    expect(configuredSecrets(null, {})).toEqual([]);
   });
 });

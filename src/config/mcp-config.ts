@@ -2,7 +2,7 @@
 // expanded, or the first ConfigError found. The shape is the one other MCP hosts use: stdio `{ command,
 // args?, env?, cwd? }`, HTTP `{ type: "http", url, headers? }`, plus our own `timeoutMs` and `enabled`.
 import { readFile } from "node:fs/promises";
-import { describeError } from "../kernel/index.js";
+import { describeError, MODEL_KEY_VARIABLES, secretsIn } from "../kernel/index.js";
 import { sanitizeAlias, toolPrefix, type HttpServerConfig, type McpConfig, type McpServerConfig, type StdioServerConfig } from "../mcp/index.js";
 import {
   ConfigError,
@@ -80,6 +80,23 @@ export async function loadMcpConfig(path: string, env: Env): Promise<McpConfig |
   return parseMcpConfig(text, path, env);
 }
 
+/**
+ * Every secret a session must keep out of what it prints, records and gives the model: each header and env
+ * value of the config (enabled servers or not, with `${VAR}` expanded) and the model's credentials from the
+ * environment. Feed it to the kernel's createRedactor, which ignores the values too short to be secrets.
+ */
+export function configuredSecrets(config: McpConfig | null, env: Env): string[] {
+  const values: string[] = [];
+  for (const server of config?.servers ?? []) {
+    values.push(...Object.values(server.transport === "stdio" ? server.env : server.headers));
+  }
+  for (const name of MODEL_KEY_VARIABLES) {
+    const value = env[name];
+    if (value !== undefined && value !== "") values.push(value);
+  }
+  return secretsIn(values);
+}
+
 // One entry of `mcpServers`, validated into a typed server config.
 
 type Transport = McpServerConfig["transport"];
@@ -134,12 +151,14 @@ function readStdio(common: Common, server: JsonObjectNode, path: Path, context: 
   const env = optionalField(server, "env");
   const cwd = optionalField(server, "cwd");
   const maxLineBytes = optionalField(server, "maxLineBytes");
+  const inheritEnv = optionalField(server, "inheritEnv");
   return {
     alias: common.alias,
     transport: "stdio",
     command: readNonEmptyExpandedString(requiredField(server, "command", path, context), [...path, "command"], context),
     args: args === undefined ? [] : readExpandedStringArray(args, [...path, "args"], context),
     env: env === undefined ? {} : readExpandedStringMap(env, [...path, "env"], context),
+    ...(inheritEnv === undefined ? {} : { inheritEnv: readBoolean(inheritEnv, [...path, "inheritEnv"], context) }),
     ...(cwd === undefined ? {} : { cwd: readString(cwd, [...path, "cwd"], context) }),
     ...(maxLineBytes === undefined ? {} : { maxLineBytes: readPositiveInteger(maxLineBytes, [...path, "maxLineBytes"], context, "bytes") }),
     ...(common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),
@@ -165,7 +184,7 @@ interface TransportEntry {
 }
 
 const TRANSPORTS: Readonly<Record<Transport, TransportEntry>> = {
-  stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "cwd", "maxLineBytes"], read: readStdio },
+  stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "inheritEnv", "cwd", "maxLineBytes"], read: readStdio },
   http: { fields: [...COMMON_FIELDS, "url", "headers"], read: readHttp },
 };
 
