@@ -63,6 +63,21 @@ describe("bash", () => {
     expect(result).toEqual({ text: "exit code 0\nhello\n", isError: false });
   });
 
+  it("runs without the model's API key variables, with the rest of the environment", async () => {
+    const saved = { key: process.env.ANTHROPIC_API_KEY, token: process.env.ANTHROPIC_AUTH_TOKEN, other: process.env.MCA_TEST_KEPT };
+    Object.assign(process.env, { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_AUTH_TOKEN: "auth-test", MCA_TEST_KEPT: "kept" });
+    try {
+      const command = 'echo "key=${ANTHROPIC_API_KEY-unset} token=${ANTHROPIC_AUTH_TOKEN-unset} other=${MCA_TEST_KEPT-unset}"';
+      const result = await callTool(createBashTool(project()), { command }, context);
+      expect(result.text).toBe("exit code 0\nkey=unset token=unset other=kept\n");
+    } finally {
+      for (const [name, value] of [["ANTHROPIC_API_KEY", saved.key], ["ANTHROPIC_AUTH_TOKEN", saved.token], ["MCA_TEST_KEPT", saved.other]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it("runs in the project folder", async () => {
     const result = await callTool(createBashTool(project()), { command: "pwd" }, context);
     expect(result).toEqual({ text: `exit code 0\n${realpathSync(project())}\n`, isError: false });

@@ -2,7 +2,7 @@
 // group is killed on timeout or abort, and its output is bounded while it is read.
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import type { Tool, ToolArgs, ToolResult } from "../kernel/index.js";
+import { withoutModelKeys, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
 import { errorResult, okResult, optionalInteger, requiredString } from "./local-tool.js";
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -26,7 +26,7 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
       "default 120,000, at most 600,000; on timeout the command and everything it started are killed. " +
       "Output over 7,000 bytes keeps its first 3,000 and last 4,000 bytes. Background processes that " +
       "still hold the output when the command ends are killed; redirect their output " +
-      "(`cmd > log 2>&1 &`) to keep them running.",
+      "(`cmd > log 2>&1 &`) to keep them running. The model's API key variables are not in its environment.",
     inputSchema: {
       type: "object",
       properties: {
@@ -122,8 +122,10 @@ function runCommand(request: CommandRequest): Promise<CommandOutcome> {
     let settled = false;
 
     // `detached: true` makes the child the leader of a new process group whose id is its pid.
+    // The command is the model's: the model's own credentials are not its to read (or to print into the transcript).
     const child = spawn("bash", ["-c", request.command], {
       cwd: request.cwd,
+      env: withoutModelKeys(process.env),
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
