@@ -1,13 +1,15 @@
 // The agent loop: a user prompt, then model turns and tool calls until the model ends its turn or a
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
-import { decide as decideCall, unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
+import { unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
 import { appendMessage, closeOpenToolUses } from "./history.js";
 import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink } from "./ports.js";
+import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
 import type { Tool, ToolArgs } from "./tool.js";
 import {
   ABORTED_TEXT,
   createLoopGuard,
+  judgeCall,
   REPEAT_REFUSE_AT,
   REPEAT_STOP_AT,
   runToolCall,
@@ -56,6 +58,8 @@ export interface AgentDeps {
    * gets that server's reason instead of "unknown tool". The model is never told about these.
    */
   readonly findTool?: (name: string) => Tool | undefined;
+  /** Applied to every tool result before it is truncated and before the model, the user or the transcript sees it. */
+  readonly redact?: Redact;
 }
 
 export interface CallReport {
@@ -129,8 +133,8 @@ export function createAgent(deps: AgentDeps): Agent {
   const startTurn = (): CallContext => {
     turn += 1;
     guard.reset();
-    const { approve, emit, snapshots } = deps;
-    return { findTool, rules: deps.rules, sessionAllows, guard, undoLog, snapshots, approve, emit, record, turn };
+    const { approve, emit, snapshots, redact } = deps;
+    return { findTool, rules: deps.rules, sessionAllows, guard, undoLog, snapshots, approve, emit, record, turn, redact };
   };
 
   if (messages.length > 0) record({ type: "history", messages });
@@ -214,7 +218,7 @@ export function createAgent(deps: AgentDeps): Agent {
     },
     decide(name, args = {}) {
       const tool = findTool(name);
-      return tool === undefined ? unknownToolDecision(name) : decideCall(tool, args, deps.rules, sessionAllows);
+      return tool === undefined ? unknownToolDecision(name) : judgeCall(tool, args, deps.rules, sessionAllows).decision;
     },
     async undo() {
       const entry = undoLog.latest();

@@ -1,10 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { decide, parseRule, type Rule, type Verdict } from "./gate.js";
-import type { Tool } from "./tool.js";
+import { callSubject, decide, parseRule, unmatchedRules, type GateSubject, type GateTool, type Rule, type Verdict } from "./gate.js";
+import type { Tool, ToolArgs, ToolKind } from "./tool.js";
 
 const NONE: ReadonlySet<string> = new Set();
-const bash: Pick<Tool, "name" | "kind"> = { name: "bash", kind: "exec" };
-const notesSearch: Pick<Tool, "name" | "kind"> = { name: "mcp__notes__search", kind: "remote" };
+
+function local(name: string, kind: ToolKind): GateTool {
+  return { name, kind, source: "local", originalName: name };
+}
+
+const bash = local("bash", "exec");
+const writeFile = local("write_file", "write");
+const notesSearch: GateTool = { name: "mcp__notes__search", kind: "remote", source: "notes", originalName: "search" };
+
+function command(text: string): GateSubject {
+  return { kind: "command", text };
+}
+
+function path(text: string): GateSubject {
+  return { kind: "path", text, outside: false };
+}
+
+/** The subject the gate reads from arguments as written (a tool without its own `gateSubject`). */
+function fromArgs(tool: GateTool, args: ToolArgs): GateSubject {
+  return callSubject(tool, args, args);
+}
 
 function rule(verdict: Verdict, pattern: string, origin = "--test"): Rule {
   const parsed = parseRule(pattern, verdict, origin);
@@ -23,7 +42,7 @@ describe("decide", () => {
   it("lets deny win over ask and allow in every order of the rules", () => {
     const rules = [rule("allow", "mcp__notes__*"), rule("deny", "mcp__*__search", "/p/.mca/settings.json"), rule("ask", "*")];
     for (const order of permutations(rules)) {
-      expect(decide(notesSearch, {}, order, NONE)).toEqual({
+      expect(decide(notesSearch, fromArgs(notesSearch, {}), order, NONE)).toEqual({
         verdict: "deny",
         reason: 'rule "mcp__*__search" (deny) from /p/.mca/settings.json',
       });
@@ -33,7 +52,7 @@ describe("decide", () => {
   it("lets ask win over allow in every order of the rules", () => {
     const rules = [rule("allow", "mcp__notes__*", "--allow"), rule("ask", "mcp__notes__search", "/home/u/settings.json")];
     for (const order of permutations(rules)) {
-      expect(decide(notesSearch, {}, order, NONE)).toEqual({
+      expect(decide(notesSearch, fromArgs(notesSearch, {}), order, NONE)).toEqual({
         verdict: "ask",
         reason: 'rule "mcp__notes__search" (ask) from /home/u/settings.json',
       });
@@ -41,7 +60,7 @@ describe("decide", () => {
   });
 
   it("names the winning rule and its origin in the reason", () => {
-    expect(decide(notesSearch, {}, [rule("allow", "mcp__notes__*", "--allow")], NONE)).toEqual({
+    expect(decide(notesSearch, fromArgs(notesSearch, {}), [rule("allow", "mcp__notes__*", "--allow")], NONE)).toEqual({
       verdict: "allow",
       reason: 'rule "mcp__notes__*" (allow) from --allow',
     });
@@ -49,19 +68,19 @@ describe("decide", () => {
 
   it("falls back to the default for each kind when no rule matches", () => {
     const unrelated = [rule("deny", "other_tool")];
-    expect(decide({ name: "read_file", kind: "read" }, {}, unrelated, NONE)).toEqual({
+    expect(decide(local("read_file", "read"), fromArgs(local("read_file", "read"), {}), unrelated, NONE)).toEqual({
       verdict: "allow",
       reason: "default for read tools: allow",
     });
-    expect(decide({ name: "write_file", kind: "write" }, {}, unrelated, NONE)).toEqual({
+    expect(decide(writeFile, fromArgs(writeFile, {}), unrelated, NONE)).toEqual({
       verdict: "ask",
       reason: "default for write tools: ask",
     });
-    expect(decide(bash, { command: "ls" }, unrelated, NONE)).toEqual({
+    expect(decide(bash, command("ls"), unrelated, NONE)).toEqual({
       verdict: "ask",
       reason: "default for exec tools: ask",
     });
-    expect(decide(notesSearch, {}, unrelated, NONE)).toEqual({
+    expect(decide(notesSearch, fromArgs(notesSearch, {}), unrelated, NONE)).toEqual({
       verdict: "ask",
       reason: "default for remote tools: ask (annotations are not trusted)",
     });
@@ -78,16 +97,16 @@ describe("decide", () => {
       annotations: { readOnlyHint: true },
       run: async () => ({ text: "", isError: false }),
     };
-    expect(decide(readOnly, {}, [], NONE).verdict).toBe("ask");
+    expect(decide(readOnly, fromArgs(readOnly, {}), [], NONE).verdict).toBe("ask");
   });
 
   it("matches an argument glob against a bash command", () => {
     const rules = [rule("allow", "bash(git status*)")];
-    expect(decide(bash, { command: "git status -s" }, rules, NONE)).toEqual({
+    expect(decide(bash, command("git status -s"), rules, NONE)).toEqual({
       verdict: "allow",
       reason: 'rule "bash(git status*)" (allow) from --test',
     });
-    expect(decide(bash, { command: "git push" }, rules, NONE)).toEqual({
+    expect(decide(bash, command("git push"), rules, NONE)).toEqual({
       verdict: "ask",
       reason: "default for exec tools: ask",
     });
@@ -95,57 +114,71 @@ describe("decide", () => {
 
   it("does not let an allowed command prefix carry a chained second command", () => {
     const rules = [rule("allow", "bash(git status*)")];
-    for (const command of ["git status; rm -rf ~", "git status && curl x", "git status | sh", "git status $(rm x)", "git status\nrm x"]) {
-      expect(decide(bash, { command }, rules, NONE).verdict).toBe("ask");
+    for (const text of ["git status; rm -rf ~", "git status && curl x", "git status | sh", "git status $(rm x)", "git status\nrm x"]) {
+      expect(decide(bash, command(text), rules, NONE).verdict).toBe("ask");
     }
   });
 
   it("still denies a chained command that a deny rule's glob covers", () => {
-    expect(decide(bash, { command: "rm -rf x; ls" }, [rule("deny", "bash(rm*)")], NONE).verdict).toBe("deny");
+    expect(decide(bash, command("rm -rf x; ls"), [rule("deny", "bash(rm*)")], NONE).verdict).toBe("deny");
   });
 
-  it("matches an argument glob against the path argument when there is one", () => {
-    const rules = [rule("allow", "write_file(/repo/src/*)")];
-    const write: Pick<Tool, "name" | "kind"> = { name: "write_file", kind: "write" };
-    expect(decide(write, { path: "/repo/src/a.ts", content: "x" }, rules, NONE).verdict).toBe("allow");
-    expect(decide(write, { path: "/etc/passwd", content: "x" }, rules, NONE).verdict).toBe("ask");
+  it("matches an argument glob against the path argument of a tool without its own subject", () => {
+    const rules = [rule("allow", "mcp__files__write(/repo/src/*)")];
+    const write: GateTool = { name: "mcp__files__write", kind: "remote", source: "files", originalName: "write" };
+    expect(decide(write, fromArgs(write, { path: "/repo/src/a.ts", content: "x" }), rules, NONE).verdict).toBe("allow");
+    expect(decide(write, fromArgs(write, { path: "/etc/passwd", content: "x" }), rules, NONE).verdict).toBe("ask");
   });
 
   it("matches an argument glob against the stable JSON of the arguments otherwise", () => {
     const rules = [rule("allow", 'mcp__notes__search({"limit":3,"query":"*"})')];
-    expect(decide(notesSearch, { query: "mcp", limit: 3 }, rules, NONE).verdict).toBe("allow");
-    expect(decide(notesSearch, { query: "mcp", limit: 4 }, rules, NONE).verdict).toBe("ask");
+    expect(decide(notesSearch, fromArgs(notesSearch, { query: "mcp", limit: 3 }), rules, NONE).verdict).toBe("allow");
+    expect(decide(notesSearch, fromArgs(notesSearch, { query: "mcp", limit: 4 }), rules, NONE).verdict).toBe("ask");
+  });
+
+  it("matches the subject a tool gives for its parsed arguments instead of the arguments as written", () => {
+    const real: Pick<Tool, "kind" | "gateSubject"> = { kind: "read", gateSubject: () => path(".env") };
+    const readFile = local("read_file", "read");
+    expect(decide(readFile, callSubject(real, { path: "envlink" }, { path: "envlink" }), [rule("deny", "read_file(.env)")], NONE).verdict).toBe("deny");
+    expect(callSubject(real, { path: 3 }, new Error("path must be a string"))).toEqual({ kind: "arguments", text: '{"path":3}' });
   });
 
   it("allows a tool the user allowed for this session over its kind's default and any allow rule", () => {
     const session = new Set(["mcp__notes__search"]);
-    expect(decide(notesSearch, {}, [rule("allow", "mcp__*")], session)).toEqual({
+    expect(decide(notesSearch, fromArgs(notesSearch, {}), [rule("allow", "mcp__*")], session)).toEqual({
       verdict: "allow",
       reason: "allowed for this session",
     });
-    expect(decide(notesSearch, {}, [], session)).toEqual({ verdict: "allow", reason: "allowed for this session" });
+    expect(decide(notesSearch, fromArgs(notesSearch, {}), [], session)).toEqual({ verdict: "allow", reason: "allowed for this session" });
   });
 
   it("keeps asking where the user's own ask rule matches, even after an allow for this session", () => {
     const session = new Set(["mcp__notes__search"]);
-    expect(decide(notesSearch, {}, [rule("ask", "mcp__*")], session)).toEqual({
+    expect(decide(notesSearch, fromArgs(notesSearch, {}), [rule("ask", "mcp__*")], session)).toEqual({
       verdict: "ask",
       reason: 'rule "mcp__*" (ask) from --test',
     });
   });
 
-  it("matches a path argument after normalising it, so an allow rule does not cover a path that climbs out", () => {
-    const writeFile: Pick<Tool, "name" | "kind"> = { name: "write_file", kind: "write" };
+  it("matches a path argument as written after normalising it, so an allow rule does not cover a path that climbs out", () => {
     const docs = [rule("allow", "write_file(docs/*)")];
-    expect(decide(writeFile, { path: "docs/./guide.md" }, docs, new Set()).verdict).toBe("allow");
-    expect(decide(writeFile, { path: "docs/../src/main.ts" }, docs, new Set()).verdict).toBe("ask");
-    expect(decide(writeFile, { path: "../outside.txt" }, [rule("allow", "write_file(*)")], new Set()).verdict).toBe("ask");
-    expect(decide(writeFile, { path: "docs/../../x" }, [rule("deny", "write_file(*x)")], new Set()).verdict).toBe("deny");
+    const judge = (args: ToolArgs, rules: Rule[]): Verdict => decide(writeFile, fromArgs(writeFile, args), rules, NONE).verdict;
+    expect(judge({ path: "docs/./guide.md" }, docs)).toBe("allow");
+    expect(judge({ path: "docs/../src/main.ts" }, docs)).toBe("ask");
+    expect(judge({ path: "../outside.txt" }, [rule("allow", "write_file(*)")])).toBe("ask");
+    expect(judge({ path: "docs/../../x" }, [rule("deny", "write_file(*x)")])).toBe("deny");
+    expect(judge({ path: "docs//" }, [rule("deny", "write_file(docs)")])).toBe("deny");
+  });
+
+  it("never lets an allow rule cover a path outside the project, while a deny rule still matches it", () => {
+    const outside: GateSubject = { kind: "path", text: "/etc/passwd", outside: true };
+    expect(decide(writeFile, outside, [rule("allow", "write_file(*)")], NONE).verdict).toBe("ask");
+    expect(decide(writeFile, outside, [rule("deny", "write_file(/etc/*)")], NONE).verdict).toBe("deny");
   });
 
   it("lets a deny rule win over a session allow", () => {
     const session = new Set(["mcp__notes__search"]);
-    expect(decide(notesSearch, {}, [rule("deny", "mcp__notes__*", "--deny")], session)).toEqual({
+    expect(decide(notesSearch, fromArgs(notesSearch, {}), [rule("deny", "mcp__notes__*", "--deny")], session)).toEqual({
       verdict: "deny",
       reason: 'rule "mcp__notes__*" (deny) from --deny',
     });
@@ -165,7 +198,7 @@ describe("parseRule", () => {
   it("accepts parentheses inside the argument glob", () => {
     const parsed = rule("deny", "bash(echo (a))", "--deny");
     expect(parsed.pattern.text).toBe("bash(echo (a))");
-    expect(decide(bash, { command: "echo (a)" }, [parsed], NONE).verdict).toBe("deny");
+    expect(decide(bash, command("echo (a)"), [parsed], NONE).verdict).toBe("deny");
   });
 
   it("rejects an empty rule, an unclosed parenthesis, an empty argument glob and odd tool characters", () => {
@@ -178,12 +211,12 @@ describe("parseRule", () => {
 
 /** Whether a rule's glob covers `text`, seen through a deny rule on a bash command (deny matches anything). */
 function globMatches(glob: string, text: string): boolean {
-  return decide(bash, { command: text }, [rule("deny", `bash(${glob})`)], NONE).verdict === "deny";
+  return decide(bash, command(text), [rule("deny", `bash(${glob})`)], NONE).verdict === "deny";
 }
 
 /** Whether a rule's tool-name glob covers `name`. */
 function toolGlobMatches(glob: string, name: string): boolean {
-  return decide({ name, kind: "read" }, {}, [rule("deny", glob)], NONE).verdict === "deny";
+  return decide(local(name, "read"), fromArgs(local(name, "read"), {}), [rule("deny", glob)], NONE).verdict === "deny";
 }
 
 describe("the rule glob", () => {
@@ -213,5 +246,162 @@ describe("the rule glob", () => {
   it("lets * cross slashes and newlines", () => {
     expect(globMatches("/src/*", "/src/a/b.ts")).toBe(true);
     expect(globMatches("echo *", "echo a\nb")).toBe(true);
+  });
+});
+
+describe("decide on a bash command", () => {
+  const gitStatus = [rule("allow", "bash(git status*)")];
+
+  it("lets an allow rule's argument glob cover a plain command", () => {
+    expect(decide(bash, command("git status --short -- src/a.ts"), gitStatus, NONE)).toEqual({
+      verdict: "allow",
+      reason: 'rule "bash(git status*)" (allow) from --test',
+    });
+  });
+
+  it("lets no allow rule's argument glob cover expansion, quoting, globbing, redirection or odd spacing", () => {
+    const attacks = [
+      "git status --short ${x:=a[\\$\\(cp /etc/hostname OUT\\)]} ${a[x]}",
+      "git status $[a[$(cp /etc/hostname OUT)]]",
+      "git status ${!x}",
+      "git status ${PATH:0:1}",
+      "git status $HOME",
+      "git status 'x'",
+      'git status "x"',
+      "git status \\x",
+      "git status *",
+      "git status a?",
+      "git status [ab]",
+      "git status {a,b}",
+      "git status ~",
+      "git status > out",
+      "git status # note",
+      "git status\t-s",
+      "git status  -s",
+      " git status",
+      "git status ",
+      "git status\n",
+      "git status; rm x",
+    ];
+    for (const text of attacks) {
+      expect([text, decide(bash, command(text), gitStatus, NONE).verdict]).toEqual([text, "ask"]);
+    }
+  });
+
+  it("lets a command an allow rule does not cover fall through to the next matching rule", () => {
+    const rules = [...gitStatus, rule("deny", "bash(git status $*)")];
+    expect(decide(bash, command("git status $HOME"), rules, NONE).verdict).toBe("deny");
+  });
+
+  it("allows every command when the allow rule has no argument glob, an explicit choice", () => {
+    const attack = "git status ${x:=a[$(cp /etc/hostname OUT)]}";
+    expect(decide(bash, command(attack), [rule("allow", "bash")], NONE).verdict).toBe("allow");
+  });
+
+  it("denies rm however the command spells, wraps or hides it", () => {
+    const rm = [rule("deny", "bash(rm *)")];
+    const spellings = [
+      "/bin/rm -rf x",
+      " rm x",
+      "command rm x",
+      "env rm x",
+      "rm\tx",
+      "true; rm x",
+      "echo $(rm x)",
+      "echo `rm x`",
+      "ls | rm x",
+      "ls && rm x",
+      "ls || rm x",
+      "sleep 1 & rm x",
+      "ls\nrm x",
+      "X=1 rm x",
+      "env -i PATH=/bin /usr/bin/rm x",
+      "exec rm x",
+      "builtin rm x",
+      "nice -n 5 rm x",
+      "nohup rm x",
+      "time rm x",
+      "sudo -u root -E rm x",
+      "sudo -- rm x",
+      "command /bin/rm x",
+      "(rm x)",
+      "{ rm x; }",
+      "if true; then rm x; fi",
+      "\\rm x",
+      "'rm' x",
+      'r""m x',
+      ">/dev/null rm x",
+    ];
+    for (const text of spellings) {
+      expect([text, decide(bash, command(text), rm, NONE).verdict]).toEqual([text, "deny"]);
+    }
+  });
+
+  it("reads ask rules the same way as deny rules", () => {
+    expect(decide(bash, command("env git push"), [rule("allow", "bash"), rule("ask", "bash(git push*)")], NONE).verdict).toBe("ask");
+  });
+
+  it("still matches a wrapper itself and the command line as written", () => {
+    expect(decide(bash, command("sudo rm x"), [rule("deny", "bash(sudo *)")], NONE).verdict).toBe("deny");
+    expect(decide(bash, command("ls;  rm  x"), [rule("deny", "bash(ls;  rm  x)")], NONE).verdict).toBe("deny");
+  });
+});
+
+describe("decide on a write under .git or .mca", () => {
+  const allowAll = [rule("allow", "write_file(*)")];
+
+  it("asks whatever the allow rules say", () => {
+    for (const text of [".git/hooks/pre-commit", ".git", ".mca/settings.json", ".GIT/config"]) {
+      expect(decide(writeFile, path(text), allowAll, NONE)).toEqual({ verdict: "ask", reason: "writes under .git/ or .mca/ always ask" });
+    }
+  });
+
+  it("asks even for a tool the user allowed for this session", () => {
+    expect(decide(writeFile, path(".git/config"), [], new Set(["write_file"])).verdict).toBe("ask");
+  });
+
+  it("still denies where a deny rule matches", () => {
+    expect(decide(writeFile, path(".git/config"), [...allowAll, rule("deny", "write_file(.git/*)")], NONE).verdict).toBe("deny");
+  });
+
+  it("leaves reads and look-alike folders alone", () => {
+    expect(decide(local("read_file", "read"), path(".git/config"), [], NONE).verdict).toBe("allow");
+    expect(decide(writeFile, path(".github/workflows/ci.yml"), allowAll, NONE).verdict).toBe("allow");
+    expect(decide(writeFile, path("src/.git-keep"), allowAll, NONE).verdict).toBe("allow");
+  });
+});
+
+describe("decide on a remote tool", () => {
+  const deleteAll: GateTool = { name: "mcp__evil__delete_all_3f2a1b", kind: "remote", source: "evil", originalName: "delete_all" };
+
+  it("matches a rule by the tool's name on its server as well as by its flat name", () => {
+    expect(decide(deleteAll, fromArgs(deleteAll, {}), [rule("deny", "mcp__evil__delete_all", "--deny")], NONE)).toEqual({
+      verdict: "deny",
+      reason: 'rule "mcp__evil__delete_all" (deny) from --deny',
+    });
+    expect(decide(deleteAll, fromArgs(deleteAll, {}), [rule("deny", "mcp__evil__delete_all_3f2a1b")], NONE).verdict).toBe("deny");
+  });
+
+  it("gives a local tool no server-side name", () => {
+    const readFile = local("read_file", "read");
+    expect(decide(readFile, fromArgs(readFile, {}), [rule("deny", "mcp__local__read_file")], NONE).verdict).toBe("allow");
+  });
+});
+
+describe("unmatchedRules", () => {
+  it("names the rules without glob characters in their tool part that match no tool under either name", () => {
+    const deleteAll: GateTool = { name: "mcp__evil__delete_all_3f2a1b", kind: "remote", source: "evil", originalName: "delete_all" };
+    const rules = [
+      rule("deny", "read_fiel"),
+      rule("deny", "mcp__evil__delete_all"),
+      rule("deny", "mcp__gone__*"),
+      rule("deny", "bash(rm *)"),
+      rule("allow", "mcp__evil__delete_al?"),
+      rule("ask", "mcp__evli__delete_all(*)"),
+    ];
+    expect(unmatchedRules(rules, [bash, local("read_file", "read"), deleteAll]).map((unmatched) => unmatched.pattern.text)).toEqual([
+      "read_fiel",
+      "mcp__evli__delete_all(*)",
+    ]);
   });
 });

@@ -2,6 +2,7 @@
 // globs; the verdict for one call with its reason. The strictest matching rule wins whatever the order
 // (deny > ask > allow); only when no rule matches does the default for the tool's kind apply.
 import { posix } from "node:path";
+import { commandForms, isPlainCommand } from "./shell-command.js";
 import { stableJson } from "./stable-json.js";
 import type { Tool, ToolArgs, ToolKind } from "./tool.js";
 
@@ -13,6 +14,8 @@ export const VERDICT_RANK: Readonly<Record<Verdict, number>> = { allow: 0, ask: 
 export interface RulePattern {
   /** As written (trimmed), for the reason. */
   readonly text: string;
+  /** The tool part as written: `mcp__notes__*` of `mcp__notes__*(x)`. */
+  readonly toolGlob: string;
   readonly tool: RegExp;
   /** null: the rule covers every call of the matching tools. */
   readonly argument: RegExp | null;
@@ -45,11 +48,25 @@ const DEFAULTS: Readonly<Record<ToolKind, Decision>> = {
 export const SESSION_ALLOW: Decision = { verdict: "allow", reason: "allowed for this session" };
 
 /**
- * Shell syntax that can run a second command after an allowed prefix (`git status; rm -rf ~`), redirect
- * output, or substitute one: a command containing any of it is never covered by an allow rule's
- * argument glob (it falls through to the next rule or the default). Deny and ask rules still match it.
+ * A write that lands in git's folder (hooks, config) or mca's own (settings) can turn into running code
+ * or into loosened rules, so it is always put to the user; a deny rule still denies it.
  */
-const SHELL_CHAINING = /[;&|`<>\n\r]|\$\(/;
+const PROTECTED_WRITE = /^\.(?:git|mca)(?:\/|$)/iu;
+const PROTECTED_WRITE_ASK: Decision = { verdict: "ask", reason: "writes under .git/ or .mca/ always ask" };
+
+/**
+ * What a call's argument globs are matched against. `command`: a shell command (see shell-command.ts for
+ * how each kind of rule reads it). `path`: the path the call touches, for the local file tools its real
+ * path relative to the project; `outside` when it leads out of the project, which no allow rule covers.
+ * `arguments`: the stable JSON of all the arguments.
+ */
+export type GateSubject =
+  | { readonly kind: "command"; readonly text: string }
+  | { readonly kind: "path"; readonly text: string; readonly outside: boolean }
+  | { readonly kind: "arguments"; readonly text: string };
+
+/** The tool as the gate sees it: its names and kind, never its annotations. */
+export type GateTool = Pick<Tool, "name" | "kind" | "source" | "originalName">;
 
 const TOOL_GLOB = /^[A-Za-z0-9_.*?-]+$/;
 
@@ -69,11 +86,11 @@ function parseRulePattern(text: string): RulePattern | Error {
   if (!TOOL_GLOB.test(toolGlob)) {
     return new Error(`invalid tool name pattern ${JSON.stringify(toolGlob)} (letters, digits, _ . - and the globs * ?)`);
   }
-  if (open === -1) return { text: trimmed, tool: globToRegExp(toolGlob), argument: null };
+  if (open === -1) return { text: trimmed, toolGlob, tool: globToRegExp(toolGlob), argument: null };
   if (!trimmed.endsWith(")")) return new Error(`missing ")" at the end of ${JSON.stringify(trimmed)}`);
   const argGlob = trimmed.slice(open + 1, -1);
   if (argGlob === "") return new Error(`empty argument pattern in ${JSON.stringify(trimmed)} (write ${toolGlob} or ${toolGlob}(*))`);
-  return { text: trimmed, tool: globToRegExp(toolGlob), argument: globToRegExp(argGlob) };
+  return { text: trimmed, toolGlob, tool: globToRegExp(toolGlob), argument: globToRegExp(argGlob) };
 }
 
 /**
@@ -93,17 +110,20 @@ function globToRegExp(pattern: string): RegExp {
 /**
  * The verdict for one call. Order: the strictest matching rule when it is deny or ask (the user's own
  * strict rules are never loosened); then a tool the user allowed for this session (by name); then a
- * matching allow rule; then the default for the tool's kind.
+ * matching allow rule; then the default for the tool's kind. A write under `.git/` or `.mca/` that
+ * would be allowed is asked instead.
  */
-export function decide(
-  tool: Pick<Tool, "name" | "kind">,
-  args: ToolArgs,
-  rules: readonly Rule[],
-  sessionAllows: ReadonlySet<string>,
-): Decision {
+export function decide(tool: GateTool, subject: GateSubject, rules: readonly Rule[], sessionAllows: ReadonlySet<string>): Decision {
+  const decision = verdictOf(tool, subject, rules, sessionAllows);
+  const protectedWrite = tool.kind === "write" && subject.kind === "path" && PROTECTED_WRITE.test(subject.text);
+  return protectedWrite && decision.verdict === "allow" ? PROTECTED_WRITE_ASK : decision;
+}
+
+function verdictOf(tool: GateTool, subject: GateSubject, rules: readonly Rule[], sessionAllows: ReadonlySet<string>): Decision {
+  const texts = subjectTexts(subject);
   let strictest: Rule | undefined;
   for (const rule of rules) {
-    if (!ruleMatches(rule, tool, args)) continue;
+    if (!ruleMatches(rule, tool, texts)) continue;
     if (strictest === undefined || VERDICT_RANK[rule.verdict] > VERDICT_RANK[strictest.verdict]) strictest = rule;
   }
   if (strictest !== undefined && strictest.verdict !== "allow") return fromRule(strictest);
@@ -121,30 +141,72 @@ function fromRule(rule: Rule): Decision {
   return { verdict: rule.verdict, reason: `rule ${JSON.stringify(rule.pattern.text)} (${rule.verdict}) from ${rule.origin}` };
 }
 
-function ruleMatches(rule: Rule, tool: Pick<Tool, "name" | "kind">, args: ToolArgs): boolean {
-  const { pattern } = rule;
-  if (!pattern.tool.test(tool.name)) return false;
-  if (pattern.argument === null) return true;
-  const subject = argumentSubject(tool, args);
-  // An allow rule never covers more than it reads: not a chained command, not a path that climbs out.
-  if (rule.verdict === "allow" && subject.isCommand && SHELL_CHAINING.test(subject.text)) return false;
-  if (rule.verdict === "allow" && subject.climbs) return false;
-  return pattern.argument.test(subject.text);
+/**
+ * The texts each kind of rule's argument glob is tried on. An allow rule covers no more than it reads:
+ * only a plain command, taken literally, and only a path inside the project. Deny and ask rules are
+ * tried on every spelling of every simple command of a command line.
+ */
+interface SubjectTexts {
+  readonly allow: readonly string[];
+  readonly strict: readonly string[];
+}
+
+function subjectTexts(subject: GateSubject): SubjectTexts {
+  switch (subject.kind) {
+    case "command":
+      return { allow: isPlainCommand(subject.text) ? [subject.text] : [], strict: [...commandForms(subject.text)] };
+    case "path":
+      return { allow: subject.outside ? [] : [subject.text], strict: [subject.text] };
+    case "arguments":
+      return { allow: [subject.text], strict: [subject.text] };
+    default: {
+      const unknown: never = subject;
+      throw new Error(`unknown gate subject ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function ruleMatches(rule: Rule, tool: GateTool, texts: SubjectTexts): boolean {
+  const { argument } = rule.pattern;
+  if (!toolMatches(rule.pattern.tool, tool)) return false;
+  if (argument === null) return true;
+  return (rule.verdict === "allow" ? texts.allow : texts.strict).some((text) => argument.test(text));
 }
 
 /**
- * What an argument glob is matched against: an exec tool's `command` string (`bash(git status*)`);
- * otherwise the `path` argument when it is a string (`write_file(/repo/src/*)`); otherwise the stable
- * JSON of all the arguments (`mcp__tickets__search(*"urgent"*)`).
+ * A remote tool answers to its flat name and to `mcp__<alias>__<its name on the server>`, so that a
+ * rule still reaches a tool whose flat name was sanitised or hash-suffixed.
  */
-function argumentSubject(tool: Pick<Tool, "kind">, args: ToolArgs): { readonly text: string; readonly isCommand: boolean; readonly climbs: boolean } {
-  const command = args.command;
-  if (tool.kind === "exec" && typeof command === "string") return { text: command, isCommand: true, climbs: false };
-  const path = args.path;
+function toolMatches(glob: RegExp, tool: GateTool): boolean {
+  return glob.test(tool.name) || (tool.kind === "remote" && glob.test(serverSideName(tool)));
+}
+
+function serverSideName(tool: GateTool): string {
+  return `mcp__${tool.source}__${tool.originalName}`;
+}
+
+/**
+ * The rules whose tool part has no glob character yet names no tool under either of its names: most
+ * likely typos, which would otherwise protect nothing without a word. For the session to report at start.
+ */
+export function unmatchedRules(rules: readonly Rule[], tools: readonly GateTool[]): readonly Rule[] {
+  return rules.filter(({ pattern }) => !/[*?]/u.test(pattern.toolGlob) && !tools.some((tool) => toolMatches(pattern.tool, tool)));
+}
+
+/**
+ * What a call's argument globs are matched against: the tool's own account (`gateSubject`, from the
+ * parsed arguments) when it has one and the arguments parsed; otherwise, read from the arguments, an
+ * exec tool's `command` string (`bash(git status*)`), else the `path` argument when it is a string,
+ * normalised (`write_file(src/*)` does not cover `src/../x`), else the stable JSON of all the arguments
+ * (`mcp__tickets__search(*"urgent"*)`).
+ */
+export function callSubject(tool: Pick<Tool, "kind" | "gateSubject">, args: ToolArgs, parsed: ToolArgs | Error): GateSubject {
+  if (tool.gateSubject !== undefined && !(parsed instanceof Error)) return tool.gateSubject(parsed);
+  const { command, path } = args;
+  if (tool.kind === "exec" && typeof command === "string") return { kind: "command", text: command };
   if (typeof path === "string") {
-    // `docs/../src/main.ts` is matched as `src/main.ts`, so `write_file(docs/*)` does not cover it.
-    const normal = posix.normalize(path);
-    return { text: normal, isCommand: false, climbs: normal === ".." || normal.startsWith("../") };
+    const normal = posix.normalize(path).replace(/(?<=.)\/+$/u, "");
+    return { kind: "path", text: normal, outside: normal === ".." || normal.startsWith("../") };
   }
-  return { text: stableJson(args), isCommand: false, climbs: false };
+  return { kind: "arguments", text: stableJson(args) };
 }

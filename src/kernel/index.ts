@@ -6,4 +6,5 @@ export * from "./ports.js";
 export { describeError } from "./settle.js";
 export * from "./tool.js";
 export * from "./redaction.js";
+export { PLAIN_COMMAND_CHARACTERS } from "./shell-command.js";
 export { MAX_RESULT_CHARS, truncateResult, type TruncatedText } from "./tool-call.js";

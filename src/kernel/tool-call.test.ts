@@ -9,6 +9,7 @@ import {
   memoryTranscript,
   scriptedModel,
 } from "./test-support/fakes.js";
+import { createRedactor, REDACTED } from "./redaction.js";
 import type { Tool } from "./tool.js";
 import { createLoopGuard, MAX_RESULT_CHARS, REPEAT_REFUSE_AT, REPEAT_STOP_AT, truncateResult, type Repeat } from "./tool-call.js";
 
@@ -172,6 +173,19 @@ describe("Agent.call argument checks", () => {
     });
     expect(asked).toEqual([]);
   });
+
+  it("judges the subject the tool gives for its parsed arguments, not the arguments as written", async () => {
+    const log: string[] = [];
+    const realPath: Tool<{ readonly file: string }> = { ...parsing(log), gateSubject: ({ file }) => ({ kind: "path", text: `real/${file}`, outside: false }) };
+    const { agent, snapshots } = setup({ tools: [realPath], rules: [rule("allow", "typed(*)"), rule("deny", "typed(real/*)", "--deny")] });
+    expect(await agent.call("typed", { path: "link" }, signal())).toMatchObject({
+      isError: true,
+      text: 'Denied by the approval gate: rule "typed(real/*)" (deny) from --deny.',
+    });
+    expect(agent.decide("typed", { path: "link" })).toEqual({ verdict: "deny", reason: 'rule "typed(real/*)" (deny) from --deny' });
+    expect(log).toEqual(["parse", "parse"]);
+    expect(snapshots.log).toEqual([]);
+  });
 });
 
 describe("Agent.decide", () => {
@@ -179,6 +193,26 @@ describe("Agent.decide", () => {
     const { agent } = setup({ rules: [rule("allow", "mcp__tickets__*", "--allow")] });
     expect(agent.decide("mcp__tickets__create")).toEqual({ verdict: "allow", reason: 'rule "mcp__tickets__*" (allow) from --allow' });
     expect(agent.decide("ghost")).toEqual({ verdict: "deny", reason: 'no tool named "ghost"' });
+  });
+});
+
+describe("Agent.call with a redactor", () => {
+  const secret = "tok-0123456789abcdef";
+  const leaky = fakeTool({ name: "leaky", run: async () => ({ text: `${"z".repeat(MAX_RESULT_CHARS - 5)}${secret.toUpperCase()}`, isError: false }) });
+
+  it("redacts the result before it is cut, so no fragment of a secret survives, everywhere the text goes", async () => {
+    const { agent, events, transcript } = setup({ tools: [leaky], redact: createRedactor([secret]) });
+    const report = await agent.call("leaky", {}, signal());
+    const expected = `${"z".repeat(MAX_RESULT_CHARS - 5)}${REDACTED}`;
+    expect(report).toMatchObject({ text: truncateResult(expected).text, truncated: true });
+    expect(report.text).not.toContain("TOK-0");
+    expect(events.at(-1)).toMatchObject({ type: "tool_end", text: report.text });
+    expect(transcript.entries.at(-1)).toMatchObject({ type: "tool_result", text: report.text });
+  });
+
+  it("leaves the result as it is without one", async () => {
+    const report = await setup({ tools: [leaky] }).agent.call("leaky", {}, signal());
+    expect(report.text.slice(MAX_RESULT_CHARS - 5, MAX_RESULT_CHARS)).toBe("TOK-0");
   });
 });
 

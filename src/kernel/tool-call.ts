@@ -2,8 +2,9 @@
 // argument check (once), approval gate (once), snapshots, the run itself, then the one truncation site.
 // Every failure becomes an error result the model can read; nothing here throws into the loop.
 import type { UndoLog } from "./agent.js";
-import { decide, unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
+import { callSubject, decide, unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
 import type { AgentEvent, SnapshotStore, TranscriptEntry } from "./ports.js";
+import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
 import { stableJson } from "./stable-json.js";
 import { parseToolArgs, type Tool, type ToolArgs, type ToolResult } from "./tool.js";
@@ -29,6 +30,8 @@ export interface CallContext {
   readonly emit: (event: AgentEvent) => void;
   readonly record: (entry: TranscriptEntry) => void;
   readonly turn: number;
+  /** Applied to every result text before it is truncated, so no cut can leave part of a secret. */
+  readonly redact?: Redact;
 }
 
 export interface ToolCallRequest {
@@ -57,25 +60,52 @@ export async function runToolCall(context: CallContext, call: ToolCallRequest, s
   context.emit({ type: "tool_start", callId, tool: name, args });
   context.record({ type: "tool_call", callId, tool: name, args });
   const tool = context.findTool(name);
-  const decision = tool === undefined ? unknownToolDecision(name) : decide(tool, args, context.rules, context.sessionAllows);
+  let decision = tool === undefined ? unknownToolDecision(name) : NOT_JUDGED;
   let attempt: Attempt;
   try {
-    attempt = await attemptCall(context, call, tool, decision, signal);
+    const judged = tool === undefined ? undefined : judgeCall(tool, args, context.rules, context.sessionAllows);
+    if (judged !== undefined) decision = judged.decision;
+    attempt = await attemptCall(context, call, tool && judged && { tool, parsed: judged.parsed }, decision, signal);
   } catch (error) {
     // A bug or broken infrastructure (a snapshot store, an approval prompt): still a result, never a crash.
     attempt = { result: failure(`Internal error while calling ${name}: ${describeError(error)}`), stop: null };
   }
-  const { text, truncated } = truncateResult(attempt.result.text);
+  const shown = context.redact === undefined ? attempt.result.text : context.redact(attempt.result.text);
+  const { text, truncated } = truncateResult(shown);
   const isError = attempt.result.isError;
   context.emit({ type: "tool_end", callId, tool: name, isError, text, truncated });
   context.record({ type: "tool_result", callId, tool: name, isError, text, truncated });
   return { isError, text, truncated, decision, stop: attempt.stop };
 }
 
+/** Stands in for the verdict when judging the call itself failed (a bug); the call is not run then. */
+const NOT_JUDGED: Decision = { verdict: "deny", reason: "the call could not be judged" };
+
+export interface JudgedCall {
+  /** The arguments as the tool's `parse` made them, or its Error. */
+  readonly parsed: ToolArgs | Error;
+  readonly decision: Decision;
+}
+
+/**
+ * The arguments checked once and the gate's verdict on what the call really touches (the tool's
+ * `gateSubject` when the arguments parsed). Arguments that do not parse are judged as written: the
+ * call fails anyway, and the verdict is only reported.
+ */
+export function judgeCall(tool: Tool, args: ToolArgs, rules: readonly Rule[], sessionAllows: ReadonlySet<string>): JudgedCall {
+  const parsed = parseToolArgs(tool, args);
+  return { parsed, decision: decide(tool, callSubject(tool, args, parsed), rules, sessionAllows) };
+}
+
+interface ParsedCall {
+  readonly tool: Tool;
+  readonly parsed: ToolArgs | Error;
+}
+
 async function attemptCall(
   context: CallContext,
   call: ToolCallRequest,
-  tool: Tool | undefined,
+  target: ParsedCall | undefined,
   decision: Decision,
   signal: AbortSignal,
 ): Promise<Attempt> {
@@ -99,8 +129,8 @@ async function attemptCall(
       throw new Error(`unknown repeat ${JSON.stringify(unknown)}`);
     }
   }
-  if (tool === undefined) return { result: failure(`Unknown tool ${JSON.stringify(name)}: call one of the tools you were given.`), stop: null };
-  const parsed = parseToolArgs(tool, args);
+  if (target === undefined) return { result: failure(`Unknown tool ${JSON.stringify(name)}: call one of the tools you were given.`), stop: null };
+  const { tool, parsed } = target;
   if (parsed instanceof Error) return { result: failure(`Invalid arguments for ${name}: ${parsed.message}.`), stop: null };
 
   const permission = await askPermission(context, callId, tool, args, decision, signal);

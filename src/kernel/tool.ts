@@ -1,6 +1,7 @@
 // The one tool shape of the agent: local tools and mounted MCP tools are both plain objects of this type,
 // so truncation, the approval gate, loop detection and snapshots treat them alike. A call's arguments are
 // checked once, before the gate: by the tool's own `parse`, or else against its inputSchema.
+import type { GateSubject } from "./gate.js";
 
 /** How a tool may affect the world; it picks the gate's default. "remote" tools always default to ask. */
 export type ToolKind = "read" | "write" | "exec" | "remote";
@@ -41,6 +42,12 @@ export interface Tool<A = ToolArgs> {
    * `run`, or an Error the model reads. Without it the arguments are checked against `inputSchema`.
    */
   parse?(args: ToolArgs): A | Error;
+  /**
+   * What the approval gate's argument globs match for this call, when the arguments as written would
+   * mislead it: the local file tools give the real path relative to the project. Without it the gate
+   * reads the arguments themselves (see `callSubject`).
+   */
+  gateSubject?(args: A): GateSubject;
   /** Files (absolute paths) this call would change; the kernel snapshots them before `run`. */
   changes?(args: A): readonly string[];
   /** Errors the model can fix come back as `isError: true`; a throw is caught by the kernel and becomes one. */

@@ -1,0 +1,110 @@
+// How the gate reads a bash command, without running a shell: whether it is a plain command (the only
+// kind an allow rule's argument glob may cover), and every spelling of its simple commands that a deny
+// or ask rule is matched against. Both lean to the safe side: a plain command is a narrow thing, and a
+// command is cut into more pieces than bash would cut it.
+import { posix } from "node:path";
+
+/**
+ * The characters a plain command's words are made of, listed for the README. None of them is special to
+ * bash in any position: no expansion, substitution, quoting, escaping, globbing, redirection, chaining or
+ * comment can be written with them.
+ */
+export const PLAIN_COMMAND_CHARACTERS = "A-Z a-z 0-9 _ - . / , : = @ + %";
+
+/** Words of those characters separated by single spaces, nothing before the first or after the last. */
+const PLAIN_COMMAND = /^[A-Za-z0-9_\-./,:=@+%]+(?: [A-Za-z0-9_\-./,:=@+%]+)*$/u;
+
+export function isPlainCommand(command: string): boolean {
+  return PLAIN_COMMAND.test(command);
+}
+
+/**
+ * Where bash may start another command (`;`, `&`, `|`, newlines), open a subshell or a group, or
+ * substitute one (`$(`, backticks, `<(`): cutting at each of them leaves every simple command of the
+ * line in some piece, along with harmless pieces a rule will not match.
+ */
+const COMMAND_BOUNDARY = /[;&|\n\r\v\f`()]+/u;
+
+/** Quoting, escaping and line continuations that do not change which program runs: `r''m`, `"rm"`, `\rm`. */
+const QUOTES_AND_ESCAPES = /\\\n|["'\\]/gu;
+
+/**
+ * Words that run the rest of the line as a command, each with its options that take a value (their next
+ * word), so that `sudo -u root rm` and `nice -n 5 rm` are also read as `rm`. Shell keywords that can
+ * precede a command after a cut (`then rm x`) are here too, without options.
+ */
+const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    command: [],
+    builtin: [],
+    exec: ["-a"],
+    env: ["-u", "--unset", "-C", "--chdir"],
+    nice: ["-n", "--adjustment"],
+    nohup: [],
+    time: [],
+    sudo: ["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"],
+    "!": [],
+    "{": [],
+    if: [],
+    then: [],
+    else: [],
+    elif: [],
+    while: [],
+    until: [],
+    do: [],
+  }).map(([word, options]) => [word, new Set(options)]),
+);
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/u;
+/** `>x`, `2>>x`, `&>x`, `<x`, `>&2`: a redirection, with its target in the same word or in the next. */
+const REDIRECTION = /^[0-9]*(?:&>>?|>>?|<<?<?|>&|<&|<>|>\|)/u;
+
+/**
+ * Every form of the command a deny or ask rule's glob is tried on: the command as written, then for each
+ * simple command (cut as above, also after removing quotes and backslashes) its text with whitespace runs
+ * made single spaces, and again after each leading assignment, redirection or wrapper is taken off, and
+ * with the program's base name (`/bin/rm -rf x` is also `rm -rf x`).
+ */
+export function commandForms(command: string): ReadonlySet<string> {
+  const forms = new Set<string>([command]);
+  for (const text of [command, command.replace(QUOTES_AND_ESCAPES, "")]) {
+    for (const piece of text.split(COMMAND_BOUNDARY)) {
+      const words = piece.split(/\s+/u).filter((word) => word !== "");
+      if (words.length > 0) addSimpleCommandForms(words, forms);
+    }
+  }
+  return forms;
+}
+
+function addSimpleCommandForms(words: readonly string[], forms: Set<string>): void {
+  let rest = words;
+  forms.add(rest.join(" "));
+  for (;;) {
+    const [first, ...after] = rest;
+    if (first === undefined) return;
+    const program = posix.basename(first);
+    if (program !== first && program !== "") forms.add([program, ...after].join(" "));
+    let next: readonly string[];
+    if (ASSIGNMENT.test(first)) next = after;
+    else if (REDIRECTION.test(first)) next = first.replace(REDIRECTION, "") === "" ? after.slice(1) : after;
+    else {
+      const options = WRAPPERS.get(program);
+      if (options === undefined) return;
+      next = withoutOptions(after, options);
+    }
+    rest = next;
+    if (rest.length > 0) forms.add(rest.join(" "));
+  }
+}
+
+/** A wrapper's arguments after its options (`-n 5`, `-E`, `--adjustment=5`, `-5`, env's `-`, and `--`). */
+function withoutOptions(words: readonly string[], takesValue: ReadonlySet<string>): readonly string[] {
+  let index = 0;
+  while (index < words.length) {
+    const word = words[index] ?? "";
+    if (word === "--") return words.slice(index + 1);
+    if (!word.startsWith("-")) return words.slice(index);
+    index += takesValue.has(word) ? 2 : 1;
+  }
+  return [];
+}
