@@ -165,3 +165,15 @@ describe("mca configuration errors", () => {
     expect((await project.run(["--frobnicate"], "")).code).toBe(2);
   });
 });
+
+describe("mca started in a subfolder", () => {
+  it("works on the project root: its files are read relative to the root and nothing is created in the subfolder", async () => {
+    await mkdir(join(project.dir, ".git"));
+    await mkdir(join(project.dir, "src", "deep"), { recursive: true });
+    const run = await project.runIn(join("src", "deep"), [], '/call read_file {"path":"README.md"}\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("hello from the readme");
+    expect(existsSync(join(project.dir, "src", "deep", ".mca"))).toBe(false);
+    expect(existsSync(join(project.dir, ".mca"))).toBe(true);
+  });
+});

@@ -2,6 +2,7 @@
 // mca's composition root: reads the environment, argv and the terminal, wires the layers together and
 // owns the process's exit. The only module with side effects when it loads; everything a path does
 // not need is imported lazily, so `mca --help` and the mock never load the Anthropic SDK or prompts.
+import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { createShutdown, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
@@ -82,7 +83,9 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     }
     return runSelfTestCommand({ ticketsPort, clientVersion: readPackageVersion(import.meta.url), baseEnv: env, out: writeOut, err: writeErr });
   }
-  const projectDir = process.cwd();
+  // Started in a subfolder, mca works on the whole project (the nearest folder upward with its markers).
+  const { findProjectRoot } = await import("./config/project-root.js");
+  const projectDir = findProjectRoot(process.cwd(), env.HOME ?? homedir());
   if (invocation.kind === "trust") {
     const { runTrustCommand } = await import("./cli/trust.js");
     return runTrustCommand({ projectDir, env, out: writeOut, err: writeErr, now: () => new Date() });

@@ -2,6 +2,7 @@
 export * from "./config-reader.js";
 export * from "./json-reader.js";
 export * from "./mcp-config.js";
+export * from "./project-root.js";
 export * from "./project-trust.js";
 export * from "./settings.js";
 // The server specs are src/mcp's own; named here too for the callers that read them from the config.

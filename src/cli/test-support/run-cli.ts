@@ -26,6 +26,8 @@ export interface TempProject {
   readonly home: string;
   /** Runs the CLI to completion; it is killed (and the promise rejects) if it outlives CLI_LIMIT_MS. */
   run(args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): Promise<CliRun>;
+  /** Runs the CLI from a folder inside the project (`sub` relative to it). */
+  runIn(sub: string, args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): Promise<CliRun>;
   /** Runs the CLI and closes both of its output pipes on its first byte of output, as `| head -1` does. */
   runIntoClosedPipe(args: readonly string[], stdin: string): Promise<CliRun>;
   remove(): Promise<void>;
@@ -42,6 +44,7 @@ export async function createTempProject(): Promise<TempProject> {
     dir,
     home,
     run: (args, stdin, env = { MOCK: "1" }) => runCli(args, stdin, dir, { ...baseEnv(home), ...env }),
+    runIn: (sub, args, stdin, env = { MOCK: "1" }) => runCli(args, stdin, join(dir, sub), { ...baseEnv(home), ...env }),
     runIntoClosedPipe: (args, stdin) => runCli(args, stdin, dir, { ...baseEnv(home), MOCK: "1" }, true),
     remove: () => rm(root, { recursive: true, force: true }),
   };
