@@ -3,7 +3,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
 import { errorResult, okResult, requiredString } from "./local-tool.js";
-import { changedFiles, resolveInProject } from "./project-files.js";
+import { changedFiles, pathSubject, resolveInProject } from "./project-files.js";
 
 type EditArgs = { readonly path: string; readonly oldString: string; readonly newString: string };
 
@@ -29,6 +29,7 @@ export function createEditFileTool(projectDir: string): Tool<EditArgs> {
     source: "local",
     originalName: "edit_file",
     parse: parseArgs,
+    gateSubject: ({ path }) => pathSubject(projectDir, path),
     changes: ({ path }) => changedFiles(projectDir, path),
     async run({ path, oldString, newString }) {
       const absolute = resolveInProject(projectDir, path);

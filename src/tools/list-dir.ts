@@ -2,7 +2,7 @@
 import { readdir } from "node:fs/promises";
 import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
 import { errorResult, okResult, optionalString } from "./local-tool.js";
-import { resolveInProject } from "./project-files.js";
+import { pathSubject, resolveInProject } from "./project-files.js";
 
 const LIST_MAX_ENTRIES = 1_000;
 
@@ -26,6 +26,7 @@ export function createListDirTool(projectDir: string): Tool<ListArgs> {
     source: "local",
     originalName: "list_dir",
     parse: parseArgs,
+    gateSubject: ({ path }) => pathSubject(projectDir, path),
     async run({ path: shown }) {
       const absolute = resolveInProject(projectDir, shown);
       if (absolute instanceof Error) return errorResult(absolute.message);

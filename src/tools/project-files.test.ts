@@ -2,23 +2,23 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolveInProject } from "./project-files.js";
+import { pathSubject, resolveInProject } from "./project-files.js";
+
+let base: string;
+let project: string;
+let elsewhere: string;
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), "mca-resolve-")));
+  project = join(base, "project");
+  elsewhere = join(base, "elsewhere");
+  mkdirSync(project);
+  mkdirSync(elsewhere);
+  writeFileSync(join(elsewhere, "secret.txt"), "secret");
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 describe("resolveInProject", () => {
-  let base: string;
-  let project: string;
-  let elsewhere: string;
-
-  beforeEach(() => {
-    base = realpathSync(mkdtempSync(join(tmpdir(), "mca-resolve-")));
-    project = join(base, "project");
-    elsewhere = join(base, "elsewhere");
-    mkdirSync(project);
-    mkdirSync(elsewhere);
-    writeFileSync(join(elsewhere, "secret.txt"), "secret");
-  });
-  afterEach(() => rmSync(base, { recursive: true, force: true }));
-
   it("resolves a relative path inside the project folder to an absolute path", () => {
     expect(resolveInProject(project, "src/a.ts")).toBe(join(project, "src/a.ts"));
   });
@@ -71,5 +71,40 @@ describe("resolveInProject", () => {
     expect(resolveInProject(project, "dangling")).toEqual(
       new Error("path dangling goes through a broken symbolic link (dangling)"),
     );
+  });
+});
+
+describe("pathSubject", () => {
+  const inside = (text: string) => ({ kind: "path", text, outside: false });
+
+  it("gives the path relative to the project with `.`, `..` and trailing slashes gone", () => {
+    writeFileSync(join(project, ".env"), "KEY=1");
+    expect(pathSubject(project, ".env/")).toEqual(inside(".env"));
+    expect(pathSubject(project, "./src/../.env")).toEqual(inside(".env"));
+    expect(pathSubject(project, "src//a.ts")).toEqual(inside("src/a.ts"));
+    expect(pathSubject(project, ".")).toEqual(inside("."));
+  });
+
+  it("makes an absolute path inside the project relative", () => {
+    expect(pathSubject(project, join(project, ".env"))).toEqual(inside(".env"));
+  });
+
+  it("follows a symbolic link to the file it names", () => {
+    writeFileSync(join(project, ".env"), "KEY=1");
+    symlinkSync(".env", join(project, "envlink"));
+    expect(pathSubject(project, "envlink")).toEqual(inside(".env"));
+  });
+
+  it("places a file that does not exist yet under the real location of its deepest existing folder", () => {
+    mkdirSync(join(project, ".git/hooks"), { recursive: true });
+    mkdirSync(join(project, "src"));
+    symlinkSync("../.git/hooks", join(project, "src/hooks"));
+    expect(pathSubject(project, "src/hooks/new/pre-commit")).toEqual(inside(".git/hooks/new/pre-commit"));
+  });
+
+  it("marks a path the tools would refuse as outside, keeping its normalised text for deny rules", () => {
+    symlinkSync(join(elsewhere, "secret.txt"), join(project, "link.txt"));
+    expect(pathSubject(project, "link.txt")).toEqual({ kind: "path", text: "link.txt", outside: true });
+    expect(pathSubject(project, "a/../../x/")).toEqual({ kind: "path", text: "../x", outside: true });
   });
 });

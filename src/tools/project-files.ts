@@ -1,34 +1,62 @@
 // The project folder as the local tools see it: every path a tool touches is confined to it, lexically
 // (`../x`, absolute paths elsewhere) and through symbolic links (a link inside the folder that points
-// outside it); a write tool names the file it changes; binary files are told from text.
+// outside it); the gate judges the path where it really leads; a write tool names the file it changes;
+// binary files are told from text.
 import { lstatSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, posix, relative, resolve, sep } from "node:path";
+import type { GateSubject } from "../kernel/index.js";
 
 /** The absolute path of `path` (relative to the project folder), or an Error the model can read. */
 export function resolveInProject(projectDir: string, path: string): string | Error {
+  const located = locate(projectDir, path);
+  return located instanceof Error ? located : located.target;
+}
+
+/**
+ * What the approval gate matches for a call on `path`: where it really leads, relative to the real project
+ * folder (symlinks resolved, `.`, `..` and trailing slashes gone, `/abs/project/.env` as `.env`), so that
+ * `read_file(.env)` also covers `envlink` and `.env/`. A path the tools would refuse is `outside`.
+ */
+export function pathSubject(projectDir: string, path: string): GateSubject {
+  const located = locate(projectDir, path);
+  if (located instanceof Error) return { kind: "path", text: posix.normalize(path.split(sep).join("/")).replace(/(?<=.)\/+$/u, ""), outside: true };
+  const real = relative(located.realRoot, located.realTarget).split(sep).join("/");
+  return { kind: "path", text: real === "" ? "." : real, outside: false };
+}
+
+interface Located {
+  /** Where the tools open the file: the lexical absolute path. */
+  readonly target: string;
+  readonly realRoot: string;
+  /** Where that really is, through every symbolic link. */
+  readonly realTarget: string;
+}
+
+/** Confinement, lexically and through symbolic links, with the real location of the path. */
+function locate(projectDir: string, path: string): Located | Error {
   const root = resolve(projectDir);
   const target = resolve(root, path);
   const outside = new Error(`path ${path} is outside the project folder ${root}`);
   if (!isInside(root, target)) return outside;
 
   // The file may not exist yet (write_file): check the real location of its deepest existing ancestor,
-  // which is where the new file would really land.
+  // which is where the new file would really land. `native` also gives the case the file system stores.
   let realRoot: string;
   try {
-    realRoot = realpathSync(root);
+    realRoot = realpathSync.native(root);
   } catch {
     return new Error(`the project folder ${root} does not exist`);
   }
   const existing = deepestExisting(target);
   let realExisting: string;
   try {
-    realExisting = realpathSync(existing);
+    realExisting = realpathSync.native(existing);
   } catch {
     return new Error(`path ${path} goes through a broken symbolic link (${relative(root, existing) || "."})`);
   }
   const realTarget = join(realExisting, relative(existing, target));
   if (!isInside(realRoot, realTarget)) return outside;
-  return target;
+  return { target, realRoot, realTarget };
 }
 
 /** The one file a write_file or edit_file call would change, so the kernel can snapshot it first. */

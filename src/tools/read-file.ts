@@ -2,7 +2,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { describeError, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
 import { errorResult, okResult, optionalInteger, requiredString } from "./local-tool.js";
-import { looksBinary, resolveInProject } from "./project-files.js";
+import { looksBinary, pathSubject, resolveInProject } from "./project-files.js";
 
 const READ_DEFAULT_LINES = 2_000;
 const READ_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -32,6 +32,7 @@ export function createReadFileTool(projectDir: string): Tool<ReadArgs> {
     source: "local",
     originalName: "read_file",
     parse: parseArgs,
+    gateSubject: ({ path }) => pathSubject(projectDir, path),
     async run({ path, offset, limit }) {
       const absolute = resolveInProject(projectDir, path);
       if (absolute instanceof Error) return errorResult(absolute.message);

@@ -6,7 +6,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
 import { errorResult, okResult, optionalString, requiredString } from "./local-tool.js";
-import { looksBinary, resolveInProject } from "./project-files.js";
+import { looksBinary, pathSubject, resolveInProject } from "./project-files.js";
 
 const SEARCH_MAX_MATCHES = 200;
 const SEARCH_MAX_FILE_BYTES = 1024 * 1024;
@@ -43,6 +43,7 @@ export function createSearchTool(projectDir: string): Tool<SearchArgs> {
     source: "local",
     originalName: "search",
     parse: parseArgs,
+    gateSubject: ({ path }) => pathSubject(projectDir, path),
     async run(parsed, context) {
       const root = resolveInProject(projectDir, parsed.path);
       if (root instanceof Error) return errorResult(root.message);

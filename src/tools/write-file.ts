@@ -3,7 +3,7 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
 import { errorResult, okResult, requiredString } from "./local-tool.js";
-import { changedFiles, resolveInProject } from "./project-files.js";
+import { changedFiles, pathSubject, resolveInProject } from "./project-files.js";
 
 type WriteArgs = { readonly path: string; readonly content: string };
 
@@ -27,6 +27,7 @@ export function createWriteFileTool(projectDir: string): Tool<WriteArgs> {
     source: "local",
     originalName: "write_file",
     parse: parseArgs,
+    gateSubject: ({ path }) => pathSubject(projectDir, path),
     changes: ({ path }) => changedFiles(projectDir, path),
     async run({ path, content }) {
       const absolute = resolveInProject(projectDir, path);
