@@ -89,6 +89,12 @@ describe("mca -p", () => {
       "No ANTHROPIC_API_KEY set: using the offline mock model (MOCK=1 to silence this)",
     ]);
   });
+
+  it("says once that --model has no effect when the mock answers", async () => {
+    const run = await project.run(["-p", "hello", "--model", "nope"], "");
+    expect(run.code).toBe(0);
+    expect(run.stderr.split("\n").filter((line) => line.includes("--model"))).toEqual(['--model "nope" has no effect: the offline mock model answers']);
+  });
 });
 
 describe("mca --resume", () => {

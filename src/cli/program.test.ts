@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createShutdown, parseInvocation, type Closer, type CommonOptions } from "./program.js";
+import { DEFAULT_MODEL } from "../model/index.js";
+import { SLASH_COMMANDS } from "./commands.js";
+import { createShutdown, DEFAULT_MODEL_NAME, parseInvocation, type Closer, type CommonOptions } from "./program.js";
 
 const defaults: CommonOptions = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: false, inputResponses: undefined, trustProject: false };
 
@@ -61,6 +63,15 @@ describe("parseInvocation", () => {
     expect(help.invocation).toEqual({ kind: "exit", code: 0 });
     expect(help.written.join("")).toContain("Usage: mca");
     expect(await parse(["--version"])).toEqual({ invocation: { kind: "exit", code: 0 }, written: ["out:1.2.3\n"] });
+  });
+
+  it("names in --help every slash command, the environment, the default model and the exit codes", async () => {
+    const help = (await parse(["--help"])).written.join("");
+    for (const command of SLASH_COMMANDS) expect(help).toContain(`/${command.name}`);
+    for (const variable of ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "MCA_MODEL", "MOCK", "NO_COLOR", "TICKETS_PORT"]) expect(help).toContain(variable);
+    expect(help).toContain(`default ${DEFAULT_MODEL}`);
+    expect(DEFAULT_MODEL_NAME).toBe(DEFAULT_MODEL);
+    for (const code of ["0 success", "1 a call failed", "2 a usage", "130 interrupted", "141"]) expect(help).toContain(code);
   });
 });
 

@@ -34,6 +34,33 @@ export interface ProgramOutput {
 
 export const USAGE_EXIT_CODE = 2;
 
+/** The model used when neither --model nor MCA_MODEL names one (the Anthropic model module agrees, by test). */
+export const DEFAULT_MODEL_NAME = "claude-sonnet-5-5";
+
+/** What `mca --help` says beyond the options: modes, slash commands, environment, exit codes. */
+const MAIN_HELP = `
+Modes:
+  mca                 the chat when stdin is a terminal; pipe mode otherwise (one prompt or slash
+                      command per line, plain text out)
+  mca -p "<prompt>"   one prompt, the answer printed, then exit
+
+Slash commands (chat and pipe mode):
+  /help /tools /approvals /call <tool> <json> /undo /clear /mcp /exit
+
+Environment:
+  ANTHROPIC_API_KEY   talk to Claude (without it the offline mock model answers, and says so once)
+  ANTHROPIC_BASE_URL  another Messages API endpoint
+  MCA_MODEL           the model (default ${DEFAULT_MODEL_NAME}); --model wins over it
+  MOCK=1              the offline mock model, even with a key
+  MCA_MOCK_SCRIPT     a file of scripted model turns (for tests)
+  NO_COLOR            no colours
+  SELFTEST=1          run the 14 self-test assertions against the demo servers (TICKETS_PORT: their port)
+
+Exit status:
+  0 success; 1 a call failed or was denied, or a line of pipe mode failed; 2 a usage or configuration
+  error; 130 interrupted (Ctrl-C); 141 the reader closed mca's output; 143 SIGTERM; 129 SIGHUP
+`;
+
 export async function parseInvocation(argv: readonly string[], version: string, output: ProgramOutput): Promise<Invocation> {
   let invocation: Invocation | undefined;
   const program = new Command("mca")
@@ -47,6 +74,7 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .option("--resume", "continue the newest session of this project")
     .option("--input-responses <file>", "answers to MCP servers' questions (elicitation forms) for runs without a terminal")
     .option("--trust-project", "use this folder's own mcp.config.json and .mca/settings.json allow rules for this run without asking")
+    .addHelpText("after", MAIN_HELP)
     .exitOverride()
     .configureOutput(output)
     .action((_options: unknown, command: Command) => {

@@ -47,6 +47,9 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
 
   const choice = chooseModel(deps.env, options.model);
   if (deps.announceModel && choice.kind === "mock" && choice.notice !== null) deps.warn(choice.notice);
+  if (deps.announceModel && choice.kind !== "anthropic" && options.model !== undefined) {
+    deps.warn(`--model ${JSON.stringify(options.model)} has no effect: the ${choice.kind === "mock" ? "offline mock" : "scripted"} model answers`);
+  }
   const model = await createChosenModel(choice).catch(
     (error: unknown) => new Error(`cannot set up the model: ${describeError(error)}`),
   );
