@@ -35,6 +35,11 @@ export interface McpClientOptions {
   /** Sent as `clientCapabilities` on every request; `{}` declares no optional capability. */
   readonly capabilities?: JsonObject;
   readonly requestTimeoutMs?: number;
+  /**
+   * The versions this client says it speaks, newest first; requests start with the first. SUPPORTED_VERSIONS
+   * unless the self-test claims one no server supports, to meet a real server's -32022.
+   */
+  readonly versions?: readonly string[];
   /** Warnings of this connection (a dropped tool, a stray line); the composer says which server they are about. */
   readonly onWarning?: (message: string) => void;
   /** Notifications that belong to no call in flight (or to a call that did not ask for them). */
@@ -129,7 +134,8 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     onWarning: warn,
     ...(options.onClose === undefined ? {} : { onClose: options.onClose }),
   });
-  let protocolVersion = LATEST_VERSION;
+  const versions = options.versions ?? SUPPORTED_VERSIONS;
+  let protocolVersion = versions[0] ?? LATEST_VERSION;
   let baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion });
   let legacy = false;
   let progressTokens = 0;
@@ -171,10 +177,10 @@ export function createMcpClient(options: McpClientOptions): McpClient {
           if (!(error instanceof McpError)) throw error;
           if (error.kind === "server" && error.code === UNSUPPORTED_PROTOCOL_VERSION && !versionRetried) {
             const offered = readSupportedVersions(error.data) ?? [];
-            const mutual = pickMutualVersion(offered, protocolVersion);
+            const mutual = pickMutualVersion(offered.filter((version) => versions.includes(version)), protocolVersion);
             if (mutual === undefined) {
               const theirs = offered.join(", ") || "none listed";
-              const text = `${error.message}; the server supports ${theirs}, mca supports ${SUPPORTED_VERSIONS.join(", ")}`;
+              const text = `${error.message}; the server supports ${theirs}, mca supports ${versions.join(", ")}`;
               throw new McpError("server", text, { server, code: error.code, data: error.data });
             }
             versionRetried = true;
