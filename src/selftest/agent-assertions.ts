@@ -3,9 +3,24 @@
 import { createHash } from "node:crypto";
 import { ConfigError } from "../config/index.js";
 import { parseMcpConfig } from "../config/index.js";
-import { MAX_RESULT_CHARS } from "../kernel/index.js";
+import { MAX_RESULT_CHARS, type CallReport, type ToolArgs } from "../kernel/index.js";
 import { buildNamespace } from "../mcp/index.js";
 import { callSignal, check, type Assertion } from "./check.js";
+import { NOTES_MIRROR_ALIAS, type ReceivedCall, type Session } from "./fixture.js";
+
+/** Calls `name` through the session's agent, with the tools/call messages its servers were sent meanwhile. */
+async function callRecorded(session: Session, name: string, args: ToolArgs): Promise<{ report: CallReport; received: ReceivedCall[] }> {
+  const before = session.received.length;
+  const report = await session.agent.call(name, args, callSignal());
+  return { report, received: session.received.slice(before) };
+}
+
+/** Where the session's tickets was configured to be: what a failure to reach it must name. */
+function ticketsUrl(session: Session): string {
+  const spec = session.config.servers.find((server) => server.alias === "tickets");
+  check(spec?.transport === "http", "mcp.config.json has no HTTP server named tickets");
+  return spec.url;
+}
 
 const CUT_SENTENCE = "\n\n[92000 more characters were cut to fit the budget]";
 
@@ -24,11 +39,17 @@ export const AGENT_ASSERTIONS: Readonly<Record<string, Assertion>> = {
   namespace: {
     name: "namespace",
     async run({ main }) {
-      const notes = main.mounted.lookup("mcp__notes__search");
-      const tickets = main.mounted.lookup("mcp__tickets__search");
-      check(notes?.alias === "notes" && notes.tool === "search", `mcp__notes__search reverses to ${JSON.stringify(notes)}`);
-      check(tickets?.alias === "tickets" && tickets.tool === "search", `mcp__tickets__search reverses to ${JSON.stringify(tickets)}`);
-      return "mcp__notes__search → notes/search, mcp__tickets__search → tickets/search, through the table";
+      const tool = main.agent.tools.find((candidate) => candidate.source === NOTES_MIRROR_ALIAS && candidate.originalName === "search");
+      check(tool !== undefined, `notes mounted again as ${NOTES_MIRROR_ALIAS} has no search tool`);
+      const [, alias, name] = tool.name.split("__");
+      check(alias !== NOTES_MIRROR_ALIAS && name !== "search", `${tool.name} can be split back into its server and tool; it proves nothing about the table`);
+      const found = main.mounted.lookup(tool.name);
+      check(found?.alias === NOTES_MIRROR_ALIAS && found.tool === "search", `${tool.name} reverses to ${JSON.stringify(found)}`);
+      const { report, received } = await callRecorded(main, tool.name, { query: "note" });
+      check(!report.isError, `${tool.name} failed: ${report.text.slice(0, 200)}`);
+      const expected = [{ server: NOTES_MIRROR_ALIAS, tool: "search" }];
+      check(JSON.stringify(received) === JSON.stringify(expected), `calling ${tool.name} sent ${JSON.stringify(received)}, not ${JSON.stringify(expected)}`);
+      return `${tool.name} (${tool.name.length} characters) reached the second notes as "search", through the table`;
     },
   },
   "original-name": {
@@ -39,10 +60,12 @@ export const AGENT_ASSERTIONS: Readonly<Record<string, Assertion>> = {
         ["mcp__tickets__search", { query: "T-" }],
       ] as const;
       for (const [name, args] of calls) {
-        const report = await main.agent.call(name, args, callSignal());
+        const { report, received } = await callRecorded(main, name, args);
         check(!report.isError, `${name} failed: ${report.text.slice(0, 200)}`);
+        const sent = received.map((call) => call.tool);
+        check(sent.length === 1 && sent[0] === "search", `for ${name} the server received ${JSON.stringify(sent)}, not "search"`);
       }
-      return "both servers received `search` and answered successfully";
+      return "notes and tickets each received `search` and answered successfully";
     },
   },
   "read-only-untrusted": {
@@ -52,8 +75,10 @@ export const AGENT_ASSERTIONS: Readonly<Record<string, Assertion>> = {
       check(tool?.annotations?.readOnlyHint === true, "tickets' search does not declare readOnlyHint: true");
       const decision = main.agent.decide("mcp__tickets__search");
       check(decision.verdict === "ask", `the gate says ${decision.verdict} (${decision.reason})`);
-      const asked = main.asked.some((entry) => entry.tool === "mcp__tickets__search" && entry.verdict === "ask");
-      check(asked, "the gate did not ask when mcp__tickets__search was called");
+      const before = main.asked.length;
+      await main.agent.call("mcp__tickets__search", { query: "T-1" }, callSignal());
+      const asked = main.asked.slice(before).filter((entry) => entry.tool === "mcp__tickets__search");
+      check(asked.length === 1 && asked[0]?.verdict === "ask", "the gate did not ask when mcp__tickets__search was called");
       return `readOnlyHint: true, yet the gate says ask (${decision.reason})`;
     },
   },
@@ -63,7 +88,9 @@ export const AGENT_ASSERTIONS: Readonly<Record<string, Assertion>> = {
       const text = '{ "mcpServers": { "notes": { "command": "a" }, "notes": { "command": "b" } } }';
       const parsed = parseMcpConfig(text, "duplicate.json", {});
       check(parsed instanceof ConfigError, "a config naming notes twice was accepted");
-      check(parsed.message.includes("notes") && parsed.message.includes("duplicate.json"), `the error does not name the alias and file: ${parsed.message}`);
+      const place = { file: parsed.file, path: parsed.path, column: parsed.position?.column };
+      const second = { file: "duplicate.json", path: "mcpServers.notes", column: text.lastIndexOf('"notes"') + 1 };
+      check(JSON.stringify(place) === JSON.stringify(second), `the error points at ${JSON.stringify(place)}, not the second notes ${JSON.stringify(second)}`);
       return parsed.message;
     },
   },
@@ -87,7 +114,8 @@ export const AGENT_ASSERTIONS: Readonly<Record<string, Assertion>> = {
     name: "isolation",
     async run({ isolated }) {
       const tickets = isolated.mounted.statuses().find((status) => status.alias === "tickets");
-      check(tickets?.state === "failed" && tickets.error !== null, `tickets is ${tickets?.state ?? "missing"}, not failed with a reason`);
+      const url = ticketsUrl(isolated);
+      check(tickets?.state === "failed" && tickets.error?.includes(url) === true, `tickets is ${tickets?.state ?? "missing"} (${tickets?.error ?? "no reason"}), not failed naming ${url}`);
       const calls = [["mcp__notes__list_notes", {}], ["mcp__notes__search", { query: "list" }], ["mcp__notes__read_note", { id: "welcome" }]] as const;
       for (const [name, args] of calls) {
         const report = await isolated.agent.call(name, args, callSignal());
@@ -99,10 +127,12 @@ export const AGENT_ASSERTIONS: Readonly<Record<string, Assertion>> = {
   "dead-server-call": {
     name: "dead-server-call",
     async run({ isolated }) {
-      const report = await isolated.agent.call("mcp__tickets__search", { query: "T-" }, callSignal());
+      const name = "mcp__tickets__search";
+      check(isolated.mounted.findTool(name)?.source === "tickets", `${name} is not answered for tickets, the server that failed`);
+      const report = await isolated.agent.call(name, { query: "T-" }, callSignal());
+      const url = ticketsUrl(isolated);
       check(report.isError, "the call to a failed server did not fail");
-      check(report.text.includes('"tickets"') && report.text.includes("cannot reach"), `the result does not name tickets and its reason: ${report.text}`);
-      check(!/unknown tool/i.test(report.text), `the result is an unknown-tool error: ${report.text}`);
+      check(report.text.includes("tickets") && report.text.includes(url), `the result does not name tickets and the address it could not reach (${url}): ${report.text}`);
       const state = isolated.mounted.statuses().find((status) => status.alias === "tickets")?.state;
       check(state === "failed", `the status view shows tickets as ${state}`);
       return report.text;
