@@ -1,5 +1,5 @@
 // `pnpm lab`: the self-test once as shipped, then with each instinctive version swapped in, one at a time,
-// then all five at once — printing which assertions turn red. Exit 1 if a trap escapes its assertion.
+// then all of them at once — printing which assertions turn red. Exit 1 if a trap escapes its assertion.
 import { runSelfTest, type AssertionResult } from "../src/selftest/index.js";
 import type { SelfTestSeams } from "../src/selftest/index.js";
 import { emptyPort } from "../src/selftest/index.js";
@@ -26,7 +26,7 @@ async function main(): Promise<number> {
   }
   const all = await run(allTraps());
   const passing = all.filter((result) => result.passed).length;
-  out(`all five at once: ${passing} of ${all.length} still pass (red: ${red(all).join(", ")})`);
+  out(`all ${TRAPS.length} at once: ${passing} of ${all.length} still pass (red: ${red(all).join(", ")})`);
   return escaped === 0 ? 0 : 1;
 }
 

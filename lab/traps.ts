@@ -1,4 +1,4 @@
-// The five instinctive versions of the lab, each swapped into the self-test through its seams: they work
+// The six instinctive versions of the lab, each swapped into the self-test through its seams: they work
 // on small data and fail quietly on real data. Each names the assertion that must catch it.
 import type { Tool } from "../src/kernel/index.js";
 import type { JsonRpcMessage } from "../src/mcp/index.js";
@@ -97,22 +97,36 @@ function sendNamespacedName(transport: Transport): Transport {
   });
 }
 
+/** Trap 6: the server and tool are found again by splitting the flat name the model used on `__`. */
+function splitNamespacedName(tools: readonly Tool[]): readonly Tool[] {
+  const byServerAndName = new Map(tools.map((tool) => [`${tool.source}/${tool.originalName}`, tool]));
+  return tools.map((tool) => {
+    if (!tool.name.startsWith("mcp__")) return tool;
+    const [, server, name] = tool.name.split("__");
+    const target = byServerAndName.get(`${server}/${name}`);
+    const run: Tool["run"] = target ? (args, context) => target.run(args, context) : async () => ({ text: `unknown tool: ${tool.name}`, isError: true });
+    return { ...tool, run };
+  });
+}
+
 export const TRAPS: readonly Trap[] = [
   { name: "split-chunks", instinct: "frame stdio by splitting each chunk on newlines", caughtBy: "framing", seams: { transport: { createFramer: splitEachChunk } } },
   { name: "first-page", instinct: "take the first page of tools/list as the whole list", caughtBy: "pagination", seams: { transport: { wrapTransport: firstPageOnly } } },
   { name: "last-message", instinct: "treat the last message of an event stream as the response", caughtBy: "sse-correlation", seams: { transport: { wrapTransport: lastMessageIsTheResponse } } },
   { name: "trust-read-only", instinct: "believe a tool's self-declared read-only flag", caughtBy: "read-only-untrusted", seams: { adaptTools: believeReadOnly } },
   { name: "namespaced-name", instinct: "send the namespaced name back to the server", caughtBy: "original-name", seams: { transport: { wrapTransport: sendNamespacedName } } },
+  { name: "split-name", instinct: "split the namespaced name to find the server", caughtBy: "namespace", seams: { adaptTools: splitNamespacedName } },
 ];
 
-/** Every trap at once: the framer of the first, the transport wrappers chained, the tool adapter. */
+/** Every trap at once: the framer of the first, the transport wrappers chained, the tool adapters chained. */
 export function allTraps(): SelfTestSeams {
   const wrappers = TRAPS.flatMap((trap) => (trap.seams.transport?.wrapTransport ? [trap.seams.transport.wrapTransport] : []));
+  const adapters = TRAPS.flatMap((trap) => (trap.seams.adaptTools ? [trap.seams.adaptTools] : []));
   return {
     transport: {
       createFramer: splitEachChunk,
       wrapTransport: (transport, spec) => wrappers.reduce((wrapped, wrap) => wrap(wrapped, spec), transport),
     },
-    adaptTools: believeReadOnly,
+    adaptTools: (tools) => adapters.reduce((adapted, adapt) => adapt(adapted), tools),
   };
 }
