@@ -228,15 +228,15 @@ describe("createAnthropicModel retries", () => {
       { kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["ok"] }], "end_turn") },
     ]);
     await expect(model.complete(requestFor(HELLO).request)).rejects.toThrow(
-      /^Anthropic API: network error in the middle of the reply: /,
+      /^Anthropic API: network error reaching http:\/\/127\.0\.0\.1:\d+ in the middle of the reply: /,
     );
     expect(api.requests).toHaveLength(1);
   });
 
-  it("retries a network failure, then names it", async () => {
+  it("retries a network failure, then names it and the URL it tried", async () => {
     const { api, model, delays } = await harness.setUp([], { maxRetries: 2 });
     await api.close();
-    await expect(model.complete(requestFor(HELLO).request)).rejects.toThrow(/^Anthropic API: network error after 2 retries: /);
+    await expect(model.complete(requestFor(HELLO).request)).rejects.toThrow(`Anthropic API: network error reaching ${api.baseURL} after 2 retries: `);
     expect(delays).toEqual([1_000, 2_000]);
   });
 });

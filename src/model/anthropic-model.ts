@@ -59,7 +59,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
         if (failure === undefined) throw new Error("Anthropic API: request aborted");
         // Text already shown to the user cannot be taken back, so a broken reply is not retried.
         if (!failure.retryable || forwardedText || retriesDone === maxRetries(retry)) {
-          throw new Error(failureMessage(failure, retriesDone, forwardedText));
+          throw new Error(failureMessage(failure, retriesDone, forwardedText, options.baseURL ?? DEFAULT_BASE_URL));
         }
         await sleep(retryDelayMs(retriesDone + 1, failure, retry), request.signal);
       }
@@ -100,13 +100,15 @@ async function attemptOnce(
   return { kind: "failed", failure, forwardedText: assembler.forwardedText };
 }
 
-function failureMessage(failure: Failure, retriesDone: number, forwardedText: boolean): string {
+/** A network failure names the URL it tried: a mistyped ANTHROPIC_BASE_URL is then plain to see. */
+function failureMessage(failure: Failure, retriesDone: number, forwardedText: boolean, baseURL: string): string {
   const when = forwardedText
     ? " in the middle of the reply"
     : failure.retryable
       ? ` after ${retriesDone} ${retriesDone === 1 ? "retry" : "retries"}`
       : "";
-  return `Anthropic API: ${failure.label}${when}: ${failure.detail}`;
+  const where = failure.label === "network error" ? ` reaching ${baseURL}` : "";
+  return `Anthropic API: ${failure.label}${where}${when}: ${failure.detail}`;
 }
 
 // The one retry policy (the SDK's own retries are off): rate limits (429), overload (529), other 5xx
