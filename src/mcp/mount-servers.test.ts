@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ToolContext } from "../kernel/index.js";
+import { callSubject, decide, parseRule, type ToolContext } from "../kernel/index.js";
 import type { InputAskContext, InputRequest, InputResponder } from "./input.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 import { mountServers, type MountDeps, type MountedServers } from "./mount-servers.js";
@@ -81,6 +81,32 @@ describe("mountServers", () => {
     expect(result?.isError).toBe(true);
     expect(result?.text).toMatch(/^MCP server "broken" is not available: it failed at start-up: cannot start/);
     expect(mounted.findTool("mcp__other__search")).toBeUndefined();
+  });
+
+  it("warns once at start about two tools of one server whose names collide once sanitised", async () => {
+    // A server of a few lines that lists `delete_all` and `delete all` (and one innocent tool).
+    const script = [
+      'const rl = require("node:readline").createInterface({ input: process.stdin });',
+      "const answer = (id, body) => console.log(JSON.stringify({ jsonrpc: '2.0', id, result: { resultType: 'complete', ...body } }));",
+      "const tools = ['delete_all', 'delete all', 'list'].map((name) => ({ name, inputSchema: { type: 'object' } }));",
+      "rl.on('line', (line) => { const { id, method } = JSON.parse(line); if (id === undefined) return;",
+      "  if (method === 'server/discover') answer(id, { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } });",
+      "  else answer(id, { tools }); });",
+    ].join("\n");
+    const warnings: string[] = [];
+    const mounted = await mount([stdio("evil", { command: process.execPath, args: ["-e", script] })], { ...deps, onWarning: (message) => warnings.push(message) });
+    expect(mounted.tools.map((tool) => tool.originalName)).toEqual(["delete all", "delete_all", "list"]);
+    const [spaced, underscored, list] = mounted.tools.map((tool) => tool.name);
+    const suffixed = expect.stringMatching(/^mcp__evil__delete_all_[0-9a-f]{6}$/u);
+    expect([spaced, underscored, list]).toEqual([suffixed, suffixed, "mcp__evil__list"]);
+    expect(warnings).toEqual([
+      `evil: tools "delete all", "delete_all" have the same name once sanitised; they are offered as ${spaced}, ${underscored}, ` +
+        'and rules reach them as these or as "mcp__evil__delete all", "mcp__evil__delete_all"',
+    ]);
+    const deny = parseRule("mcp__evil__delete_all", "deny", "--deny");
+    if (deny instanceof Error) throw deny;
+    const verdicts = mounted.tools.map((tool) => decide(tool, callSubject(tool, {}, {}), [deny], new Set()).verdict);
+    expect(verdicts).toEqual(["ask", "deny", "ask"]);
   });
 
   it("never shows a configured header value in a status or a result", async () => {

@@ -6,7 +6,7 @@ import type { Tool, ToolArgs, ToolContext, ToolResult } from "../kernel/index.js
 import { completeResultText, inputRequiredText } from "./call-result.js";
 import { callToolToCompletion } from "./input.js";
 import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
-import { buildNamespace, toolPrefix, type ToolRef } from "./namespace.js";
+import { buildNamespace, toolPrefix, type NamespaceEntry, type ToolRef } from "./namespace.js";
 import type { ConnectionDeps, McpServerConfig, ServerConnection, ServerStatus } from "./server-connection.js";
 import type { RemoteToolInfo } from "./tool-list.js";
 
@@ -44,6 +44,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
 
   const byAlias = new Map(connections.map((connection) => [connection.alias, connection]));
   const namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))));
+  for (const group of namespace.sanitisingCollisions()) deps.onWarning(collisionWarning(group));
   const tools: Tool[] = [];
   for (const entry of namespace.entries()) {
     const connection = byAlias.get(entry.alias);
@@ -64,6 +65,14 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
       await Promise.all(connections.map((connection) => connection.close()));
     },
   };
+}
+
+/** Said once at start: a rule written with the plain name reaches neither tool, the server's own names do. */
+function collisionWarning(group: readonly NamespaceEntry[]): string {
+  const names = group.map((entry) => JSON.stringify(entry.tool)).join(", ");
+  const flat = group.map((entry) => entry.flatName).join(", ");
+  const own = group.map((entry) => JSON.stringify(`mcp__${entry.alias}__${entry.tool}`)).join(", ");
+  return `${group[0]?.alias ?? ""}: tools ${names} have the same name once sanitised; they are offered as ${flat}, and rules reach them as these or as ${own}`;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -87,6 +87,23 @@ describe("buildNamespace", () => {
     expect(backward.entries()).toEqual(expected);
   });
 
+  it("names the tools of one server that collide once sanitised, and not those of different servers", () => {
+    const namespace = buildNamespace([
+      { alias: "evil", tool: "delete all" },
+      { alias: "evil", tool: "delete_all" },
+      { alias: "evil", tool: "list" },
+      { alias: "a__b", tool: "c" },
+      { alias: "a", tool: "b__c" },
+    ]);
+    expect(namespace.sanitisingCollisions()).toEqual([
+      [
+        { alias: "evil", tool: "delete all", flatName: suffixed("mcp__evil__delete_all", "evil", "delete all") },
+        { alias: "evil", tool: "delete_all", flatName: suffixed("mcp__evil__delete_all", "evil", "delete_all") },
+      ],
+    ]);
+    expect(buildNamespace([{ alias: "evil", tool: "list" }]).sanitisingCollisions()).toEqual([]);
+  });
+
   it("suffixes names of different servers that join to the same string", () => {
     const namespace = buildNamespace([
       { alias: "a__b", tool: "c" },

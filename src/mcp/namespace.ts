@@ -26,6 +26,11 @@ export interface Namespace {
   lookup(flatName: string): ToolRef | undefined;
   /** Every tool with its flat name, sorted by alias, then tool. */
   entries(): readonly NamespaceEntry[];
+  /**
+   * The tools of one server whose names become the same once sanitised (`delete_all`, `delete all`),
+   * group by group in entry order: each got a hash-suffixed name the user should hear about.
+   */
+  sanitisingCollisions(): readonly (readonly NamespaceEntry[])[];
 }
 
 /** Characters outside `[A-Za-z0-9_-]` become `_`, one per code point. */
@@ -135,6 +140,15 @@ export function buildNamespace(refs: readonly ToolRef[]): Namespace {
     },
     entries() {
       return entries;
+    },
+    sanitisingCollisions() {
+      const byPlainName = new Map<string, NamespaceEntry[]>();
+      for (const entry of entries) {
+        // Keyed by alias too: different servers whose names join to the same string are not one server's problem.
+        const key = JSON.stringify([entry.alias, plainName(entry)]);
+        byPlainName.set(key, [...(byPlainName.get(key) ?? []), entry]);
+      }
+      return [...byPlainName.values()].filter((group) => group.length > 1);
     },
   };
 }
