@@ -8,7 +8,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describeError } from "../kernel/index.js";
-import { ConfigError } from "./config-reader.js";
+import { ConfigError, optionalField, readConfigJson, readingConfig, readObject, type ReadContext } from "./config-reader.js";
 import { userConfigDir } from "./settings.js";
 
 /** The project's own files that trust covers, relative to the project folder, in the order they are hashed. */
@@ -58,7 +58,7 @@ export async function projectTrust(projectDir: string, env: Readonly<Record<stri
   if (files.present.length === 0) return { kind: "no-project-files" };
   const store = await readStore(trustStoreFile(env));
   if (store instanceof ConfigError) return store;
-  const recorded = store[files.projectDir];
+  const recorded = store.get(files.projectDir);
   if (recorded?.sha256 === files.hash) return { kind: "trusted", files };
   return { kind: "untrusted", files, changed: recorded !== undefined };
 }
@@ -68,7 +68,7 @@ export async function recordTrust(files: ProjectFiles, env: Readonly<Record<stri
   const file = trustStoreFile(env);
   const store = await readStore(file);
   if (store instanceof ConfigError) return store;
-  const projects = { ...store, [files.projectDir]: { sha256: files.hash, trustedAt: now.toISOString() } };
+  const projects = Object.fromEntries([...store, [files.projectDir, { sha256: files.hash, trustedAt: now.toISOString() }]]);
   try {
     await mkdir(userConfigDir(env), { recursive: true, mode: 0o700 });
     // A temporary file renamed over the old one: a crash never leaves half a store behind.
@@ -85,31 +85,30 @@ interface TrustRecord {
   readonly trustedAt: string;
 }
 
-async function readStore(file: string): Promise<Record<string, TrustRecord> | ConfigError> {
+/** The store as a map from real project path to its record; a file that is not a store is a ConfigError at `file:line:column`. */
+async function readStore(file: string): Promise<ReadonlyMap<string, TrustRecord> | ConfigError> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if (error instanceof Error && "code" in error && error.code === "ENOENT") return {};
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") return new Map();
     return new ConfigError(file, "", `cannot read the trusted projects: ${describeError(error)}`);
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    return new ConfigError(file, "", `not valid JSON (${describeError(error)}); delete the file to trust projects afresh`);
-  }
-  const projects = isObject(data) ? data.projects : undefined;
-  if (!isObject(projects)) return new ConfigError(file, "projects", "must be an object of project folders; delete the file to trust projects afresh");
-  // No prototype: a folder named `constructor` or `__proto__` is a key like any other.
-  const records: Record<string, TrustRecord> = Object.create(null);
-  for (const [dir, record] of Object.entries(projects)) {
-    // An entry that is not a record is no trust: the project is asked about again.
-    if (isObject(record) && typeof record.sha256 === "string" && typeof record.trustedAt === "string") {
-      records[dir] = { sha256: record.sha256, trustedAt: record.trustedAt };
+  const root = readConfigJson(text, file);
+  if (root instanceof ConfigError) return root;
+  const context: ReadContext = { file, text, env: {} };
+  return readingConfig(() => {
+    const records = new Map<string, TrustRecord>();
+    const projects = optionalField(readObject(root, [], context), "projects");
+    if (projects === undefined) return records;
+    for (const [dir, { value: record }] of readObject(projects, ["projects"], context).members) {
+      const sha256 = record.kind === "object" ? record.members.get("sha256")?.value : undefined;
+      const trustedAt = record.kind === "object" ? record.members.get("trustedAt")?.value : undefined;
+      // An entry that is not a whole record is no trust: that project is asked about again.
+      if (sha256?.kind === "string" && trustedAt?.kind === "string") records.set(dir, { sha256: sha256.value, trustedAt: trustedAt.value });
     }
-  }
-  return records;
+    return records;
+  });
 }
 
 function realPath(dir: string): string {
@@ -118,8 +117,4 @@ function realPath(dir: string): string {
   } catch {
     return resolve(dir);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
