@@ -351,7 +351,7 @@ describe("decide on a write under .git or .mca", () => {
   const allowAll = [rule("allow", "write_file(*)")];
 
   it("asks whatever the allow rules say", () => {
-    for (const text of [".git/hooks/pre-commit", ".git", ".mca/settings.json", ".GIT/config"]) {
+    for (const text of [".git/hooks/pre-commit", ".git", ".mca/settings.json", ".GIT/config", "vendor/lib/.git/config"]) {
       expect(decide(writeFile, path(text), allowAll, NONE)).toEqual({ verdict: "ask", reason: "writes under .git/ or .mca/ always ask" });
     }
   });
@@ -368,6 +368,7 @@ describe("decide on a write under .git or .mca", () => {
     expect(decide(local("read_file", "read"), path(".git/config"), [], NONE).verdict).toBe("allow");
     expect(decide(writeFile, path(".github/workflows/ci.yml"), allowAll, NONE).verdict).toBe("allow");
     expect(decide(writeFile, path("src/.git-keep"), allowAll, NONE).verdict).toBe("allow");
+    expect(decide(writeFile, path("src/x.git/a"), allowAll, NONE).verdict).toBe("allow");
   });
 });
 

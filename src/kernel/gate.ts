@@ -48,10 +48,11 @@ const DEFAULTS: Readonly<Record<ToolKind, Decision>> = {
 export const SESSION_ALLOW: Decision = { verdict: "allow", reason: "allowed for this session" };
 
 /**
- * A write that lands in git's folder (hooks, config) or mca's own (settings) can turn into running code
- * or into loosened rules, so it is always put to the user; a deny rule still denies it.
+ * A write that lands in a git folder (hooks, config) or mca's own (settings) can turn into running code
+ * or into loosened rules, so it is always put to the user; a deny rule still denies it. Nested folders
+ * count (a vendored repository's hooks run too), and case does not (case-insensitive file systems).
  */
-const PROTECTED_WRITE = /^\.(?:git|mca)(?:\/|$)/iu;
+const PROTECTED_WRITE = /(?:^|\/)\.(?:git|mca)(?:\/|$)/iu;
 const PROTECTED_WRITE_ASK: Decision = { verdict: "ask", reason: "writes under .git/ or .mca/ always ask" };
 
 /**
