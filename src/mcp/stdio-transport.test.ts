@@ -94,6 +94,14 @@ describe("StdioTransport", () => {
     expect(harness.warnings[0]?.endsWith(`"${"y".repeat(80)}…"`)).toBe(true);
   });
 
+  it("redacts a line it ignores before quoting only its start", async () => {
+    const redact = (text: string): string => text.replace(/s3cret-value-123/gi, "[redacted]");
+    const harness = await startServer([], { redact });
+    // The line is 81 characters, the secret at its end: cut first, "S3cret-Value-12" would be quoted.
+    await harness.call("garbage", { line: `${"y".repeat(60)}S3cret-Value-123${"z".repeat(5)}` });
+    expect(harness.warnings[0]?.endsWith(`"${"y".repeat(60)}[redacted]${"z".repeat(5)}"`)).toBe(true);
+  });
+
   it("fails pending requests at once with the exit code and stderr tail when the server exits mid-call", async () => {
     const harness = await startServer([]);
     const waiting = rejection(harness.call("never"));

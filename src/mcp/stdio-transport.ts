@@ -30,7 +30,7 @@ export interface StdioTransportOptions {
   readonly maxLineBytes?: number;
   /** A different line framer (a seam for tests and the lab); the real one by default. */
   readonly createFramer?: (maxLineBytes: number) => LineFramer;
-  /** Applied to the stderr tail before it is cut to size: the server may print the secrets it was given. */
+  /** Applied to the stderr tail and a quoted stdout line before they are cut: the server may print the secrets it was given. */
   readonly redact?: Redact;
 }
 
@@ -109,6 +109,7 @@ export class StdioTransport implements Transport {
   readonly label: string;
   readonly #options: StdioTransportOptions;
   readonly #framer: LineFramer;
+  readonly #redact: Redact;
   readonly #stderr: StderrTail;
   #child: ChildProcessWithoutNullStreams | undefined;
   #handlers: TransportHandlers | undefined;
@@ -125,7 +126,8 @@ export class StdioTransport implements Transport {
   constructor(options: StdioTransportOptions) {
     this.#options = options;
     this.label = options.label;
-    this.#stderr = new StderrTail(options.redact ?? ((text) => text));
+    this.#redact = options.redact ?? ((text) => text);
+    this.#stderr = new StderrTail(this.#redact);
     this.#framer = (options.createFramer ?? createLineFramer)(options.maxLineBytes ?? MAX_LINE_BYTES);
   }
 
@@ -233,7 +235,9 @@ export class StdioTransport implements Transport {
     // should not break the connection.
     this.#ignoredLines += 1;
     if (this.#ignoredLines > 1) return;
-    const quoted = line.length > QUOTED_LINE_CHARS ? `${line.slice(0, QUOTED_LINE_CHARS)}…` : line;
+    // Redacted before it is cut, as the stderr tail is: a cut secret would no longer match.
+    const shown = this.#redact(line);
+    const quoted = shown.length > QUOTED_LINE_CHARS ? `${shown.slice(0, QUOTED_LINE_CHARS)}…` : shown;
     this.#handlers?.onWarning?.(`ignoring a line on stdout that is not JSON-RPC (${message.message}): "${quoted}"`);
   }
 
