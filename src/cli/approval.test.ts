@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../kernel/index.js";
 import { createApproverWithoutTerminal, promptForApproval, toolClaims } from "./approval.js";
 import { fakeTool } from "./test-support/fake-agent.js";
+import { HOSTILE, HOSTILE_SHOWN } from "./test-support/hostile-text.js";
 import { createScriptedAsker } from "./test-support/scripted-asker.js";
 
 const tool = (annotations?: Record<string, unknown>) => ({ ...fakeTool("mcp__t__x", "remote", "t"), originalName: "x", ...(annotations === undefined ? {} : { annotations }) });
@@ -20,6 +21,24 @@ describe("promptForApproval", () => {
     expect(asker.transcript).toEqual([
       'say: approval needed: write_file from local tool\n  why: default for write tools: ask\n  {\n    "path": "a.txt"\n  }',
       "select: Allow write_file? [once|session|deny]",
+    ]);
+  });
+
+  it("shows a server's own tool name, its claims and the arguments with control, bidi and hidden characters made visible", async () => {
+    const hostile: ApprovalRequest = {
+      tool: { ...tool({ title: HOSTILE }), originalName: HOSTILE },
+      args: { q: HOSTILE },
+      decision: { verdict: "ask", reason: "default for remote tools: ask" },
+    };
+    const asker = createScriptedAsker(["deny"]);
+    await promptForApproval(hostile, new Chalk({ level: 0 }), asker);
+    const inJson = HOSTILE_SHOWN.replace("\\u000d", "\\r");
+    expect(asker.transcript).toEqual([
+      `say: approval needed: mcp__t__x from MCP server "t" (its own name: ${HOSTILE_SHOWN})\n` +
+        "  why: default for remote tools: ask\n" +
+        `  the server says (not trusted): {"title":"${inJson}"}\n` +
+        `  {\n    "q": "${inJson}"\n  }`,
+      "select: Allow mcp__t__x? [once|session|deny]",
     ]);
   });
 

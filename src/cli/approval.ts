@@ -4,6 +4,7 @@
 import type { ChalkInstance } from "chalk";
 import type { ApprovalAnswer, ApprovalRequest, Tool } from "../kernel/index.js";
 import type { Asker, Choice } from "./terminal.js";
+import { untrustedText } from "./untrusted-text.js";
 
 const ARGS_PREVIEW_LINES = 20;
 const APPROVAL_CHOICES: ReadonlyArray<Choice<ApprovalAnswer>> = [
@@ -15,20 +16,21 @@ const APPROVAL_CHOICES: ReadonlyArray<Choice<ApprovalAnswer>> = [
 /** "cancelled" when the user pressed Ctrl-C or Escape at the question. */
 export async function promptForApproval(request: ApprovalRequest, chalk: ChalkInstance, asker: Asker): Promise<ApprovalAnswer | "cancelled"> {
   asker.say(describeRequest(request, chalk));
-  return (await asker.select(`Allow ${request.tool.name}?`, APPROVAL_CHOICES)) ?? "cancelled";
+  return (await asker.select(`Allow ${untrustedText(request.tool.name)}?`, APPROVAL_CHOICES)) ?? "cancelled";
 }
 
+/** The server's names, claims and the model's arguments pass untrustedText: the user judges them by what is shown. */
 export function describeRequest(request: ApprovalRequest, chalk: ChalkInstance): string {
   const { tool, args, decision } = request;
   const source = tool.source === "local" ? "local tool" : `MCP server "${tool.source}" (its own name: ${tool.originalName})`;
   const lines = [
-    `${chalk.yellow("approval needed:")} ${chalk.bold(tool.name)} from ${source}`,
-    chalk.dim(`  why: ${decision.reason}`),
+    `${chalk.yellow("approval needed:")} ${chalk.bold(untrustedText(tool.name))} from ${untrustedText(source)}`,
+    chalk.dim(`  why: ${untrustedText(decision.reason)}`),
   ];
   if (tool.annotations !== undefined) {
-    lines.push(chalk.dim(`  the server says (not trusted): ${JSON.stringify(tool.annotations)}`));
+    lines.push(chalk.dim(`  the server says (not trusted): ${untrustedText(JSON.stringify(tool.annotations))}`));
   }
-  const argLines = JSON.stringify(args, null, 2).split("\n");
+  const argLines = untrustedText(JSON.stringify(args, null, 2)).split("\n");
   const shown = argLines.slice(0, ARGS_PREVIEW_LINES).map((line) => `  ${line}`);
   if (argLines.length > ARGS_PREVIEW_LINES) shown.push(chalk.dim(`  … ${argLines.length - ARGS_PREVIEW_LINES} more lines`));
   return [...lines, ...shown].join("\n");

@@ -1,9 +1,11 @@
 // One line of input, in any mode: a slash command from the table, or a prompt for the model. The slash
 // commands are a table: each is a plain object, and adding one is a one-row change. The same rows serve
-// the chat, pipe mode, `-p` and the plain output of the subcommands.
+// the chat, pipe mode, `-p` and the plain output of the subcommands. What a tool, a server or a file
+// supplied is printed through untrustedText.
 import { describeError, type Agent, type ToolArgs } from "../kernel/index.js";
 import { toolClaims } from "./approval.js";
 import { formatServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
+import { untrustedText } from "./untrusted-text.js";
 
 export interface CommandContext {
   readonly agent: Agent;
@@ -74,9 +76,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         return "failed";
       }
       const report = await context.agent.call(parsed.tool, parsed.args, context.signal);
-      context.print(report.text);
+      context.print(untrustedText(report.text));
       if (!report.isError) return "ok";
-      context.warn(`/call ${report.tool} failed; approval: ${report.decision.verdict} (${report.decision.reason})`);
+      context.warn(untrustedText(`/call ${report.tool} failed; approval: ${report.decision.verdict} (${report.decision.reason})`));
       return "failed";
     },
   },
@@ -91,7 +93,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         return "ok";
       }
       if (report.restored.length === 0) context.print("no files to restore");
-      for (const path of report.restored) context.print(`restored ${path}`);
+      for (const path of report.restored) context.print(`restored ${untrustedText(path)}`);
       for (const tool of report.notUndoable) context.print(`not undoable (remote call): ${tool}`);
       return "ok";
     },
@@ -136,7 +138,7 @@ export async function runLine(line: string, context: CommandContext): Promise<Co
   try {
     return text.startsWith("/") ? await runSlashCommand(text, context) : await runPrompt(text, context);
   } catch (error) {
-    context.warn(`error: ${describeError(error)}`);
+    context.warn(`error: ${untrustedText(describeError(error))}`);
     return "failed";
   }
 }
@@ -204,7 +206,9 @@ function describeJson(value: unknown): string {
 const COLUMN_GAP = "  ";
 
 /** Left-aligned text columns for the plain views (/tools, /approvals, /help): every cell but a row's last is padded to its column's widest. */
-function formatColumns(rows: readonly (readonly string[])[]): string[] {
+function formatColumns(untrustedRows: readonly (readonly string[])[]): string[] {
+  // A server names its tools and claims; a cell is shown safely and measured as shown.
+  const rows = untrustedRows.map((row) => row.map(untrustedText));
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, index) => {

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { loadMcpConfig, type McpConfig } from "../config/index.js";
 import { isLegacyVersion, mountServers, type InputResponder, type MountedServers, type ServerStatus } from "../mcp/index.js";
 import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
+import { untrustedText } from "./untrusted-text.js";
 
 export type { ServerStatus };
 
@@ -36,7 +37,7 @@ export function startupFailureLines(mounted: MountedServers): string[] {
   return mounted
     .statuses()
     .filter((status) => status.state !== "connected")
-    .map((status) => `mcp: ${status.alias} (${status.transport}) ${status.state}: ${status.error ?? "no reason given"}`);
+    .map((status) => untrustedText(`mcp: ${status.alias} (${status.transport}) ${status.state}: ${status.error ?? "no reason given"}`));
 }
 
 /**
@@ -73,8 +74,9 @@ export function formatServerStatus(servers: readonly ServerStatus[]): string[] {
     lines.push(`${server.alias}  ${server.transport}  ${server.state}  protocol ${version}  ${server.tools} tools`);
     if (server.error !== null) lines.push(`  error: ${server.error}`);
     if (server.stderrTail !== null && server.stderrTail.trim() !== "") {
-      for (const line of server.stderrTail.trimEnd().split("\n")) lines.push(`  stderr| ${line}`);
+      for (const line of server.stderrTail.trimEnd().split(/\r?\n/)) lines.push(`  stderr| ${line}`);
     }
   }
-  return lines;
+  // A server wrote its error and stderr; the config, its alias. Each line is shown, never obeyed.
+  return lines.map(untrustedText);
 }

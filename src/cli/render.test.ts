@@ -2,6 +2,21 @@ import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../kernel/index.js";
 import { createPlainRenderer, createSpinner, createTtyRenderer, type Spinner } from "./render.js";
+import { HOSTILE, HOSTILE_SHOWN } from "./test-support/hostile-text.js";
+
+/** A turn in which every text an event carries is the hostile string. */
+const HOSTILE_EVENTS: readonly AgentEvent[] = [
+  { type: "text", delta: HOSTILE },
+  { type: "tool_start", callId: "c1", tool: "mcp__h__x", args: { q: HOSTILE } },
+  { type: "tool_progress", callId: "c1", message: HOSTILE },
+  { type: "tool_end", callId: "c1", tool: "mcp__h__x", isError: false, text: HOSTILE, truncated: false },
+  { type: "approval", callId: "c2", tool: "mcp__h__x", decision: { verdict: "deny", reason: HOSTILE } },
+  { type: "notice", message: HOSTILE },
+  { type: "error", message: HOSTILE },
+  { type: "turn_end", reason: "done" },
+];
+/** The arguments' JSON escapes C0 controls itself (`\r`); the rest is shown by untrustedText. */
+const HOSTILE_ARGS_SHOWN = String.raw`{"q":"ok\u001b]52;c;ZWNobyBwd25lZA==\u0007\u001b[2J\u001b[1;1H\rgone\u009b31m\u202eevil\u200b\udb40\udc41"}`;
 
 function render(events: readonly AgentEvent[]) {
   const written: string[] = [];
@@ -15,6 +30,19 @@ describe("createPlainRenderer", () => {
     expect(render([{ type: "text", delta: "Hel" }, { type: "text", delta: "lo" }, { type: "turn_end", reason: "done" }])).toEqual([
       "out:Hel",
       "out:lo",
+      "out:\n",
+    ]);
+  });
+
+  it("shows every text of a hostile turn with its control, bidi and hidden characters made visible", () => {
+    expect(render(HOSTILE_EVENTS)).toEqual([
+      `out:${HOSTILE_SHOWN}`,
+      `err:[mcp__h__x] ${HOSTILE_ARGS_SHOWN}\n`,
+      `err:[progress] ${HOSTILE_SHOWN}\n`,
+      `err:[mcp__h__x] ok: ${HOSTILE_SHOWN}\n`,
+      `err:[approval] mcp__h__x: deny (${HOSTILE_SHOWN})\n`,
+      `err:${HOSTILE_SHOWN}\n`,
+      `err:error: ${HOSTILE_SHOWN}\n`,
       "out:\n",
     ]);
   });
@@ -99,6 +127,22 @@ describe("createTtyRenderer", () => {
       "[stop]",
       "[stop]",
       "\n",
+    ]);
+  });
+
+  it("shows every text of a hostile turn, and the spinner's progress label, with its control, bidi and hidden characters made visible", () => {
+    const { written, renderer } = setup();
+    for (const event of HOSTILE_EVENTS) renderer.emit(event);
+    expect(written.filter((text) => text !== "[stop]")).toEqual([
+      HOSTILE_SHOWN,
+      "\n",
+      `● mcp__h__x ${HOSTILE_ARGS_SHOWN}\n`,
+      "[spin running mcp__h__x]",
+      `[spin mcp__h__x: ${HOSTILE_SHOWN}]`,
+      `  ✓ ${HOSTILE_SHOWN}\n`,
+      "[spin thinking]",
+      `${HOSTILE_SHOWN}\n`,
+      `error: ${HOSTILE_SHOWN}\n`,
     ]);
   });
 

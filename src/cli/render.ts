@@ -1,19 +1,21 @@
 // Agent events as the user sees them: plain for pipe mode, `-p` and the subcommands (no colour, no
 // spinner), and for the chat's terminal (colour, a spinner while the model thinks or a tool runs). Both
-// share the short one-line forms of tool arguments and results.
+// share the short one-line forms of tool arguments and results. Every text an event carries came from the
+// model, a tool, a server or a file, so each passes untrustedText before it is printed.
 import type { ChalkInstance } from "chalk";
 import type { AgentEvent, ToolArgs } from "../kernel/index.js";
+import { untrustedText } from "./untrusted-text.js";
 
 const ARGS_PREVIEW_CHARS = 200;
 const RESULT_PREVIEW_CHARS = 160;
 
 function previewArgs(args: ToolArgs, maxChars: number = ARGS_PREVIEW_CHARS): string {
-  return clip(JSON.stringify(args), maxChars);
+  return clip(untrustedText(JSON.stringify(args)), maxChars);
 }
 
 /** The first non-empty line of a result, clipped, with how many more lines there are. */
 function previewResult(text: string, maxChars: number = RESULT_PREVIEW_CHARS): string {
-  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  const lines = untrustedText(text).split("\n").filter((line) => line.trim() !== "");
   const first = lines[0];
   if (first === undefined) return "(no output)";
   const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
@@ -40,14 +42,14 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
     switch (event.type) {
       case "text":
         if (event.delta === "") return;
-        streams.out(event.delta);
+        streams.out(untrustedText(event.delta));
         midLine = !event.delta.endsWith("\n");
         return;
       case "tool_start":
         streams.err(`[${event.tool}] ${previewArgs(event.args)}\n`);
         return;
       case "tool_progress":
-        streams.err(`[progress] ${event.message}\n`);
+        streams.err(`[progress] ${untrustedText(event.message)}\n`);
         return;
       case "tool_end": {
         const status = event.isError ? "failed" : "ok";
@@ -57,14 +59,14 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
       }
       case "approval":
         // A "deny" answer was already explained by whoever answered; a rule's denial has no answer.
-        if (event.answer === undefined) streams.err(`[approval] ${event.tool}: ${event.decision.verdict} (${event.decision.reason})\n`);
+        if (event.answer === undefined) streams.err(`[approval] ${event.tool}: ${event.decision.verdict} (${untrustedText(event.decision.reason)})\n`);
         else if (event.answer !== "deny") streams.err(`[approval] ${event.tool}: ${event.answer}\n`);
         return;
       case "notice":
-        streams.err(`${event.message}\n`);
+        streams.err(`${untrustedText(event.message)}\n`);
         return;
       case "error":
-        streams.err(`error: ${event.message}\n`);
+        streams.err(`error: ${untrustedText(event.message)}\n`);
         return;
       case "turn_end":
         endLine();
@@ -110,7 +112,7 @@ export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): Tty
   const emit = (event: AgentEvent): void => {
     switch (event.type) {
       case "text":
-        write(event.delta);
+        write(untrustedText(event.delta));
         return;
       case "tool_start":
         toolNames.set(event.callId, event.tool);
@@ -118,7 +120,7 @@ export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): Tty
         spinner.start(`running ${event.tool}`);
         return;
       case "tool_progress":
-        spinner.start(`${toolNames.get(event.callId) ?? "tool"}: ${event.message}`);
+        spinner.start(`${toolNames.get(event.callId) ?? "tool"}: ${untrustedText(event.message).replaceAll("\n", " ")}`);
         return;
       case "tool_end": {
         toolNames.delete(event.callId);
@@ -135,10 +137,10 @@ export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): Tty
         if (event.answer !== "deny") spinner.start(`running ${event.tool}`);
         return;
       case "notice":
-        line(chalk.yellow(event.message));
+        line(chalk.yellow(untrustedText(event.message)));
         return;
       case "error":
-        line(chalk.red(`error: ${event.message}`));
+        line(chalk.red(`error: ${untrustedText(event.message)}`));
         return;
       case "turn_end":
         spinner.stop();

@@ -7,6 +7,7 @@ import { findSlashCommand, parseCallArgs } from "./commands.js";
 import { formatServerStatus, type ServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE } from "./program.js";
 import type { AgentFactory } from "./session.js";
+import { untrustedJson, untrustedText } from "./untrusted-text.js";
 
 export interface SubcommandDeps {
   readonly makeAgent: AgentFactory;
@@ -19,7 +20,7 @@ export interface SubcommandDeps {
 export async function runToolsCommand(deps: SubcommandDeps, json: boolean): Promise<number> {
   const agent = makeQuietAgent(deps);
   if (json) {
-    deps.out(formatJson(agent.tools.map((tool) => toolView(tool, agent.decide(tool.name)))));
+    deps.out(untrustedJson(agent.tools.map((tool) => toolView(tool, agent.decide(tool.name)))));
     return 0;
   }
   return runSlashView(deps, "tools");
@@ -32,16 +33,19 @@ export async function runCallCommand(deps: SubcommandDeps, tool: string, argsTex
     return USAGE_EXIT_CODE;
   }
   const report = await makeQuietAgent(deps).call(tool, args, deps.signal);
-  if (json) deps.out(formatJson(callView(report)));
-  else deps.out(report.text.endsWith("\n") ? report.text : `${report.text}\n`);
+  if (json) deps.out(untrustedJson(callView(report)));
+  else {
+    const text = untrustedText(report.text);
+    deps.out(text.endsWith("\n") ? text : `${text}\n`);
+  }
   if (!report.isError) return 0;
-  deps.err(`mca call ${report.tool} failed; approval: ${report.decision.verdict} (${report.decision.reason})\n`);
+  deps.err(`${untrustedText(`mca call ${report.tool} failed; approval: ${report.decision.verdict} (${report.decision.reason})`)}\n`);
   return 1;
 }
 
 export async function runMcpListCommand(deps: Pick<SubcommandDeps, "servers" | "out">, json: boolean): Promise<number> {
   const servers = deps.servers();
-  deps.out(json ? formatJson(servers.map(serverView)) : formatServerStatus(servers).map((line) => `${line}\n`).join(""));
+  deps.out(json ? untrustedJson(servers.map(serverView)) : formatServerStatus(servers).map((line) => `${line}\n`).join(""));
   return 0;
 }
 
@@ -66,8 +70,8 @@ function makeQuietAgent(deps: SubcommandDeps) {
   return deps.makeAgent({
     approve: createApproverWithoutTerminal((line) => deps.err(`${line}\n`)),
     emit: (event: AgentEvent) => {
-      if (event.type === "error") deps.err(`error: ${event.message}\n`);
-      if (event.type === "notice") deps.err(`${event.message}\n`);
+      if (event.type === "error") deps.err(`error: ${untrustedText(event.message)}\n`);
+      if (event.type === "notice") deps.err(`${untrustedText(event.message)}\n`);
     },
   });
 }
@@ -127,9 +131,4 @@ function serverView(server: ServerStatus): ServerStatus {
     error: server.error,
     stderrTail: server.stderrTail,
   };
-}
-
-/** Pretty-printed with a final newline: readable in a terminal, parseable by `JSON.parse` and `jq`. */
-function formatJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
 }

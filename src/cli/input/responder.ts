@@ -56,7 +56,7 @@ export function createCliInputResponder(deps: CliInputResponderDeps): CliInputRe
   const { notify } = deps;
 
   const declined = (message: string, context: AskContext, why: string): OneAnswer => {
-    notify(`mcp: ${context.server} asked for input for ${context.tool} (${JSON.stringify(untrustedText(message))}): declined, ${why}`);
+    notify(untrustedText(`mcp: ${context.server} asked for input for ${context.tool} (${JSON.stringify(untrustedText(message))}): declined, ${why}`));
     return answered({ action: "decline" });
   };
 
@@ -68,7 +68,7 @@ export function createCliInputResponder(deps: CliInputResponderDeps): CliInputRe
     const fields = readFormFields(request.requestedSchema);
     const problem = fields instanceof Error ? fields.message : found.answer.action === "accept" ? checkFormContent(fields, found.answer.content ?? {}) : undefined;
     if (problem !== undefined) return declined(request.message, context, `as the answer at ${found.place} in ${answers.file} does not fit the form: ${untrustedText(problem)}`);
-    notify(`mcp: ${context.server} asked for input for ${context.tool}: answered "${found.answer.action}" from ${found.place} in ${answers.file}`);
+    notify(untrustedText(`mcp: ${context.server} asked for input for ${context.tool}: answered "${found.answer.action}" from ${found.place} in ${answers.file}`));
     return answered(found.answer);
   };
 
