@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../kernel/index.js";
@@ -35,6 +35,16 @@ describe("openTranscript", () => {
     expect(linesOf("s1")).toEqual([{ type: "message", message: user("hi") }]);
     sink.append({ type: "notice", message: "n" });
     expect(linesOf("s1")).toEqual([{ type: "message", message: user("hi") }, { type: "notice", message: "n" }]);
+  });
+
+  it("creates the file readable by the user only and writes each entry redacted", () => {
+    const sink = openTranscript(project(), "s1", (text) => text.replaceAll("sk-secret-1", "[redacted]"));
+    sink.append({ type: "notice", message: "key sk-secret-1 seen" });
+    const file = join(sessionsDir(project()), "s1.jsonl");
+    expect({ mode: statSync(file).mode & 0o777, text: readFileSync(file, "utf8") }).toEqual({
+      mode: 0o600,
+      text: `${JSON.stringify({ type: "notice", message: "key [redacted] seen" })}\n`,
+    });
   });
 
   it("records a whole agent turn while it happens: messages, call, decision, result", async () => {

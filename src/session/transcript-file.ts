@@ -1,9 +1,10 @@
 // The session transcript on disk: one JSON line per entry in `<project>/.mca/sessions/<session-id>.jsonl`,
 // appended synchronously as things happen so that a crash loses nothing; read back for --resume.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
   replayHistory,
+  type Redact,
   type AssistantMessage,
   type HistoryEntry,
   type Message,
@@ -13,27 +14,28 @@ import {
   type TranscriptSink,
   type UserMessage,
 } from "../kernel/index.js";
+import { ensureMcaFolder, mcaFolder, PRIVATE_FILE_MODE } from "./mca-folder.js";
 
 const SESSION_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 const TRANSCRIPT_SUFFIX = ".jsonl";
 
 export function sessionsDir(projectDir: string): string {
-  return join(projectDir, ".mca", "sessions");
+  return join(mcaFolder(projectDir), "sessions");
 }
 
 /**
  * Opens (creating its folder) the transcript of session `sessionId`: letters, digits, `.`, `_`, `-`,
  * not starting with a dot, so that it names a file inside the sessions folder and nothing else.
- * The file itself appears with the first entry.
+ * The file itself appears with the first entry, readable by the user only. Each line passes `redact`
+ * (the configured secrets) before it is written.
  */
-export function openTranscript(projectDir: string, sessionId: string): TranscriptSink {
+export function openTranscript(projectDir: string, sessionId: string, redact: Redact = (text) => text): TranscriptSink {
   if (!SESSION_ID.test(sessionId)) throw new Error(`invalid session id ${JSON.stringify(sessionId)}`);
-  const dir = sessionsDir(projectDir);
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${sessionId}${TRANSCRIPT_SUFFIX}`);
+  const file = join(ensureMcaFolder(projectDir, "sessions"), `${sessionId}${TRANSCRIPT_SUFFIX}`);
   return {
     append(entry) {
-      appendFileSync(file, `${JSON.stringify(entry)}\n`);
+      // The marker has no character JSON escapes, so a redacted line is still the JSON of an entry.
+      appendFileSync(file, `${redact(JSON.stringify(entry))}\n`, { mode: PRIVATE_FILE_MODE });
     },
   };
 }
