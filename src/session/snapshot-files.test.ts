@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../kernel/index.js";
@@ -84,6 +84,88 @@ describe("createSnapshotFiles", () => {
     await writeFile(file, "changed");
     await store.restore(1);
     expect(await readFile(file, "utf8")).toBe("fresh");
+  });
+});
+
+describe("createSnapshotFiles' copies", () => {
+  it("are readable by the user only, in folders that are the user's only, under a .mca/ that git ignores", async () => {
+    const file = join(project(), "a.txt");
+    await writeFile(file, "x", { mode: 0o644 });
+    await createSnapshotFiles(project()).save(1, file);
+    const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
+    expect({
+      copy: await mode(join(snapshotsDir(project()), "1", "0-a.txt")),
+      turn: await mode(join(snapshotsDir(project()), "1")),
+      snapshots: await mode(snapshotsDir(project())),
+      mca: await mode(join(project(), ".mca")),
+      gitignore: (await readFile(join(project(), ".mca", ".gitignore"), "utf8")).split("\n").includes("*"),
+    }).toEqual({ copy: 0o600, turn: 0o700, snapshots: 0o700, mca: 0o700, gitignore: true });
+  });
+});
+
+describe("createSnapshotFiles' restore, where a path now leads elsewhere", () => {
+  /** The project is a folder of the test's temporary folder; `outside` is its sibling, beyond the project. */
+  const layout = async () => {
+    const dir = join(project(), "repo");
+    const outside = join(project(), "outside");
+    await mkdir(join(dir, "src"), { recursive: true });
+    await mkdir(outside);
+    const skipped: string[] = [];
+    const store = createSnapshotFiles(dir, { onSkipped: (path, reason) => skipped.push(`${path}: ${reason}`) });
+    return { dir, outside, skipped, store };
+  };
+
+  it("does not write through a folder that became a symlink out of the project, and says which file it skipped", async () => {
+    const { dir, outside, skipped, store } = await layout();
+    const file = join(dir, "src", "hook");
+    await writeFile(file, "original");
+    await store.save(1, file);
+    await rm(join(dir, "src"), { recursive: true });
+    await symlink(outside, join(dir, "src"));
+
+    expect(await store.restore(1)).toEqual([]);
+    expect(await readdir(outside)).toEqual([]);
+    expect(skipped).toEqual([`${file}: it now leads outside the project (to ${join(outside, "hook")})`]);
+  });
+
+  it("does not delete a file outside the project when undoing the creation of a file whose folder became such a symlink", async () => {
+    const { dir, outside, skipped, store } = await layout();
+    const file = join(dir, "src", "new.txt");
+    await store.save(1, file);
+    await writeFile(join(outside, "new.txt"), "not the project's");
+    await rm(join(dir, "src"), { recursive: true });
+    await symlink(outside, join(dir, "src"));
+
+    expect(await store.restore(1)).toEqual([]);
+    expect(await readFile(join(outside, "new.txt"), "utf8")).toBe("not the project's");
+    expect(skipped).toHaveLength(1);
+  });
+
+  it("does not create the missing target of a file that became a dangling symlink", async () => {
+    const { dir, outside, skipped, store } = await layout();
+    const file = join(dir, "a.txt");
+    await writeFile(file, "original");
+    await store.save(1, file);
+    await rm(file);
+    await symlink(join(outside, "planted"), file);
+
+    expect(await store.restore(1)).toEqual([]);
+    expect(await readdir(outside)).toEqual([]);
+    expect(skipped).toEqual([`${file}: it is now a symlink to a place that does not exist`]);
+  });
+
+  it("restores through a symlink that stays inside the project", async () => {
+    const { dir, skipped, store } = await layout();
+    const file = join(dir, "lib", "a.txt");
+    await mkdir(join(dir, "lib"));
+    await writeFile(file, "original");
+    await store.save(1, file);
+    await rm(join(dir, "lib"), { recursive: true });
+    await symlink(join(dir, "src"), join(dir, "lib"));
+
+    expect(await store.restore(1)).toEqual([file]);
+    expect(await readFile(join(dir, "src", "a.txt"), "utf8")).toBe("original");
+    expect(skipped).toEqual([]);
   });
 });
 
