@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { createShutdown, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
 import type { AgentFactory, CliInputResponder, InputAnswers, ServerStatus } from "./cli/index.js";
+import { createRedactor, type Redact } from "./kernel/index.js";
 import { killAllChildrenSync, type MountedServers } from "./mcp/index.js";
 
 const EXIT_ON_SIGNAL: Readonly<Record<"SIGTERM" | "SIGHUP", number>> = { SIGTERM: 143, SIGHUP: 129 };
@@ -23,8 +24,13 @@ const servers = (): readonly ServerStatus[] => mounted?.statuses() ?? [];
 const OUTPUT_CLOSED_EXIT_CODE = 141;
 /** Set once stdout or stderr is gone (a closed pipe): nothing is written any more, not even a warning. */
 let outputClosed = false;
-const writeOut = (text: string): void => void (outputClosed || process.stdout.write(text));
-const writeErr = (text: string): void => void (outputClosed || process.stderr.write(text));
+/**
+ * Set once the config is read: every line mca itself writes passes through it, so no configured header or
+ * env value, nor the API key, is printed (what tools return is redacted by the agent before it is cut).
+ */
+let redact: Redact = (text) => text;
+const writeOut = (text: string): void => void (outputClosed || process.stdout.write(redact(text)));
+const writeErr = (text: string): void => void (outputClosed || process.stderr.write(redact(text)));
 const warn = (text: string): void => writeErr(`${text}\n`);
 const shutdown = createShutdown({ closers, exit: (code) => process.exit(code), warn });
 /**
@@ -100,8 +106,9 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     warn(`mca: ${input.message}`);
     return USAGE_EXIT_CODE;
   }
-  const { mountConfiguredServers, startupFailureLines } = await import("./cli/mcp-servers.js");
-  const mounting = await mountConfiguredServers({
+  const { configuredSecrets } = await import("./config/mcp-config.js");
+  const { mountConfiguredServers, readConfiguredServers, startupFailureLines } = await import("./cli/mcp-servers.js");
+  const mountDeps = {
     projectDir,
     configPath: invocation.options.mcpConfig,
     projectTrusted,
@@ -110,12 +117,15 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     warn,
     inputResponder: input.responder,
     ...(input.answers === undefined ? {} : { inputAnswers: input.answers }),
-  });
-  if (mounting instanceof Error) {
-    warn(`mca: ${mounting.message}`);
+  };
+  const config = await readConfiguredServers(mountDeps);
+  if (config instanceof Error) {
+    warn(`mca: ${config.message}`);
     return USAGE_EXIT_CODE;
   }
-  if (mounting !== null) {
+  redact = createRedactor(configuredSecrets(config, env));
+  if (config !== null) {
+    const mounting = await mountConfiguredServers(config, mountDeps);
     mounted = mounting;
     closers.push(() => mounting.close());
     for (const line of startupFailureLines(mounting)) warn(line);
@@ -134,6 +144,8 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     projectTrusted,
     sessionId: `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`,
     remoteTools: mounted?.tools ?? [],
+    serverAliases: config?.servers.map((server) => server.alias) ?? [],
+    redact,
     ...(mounted === undefined ? {} : { findTool: mounted.findTool }),
     warn,
     announceModel: invocation.kind === "session",

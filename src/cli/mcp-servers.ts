@@ -41,16 +41,19 @@ export function startupFailureLines(mounted: MountedServers): string[] {
 }
 
 /**
- * Mounts the servers of `--mcp-config <path>` (which must exist), or of `mcp.config.json` in the project
- * folder when there is one and the user trusts it; otherwise none (null). A broken config, or an `--input-responses` file naming a
- * server it lacks, is an Error for main to print and exit 2 on — before anything is spawned.
+ * The config of `--mcp-config <path>` (which must exist), or of `mcp.config.json` in the project folder when
+ * there is one and the user trusts it; otherwise none (null). A broken config, or an `--input-responses`
+ * file naming a server it lacks, is an Error for main to print and exit 2 on — before anything is spawned.
  */
-export async function mountConfiguredServers(deps: MountDeps): Promise<MountedServers | Error | null> {
+export async function readConfiguredServers(deps: MountDeps): Promise<McpConfig | Error | null> {
   const config = await readMcpConfig(deps);
   if (config instanceof Error) return config;
   const unknownAlias = deps.inputAnswers && unknownAliasError(deps.inputAnswers, config?.servers.map((server) => server.alias) ?? []);
-  if (unknownAlias !== undefined) return unknownAlias;
-  if (config === null) return null;
+  return unknownAlias ?? config;
+}
+
+/** Mounts the servers of a config read by readConfiguredServers; each server's warnings go to `warn`. */
+export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Promise<MountedServers> {
   return mountServers(config, {
     clientVersion: deps.clientVersion,
     baseEnv: deps.env,

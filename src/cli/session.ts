@@ -1,7 +1,8 @@
 // A session: everything an agent needs besides a mode's approval and rendering — rules, model, tools, the
 // system prompt, snapshots, the transcript and (with --resume) the earlier history. A mode gives only its
 // SessionIo and gets an agent from the factory; configuration problems are an Error for main (exit 2).
-import { createAgent, describeError, type Agent, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type Tool } from "../kernel/index.js";
+import { createAgent, describeError, unmatchedRules, type Agent, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type Redact, type Tool } from "../kernel/index.js";
+import { toolPrefix } from "../mcp/index.js";
 import { createSnapshotFiles, loadLastSession, openTranscript } from "../session/index.js";
 import { createLocalTools } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
@@ -25,6 +26,10 @@ export interface SessionSetupDeps {
   readonly sessionId: string;
   /** Tools mounted from MCP servers, next to the local ones. */
   readonly remoteTools: readonly Tool[];
+  /** Every server of the config, mounted or not: a rule naming a tool of one that did not come up is no typo. */
+  readonly serverAliases: readonly string[];
+  /** Applied to every tool result before it is cut to the budget, and so before the model or the transcript sees it. */
+  readonly redact: Redact;
   /** A stand-in tool for a name of an MCP server that never came up, so its call names the reason. */
   readonly findTool?: (name: string) => Tool | undefined;
   readonly warn: (text: string) => void;
@@ -58,6 +63,12 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const history = options.resume ? loadLastSession(projectDir) : null;
   if (options.resume && history === null) deps.warn("no earlier session in this project: starting a new one");
   const tools = [...createLocalTools(projectDir), ...deps.remoteTools];
+  // A server that did not come up has no tools to match: a rule naming one of them is no typo.
+  const absent = deps.serverAliases.filter((alias) => !deps.remoteTools.some((tool) => tool.source === alias)).map(toolPrefix);
+  for (const rule of unmatchedRules(rules, tools)) {
+    if (absent.some((prefix) => rule.pattern.text.startsWith(prefix))) continue;
+    deps.warn(`mca: rule ${JSON.stringify(rule.pattern.text)} (${rule.verdict}) from ${rule.origin} names no tool; check its spelling (\`mca tools\` lists them)`);
+  }
   const snapshots = createSnapshotFiles(projectDir);
   let transcript;
   try {
@@ -77,6 +88,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       snapshots,
       transcript,
       emit: io.emit,
+      redact: deps.redact,
       ...(history === null ? {} : { history }),
       ...(deps.findTool === undefined ? {} : { findTool: deps.findTool }),
     });

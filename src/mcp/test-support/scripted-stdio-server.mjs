@@ -51,8 +51,11 @@ const TOOLS = [
   { name: "gamma", description: "Third tool", inputSchema: { type: "object" } },
 ];
 
+/** `--list-echo` also lists `echo` (on the last page), so a host can call it by a listed name. */
+const LISTED_ECHO = flags.has("list-echo") ? [{ name: "echo", description: "Answers with its call", inputSchema: { type: "object" } }] : [];
+
 const PAGES = {
-  normal: { first: "b3BhcXVlLTI=", pages: { "b3BhcXVlLTI=": { tools: [TOOLS[2]] } } },
+  normal: { first: "b3BhcXVlLTI=", pages: { "b3BhcXVlLTI=": { tools: [TOOLS[2], ...LISTED_ECHO] } } },
   "empty-cursor": { first: "", pages: { "": { tools: [TOOLS[2]] } } },
   repeat: { first: "again", pages: { again: { tools: [TOOLS[2]], nextCursor: "again" } } },
 };
