@@ -7,6 +7,8 @@ import { HOSTILE, HOSTILE_SHOWN } from "./test-support/hostile-text.js";
 /** A turn in which every text an event carries is the hostile string. */
 const HOSTILE_EVENTS: readonly AgentEvent[] = [
   { type: "text", delta: HOSTILE },
+  // A tool name the model made up reaches the renderer before anything rejects it.
+  { type: "tool_start", callId: "c0", tool: `x${HOSTILE}`, args: {} },
   { type: "tool_start", callId: "c1", tool: "mcp__h__x", args: { q: HOSTILE } },
   { type: "tool_progress", callId: "c1", message: HOSTILE },
   { type: "tool_end", callId: "c1", tool: "mcp__h__x", isError: false, text: HOSTILE, truncated: false },
@@ -37,6 +39,7 @@ describe("createPlainRenderer", () => {
   it("shows every text of a hostile turn with its control, bidi and hidden characters made visible", () => {
     expect(render(HOSTILE_EVENTS)).toEqual([
       `out:${HOSTILE_SHOWN}`,
+      `err:[x${HOSTILE_SHOWN}] {}\n`,
       `err:[mcp__h__x] ${HOSTILE_ARGS_SHOWN}\n`,
       `err:[progress] ${HOSTILE_SHOWN}\n`,
       `err:[mcp__h__x] ok: ${HOSTILE_SHOWN}\n`,
@@ -136,6 +139,8 @@ describe("createTtyRenderer", () => {
     expect(written.filter((text) => text !== "[stop]")).toEqual([
       HOSTILE_SHOWN,
       "\n",
+      `● x${HOSTILE_SHOWN} {}\n`,
+      `[spin running x${HOSTILE_SHOWN}]`,
       `● mcp__h__x ${HOSTILE_ARGS_SHOWN}\n`,
       "[spin running mcp__h__x]",
       `[spin mcp__h__x: ${HOSTILE_SHOWN}]`,

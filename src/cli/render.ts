@@ -46,7 +46,7 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
         midLine = !event.delta.endsWith("\n");
         return;
       case "tool_start":
-        streams.err(`[${event.tool}] ${previewArgs(event.args)}\n`);
+        streams.err(`[${untrustedText(event.tool)}] ${previewArgs(event.args)}\n`);
         return;
       case "tool_progress":
         streams.err(`[progress] ${untrustedText(event.message)}\n`);
@@ -54,13 +54,13 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
       case "tool_end": {
         const status = event.isError ? "failed" : "ok";
         const truncated = event.truncated ? ", truncated" : "";
-        streams.err(`[${event.tool}] ${status}${truncated}: ${previewResult(event.text)}\n`);
+        streams.err(`[${untrustedText(event.tool)}] ${status}${truncated}: ${previewResult(event.text)}\n`);
         return;
       }
       case "approval":
         // A "deny" answer was already explained by whoever answered; a rule's denial has no answer.
-        if (event.answer === undefined) streams.err(`[approval] ${event.tool}: ${event.decision.verdict} (${untrustedText(event.decision.reason)})\n`);
-        else if (event.answer !== "deny") streams.err(`[approval] ${event.tool}: ${event.answer}\n`);
+        if (event.answer === undefined) streams.err(`[approval] ${untrustedText(event.tool)}: ${event.decision.verdict} (${untrustedText(event.decision.reason)})\n`);
+        else if (event.answer !== "deny") streams.err(`[approval] ${untrustedText(event.tool)}: ${event.answer}\n`);
         return;
       case "notice":
         streams.err(`${untrustedText(event.message)}\n`);
@@ -115,9 +115,9 @@ export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): Tty
         write(untrustedText(event.delta));
         return;
       case "tool_start":
-        toolNames.set(event.callId, event.tool);
-        line(`${chalk.cyan(`● ${event.tool}`)} ${chalk.dim(previewArgs(event.args))}`);
-        spinner.start(`running ${event.tool}`);
+        toolNames.set(event.callId, untrustedText(event.tool));
+        line(`${chalk.cyan(`● ${untrustedText(event.tool)}`)} ${chalk.dim(previewArgs(event.args))}`);
+        spinner.start(`running ${untrustedText(event.tool)}`);
         return;
       case "tool_progress":
         spinner.start(`${toolNames.get(event.callId) ?? "tool"}: ${untrustedText(event.message).replaceAll("\n", " ")}`);
@@ -132,9 +132,9 @@ export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): Tty
       }
       case "approval":
         if (event.answer === undefined) return;
-        line(chalk.dim(`  approval for ${event.tool}: ${event.answer}`));
+        line(chalk.dim(`  approval for ${untrustedText(event.tool)}: ${event.answer}`));
         // The question stopped the spinner; an approved tool runs now.
-        if (event.answer !== "deny") spinner.start(`running ${event.tool}`);
+        if (event.answer !== "deny") spinner.start(`running ${untrustedText(event.tool)}`);
         return;
       case "notice":
         line(chalk.yellow(untrustedText(event.message)));
