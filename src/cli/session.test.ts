@@ -1,5 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { REDACTED } from "../kernel/index.js";
+import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { chooseModel, NO_KEY_NOTICE } from "./session.js";
+import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 describe("chooseModel", () => {
   it("uses the mock silently when MOCK=1, even with a key", () => {
@@ -20,5 +25,36 @@ describe("chooseModel", () => {
     expect(chooseModel(env, "from-flag")).toEqual({ kind: "anthropic", apiKey: "k", baseURL: "http://127.0.0.1:9", model: "from-flag" });
     expect(chooseModel(env, undefined)).toEqual({ kind: "anthropic", apiKey: "k", baseURL: "http://127.0.0.1:9", model: "from-env" });
     expect(chooseModel({ ANTHROPIC_API_KEY: "k" }, undefined)).toEqual({ kind: "anthropic", apiKey: "k", baseURL: undefined, model: undefined });
+  });
+});
+
+describe("a session over a real MCP server", () => {
+  let project: TempProject;
+  beforeEach(async () => {
+    project = await createTempProject();
+    const server = { ...scriptedStdioServer("--list-echo"), env: { SERVER_TOKEN: "tok-0123456789abcdef" } };
+    await writeFile(join(project.dir, "servers.json"), JSON.stringify({ mcpServers: { s: server, down: { type: "http", url: "http://127.0.0.1:9/mcp" } } }));
+  });
+  afterEach(() => project.remove());
+  const env = { MOCK: "1", ANTHROPIC_API_KEY: "sk-ant-the-users-own-key" };
+
+  it("redacts every configured value and the API key from what a tool returns, whatever the case", async () => {
+    const args = JSON.stringify({ a: "TOK-0123456789ABCDEF", b: "key sk-ant-the-users-own-key" });
+    const run = await project.run(["--mcp-config", "servers.json", "--allow", "mcp__s__*", "call", "mcp__s__echo", args], "", env);
+    expect(run.code).toBe(0);
+    expect(run.stdout.toLowerCase()).not.toContain("0123456789abcdef");
+    expect(run.stdout).not.toContain("sk-ant-the-users-own-key");
+    expect(run.stdout).toContain(REDACTED);
+    const transcripts = await readdir(join(project.dir, ".mca", "sessions")).catch(() => []);
+    for (const file of transcripts) {
+      expect((await readFile(join(project.dir, ".mca", "sessions", file), "utf8")).toLowerCase()).not.toContain("0123456789abcdef");
+    }
+  });
+
+  it("reports once at start a rule that names no tool, but not one for a server that failed", async () => {
+    const run = await project.run(["--mcp-config", "servers.json", "--deny", "mcp__s__ehco", "--deny", "mcp__down__search", "--deny", "mcp__s__*x", "tools"], "", env);
+    const reports = run.stderr.split("\n").filter((line) => line.includes("names no tool"));
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toContain('"mcp__s__ehco"');
   });
 });

@@ -3,6 +3,7 @@
 // SessionIo and gets an agent from the factory; configuration problems are an Error for main (exit 2).
 import { createAgent, describeError, unmatchedRules, type Agent, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type Redact, type Tool } from "../kernel/index.js";
 import { toolPrefix } from "../mcp/index.js";
+import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, loadLastSession, openTranscript } from "../session/index.js";
 import { createLocalTools } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
@@ -69,10 +70,11 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
     if (absent.some((prefix) => rule.pattern.text.startsWith(prefix))) continue;
     deps.warn(`mca: rule ${JSON.stringify(rule.pattern.text)} (${rule.verdict}) from ${rule.origin} names no tool; check its spelling (\`mca tools\` lists them)`);
   }
-  const snapshots = createSnapshotFiles(projectDir);
+  // /undo leaves alone a file whose path now leads out of the project; the user is told which and why.
+  const snapshots = createSnapshotFiles(projectDir, { onSkipped: (path, reason) => deps.warn(`undo: not restored ${untrustedText(path)}: ${reason}`) });
   let transcript;
   try {
-    transcript = openTranscript(projectDir, deps.sessionId);
+    transcript = openTranscript(projectDir, deps.sessionId, deps.redact);
   } catch (error) {
     return new Error(`cannot open the session transcript in ${projectDir}: ${describeError(error)}`);
   }
