@@ -52,6 +52,30 @@ describe("edit_file", () => {
     expect(content()).toBe("$& $1 $$\n");
   });
 
+  it("keeps every byte outside the edit of a file that is not valid UTF-8", async () => {
+    // "café = 1;" in Latin-1 (é is the lone byte e9), then a line to edit.
+    const before = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x3d, 0x20, 0x31, 0x3b, 0x0a, 0x62, 0x20, 0x3d, 0x20, 0x32, 0x0a]);
+    writeFileSync(join(project(), "f.ts"), before);
+    expect(await edit({ path: "f.ts", old_string: "b = 2", new_string: "b = 3" })).toEqual({
+      text: "edited f.ts: replaced 1 occurrence at line 2",
+      isError: false,
+    });
+    const after = Buffer.from([...before.subarray(0, 14), 0x33, 0x0a]);
+    expect(readFileSync(join(project(), "f.ts"))).toEqual(after);
+  });
+
+  it("says that a file is not UTF-8 when text there cannot match", async () => {
+    const before = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]);
+    writeFileSync(join(project(), "f.ts"), before);
+    expect(await edit({ path: "f.ts", old_string: "café", new_string: "cafe" })).toEqual({
+      text:
+        "old_string matched 0 times in f.ts (f.ts is not valid UTF-8 text: only its UTF-8 parts can match); " +
+        "it must match exactly once, so nothing was changed",
+      isError: true,
+    });
+    expect(readFileSync(join(project(), "f.ts"))).toEqual(before);
+  });
+
   it("reports a missing file", async () => {
     expect(await edit({ path: "nope.ts", old_string: "a", new_string: "b" })).toEqual({
       text: "file not found: nope.ts",

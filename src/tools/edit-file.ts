@@ -1,5 +1,8 @@
 // edit_file: replaces one exact occurrence of a string in a project file; an ambiguous or missing
-// match is an error the model can fix by quoting more context.
+// match is an error the model can fix by quoting more context. The edit works on the file's bytes (the
+// strings are matched as UTF-8), so every byte outside the replaced span stays as it was, even in a file
+// that is not valid UTF-8 (decoding and re-encoding would turn each invalid byte into U+FFFD).
+import { isUtf8 } from "node:buffer";
 import { readFile, writeFile } from "node:fs/promises";
 import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
 import { errorResult, okResult, requiredString } from "./local-tool.js";
@@ -14,7 +17,9 @@ export function createEditFileTool(projectDir: string): Tool<EditArgs> {
       "Replace text in a project file: `old_string` must occur exactly once in the file (character for " +
       "character, including whitespace and indentation; without read_file's line numbers) and is replaced " +
       "by `new_string`. When it occurs 0 or several times nothing changes and the error says how many " +
-      "times it matched: quote more surrounding lines to make it unique. To create a file, use write_file.",
+      "times it matched: quote more surrounding lines to make it unique. Bytes outside the replaced text are " +
+      "kept exactly, also in files that are not valid UTF-8 (text there can only match its UTF-8 parts). " +
+      "To create a file, use write_file.",
     inputSchema: {
       type: "object",
       properties: {
@@ -34,23 +39,28 @@ export function createEditFileTool(projectDir: string): Tool<EditArgs> {
     async run({ path, oldString, newString }) {
       const absolute = resolveInProject(projectDir, path);
       if (absolute instanceof Error) return errorResult(absolute.message);
-      let content: string;
+      let content: Buffer;
       try {
-        content = await readFile(absolute, "utf8");
+        content = await readFile(absolute);
       } catch (error) {
         return errorResult(readFailure(path, error));
       }
-      const matches = countOccurrences(content, oldString);
+      const needle = Buffer.from(oldString, "utf8");
+      const matches = countOccurrences(content, needle);
       if (matches !== 1) {
+        const why = isUtf8(content) ? "" : ` (${path} is not valid UTF-8 text: only its UTF-8 parts can match)`;
         return errorResult(
-          `old_string matched ${matches} times in ${path}; it must match exactly once, so nothing was changed`,
+          `old_string matched ${matches} times in ${path}${why}; it must match exactly once, so nothing was changed`,
         );
       }
-      const at = content.indexOf(oldString);
-      // Slicing, not String.replace: `$&` and friends in new_string must stay literal.
-      const updated = content.slice(0, at) + newString + content.slice(at + oldString.length);
-      await writeFile(absolute, updated, "utf8");
-      const line = content.slice(0, at).split("\n").length;
+      const at = content.indexOf(needle);
+      const updated = Buffer.concat([content.subarray(0, at), Buffer.from(newString, "utf8"), content.subarray(at + needle.length)]);
+      try {
+        await writeFile(absolute, updated);
+      } catch (error) {
+        return errorResult(`could not write ${path}: ${describeError(error)}`);
+      }
+      const line = countNewlines(content.subarray(0, at)) + 1;
       return okResult(`edited ${path}: replaced 1 occurrence at line ${line}`);
     },
   };
@@ -69,9 +79,15 @@ function parseArgs(args: ToolArgs): EditArgs | Error {
 }
 
 /** Overlapping occurrences count: in "aaa", "aa" is ambiguous, so it counts twice. */
-function countOccurrences(text: string, needle: string): number {
+function countOccurrences(content: Buffer, needle: Buffer): number {
   let count = 0;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) count += 1;
+  for (let at = content.indexOf(needle); at !== -1; at = content.indexOf(needle, at + 1)) count += 1;
+  return count;
+}
+
+function countNewlines(bytes: Buffer): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count += 1;
   return count;
 }
 
