@@ -18,7 +18,7 @@ import {
 import { isJsonObject, McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type Transport } from "./jsonrpc.js";
 import { createNotificationRouter, createPeer, type NotificationListener } from "./peer.js";
 import { collectPages, readToolList, type RemoteToolInfo } from "./tool-list.js";
-import { LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS } from "./versions.js";
+import { isLegacyVersion, LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS } from "./versions.js";
 
 const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -72,8 +72,11 @@ export interface McpClient {
   discover(): Promise<DiscoverInfo>;
   /** Spec §8 "Detection rules": asks `server/discover` which era the server speaks; a modern one's version is adopted. */
   probe(options: ProbeOptions): Promise<ProbeVerdict>;
-  /** The 2025-11-25 lifecycle; afterwards requests speak the agreed version and the server's own requests are answered. */
-  initializeLegacy(): Promise<LegacyServerInfo>;
+  /**
+   * The 2025-11-25 lifecycle; afterwards requests speak the agreed version and the server's own requests are
+   * answered. Aborted by `signal` (a late modern answer to the probe won), it changes nothing.
+   */
+  initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo>;
   listTools(): Promise<RemoteToolInfo[]>;
   callTool(name: string, args: ToolArgs, options?: CallToolOptions): Promise<CallToolOutcome>;
   /** Any other request (resources/list, resources/read, prompts/get…): the raw result object. */
@@ -154,6 +157,12 @@ export function createMcpClient(options: McpClientOptions): McpClient {
    */
   function withMeta(params: JsonObject, progressToken: string | undefined, logLevel: LogLevel | undefined): JsonObject {
     const callerMeta = params._meta;
+    // A legacy revision defines none of the 2026 keys, and a two-era server routes any request that carries
+    // them to its modern handler, which refuses: such a request carries only what 2025-11-25 defines.
+    if (isLegacyVersion(protocolVersion)) {
+      if (progressToken === undefined) return params;
+      return { ...params, _meta: isJsonObject(callerMeta) ? { ...callerMeta, progressToken } : { progressToken } };
+    }
     if (progressToken === undefined && logLevel === undefined && callerMeta === undefined) return { ...params, _meta: baseMeta };
     const meta: JsonObject = isJsonObject(callerMeta) ? { ...callerMeta, ...baseMeta } : { ...baseMeta };
     if (progressToken !== undefined) meta.progressToken = progressToken;
@@ -209,21 +218,30 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   async function probe(probeOptions: ProbeOptions): Promise<ProbeVerdict> {
     let verdict: ProbeVerdict | McpError;
     try {
-      const requestOptions = probeOptions.timeoutMs === undefined ? {} : { timeoutMs: probeOptions.timeoutMs };
+      const requestOptions = {
+        ...(probeOptions.timeoutMs === undefined ? {} : { timeoutMs: probeOptions.timeoutMs }),
+        ...(probeOptions.signal === undefined ? {} : { signal: probeOptions.signal }),
+      };
       verdict = judgeDiscoverResult(await exchange("server/discover", {}, requestOptions), protocolVersion, server);
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       verdict = judgeProbeFailure(error, probeOptions.transport);
     }
     if (verdict instanceof McpError) throw verdict;
-    if (verdict.era === "modern") useVersion(verdict.info.protocolVersion);
+    if (verdict.era === "modern" && probeOptions.signal?.aborted !== true) {
+      // A late modern answer may come while initialize is already on its way: the server is modern all the same.
+      legacy = false;
+      useVersion(verdict.info.protocolVersion);
+    }
     return verdict;
   }
 
   /** Spec §8 "Fallback handshake": initialize (without `_meta`: it predates it), the answer checked, then initialized. */
-  async function initializeLegacy(): Promise<LegacyServerInfo> {
+  async function initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo> {
     legacy = true;
-    const info = parseInitializeResult(await peer.request("initialize", initializeParams(clientVersion)));
+    const answer = await peer.request("initialize", initializeParams(clientVersion), signal === undefined ? undefined : { signal });
+    signal?.throwIfAborted();
+    const info = parseInitializeResult(answer);
     if (info instanceof Error) throw new McpError("protocol", `initialize: ${info.message}`, { server });
     // From here on `_meta` names the agreed version, and so does MCP-Protocol-Version over HTTP — the
     // `notifications/initialized` that follows included.

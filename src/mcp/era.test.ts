@@ -74,7 +74,7 @@ describe("negotiateEra over stdio", () => {
     expect(methods(await receivedByServer(client))).toEqual(["server/discover", "initialize", "notifications/initialized", "tools/call"]);
   });
 
-  it("sends initialize with the legacy version, no capabilities and mca's client info, then names the agreed version in _meta", async () => {
+  it("sends initialize with the legacy version, no capabilities and mca's client info, then no 2026 keys in _meta", async () => {
     const opener = stdioOpener(legacyStdioServer("--agree=2025-06-18"));
     const { client } = await negotiateEra(opener.open, { transport: "stdio" });
     const [, initialize, initialized, call] = await receivedByServer(client);
@@ -86,19 +86,38 @@ describe("negotiateEra over stdio", () => {
       params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mca", version: "0.15.0" } },
     });
     expect(initialized).toEqual({ jsonrpc: "2.0", method: "notifications/initialized" });
-    const meta = isJsonObject(call?.params) ? call.params._meta : undefined;
-    expect(isJsonObject(meta) ? meta["io.modelcontextprotocol/protocolVersion"] : undefined).toBe("2025-06-18");
+    // A two-era server routes any request carrying the 2026 keys to its modern handler, which refuses it.
+    expect(isJsonObject(call?.params) ? call.params._meta : "no params").toBeUndefined();
   });
 
-  it("falls back when the server stays silent past the probe timeout, cancelling the probe first", async () => {
+  it("works with a two-era server that routes any request carrying the 2026 keys to a modern handler", async () => {
+    const opener = stdioOpener(legacyStdioServer("--two-era"));
+    const { client, era } = await negotiateEra(opener.open, { transport: "stdio" });
+    expect(era).toBe("legacy");
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(["echo", "ask"]);
+    const outcome = await client.callTool("echo", { word: "hi" }, { wantProgress: true });
+    expect(JSON.stringify(outcome)).toContain("hi");
+  });
+
+  it("keeps listening for a late server/discover answer after falling back: a modern one makes the server modern", async () => {
+    const opener = stdioOpener(scriptedStdioServer("--discover-delay=600"));
+    const { client, era } = await negotiateEra(opener.open, { transport: "stdio", probeTimeoutMs: 200 });
+    expect(era).toBe("modern");
+    expect(client.protocolVersion()).toBe("2026-07-28");
+    // The connection speaks 2026 from here on: a call carries the full _meta and succeeds.
+    const listed = await client.listTools();
+    expect(listed.map((tool) => tool.name)).toEqual(["alpha", "beta", "gamma"]);
+  });
+
+  it("falls back when the server stays silent past the probe timeout, and cancels the probe once the handshake is done", async () => {
     const opener = stdioOpener(legacyStdioServer("--probe=silent"));
     const { client, era } = await negotiateEra(opener.open, { transport: "stdio", probeTimeoutMs: 300 });
     expect(era).toBe("legacy");
     expect(methods(await receivedByServer(client))).toEqual([
       "server/discover",
-      "notifications/cancelled",
       "initialize",
       "notifications/initialized",
+      "notifications/cancelled",
       "tools/call",
     ]);
   });

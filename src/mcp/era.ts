@@ -78,6 +78,8 @@ export interface ProbeOptions {
    */
   readonly transport: "stdio" | "http";
   readonly timeoutMs?: number;
+  /** Aborted once the era is settled otherwise (initialize won the race): the probe's answer then changes nothing. */
+  readonly signal?: AbortSignal;
 }
 
 function legacy(evidence: string, connectionLost = false): ProbeVerdict {
@@ -213,9 +215,19 @@ export async function negotiateEra(open: () => Promise<McpClient>, options: Nego
   let client = await open();
   try {
     const { transport } = options;
-    const verdict = await client.probe(transport === "stdio" ? { transport, timeoutMs: options.probeTimeoutMs ?? PROBE_TIMEOUT_MS } : { transport });
-    if (verdict.era === "modern") return { client, era: "modern" };
-    if (verdict.connectionLost) {
+    if (transport === "http") {
+      // Over HTTP the probe waits as long as any request: silence proves nothing about the era there.
+      const verdict = await client.probe({ transport });
+      if (verdict.era === "modern") return { client, era: "modern" };
+      await client.initializeLegacy();
+      return { client, era: "legacy" };
+    }
+    const probeStop = new AbortController();
+    const probing = client.probe({ transport, signal: probeStop.signal });
+    const early = await answeredWithin(probing, options.probeTimeoutMs ?? PROBE_TIMEOUT_MS);
+    if (early === "late") return { client, era: await raceLateProbe(client, probing, probeStop) };
+    if (early.era === "modern") return { client, era: "modern" };
+    if (early.connectionLost) {
       // Some legacy servers exit on any request before `initialize`: restart once and go straight to it.
       await client.close();
       client = await open();
@@ -226,4 +238,55 @@ export async function negotiateEra(open: () => Promise<McpClient>, options: Nego
     await client.close();
     throw error;
   }
+}
+
+/** The probe's verdict if it came within `limitMs` (or its failure, thrown), else "late"; the probe goes on either way. */
+async function answeredWithin(probing: Promise<ProbeVerdict>, limitMs: number): Promise<ProbeVerdict | "late"> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), limitMs);
+  });
+  try {
+    return await Promise.race([probing, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * No answer to the probe in time (a cold `npx -y` server can take 15 s). The spec lets the client fall back
+ * to `initialize`, but nothing makes it discard the probe's answer: both stay open, and the first decisive
+ * answer settles the era. A modern answer to the probe wins whenever it comes (the server's error to
+ * `initialize` is then ignored); a successful `initialize` makes the server legacy. When one fails, the other
+ * decides; when both fail, the error of `initialize` is the one reported.
+ */
+function raceLateProbe(client: McpClient, probing: Promise<ProbeVerdict>, probeStop: AbortController): Promise<Era> {
+  const initializeStop = new AbortController();
+  const initializing = client.initializeLegacy(initializeStop.signal);
+  return new Promise<Era>((resolve, reject) => {
+    let pending = 2;
+    let initializeError: unknown;
+    const settledOne = (): void => {
+      pending -= 1;
+      if (pending === 0) reject(initializeError);
+    };
+    probing.then(
+      (verdict) => {
+        if (verdict.era !== "modern") return settledOne();
+        initializeStop.abort();
+        resolve("modern");
+      },
+      () => settledOne(),
+    );
+    initializing.then(
+      () => {
+        probeStop.abort();
+        resolve("legacy");
+      },
+      (error: unknown) => {
+        initializeError = error;
+        settledOne();
+      },
+    );
+  });
 }

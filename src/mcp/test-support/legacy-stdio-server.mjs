@@ -83,6 +83,11 @@ function onRequest(message) {
     });
   }
   if (!initialized) return BEFORE_INITIALIZE[probe](id);
+  // `--two-era`: as a server behind a two-era entry point, a request carrying the 2026 keys goes to a
+  // modern handler that this legacy-only server does not have.
+  if (flags.has("two-era") && params._meta?.["io.modelcontextprotocol/protocolVersion"] !== undefined) {
+    return failure(id, -32000, "cannot serve the 2026-07-28 protocol revision");
+  }
   if (method === "tools/list") return result(id, { tools: TOOLS });
   // `--upgraded`: the server has since learned 2026-07-28 and refuses a call in any other version (-32022).
   const version = params._meta?.["io.modelcontextprotocol/protocolVersion"];

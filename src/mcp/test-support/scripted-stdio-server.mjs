@@ -139,6 +139,8 @@ async function onRequest(message) {
     return failure(id, -32022, "Unsupported protocol version", { supported: versions, requested: version });
   }
   if (method === "server/discover") {
+    // `--discover-delay=<ms>`: a server slow to answer its first request (a cold `npx -y`).
+    if (flags.has("discover-delay")) await sleep(Number(flags.get("discover-delay")));
     return result(id, {
       supportedVersions: versions,
       capabilities: { tools: {} },
