@@ -18,7 +18,13 @@ const CRASH_EXIT_CODE = 1;
 const closers: Closer[] = [];
 /** The MCP servers of this run, once mounted; their statuses are read afresh by /mcp and `mca mcp list`. */
 let mounted: MountedServers | undefined;
-const servers = (): readonly ServerStatus[] => mounted?.statuses() ?? [];
+/** Redacted here as well: the chat prints statuses straight to the terminal, and one server's error may quote another's secret. */
+const servers = (): readonly ServerStatus[] =>
+  (mounted?.statuses() ?? []).map((status) => ({
+    ...status,
+    error: status.error === null ? null : redact(status.error),
+    stderrTail: status.stderrTail === null ? null : redact(status.stderrTail),
+  }));
 
 /** Exit status after a reader closed our output, as a shell reports a process ended by SIGPIPE (`git log | head`). */
 const OUTPUT_CLOSED_EXIT_CODE = 141;

@@ -57,7 +57,8 @@ export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Prom
   return mountServers(config, {
     clientVersion: deps.clientVersion,
     baseEnv: deps.env,
-    onWarning: (message) => deps.warn(`mcp: ${message}`),
+    // A warning quotes what the server sent (a stray line, a tool's name): shown, never obeyed.
+    onWarning: (message) => deps.warn(`mcp: ${untrustedText(message)}`),
     ...(deps.inputResponder === undefined ? {} : { inputResponder: deps.inputResponder }),
   });
 }

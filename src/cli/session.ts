@@ -71,7 +71,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
     deps.warn(`mca: rule ${JSON.stringify(rule.pattern.text)} (${rule.verdict}) from ${rule.origin} names no tool; check its spelling (\`mca tools\` lists them)`);
   }
   // /undo leaves alone a file whose path now leads out of the project; the user is told which and why.
-  const snapshots = createSnapshotFiles(projectDir, { onSkipped: (path, reason) => deps.warn(`undo: not restored ${untrustedText(path)}: ${reason}`) });
+  const snapshots = createSnapshotFiles(projectDir, { onSkipped: (path, reason) => deps.warn(`undo: not restored ${untrustedText(path)}: ${untrustedText(reason)}`) });
   let transcript;
   try {
     transcript = openTranscript(projectDir, deps.sessionId, deps.redact);

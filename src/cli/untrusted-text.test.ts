@@ -25,17 +25,6 @@ describe("untrustedJson", () => {
   });
 });
 
-/**
- * The servers' warnings (`mcp: <alias>: …`) reach stderr through the mounting code's warn, which passes
- * them on as they are; they are left out here until it shows them through untrustedText too.
- */
-function withoutMcpWarnings(stderr: string): string {
-  return stderr
-    .split("\n")
-    .filter((line) => !line.startsWith("mcp: h: "))
-    .join("\n");
-}
-
 describe("what mca prints from a hostile MCP server", () => {
   let project: TempProject;
   beforeEach(async () => {
@@ -53,12 +42,14 @@ describe("what mca prints from a hostile MCP server", () => {
 
   it("shows it in pipe mode's /call, /mcp, /tools, start-up failures, progress, result previews and the model's text", async () => {
     const { stdout, stderr } = await run([], "/call mcp__h__hostile {}\n/mcp\n/tools\ngo\n");
-    for (const output of [stdout, withoutMcpWarnings(stderr)]) expect(output).not.toMatch(OBEYED_OR_HIDDEN);
+    for (const output of [stdout, stderr]) expect(output).not.toMatch(OBEYED_OR_HIDDEN);
     expect(stdout).toContain(`result ${HOSTILE_SHOWN}\n`);
     expect(stdout).toContain(`  stderr| ${HOSTILE_SHOWN}\n`);
     expect(stdout).toContain(`the model says ${HOSTILE_SHOWN}`);
     expect(stderr).toContain(`mcp: dead (stdio) failed: the server exited with code 3 (signal none); stderr: ${HOSTILE_SHOWN}\n`);
     expect(stderr).toContain(`[progress] ${HOSTILE_SHOWN} (1)\n`);
+    // The server's stray stdout line, quoted in its warning, is shown too.
+    expect(stderr).toMatch(/^mcp: h: .*not json /m);
     expect(stderr).toContain(`[mcp__h__hostile] ok: result ${HOSTILE_SHOWN}\n`);
   });
 
@@ -66,7 +57,7 @@ describe("what mca prints from a hostile MCP server", () => {
     const call = await run(["call", "mcp__h__hostile"]);
     const tools = await run(["tools", "--json"]);
     const list = await run(["mcp", "list"]);
-    for (const output of [call, tools, list].flatMap((result) => [result.stdout, withoutMcpWarnings(result.stderr)])) {
+    for (const output of [call, tools, list].flatMap((result) => [result.stdout, result.stderr])) {
       expect(output).not.toMatch(OBEYED_OR_HIDDEN);
     }
     expect(call.stdout).toBe(`result ${HOSTILE_SHOWN}\n`);
