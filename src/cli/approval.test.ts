@@ -56,14 +56,18 @@ describe("createApproverWithoutTerminal", () => {
 });
 
 describe("toolClaims", () => {
-  it("names each hint that departs from the spec's default and marks the whole as not trusted", () => {
+  it("names every hint the server gives, destructive first, and marks the whole as not trusted", () => {
     expect(toolClaims(tool({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }))).toBe(
-      "server says: read-only, not destructive, idempotent, closed world (not trusted)",
+      "server says: not destructive, read-only, idempotent, closed world (not trusted)",
     );
   });
 
-  it("says nothing for a tool without annotations or with only default values", () => {
+  it("says nothing for a tool without boolean hints, and never hides a destructive one", () => {
     expect(toolClaims(tool())).toBe("");
-    expect(toolClaims(tool({ readOnlyHint: false, destructiveHint: true, title: "X" }))).toBe("");
+    expect(toolClaims(tool({ title: "X", readOnlyHint: "yes" }))).toBe("");
+    // close_ticket of the demo tickets server: destructive comes first, not hidden behind idempotent.
+    expect(toolClaims(tool({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, title: "X" }))).toBe(
+      "server says: destructive, not read-only, idempotent (not trusted)",
+    );
   });
 });

@@ -50,17 +50,23 @@ export function createApproverWithoutTerminal(warn: (line: string) => void): (re
 // A remote tool's annotations as /tools shows them: what the server claims about its own tool. Shown so
 // the user can judge; the approval gate never reads them (they are untrusted, spec §4).
 
-/** Each hint whose value differs from the spec's default, as the words a person would use. */
-const CLAIMS: ReadonlyArray<readonly [key: string, unusual: boolean, words: string]> = [
-  ["readOnlyHint", true, "read-only"],
-  ["destructiveHint", false, "not destructive"],
-  ["idempotentHint", true, "idempotent"],
-  ["openWorldHint", false, "closed world"],
+/**
+ * Every hint the server gives, as the words a person would use, destructive first: the claim that matters
+ * most when judging a call. A hint the server leaves out (or gives as a non-boolean) is not shown.
+ */
+const CLAIMS: ReadonlyArray<readonly [key: string, whenTrue: string, whenFalse: string]> = [
+  ["destructiveHint", "destructive", "not destructive"],
+  ["readOnlyHint", "read-only", "not read-only"],
+  ["idempotentHint", "idempotent", "not idempotent"],
+  ["openWorldHint", "open world", "closed world"],
 ];
 
 export function toolClaims(tool: Tool): string {
   const annotations = tool.annotations;
   if (annotations === undefined) return "";
-  const words = CLAIMS.filter(([key, unusual]) => annotations[key] === unusual).map(([, , word]) => word);
+  const words = CLAIMS.flatMap(([key, whenTrue, whenFalse]) => {
+    const value = annotations[key];
+    return value === true ? [whenTrue] : value === false ? [whenFalse] : [];
+  });
   return words.length === 0 ? "" : `server says: ${words.join(", ")} (not trusted)`;
 }
