@@ -2,7 +2,7 @@
 // commands are a table: each is a plain object, and adding one is a one-row change. The same rows serve
 // the chat, pipe mode, `-p` and the plain output of the subcommands. What a tool, a server or a file
 // supplied is printed through untrustedText.
-import { describeError, type Agent, type ToolArgs } from "../kernel/index.js";
+import { describeError, unknownToolDecision, type Agent, type ToolArgs } from "../kernel/index.js";
 import { toolClaims } from "./approval.js";
 import { formatServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -73,6 +73,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const parsed = parseCallLine(argText);
       if (parsed instanceof Error) {
         context.warn(`/call: ${parsed.message}`);
+        return "failed";
+      }
+      const unknown = unknownToolProblem(context.agent, parsed.tool);
+      if (unknown !== undefined) {
+        context.warn(`/call: ${unknown}`);
         return "failed";
       }
       const report = await context.agent.call(parsed.tool, parsed.args, context.signal);
@@ -176,6 +181,44 @@ export function parseCallLine(text: string): CallLine | Error {
   if (tool === undefined) return new Error("usage: /call <tool> <json>");
   const args = parseCallArgs(tool, match?.[2]);
   return args instanceof Error ? args : { tool, args };
+}
+
+/**
+ * A person who calls a tool that does not exist gets a person's sentence (the model gets its own, from the
+ * kernel): the name, the closest names there are, and where the list is. undefined when the tool exists
+ * (a stand-in for a server that did not come up counts: its call names the reason).
+ */
+export function unknownToolProblem(agent: Pick<Agent, "tools" | "decide">, name: string): string | undefined {
+  if (agent.decide(name).reason !== unknownToolDecision(name).reason) return undefined;
+  const closest = closestNames(name, agent.tools.map((tool) => tool.name));
+  const hint = closest.length === 0 ? "" : `; did you mean ${closest.join(", ")}?`;
+  return `there is no tool named ${untrustedText(JSON.stringify(name))}${hint} (\`mca tools\` lists them all)`;
+}
+
+/** Up to three names within a small edit distance, or containing the name typed, nearest first. */
+function closestNames(name: string, names: readonly string[]): string[] {
+  const typed = name.toLowerCase();
+  const limit = Math.max(2, Math.floor(typed.length / 3));
+  return names
+    .map((candidate) => ({ candidate, distance: editDistance(typed, candidate.toLowerCase()) }))
+    .filter(({ candidate, distance }) => distance <= limit || (typed.length >= 3 && candidate.toLowerCase().includes(typed)))
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, 3)
+    .map(({ candidate }) => candidate);
+}
+
+/** Levenshtein distance, one row at a time. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
 }
 
 /** No text means `{}`; anything else must be a JSON object. */

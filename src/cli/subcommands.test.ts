@@ -65,6 +65,19 @@ describe("mca subcommands", () => {
     expect(run.stdout).toBe("");
   });
 
+  it("a tool that does not exist is a person's usage error naming the closest tools, in mca call and /call", async () => {
+    const run = await project.run(["call", "read_fil", "{}"], "");
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'mca call: there is no tool named "read_fil"; did you mean read_file? (`mca tools` lists them all)\n',
+    });
+    const piped = await project.run([], "/call nosuchtool {}\n");
+    expect(piped.code).toBe(1);
+    expect(piped.stderr).toContain('/call: there is no tool named "nosuchtool" (`mca tools` lists them all)');
+    expect(piped.stdout + piped.stderr).not.toContain("tools you were given");
+  });
+
   it("mcp list --json is an empty array while no server is configured", async () => {
     const run = await project.run(["mcp", "list", "--json"], "");
     expect(run).toEqual({ code: 0, stdout: "[]\n", stderr: "" });

@@ -3,7 +3,7 @@
 // never changes when an internal type grows. Nobody can be asked for approval here, so `ask` means deny.
 import type { AgentEvent, CallReport, Decision, Tool, Verdict } from "../kernel/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
-import { findSlashCommand, parseCallArgs } from "./commands.js";
+import { findSlashCommand, parseCallArgs, unknownToolProblem } from "./commands.js";
 import { formatServerStatus, type ServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE } from "./program.js";
 import type { AgentFactory } from "./session.js";
@@ -32,7 +32,13 @@ export async function runCallCommand(deps: SubcommandDeps, tool: string, argsTex
     deps.err(`mca call: ${args.message}\n`);
     return USAGE_EXIT_CODE;
   }
-  const report = await makeQuietAgent(deps).call(tool, args, deps.signal);
+  const agent = makeQuietAgent(deps);
+  const unknown = unknownToolProblem(agent, tool);
+  if (unknown !== undefined) {
+    deps.err(`mca call: ${unknown}\n`);
+    return USAGE_EXIT_CODE;
+  }
+  const report = await agent.call(tool, args, deps.signal);
   if (json) deps.out(untrustedJson(callView(report)));
   else {
     const text = untrustedText(report.text);
