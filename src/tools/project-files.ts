@@ -1,7 +1,6 @@
 // The project folder as the local tools see it: every path a tool touches is confined to it, lexically
 // (`../x`, absolute paths elsewhere) and through symbolic links (a link inside the folder that points
-// outside it); the gate judges the path where it really leads; a write tool names the file it changes;
-// binary files are told from text.
+// outside it); the gate judges the path where it really leads; a write tool names the file it changes.
 import { lstatSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 import type { GateSubject } from "../kernel/index.js";
@@ -63,13 +62,6 @@ function locate(projectDir: string, path: string): Located | Error {
 export function changedFiles(projectDir: string, path: string): readonly string[] {
   const absolute = resolveInProject(projectDir, path);
   return absolute instanceof Error ? [] : [absolute];
-}
-
-const SNIFF_BYTES = 8_000;
-
-/** Text or binary, the way git tells: a NUL byte in the first few kilobytes means binary. */
-export function looksBinary(content: Uint8Array): boolean {
-  return content.subarray(0, SNIFF_BYTES).includes(0);
 }
 
 function isInside(root: string, candidate: string): boolean {

@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MAX_RESULT_CHARS } from "../kernel/index.js";
 import { createReadFileTool } from "./read-file.js";
 import { callTool } from "./test-support/call-tool.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
@@ -25,14 +26,32 @@ describe("read_file", () => {
     });
   });
 
-  it("returns 2,000 lines by default", async () => {
+  it("ends the window before the result budget and says where to continue", async () => {
     const lines = Array.from({ length: 2_500 }, (_, i) => `line ${i + 1}`);
     writeFileSync(join(project(), "long.txt"), lines.join("\n"));
     const result = await read({ path: "long.txt" });
+    expect(result.text.length).toBeLessThanOrEqual(MAX_RESULT_CHARS);
     const shown = result.text.split("\n");
-    expect(shown).toHaveLength(2_001);
-    expect(shown[1_999]).toBe("2000\tline 2000");
-    expect(shown[2_000]).toBe("[lines 1-2000 of 2500; continue with offset 2001]");
+    const last = shown.length - 1;
+    expect(shown.slice(0, last)).toEqual(lines.slice(0, last).map((line, i) => `${i + 1}\t${line}`));
+    expect(shown[last]).toBe(`[lines 1-${last} of 2500; continue with offset ${last + 1}]`);
+  });
+
+  it("cuts a very long line and marks it", async () => {
+    writeFileSync(join(project(), "min.js"), `${"m".repeat(5_000)}\nnext\n`);
+    expect(await read({ path: "min.js" })).toEqual({ text: `1\t${"m".repeat(2_000)}… [line cut]\n2\tnext`, isError: false });
+  });
+
+  it("reads a window of a 2 GB file without reading the rest", async () => {
+    const path = join(project(), "huge.log");
+    writeFileSync(path, Array.from({ length: 5_000 }, (_, i) => `entry ${i + 1}`).join("\n"));
+    truncateSync(path, 2 * 1024 ** 3);
+    const started = performance.now();
+    expect(await read({ path: "huge.log", offset: 10, limit: 2 })).toEqual({
+      text: `10\tentry 10\n11\tentry 11\n[lines 10-11 of a ${2 * 1024 ** 3}-byte file; continue with offset 12]`,
+      isError: false,
+    });
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it("reports an offset past the end as an error", async () => {

@@ -1,11 +1,18 @@
 // read_file: a text file of the project as numbered lines, a window at a time (offset/limit in lines).
-import { readFile, stat } from "node:fs/promises";
-import { describeError, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
+// The file is read a chunk at a time up to the end of the window, so a window near the start of a 2 GB
+// file costs what the window costs; the window also ends where the result budget would cut it.
+import { stat } from "node:fs/promises";
+import { describeError, MAX_RESULT_CHARS, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
 import { errorResult, okResult, optionalInteger, requiredString } from "./local-tool.js";
-import { looksBinary, pathSubject, resolveInProject } from "./project-files.js";
+import { pathSubject, resolveInProject } from "./project-files.js";
+import { openTextFile, type TextFile, type TextLine } from "./text-lines.js";
 
 const READ_DEFAULT_LINES = 2_000;
-const READ_MAX_FILE_BYTES = 10 * 1024 * 1024;
+const READ_MAX_LINE_CHARS = 2_000;
+/** Up to this size the file is read to its end after the window, to say how many lines it has. */
+const READ_COUNT_LINES_MAX_BYTES = 10 * 1024 * 1024;
+/** Room kept under the result budget for the last line that says where to continue. */
+const CONTINUATION_CHARS = 120;
 
 type ReadArgs = { readonly path: string; readonly offset: number; readonly limit: number };
 
@@ -15,9 +22,9 @@ export function createReadFileTool(projectDir: string): Tool<ReadArgs> {
     description:
       "Read a text file of the project. Returns numbered lines (`<line number>\\t<text>`; the number and tab " +
       "are not part of the file). `offset` is the 1-based first line (default 1), `limit` the number of lines " +
-      "(default and maximum 2,000). When lines remain, a last line says " +
-      "which offset continues. Files over 10 MiB and binary files are refused. The result is cut to 8,000 " +
-      "characters by the agent anyway, so read long files in windows.",
+      "(default and maximum 2,000). The window also ends before 8,000 characters, the result budget. When " +
+      "lines remain, a last line says which offset continues. Lines over 2,000 characters are cut (the line " +
+      "ends with `… [line cut]`). Files of any size can be read in windows; binary files are refused.",
     inputSchema: {
       type: "object",
       properties: {
@@ -33,19 +40,27 @@ export function createReadFileTool(projectDir: string): Tool<ReadArgs> {
     originalName: "read_file",
     parse: parseArgs,
     gateSubject: ({ path }) => pathSubject(projectDir, path),
-    async run({ path, offset, limit }) {
-      const absolute = resolveInProject(projectDir, path);
+    async run(args, context) {
+      const absolute = resolveInProject(projectDir, args.path);
       if (absolute instanceof Error) return errorResult(absolute.message);
       const info = await stat(absolute).catch(() => undefined);
-      if (info === undefined) return errorResult(`file not found: ${path}`);
-      if (info.isDirectory()) return errorResult(`${path} is a folder; use list_dir to see its entries`);
-      if (info.size > READ_MAX_FILE_BYTES) {
-        return errorResult(`${path} is ${info.size} bytes, over the 10 MiB limit; use bash (head, sed -n) instead`);
+      if (info === undefined) return errorResult(`file not found: ${args.path}`);
+      if (info.isDirectory()) return errorResult(`${args.path} is a folder; use list_dir to see its entries`);
+      let file: TextFile;
+      try {
+        file = await openTextFile(absolute);
+      } catch (error) {
+        return errorResult(`could not read ${args.path}: ${describeError(error)}`);
       }
-      const content = await readFile(absolute).catch((error: unknown) => new Error(describeError(error)));
-      if (content instanceof Error) return errorResult(`could not read ${path}: ${content.message}`);
-      if (looksBinary(content)) return errorResult(`${path} looks like a binary file; read_file shows text only`);
-      return numberedWindow(path, content.toString("utf8"), offset, limit);
+      try {
+        if (file.binary) return errorResult(`${args.path} looks like a binary file; read_file shows text only`);
+        const lines = file.lines({ maxLineChars: READ_MAX_LINE_CHARS, signal: context.signal });
+        return await numberedWindow(args, lines, info.size);
+      } catch (error) {
+        return errorResult(`could not read ${args.path}: ${describeError(error)}`);
+      } finally {
+        await file.close();
+      }
     },
   };
 }
@@ -60,15 +75,34 @@ function parseArgs(args: ToolArgs): ReadArgs | Error {
   return { path, offset: offset ?? 1, limit: limit ?? READ_DEFAULT_LINES };
 }
 
-function numberedWindow(path: string, text: string, offset: number, limit: number): ToolResult {
-  if (text === "") return okResult(`(${path} is empty)`);
-  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
-  if (offset > lines.length) {
-    return errorResult(`offset ${offset} is past the end of ${path} (${lines.length} lines)`);
+async function numberedWindow(
+  { path, offset, limit }: ReadArgs,
+  lines: AsyncGenerator<TextLine>,
+  sizeBytes: number,
+): Promise<ToolResult> {
+  const shown: string[] = [];
+  let shownChars = 0;
+  let total = 0;
+  let more = false;
+  for await (const line of lines) {
+    total = line.number;
+    if (line.number < offset) continue;
+    const row = `${line.number}\t${line.text}${line.cut ? "… [line cut]" : ""}`;
+    const full = shown.length === limit || shownChars + row.length + 1 > MAX_RESULT_CHARS - CONTINUATION_CHARS;
+    if (full) {
+      more = true;
+      // A small file is counted to its end, to say how many lines it has; a large one is left unread.
+      if (sizeBytes > READ_COUNT_LINES_MAX_BYTES) break;
+      continue;
+    }
+    shown.push(row);
+    shownChars += row.length + 1;
   }
-  const window = lines.slice(offset - 1, offset - 1 + limit);
-  const numbered = window.map((line, index) => `${offset + index}\t${line}`).join("\n");
-  const last = offset - 1 + window.length;
-  if (last >= lines.length) return okResult(numbered);
-  return okResult(`${numbered}\n[lines ${offset}-${last} of ${lines.length}; continue with offset ${last + 1}]`);
+  if (total === 0) return okResult(`(${path} is empty)`);
+  if (shown.length === 0) return errorResult(`offset ${offset} is past the end of ${path} (${total} lines)`);
+  const numbered = shown.join("\n");
+  if (!more) return okResult(numbered);
+  const last = offset + shown.length - 1;
+  const of = sizeBytes > READ_COUNT_LINES_MAX_BYTES ? `of a ${sizeBytes}-byte file` : `of ${total}`;
+  return okResult(`${numbered}\n[lines ${offset}-${last} ${of}; continue with offset ${last + 1}]`);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -49,13 +49,69 @@ describe("search", () => {
     expect((await search({ pattern: "hello" })).text).toBe("no matches for /hello/ in .");
   });
 
-  it("skips binary files and files over 1 MiB", async () => {
+  it("skips binary files and searches a text file of any size", async () => {
     write("blob.bin", Buffer.concat([Buffer.from("needle"), Buffer.from([0])]));
-    write("big.txt", `needle\n${"x".repeat(1024 * 1024)}`);
-    expect(await search({ pattern: "needle" })).toEqual({
-      text: "no matches for /needle/ in .\n[1 files over 1 MiB were not searched]",
-      isError: false,
+    write("big.txt", `${"x".repeat(1024 * 1024)}\nneedle\n`);
+    expect(await search({ pattern: "needle" })).toEqual({ text: "big.txt:2: needle", isError: false });
+  });
+
+  it("answers from the start of a 2 GB file without reading the rest", async () => {
+    // 10,000 matching lines, then a sparse tail: the file is 2 GB but costs no disk.
+    const head = Array.from({ length: 10_000 }, (_, i) => `needle ${i}`).join("\n");
+    write("huge.log", `${head}\n`);
+    truncateSync(join(project(), "huge.log"), 2 * 1024 ** 3);
+    const started = performance.now();
+    const lines = (await search({ pattern: "needle" })).text.split("\n");
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(lines).toHaveLength(201);
+    expect(lines[200]).toBe("[stopped at 200 matches; narrow the pattern, path or glob]");
+  });
+
+  it("stops at the result budget before the match cap when lines are long", async () => {
+    write("wide.txt", Array.from({ length: 100 }, (_, i) => `${i} ${"w".repeat(200)}`).join("\n"));
+    const lines = (await search({ pattern: "w" })).text.split("\n");
+    expect(lines.at(-1)).toBe("[stopped at 8000 characters of results; narrow the pattern, path or glob]");
+    expect(lines.length).toBeLessThan(50);
+  });
+
+  it("stops a catastrophic pattern at its time limit, naming the limit, while timers keep firing", async () => {
+    write("evil.txt", `${"a".repeat(40)}!\n`);
+    let ticks = 0;
+    const ticker = setInterval(() => {
+      ticks += 1;
+    }, 20);
+    const started = performance.now();
+    let result;
+    try {
+      result = await callTool(createSearchTool(project(), { timeLimitMs: 500 }), { pattern: "(a+)+$" }, context);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(ticks).toBeGreaterThan(5);
+    expect(result).toEqual({
+      text:
+        "search stopped at its time limit of 0.5 seconds: the pattern may backtrack catastrophically (nested " +
+        "repetition like (a+)+), or there was too much to search; simplify the pattern or narrow path or glob. " +
+        "No matches before it stopped.",
+      isError: true,
     });
+  });
+
+  it("settles promptly when aborted during a catastrophic match", async () => {
+    write("evil.txt", `${"a".repeat(40)}!\n`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = performance.now();
+    const result = await callTool(createSearchTool(project(), { timeLimitMs: 60_000 }), { pattern: "(a+)+$" }, {
+      signal: controller.signal,
+    });
+    expect(result).toEqual({ text: "search aborted", isError: true });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("states its time limit in its description", () => {
+    expect(createSearchTool(project()).description).toContain("limited to 5 seconds");
   });
 
   it("does not follow symbolic links", async () => {

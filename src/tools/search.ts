@@ -1,16 +1,24 @@
 // search: a JavaScript regular expression over the project's text files, line by line, skipping
-// `.git` and `node_modules`, with caps on file size and on the number of matches; file names filtered
-// by a glob.
+// `.git` and `node_modules`; file names filtered by a glob. It stops at whichever comes first: a cap on
+// matches, the result budget, its time limit or Ctrl-C. Files are read a chunk at a time and the pattern
+// runs in a worker (see line-matcher), so neither a huge file nor a catastrophic pattern can hold it.
 import type { Dirent } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
-import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
+import { describeError, MAX_RESULT_CHARS, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
+import { startLineMatcher, type LineMatcher } from "./line-matcher.js";
 import { errorResult, okResult, optionalString, requiredString } from "./local-tool.js";
-import { looksBinary, pathSubject, resolveInProject } from "./project-files.js";
+import { pathSubject, resolveInProject } from "./project-files.js";
+import { openTextFile, type TextLine } from "./text-lines.js";
 
 const SEARCH_MAX_MATCHES = 200;
-const SEARCH_MAX_FILE_BYTES = 1024 * 1024;
-const SEARCH_MAX_LINE_CHARS = 300;
+/** The whole search, walking, reading and matching, ends by then. */
+export const SEARCH_TIME_LIMIT_MS = 5_000;
+const SEARCH_SHOWN_LINE_CHARS = 300;
+/** A longer line is matched on its beginning only, so one endless line cannot fill memory. */
+const SEARCH_MATCHED_LINE_CHARS = 100_000;
+/** Lines are sent to the matcher in batches of about this many characters, across files. */
+const BATCH_CHARS = 256 * 1024;
 const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
 type SearchArgs = {
@@ -19,16 +27,23 @@ type SearchArgs = {
   readonly accepts: (relativePath: string) => boolean;
 };
 
-export function createSearchTool(projectDir: string): Tool<SearchArgs> {
+export interface SearchLimits {
+  readonly timeLimitMs: number;
+}
+
+export function createSearchTool(projectDir: string, limits: SearchLimits = { timeLimitMs: SEARCH_TIME_LIMIT_MS }): Tool<SearchArgs> {
+  const seconds = limits.timeLimitMs / 1000;
   return {
     name: "search",
     description:
       "Search the project's text files for a JavaScript regular expression, case-sensitive unless it starts " +
       "with `(?i)`. Output: one `file:line: text` per matching line, " +
-      "files in name order, lines cut at 300 characters. At most 200 matches (a last line says when " +
-      "more were left out). Skips `.git` and `node_modules`, symbolic links, binary files and files over " +
-      "1 MiB. `path` narrows the search to a folder or file; `glob` filters file names (`*.ts`, " +
-      "`src/**/*.{ts,tsx}`; without `/` it matches the base name).",
+      "files in name order, lines cut at 300 characters (lines over 100,000 characters are matched on " +
+      "their beginning only). Stops at 200 matches or 8,000 characters of output (a last line says so). " +
+      `The whole search is limited to ${seconds} seconds: a pattern that backtracks badly (like \`(a+)+$\`) ` +
+      "or a search over too much is stopped there with an error. Skips `.git` and `node_modules`, " +
+      "symbolic links and binary files. `path` narrows the search to a folder or file; `glob` filters " +
+      "file names (`*.ts`, `src/**/*.{ts,tsx}`; without `/` it matches the base name).",
     inputSchema: {
       type: "object",
       properties: {
@@ -50,33 +65,130 @@ export function createSearchTool(projectDir: string): Tool<SearchArgs> {
       const rootInfo = await stat(root).catch(() => undefined);
       if (rootInfo === undefined) return errorResult(`not found: ${parsed.path}`);
 
-      const lines: string[] = [];
-      let truncated = false;
-      let oversized = 0;
-      const files = rootInfo.isDirectory() ? walk(root, "") : single(root);
-      for await (const file of files) {
-        if (context.signal.aborted) return errorResult("search aborted");
-        if (!parsed.accepts(file.relativePath)) continue;
-        const info = await stat(file.absolute).catch(() => undefined);
-        if (info === undefined) continue;
-        if (info.size > SEARCH_MAX_FILE_BYTES) {
-          oversized += 1;
-          continue;
-        }
-        const content = await readFile(file.absolute).catch(() => undefined);
-        if (content === undefined || looksBinary(content)) continue;
-        const shownPath = relative(resolve(projectDir), file.absolute).split(sep).join("/");
-        truncated = collectMatches(content.toString("utf8"), parsed.pattern, shownPath, lines);
-        if (truncated) break;
+      const stop = AbortSignal.any([context.signal, AbortSignal.timeout(limits.timeLimitMs)]);
+      const matcher = startLineMatcher(parsed.pattern, stop);
+      const found = createFoundLines(matcher);
+      let ending: Ending;
+      try {
+        const files = rootInfo.isDirectory() ? walk(root, "") : single(root);
+        ending = await searchFiles(files, parsed, projectDir, found, stop);
+      } finally {
+        await matcher.close();
       }
-
-      const notes: string[] = [];
-      if (truncated) notes.push(`[stopped at ${SEARCH_MAX_MATCHES} matches; narrow the pattern, path or glob]`);
-      if (oversized > 0) notes.push(`[${oversized} files over 1 MiB were not searched]`);
-      if (lines.length === 0) return okResult([`no matches for ${parsed.pattern} in ${parsed.path}`, ...notes].join("\n"));
-      return okResult([...lines, ...notes].join("\n"));
+      if (context.signal.aborted) return errorResult("search aborted");
+      return report(ending, found.lines, parsed, seconds);
     },
   };
+}
+
+/** Why the search ended: it saw everything, or a cap, the stop signal or a failure ended it early. */
+type Ending =
+  | { readonly kind: "complete" }
+  | { readonly kind: "match_cap" }
+  | { readonly kind: "budget" }
+  | { readonly kind: "stopped" }
+  | { readonly kind: "failed"; readonly message: string };
+
+async function searchFiles(
+  files: AsyncGenerator<FoundFile>,
+  parsed: SearchArgs,
+  projectDir: string,
+  found: FoundLines,
+  stop: AbortSignal,
+): Promise<Ending> {
+  for await (const file of files) {
+    if (stop.aborted) return { kind: "stopped" };
+    if (!parsed.accepts(file.relativePath)) continue;
+    const text = await openTextFile(file.absolute).catch(() => undefined);
+    if (text === undefined) continue;
+    try {
+      if (text.binary) continue;
+      const shownPath = relative(resolve(projectDir), file.absolute).split(sep).join("/");
+      for await (const line of text.lines({ maxLineChars: SEARCH_MATCHED_LINE_CHARS, signal: stop })) {
+        const ending = await found.add(shownPath, line);
+        if (ending !== undefined) return ending;
+      }
+    } finally {
+      await text.close();
+    }
+  }
+  if (stop.aborted) return { kind: "stopped" };
+  return (await found.flush()) ?? { kind: "complete" };
+}
+
+interface FoundLines {
+  /** Queues a line for matching; an Ending once the search must end. */
+  add(shownPath: string, line: TextLine): Promise<Ending | undefined>;
+  /** Matches what is queued. */
+  flush(): Promise<Ending | undefined>;
+  /** `file:line: text` rows, in file and line order. */
+  readonly lines: readonly string[];
+}
+
+function createFoundLines(matcher: LineMatcher): FoundLines {
+  const lines: string[] = [];
+  let shownChars = 0;
+  let batch: { readonly shownPath: string; readonly number: number; readonly text: string }[] = [];
+  let batchChars = 0;
+  const flush = async (): Promise<Ending | undefined> => {
+    const queued = batch;
+    batch = [];
+    batchChars = 0;
+    if (queued.length === 0) return undefined;
+    // One more than the cap, to know whether the cap left matches out.
+    const outcome = await matcher.match(queued.map((line) => line.text), SEARCH_MAX_MATCHES - lines.length + 1);
+    if (outcome.kind !== "matched") return outcome;
+    for (const index of outcome.indexes) {
+      const line = queued[index];
+      if (line === undefined) continue;
+      if (lines.length === SEARCH_MAX_MATCHES) return { kind: "match_cap" };
+      const shown = line.text.length > SEARCH_SHOWN_LINE_CHARS ? `${line.text.slice(0, SEARCH_SHOWN_LINE_CHARS)}…` : line.text;
+      const row = `${line.shownPath}:${line.number}: ${shown}`;
+      lines.push(row);
+      shownChars += row.length + 1;
+      if (shownChars >= MAX_RESULT_CHARS) return { kind: "budget" };
+    }
+    return undefined;
+  };
+  return {
+    async add(shownPath, { number, text, cut }) {
+      batch.push({ shownPath, number, text });
+      batchChars += text.length;
+      // After a cut line the rest of it may be long to pass over (a 2 GB file of one line): what is
+      // queued is matched first, so a search that has enough stops without reading it.
+      return batchChars >= BATCH_CHARS || cut ? flush() : undefined;
+    },
+    flush,
+    lines,
+  };
+}
+
+function report(ending: Ending, lines: readonly string[], parsed: SearchArgs, seconds: number): ToolResult {
+  const none = `no matches for ${parsed.pattern} in ${parsed.path}`;
+  const body = lines.length === 0 ? [none] : [...lines];
+  switch (ending.kind) {
+    case "complete":
+      return okResult(body.join("\n"));
+    case "match_cap":
+      return okResult([...body, `[stopped at ${SEARCH_MAX_MATCHES} matches; narrow the pattern, path or glob]`].join("\n"));
+    case "budget":
+      return okResult([...body, `[stopped at ${MAX_RESULT_CHARS} characters of results; narrow the pattern, path or glob]`].join("\n"));
+    case "stopped":
+      return errorResult(
+        [
+          `search stopped at its time limit of ${seconds} seconds: the pattern may backtrack catastrophically ` +
+            "(nested repetition like (a+)+), or there was too much to search; simplify the pattern or narrow path or glob. " +
+            (lines.length === 0 ? "No matches before it stopped." : "Matches found before it stopped:"),
+          ...lines,
+        ].join("\n"),
+      );
+    case "failed":
+      return errorResult(`search failed: ${ending.message}`);
+    default: {
+      const unknown: never = ending;
+      throw new Error(`unknown ending ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
 function parseArgs(args: ToolArgs): SearchArgs | Error {
@@ -94,19 +206,6 @@ function parseArgs(args: ToolArgs): SearchArgs | Error {
     return new Error(`invalid regular expression: ${describeError(error)}`);
   }
   return { pattern, path: path ?? ".", accepts: glob === undefined ? () => true : compileGlob(glob) };
-}
-
-/** Appends `file:line: text` rows; true when the match cap was reached. */
-function collectMatches(text: string, pattern: RegExp, shownPath: string, into: string[]): boolean {
-  const lines = text.split("\n");
-  for (let index = 0; index < lines.length; index += 1) {
-    const line = (lines[index] ?? "").replace(/\r$/, "");
-    if (!pattern.test(line)) continue;
-    if (into.length === SEARCH_MAX_MATCHES) return true;
-    const shown = line.length > SEARCH_MAX_LINE_CHARS ? `${line.slice(0, SEARCH_MAX_LINE_CHARS)}…` : line;
-    into.push(`${shownPath}:${index + 1}: ${shown}`);
-  }
-  return false;
 }
 
 interface FoundFile {
