@@ -36,9 +36,24 @@ describe("createPlainRenderer", () => {
     ]);
   });
 
+  it("keeps the text of each model step apart: the words before a tool call end their line, the next step starts a paragraph", () => {
+    const stdout = render([
+      { type: "text", delta: "I'll read the README first." },
+      { type: "tool_start", callId: "c1", tool: "read_file", args: { path: "README.md" } },
+      { type: "tool_end", callId: "c1", tool: "read_file", isError: false, text: "# demo", truncated: false },
+      { type: "text", delta: "## Summary" },
+      { type: "turn_end", reason: "done" },
+    ])
+      .filter((written) => written.startsWith("out:"))
+      .map((written) => written.slice(4))
+      .join("");
+    expect(stdout).toBe("I'll read the README first.\n\n## Summary\n");
+  });
+
   it("shows every text of a hostile turn with its control, bidi and hidden characters made visible", () => {
     expect(render(HOSTILE_EVENTS)).toEqual([
       `out:${HOSTILE_SHOWN}`,
+      "out:\n",
       `err:[x${HOSTILE_SHOWN}] {}\n`,
       `err:[mcp__h__x] ${HOSTILE_ARGS_SHOWN}\n`,
       `err:[progress] ${HOSTILE_SHOWN}\n`,
@@ -46,7 +61,6 @@ describe("createPlainRenderer", () => {
       `err:[approval] mcp__h__x: deny (${HOSTILE_SHOWN})\n`,
       `err:${HOSTILE_SHOWN}\n`,
       `err:error: ${HOSTILE_SHOWN}\n`,
-      "out:\n",
     ]);
   });
 

@@ -34,6 +34,8 @@ export interface PlainStreams {
 /** The model's words on stdout; tool activity and diagnostics on stderr. */
 export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) => void {
   let midLine = false;
+  /** Words were printed in this turn and a tool ran since: the next step's text starts a paragraph of its own. */
+  let stepBreak: "none" | "words" | "pending" = "none";
   const endLine = (): void => {
     if (midLine) streams.out("\n");
     midLine = false;
@@ -42,10 +44,15 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
     switch (event.type) {
       case "text":
         if (event.delta === "") return;
+        // "I'll read the README first." and "## Summary" are two steps of the model, never one line.
+        if (stepBreak === "pending") streams.out("\n");
+        stepBreak = "words";
         streams.out(untrustedText(event.delta));
         midLine = !event.delta.endsWith("\n");
         return;
       case "tool_start":
+        endLine();
+        if (stepBreak === "words") stepBreak = "pending";
         streams.err(`[${untrustedText(event.tool)}] ${previewArgs(event.args)}\n`);
         return;
       case "tool_progress":
@@ -70,6 +77,7 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
         return;
       case "turn_end":
         endLine();
+        stepBreak = "none";
         if (event.reason === "aborted") streams.err("interrupted\n");
         return;
       default: {
