@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createListDirTool } from "./list-dir.js";
@@ -35,6 +35,26 @@ describe("list_dir", () => {
     writeFileSync(join(project(), "a.txt"), "");
     expect(await list({ path: "nope" })).toEqual({ text: "folder not found: nope", isError: true });
     expect(await list({ path: "a.txt" })).toEqual({ text: "a.txt is a file, not a folder; use read_file", isError: true });
+  });
+
+  it("shows the first 1,000 names in order of a folder of 20,000 and counts the rest", async () => {
+    const folder = join(project(), "many");
+    mkdirSync(folder);
+    // Hard links to one file: 20,000 real entries at a tenth of the cost of as many new files.
+    writeFileSync(join(folder, "z-target"), "");
+    const names = Array.from({ length: 20_000 }, (_, i) => `f${String(i).padStart(5, "0")}`);
+    // Created from the last name to the first, so no order of creation can pass for sorting.
+    for (const name of [...names].reverse()) linkSync(join(folder, "z-target"), join(folder, name));
+    const lines = (await list({ path: "many" })).text.split("\n");
+    expect(lines).toEqual([...names.slice(0, 1_000), "[19001 more entries not shown]"]);
+  });
+
+  it("stops when aborted", async () => {
+    mkdirSync(join(project(), "src"));
+    const controller = new AbortController();
+    controller.abort();
+    const result = await callTool(createListDirTool(project()), {}, { signal: controller.signal });
+    expect(result).toEqual({ text: "list_dir aborted", isError: true });
   });
 
   it("refuses a folder outside the project folder", async () => {
