@@ -37,6 +37,23 @@ describe("judgeReplyBody", () => {
     });
   });
 
+  it("accepts any 2xx to a notification whatever its body, and keeps refusing a failure status", () => {
+    const notification = { requestId: undefined, subject: "notification notifications/initialized" };
+    expect(judgeReplyBody(reply({ ...notification, status: 202, statusMessage: "Accepted", text: "null" }))).toEqual({
+      outcome: "accepted",
+      handUp: undefined,
+    });
+    expect(judgeReplyBody(reply({ ...notification, status: 200, mediaType: "text/html", text: "<p>ok</p>" }))).toEqual({
+      outcome: "accepted",
+      handUp: undefined,
+    });
+    expect(judgeReplyBody(reply({ ...notification, status: 400, statusMessage: "Bad Request", mediaType: "text/plain", text: "no" }))).toEqual({
+      outcome: "failed",
+      handUp: undefined,
+      failure: { kind: "protocol", text: `${URL_SHOWN} answered HTTP 400 Bad Request without a JSON-RPC body to notification notifications/initialized: "no"` },
+    });
+  });
+
   it("never hands up a response to another request, and fails the exchange", () => {
     const text = '{"jsonrpc":"2.0","id":8,"result":{}}';
     expect(judgeReplyBody(reply({ text }))).toEqual({

@@ -273,21 +273,38 @@ function failed(text: string, handUp?: JsonRpcMessage): BodyVerdict {
   return { outcome: "failed", handUp, failure: { kind: "protocol", text } };
 }
 
+/**
+ * The old HTTP+SSE transport (2024-11-05) listened for GETs at a URL that by convention ends in `/sse`; a
+ * POST there finds nothing. Said plainly, since mca speaks only Streamable HTTP.
+ */
+function oldSseTransportHint(reply: ReplyBody): string | undefined {
+  if (reply.status !== 404 && reply.status !== 405) return undefined;
+  if (!/\/sse\/?$/.test(new URL(reply.shownUrl).pathname)) return undefined;
+  return `${reply.shownUrl} answered HTTP ${reply.status} to ${reply.subject}: a URL ending in /sse is usually the old HTTP+SSE transport, ` +
+    "which mca does not support; use the server's Streamable HTTP endpoint (often /mcp)";
+}
+
+/**
+ * Be liberal where a detail does not matter, strict where it does. Accepted: any 2xx to a notification,
+ * whatever its body (the server has nothing to say; some answer 202 with `Content-Type: application/json`
+ * and `null`), and the request's own response under a missing or wrong Content-Type. Refused: a reply to
+ * another request's id, a failure status without a JSON-RPC error, a request where requests are not allowed.
+ */
 export function judgeReplyBody(reply: ReplyBody, redact: Redact = (text) => text): BodyVerdict {
   const { status, requestId, subject, text } = reply;
   const ok = status >= 200 && status < 300;
   const answered = `${reply.shownUrl} answered HTTP ${status}${reply.statusMessage ? ` ${reply.statusMessage}` : ""}`;
-  if (text.trim() === "") {
-    if (ok && requestId === undefined) return { outcome: "accepted", handUp: undefined };
-    return failed(`${answered} with an empty body to ${subject}`);
-  }
-  if (!isJsonMediaType(reply.mediaType)) {
-    if (ok) return failed(`${answered} with unexpected content type ${JSON.stringify(reply.mediaType)} to ${subject}`);
-    return failed(`${answered} without a JSON-RPC body to ${subject}: ${snippet(text, redact)}`);
-  }
+  if (ok && requestId === undefined) return { outcome: "accepted", handUp: undefined };
+  if (text.trim() === "") return failed(oldSseTransportHint(reply) ?? `${answered} with an empty body to ${subject}`);
   const message = parseMessage(text);
   if (message instanceof Error) {
-    return failed(`${answered} with a body that is not JSON-RPC (${message.message}) to ${subject}: ${snippet(text, redact)}`);
+    const hint = oldSseTransportHint(reply);
+    if (hint !== undefined) return failed(hint);
+    if (isJsonMediaType(reply.mediaType)) {
+      return failed(`${answered} with a body that is not JSON-RPC (${message.message}) to ${subject}: ${snippet(text, redact)}`);
+    }
+    if (ok) return failed(`${answered} with unexpected content type ${JSON.stringify(reply.mediaType)} to ${subject}`);
+    return failed(`${answered} without a JSON-RPC body to ${subject}: ${snippet(text, redact)}`);
   }
   if ("method" in message && "id" in message) {
     return failed(`${answered} to ${subject} with a ${message.method} request; servers must not send requests (MRTR replaced them)`);
@@ -300,7 +317,7 @@ export function judgeReplyBody(reply: ReplyBody, redact: Redact = (text) => text
     const where = message.id === null ? `${answered}: ` : "";
     return { outcome: "failed", handUp: undefined, failure: { kind: "server", text: `${where}${message.error.message} (code ${code})`, code, data } };
   }
-  if (requestId === undefined ? ok : isOwnResponse) return { outcome: "accepted", handUp: message };
+  if (isOwnResponse) return { outcome: "accepted", handUp: message };
   if ("error" in message && message.id === null) {
     const { code, data } = message.error;
     return { outcome: "failed", handUp: undefined, failure: { kind: "server", text: `${answered}: ${message.error.message} (code ${code})`, code, data } };
@@ -341,6 +358,11 @@ export function describeNetworkError(
   if (context.responded || (code !== undefined && RESET.has(code))) {
     const how = code !== undefined && RESET.has(code) ? "was reset" : `failed (${error.message})`;
     return { kind: "broken", text: `the connection to ${shownUrl} ${how} before the response to ${subject}` };
+  }
+  if (shownUrl.startsWith("https:") && /wrong version number|packet length too long|http request/i.test(error.message)) {
+    // OpenSSL's words for a TLS handshake answered in plain HTTP.
+    const plain = shownUrl.replace(/^https:/, "http:");
+    return { kind: "unreachable", text: `cannot reach ${shownUrl}: the server there speaks plain HTTP, not HTTPS (try ${plain})` };
   }
   const known = code === undefined ? undefined : UNREACHABLE.get(code);
   const why = known ?? (code !== undefined && !error.message.includes(code) ? `${error.message} (${code})` : error.message);

@@ -42,6 +42,14 @@ async function setup(script: readonly ScriptedExchange[], options: Partial<HttpT
   return { server, inbox, transport };
 }
 
+/** A started transport to a URL of the test's own making (another path, another scheme). */
+async function startedTransport(url: string) {
+  const transport = createHttpTransport({ label: "tickets", url });
+  cleanups.push(() => transport.close());
+  await transport.start(createMessageInbox().handlers);
+  return transport;
+}
+
 describe("createHttpTransport: request headers", () => {
   it("sends every standard header, exact, with Mcp-Name and Mcp-Param-* encoded and null arguments omitted", async () => {
     const inputSchema = {
@@ -398,6 +406,40 @@ describe("createHttpTransport: replies", () => {
     });
   });
 
+  it("accepts a text/plain reply that is the request's own JSON-RPC response", async () => {
+    const { inbox, transport } = await setup([
+      { method: "tools/list", reply: { kind: "text", status: 200, contentType: "text/plain", body: JSON.stringify(result(1)) } },
+    ]);
+    await transport.send(request(1, "tools/list"));
+    expect(inbox.messages).toEqual([result(1)]);
+  });
+
+  it("accepts 202 with Content-Type application/json and the body null for a notification, and hands up nothing", async () => {
+    const { server, inbox, transport } = await setup([
+      { method: "notifications/initialized", reply: { kind: "json", status: 202, body: null } },
+    ]);
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(server.received.map((r) => r.headers["mcp-method"])).toEqual(["notifications/initialized"]);
+    expect(inbox.messages).toEqual([]);
+  });
+
+  it("says that the old HTTP+SSE transport is not supported when a URL ending in /sse answers 404", async () => {
+    const server = await startScriptedHttpServer([
+      { method: "server/discover", reply: { kind: "text", status: 404, contentType: "text/html", body: "Cannot POST /sse" } },
+    ]);
+    cleanups.push(() => server.close());
+    const url = server.url.replace(/\/mcp$/, "/sse");
+    const transport = await startedTransport(url);
+    const error = await failure(transport.send(request(1, "server/discover")));
+    expect(summary(error)).toEqual({
+      kind: "protocol",
+      server: "tickets",
+      message:
+        `${url} answered HTTP 404 to request 1: a URL ending in /sse is usually the old HTTP+SSE transport, ` +
+        "which mca does not support; use the server's Streamable HTTP endpoint (often /mcp)",
+    });
+  });
+
   it("accepts 202 with an empty body for a notification", async () => {
     const { server, transport } = await setup([
       { method: "notifications/initialized", reply: { kind: "text", status: 202, body: "" } },
@@ -415,6 +457,19 @@ describe("createHttpTransport: connections", () => {
     await transport.start(createMessageInbox().handlers);
     const error = await failure(transport.send(request(1, "tools/list")));
     expect(summary(error)).toEqual({ kind: "unreachable", message: `cannot reach ${url}: connection refused`, server: "tickets" });
+  });
+
+  it("says in plain words that an https:// URL points at a plain-HTTP port", async () => {
+    const server = await startScriptedHttpServer([]);
+    cleanups.push(() => server.close());
+    const url = server.url.replace(/^http:/, "https:");
+    const transport = await startedTransport(url);
+    const error = await failure(transport.send(request(1, "server/discover")));
+    expect(summary(error)).toEqual({
+      kind: "unreachable",
+      server: "tickets",
+      message: `cannot reach ${url}: the server there speaks plain HTTP, not HTTPS (try ${server.url})`,
+    });
   });
 
   it("reuses one keep-alive connection for sequential requests", async () => {
