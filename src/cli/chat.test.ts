@@ -99,15 +99,52 @@ describe("runChat", () => {
     expect(await chat.status).toBe(0);
   });
 
-  it("clears a half-typed line on Ctrl-C, and ends on Ctrl-C at an empty prompt", async () => {
+  it("clears a half-typed line on Ctrl-C and says a second one exits; only a second within the window does", async () => {
     const agent = slowAgent(false);
     const chat = startMemoryChat(agent.makeAgent);
     chat.type("half a thou");
     chat.type(CTRL_C);
+    await waitFor("the hint", () => chat.shown().includes("cleared · Ctrl-C again now to exit"));
     chat.setNow(10_000);
+    // One Ctrl-C on an empty prompt does not end the chat: it says how to.
+    chat.type(CTRL_C);
+    await waitFor("the second hint", () => chat.shown().split("Ctrl-C again now to exit").length === 3);
+    chat.setNow(10_500);
     chat.type(CTRL_C);
     expect(await chat.status).toBe(0);
     expect(agent.seen).toEqual([]);
+  });
+
+  it("sends a paste as one prompt, however many lines it has, and joins lines ended by a backslash", async () => {
+    const agent = slowAgent(true);
+    const chat = startMemoryChat(agent.makeAgent);
+    chat.type("\u001b[200~first line\rsecond line\rthird\u001b[201~ and more\r");
+    await waitFor("the pasted prompt", () => agent.seen.length === 1);
+    agent.release();
+    await waitFor("the input line to come back", () => promptsShown(chat.shown()) === 2);
+    chat.type("one \\\rtwo\r");
+    await waitFor("the continued prompt", () => agent.seen.length === 2);
+    agent.release();
+    chat.type(CTRL_D);
+    expect(await chat.status).toBe(0);
+    expect(agent.seen).toEqual(["prompt first line\nsecond line\nthird and more", "prompt one \ntwo"]);
+    expect(chat.shown()).toContain("\u001b[?2004h");
+    expect(chat.shown().endsWith("\u001b[?2004l\n")).toBe(true);
+  });
+
+  it("keeps a prompt typed while a turn runs and sends it when the turn ends", async () => {
+    const agent = slowAgent(true);
+    const chat = startMemoryChat(agent.makeAgent);
+    chat.type("first\r");
+    await waitFor("the first prompt", () => agent.seen.length === 1);
+    chat.type("second\r");
+    await waitFor("the queued note", () => chat.shown().includes("(queued: sent when this turn ends)"));
+    agent.release();
+    await waitFor("the queued prompt", () => agent.seen.length === 2);
+    agent.release();
+    chat.type(CTRL_D);
+    expect(await chat.status).toBe(0);
+    expect(agent.seen).toEqual(["prompt first", "prompt second"]);
   });
 
   it("ends when the process must stop, only after the running turn has settled", async () => {
@@ -120,6 +157,8 @@ describe("runChat", () => {
     chat.stop();
     expect(await chat.status).toBe(0);
     expect([settled, chat.shown().includes("interrupted")]).toEqual([true, true]);
+    // Nobody pressed Ctrl-C: nothing tells the user to press it again.
+    expect(chat.shown()).not.toContain("Ctrl-C again");
   });
 
   it("asks for approval with the tool, source and arguments, then reads the input line again", async () => {

@@ -1,6 +1,7 @@
-// The interactive chat (stdin is a terminal): a prompt line, streamed answers, approval prompts, and
-// the Ctrl-C rules — once aborts the running turn, twice within DOUBLE_INTERRUPT_WINDOW_MS or at an
-// empty idle prompt ends the session; Ctrl-D ends it too.
+// The interactive chat (stdin is a terminal): a prompt line, streamed answers, approval prompts, and one
+// Ctrl-C rule in every state — the first interrupts what runs (or clears the line being typed) and says
+// that a second within DOUBLE_INTERRUPT_WINDOW_MS exits, which it does; Ctrl-D on an empty line exits.
+// A prompt typed while a turn runs is queued and sent when the turn ends.
 import { promptForApproval } from "./approval.js";
 import { runLine } from "./commands.js";
 import type { ServerStatusProvider } from "./mcp-servers.js";
@@ -64,39 +65,66 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     });
   };
 
-  const onLine = (line: string): void => {
-    if (running !== null) {
-      out(chalk.dim("(still working: Ctrl-C interrupts)\n"));
-      return;
-    }
-    const text = line.trim();
-    if (text === "") {
-      input.prompt();
-      return;
-    }
+  /** Prompts typed while a turn ran, in order: sent as the next prompt when it ends. */
+  let queued: string[] = [];
+  let interruptedByUser = false;
+
+  const start = (text: string): void => {
     const controller = new AbortController();
     running = controller;
+    interruptedByUser = false;
     if (!text.startsWith("/")) renderer.thinking();
     runningLine = runLine(text, { ...context, signal: controller.signal }).then((outcome) => {
       running = null;
       if (ended) return;
       renderer.pause();
-      if (outcome === "exit") end(0);
-      else input.prompt();
+      if (outcome === "exit") return end(0);
+      const waiting = queued;
+      queued = [];
+      if (interruptedByUser) {
+        out(chalk.dim(`Ctrl-C again now to exit${waiting.length > 0 ? "; the prompt you typed meanwhile is back on the line" : ""}\n`));
+        input.prompt();
+        // Interrupted: what was typed meanwhile is not sent on its own; it waits on the line, to send or edit.
+        if (waiting.length > 0) input.prefill(waiting.join(" "));
+        return;
+      }
+      if (waiting.length > 0) {
+        const next = waiting.join("\n");
+        out(`${chalk.dim("› ")}${next}\n`);
+        return start(next);
+      }
+      input.prompt();
     });
+  };
+
+  const onLine = (line: string): void => {
+    const text = line.trim();
+    if (running !== null) {
+      if (text === "") return;
+      queued.push(text);
+      out(chalk.dim("(queued: sent when this turn ends)\n"));
+      return;
+    }
+    if (text === "") {
+      input.prompt();
+      return;
+    }
+    start(text);
   };
 
   const onInterrupt = (hadText: boolean): void => {
     const now = deps.nowMs();
     const again = now - lastInterruptMs <= DOUBLE_INTERRUPT_WINDOW_MS;
     lastInterruptMs = now;
+    if (again) return end(0);
     if (running !== null) {
-      if (again) end(0);
-      else running.abort();
+      interruptedByUser = true;
+      running.abort();
       return;
     }
-    if (hadText) return;
-    end(0);
+    // The input line stays where the Ctrl-C left it: the hint goes below it, then a fresh prompt.
+    out(`\n${chalk.dim(`${hadText ? "cleared · " : ""}Ctrl-C again now to exit, or Ctrl-D`)}\n`);
+    input.prompt();
   };
 
   const input = createChatInput({
@@ -115,6 +143,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       if (answer !== "cancelled") return answer;
       // Ctrl-C at the question: deny this call and interrupt the turn, as Ctrl-C does elsewhere.
       lastInterruptMs = deps.nowMs();
+      interruptedByUser = true;
       running?.abort();
       return "deny";
     },
@@ -130,6 +159,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     if (answer !== undefined) return answer;
     // Ctrl-C at the question interrupts the turn, as at an approval question.
     lastInterruptMs = deps.nowMs();
+    interruptedByUser = true;
     running?.abort();
     return undefined;
   };

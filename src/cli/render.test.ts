@@ -171,7 +171,7 @@ describe("createTtyRenderer", () => {
     renderer.emit({ type: "turn_end", reason: "aborted" });
     expect(written.filter((text) => !text.startsWith("["))).toEqual([
       "  ✗ exit code 1 (cut to fit the budget)\n",
-      "interrupted (Ctrl-C again now to exit)\n",
+      "interrupted\n",
     ]);
   });
 

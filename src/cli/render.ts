@@ -153,7 +153,8 @@ export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): Tty
       case "turn_end":
         spinner.stop();
         if (midLine) write("\n");
-        if (event.reason === "aborted") line(chalk.yellow("interrupted (Ctrl-C again now to exit)"));
+        // Whoever interrupted says what comes next: after Ctrl-C the chat names the second Ctrl-C, after a signal nothing does.
+        if (event.reason === "aborted") line(chalk.yellow("interrupted"));
         return;
       default: {
         const unknown: never = event;

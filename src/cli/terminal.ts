@@ -10,15 +10,22 @@ export type TerminalInput = Readable & { readonly isTTY?: boolean };
 export type TerminalOutput = Writable & { readonly isTTY?: boolean };
 
 // The chat's input line can step aside while something else owns the terminal and come back with its
-// history, so the two never read the same keystrokes.
+// history, so the two never read the same keystrokes. It hands the chat whole prompts: a paste arrives as
+// one prompt however many lines it has (the terminal's bracketed paste mode marks where it starts and
+// ends), and a line ending in a backslash continues on the next.
 const HISTORY_SIZE = 500;
+/** Bracketed paste mode (xterm; every current terminal): the terminal wraps a paste in ESC[200~ … ESC[201~. */
+const PASTE_MODE_ON = "\u001b[?2004h";
+const PASTE_MODE_OFF = "\u001b[?2004l";
+const CONTINUATION_PROMPT = "… ";
 
 export interface ChatInputDeps {
   readonly input: TerminalInput;
   readonly output: TerminalOutput;
   readonly promptText: string;
-  readonly onLine: (line: string) => void;
-  /** Ctrl-C; `hadText` when it cleared a half-typed line instead. */
+  /** A whole prompt: one line, a paste, or lines joined by trailing backslashes (newlines kept). */
+  readonly onLine: (text: string) => void;
+  /** Ctrl-C; `hadText` when it cleared a half-typed line (or a prompt being continued) instead. */
   readonly onInterrupt: (hadText: boolean) => void;
   /** Ctrl-D on an empty line, or the input ended. */
   readonly onEnd: () => void;
@@ -26,6 +33,8 @@ export interface ChatInputDeps {
 
 export interface ChatInput {
   prompt(): void;
+  /** Puts text into the input line for the user to edit or send (it is not sent). */
+  prefill(text: string): void;
   /** Closes the input line while `work` owns the terminal, then opens it again. */
   suspend<T>(work: () => Promise<T>): Promise<T>;
   close(): void;
@@ -35,32 +44,73 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
   let current: Interface | null = null;
   let history: string[] = [];
   let closed = false;
+  /** Lines of a prompt not yet sent: those of a paste so far, or those ended by a backslash. */
+  let gathered: string[] = [];
+  let pasting = false;
+  const isTerminal = deps.input.isTTY === true;
+  let pasteMode = false;
+  /** The terminal is left as it was found: bracketed paste on only while this input line reads. */
+  const setPasteMode = (on: boolean): void => {
+    if (!isTerminal || pasteMode === on) return;
+    pasteMode = on;
+    deps.output.write(on ? PASTE_MODE_ON : PASTE_MODE_OFF);
+  };
+
+  const onKeypress = (_text: string | undefined, key: { readonly name?: string } | undefined): void => {
+    if (key?.name === "paste-start") pasting = true;
+    else if (key?.name === "paste-end") pasting = false;
+  };
+
+  const onInputLine = (line: string): void => {
+    // Inside a paste every newline is part of the text: the prompt is sent by the Enter that follows it.
+    if (pasting) {
+      gathered.push(line);
+      return;
+    }
+    if (line.endsWith("\\")) {
+      gathered.push(line.slice(0, -1));
+      current?.setPrompt(CONTINUATION_PROMPT);
+      current?.prompt();
+      return;
+    }
+    const text = [...gathered, line].join("\n");
+    gathered = [];
+    current?.setPrompt(deps.promptText);
+    deps.onLine(text);
+  };
 
   const open = (): Interface => {
     const next = createInterface({
       input: deps.input,
       output: deps.output,
       prompt: deps.promptText,
-      terminal: deps.input.isTTY === true,
+      terminal: isTerminal,
       history,
       historySize: HISTORY_SIZE,
     });
+    setPasteMode(true);
+    pasting = false;
+    deps.input.on("keypress", onKeypress);
     next.on("history", (lines) => {
       history = lines;
     });
-    next.on("line", (line) => deps.onLine(line));
+    next.on("line", onInputLine);
     next.on("SIGINT", () => {
-      const hadText = next.line !== "";
-      if (hadText) {
+      const hadText = next.line !== "" || gathered.length > 0;
+      if (next.line !== "") {
         next.write(null, { ctrl: true, name: "e" });
         next.write(null, { ctrl: true, name: "u" });
       }
+      gathered = [];
+      next.setPrompt(deps.promptText);
       deps.onInterrupt(hadText);
     });
     next.on("close", () => {
       // Only the user ends the input; closing it ourselves (suspend, close) is not an end.
       if (current !== next) return;
       current = null;
+      deps.input.off("keypress", onKeypress);
+      setPasteMode(false);
       deps.onEnd();
     });
     current = next;
@@ -70,6 +120,8 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
   const detach = (): void => {
     const previous = current;
     current = null;
+    deps.input.off("keypress", onKeypress);
+    setPasteMode(false);
     previous?.close();
   };
 
@@ -77,6 +129,9 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
   return {
     prompt() {
       current?.prompt();
+    },
+    prefill(text) {
+      current?.write(text);
     },
     async suspend(work) {
       detach();
