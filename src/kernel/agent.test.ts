@@ -200,14 +200,80 @@ describe("createAgent: the loop", () => {
     expect(ends).toEqual([
       "echo: x",
       "echo: x",
-      "Not run: this is call number 3 of echo with exactly these arguments in this request. You are repeating yourself; the result will not change. Change your approach.",
-      "Not run: this is call number 4 of echo with exactly these arguments in this request. You are repeating yourself; the result will not change. Change your approach.",
+      "Not run: this is call number 3 of echo with exactly these arguments in this request, and nothing that could change its result (a write, a command or a remote call) ran since the last one. You are repeating yourself; the result will not change. Change your approach.",
+      "Not run: this is call number 4 of echo with exactly these arguments in this request, and nothing that could change its result (a write, a command or a remote call) ran since the last one. You are repeating yourself; the result will not change. Change your approach.",
       "Stopped: echo was called 5 times with the same arguments; the turn is over.",
     ]);
     expect(events.slice(-2)).toEqual([
       { type: "notice", message: "Turn stopped: the model repeated the same tool call with the same arguments (loop limit)." },
       { type: "turn_end", reason: "loop_limit" },
     ]);
+  });
+
+  describe("edit and retest", () => {
+    // A file the fake `bash` reads and the fake `write_file` replaces: state the calls really share.
+    const project = () => {
+      let content = "v0";
+      const bash = fakeTool({ name: "bash", kind: "exec", run: async () => ({ text: content, isError: false }) });
+      const write = fakeTool({
+        name: "write_file",
+        kind: "write",
+        run: async (args) => {
+          content = String(args.content);
+          return { text: "written", isError: false };
+        },
+      });
+      return [bash, write];
+    };
+    const cat = (id: string) => use(id, "bash", { command: "cat f" });
+    const writeF = (id: string, content: string) => use(id, "write_file", { path: "f", content });
+    const toolEnds = (events: readonly { type: string }[]) =>
+      events.flatMap((event) => (event.type === "tool_end" && "text" in event ? [event.text] : []));
+
+    it("runs every check of an edit-and-retest cycle while the file keeps changing", async () => {
+      const steps: ScriptStep[] = [];
+      for (let round = 1; round <= 6; round++) steps.push(() => reply(cat(`c${round}`)), () => reply(writeF(`w${round}`, `v${round}`)));
+      steps.push(streamed(text("done")));
+      const { agent, events } = setup(steps, { tools: project(), approve: async () => "once" });
+      expect(await agent.prompt("fix it", signal())).toBe("done");
+      expect(toolEnds(events)).toEqual(["v0", "written", "v1", "written", "v2", "written", "v3", "written", "v4", "written", "v5", "written"]);
+    });
+
+    it("still refuses the 3rd identical check when nothing ran in between", async () => {
+      const steps: ScriptStep[] = [() => reply(writeF("w1", "v1")), () => reply(cat("c1")), () => reply(cat("c2")), () => reply(cat("c3"))];
+      const { agent, events } = setup([...steps, streamed(text("ok"))], { tools: project(), approve: async () => "once" });
+      await agent.prompt("go", signal());
+      expect(toolEnds(events).at(-1)).toBe(
+        "Not run: this is call number 3 of bash with exactly these arguments in this request, and nothing that could " +
+          "change its result (a write, a command or a remote call) ran since the last one. You are repeating yourself; " +
+          "the result will not change. Change your approach.",
+      );
+    });
+
+    it("ends the turn at the 5th identical check that returns the same result after writes that change nothing", async () => {
+      const steps: ScriptStep[] = [];
+      for (let round = 1; round <= 5; round++) steps.push(() => reply(cat(`c${round}`)), () => reply(writeF(`w${round}`, "v0")));
+      const { agent, events } = setup(steps, { tools: project(), approve: async () => "once" });
+      expect(await agent.prompt("go", signal())).toBe("loop_limit");
+      expect(toolEnds(events).slice(-2)).toEqual([
+        "written",
+        "v0\n\nStopped: bash was called 5 times with the same arguments and returned the same result each time; the turn is over.",
+      ]);
+    });
+
+    it("does not count a write the user denied as a change", async () => {
+      const steps: ScriptStep[] = [() => reply(cat("c1")), () => reply(writeF("w1", "v1")), () => reply(cat("c2")), () => reply(cat("c3"))];
+      const { agent, events } = setup([...steps, streamed(text("ok"))], {
+        tools: project(),
+        approve: async ({ tool }) => (tool.name === "write_file" ? "deny" : "once"),
+      });
+      await agent.prompt("go", signal());
+      expect(toolEnds(events).slice(1)).toEqual([
+        "Denied by the user.",
+        "v0",
+        expect.stringMatching(/^Not run: this is call number 3 of bash/),
+      ]);
+    });
   });
 
   it("counts repeats afresh at each prompt", async () => {

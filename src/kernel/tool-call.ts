@@ -1,6 +1,7 @@
 // One tool call, the same path for the model's calls and the user's `/call`: loop guard, lookup,
 // argument check (once), approval gate (once), snapshots, the run itself, then the one truncation site.
 // Every failure becomes an error result the model can read; nothing here throws into the loop.
+import { createHash } from "node:crypto";
 import type { UndoLog } from "./agent.js";
 import { callSubject, decide, unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
 import type { AgentEvent, SnapshotStore, TranscriptEntry } from "./ports.js";
@@ -109,7 +110,7 @@ async function attemptCall(
   decision: Decision,
   signal: AbortSignal,
 ): Promise<Attempt> {
-  const { id: callId, name, args } = call;
+  const { name, args } = call;
   const repeat = context.guard.record(name, args);
   switch (repeat.kind) {
     case "stop":
@@ -117,7 +118,8 @@ async function attemptCall(
     case "refuse":
       return {
         result: failure(
-          `Not run: this is call number ${repeat.count} of ${name} with exactly these arguments in this request. ` +
+          `Not run: this is call number ${repeat.count} of ${name} with exactly these arguments in this request, ` +
+            "and nothing that could change its result (a write, a command or a remote call) ran since the last one. " +
             "You are repeating yourself; the result will not change. Change your approach.",
         ),
         stop: null,
@@ -129,12 +131,31 @@ async function attemptCall(
       throw new Error(`unknown repeat ${JSON.stringify(unknown)}`);
     }
   }
-  if (target === undefined) return { result: failure(`Unknown tool ${JSON.stringify(name)}: call one of the tools you were given.`), stop: null };
+  const { attempt, started } = await attemptPastLoopGuard(context, call, target, decision, signal);
+  const mayChangeState = started && target !== undefined && target.tool.kind !== "read";
+  const afterwards = context.guard.settle(name, args, { result: attempt.result, mayChangeState });
+  if (afterwards.kind !== "stop" || attempt.stop !== null) return attempt;
+  // Known only now: the same result again, for the last time allowed. The model still gets the result.
+  const stopped = `Stopped: ${name} was called ${afterwards.count} times with the same arguments and returned the same result each time; the turn is over.`;
+  return { result: { text: `${attempt.result.text}\n\n${stopped}`, isError: attempt.result.isError }, stop: "loop_limit" };
+}
+
+/** The call once the loop guard let it through; `started` says whether the tool's run began. */
+async function attemptPastLoopGuard(
+  context: CallContext,
+  call: ToolCallRequest,
+  target: ParsedCall | undefined,
+  decision: Decision,
+  signal: AbortSignal,
+): Promise<{ readonly attempt: Attempt; readonly started: boolean }> {
+  const notStarted = (attempt: Attempt) => ({ attempt, started: false });
+  const { id: callId, name, args } = call;
+  if (target === undefined) return notStarted({ result: failure(`Unknown tool ${JSON.stringify(name)}: call one of the tools you were given.`), stop: null });
   const { tool, parsed } = target;
-  if (parsed instanceof Error) return { result: failure(`Invalid arguments for ${name}: ${parsed.message}.`), stop: null };
+  if (parsed instanceof Error) return notStarted({ result: failure(`Invalid arguments for ${name}: ${parsed.message}.`), stop: null });
 
   const permission = await askPermission(context, callId, tool, args, decision, signal);
-  if (permission !== "run") return permission;
+  if (permission !== "run") return notStarted(permission);
 
   const changed = tool.changes?.(parsed) ?? [];
   if (changed.length > 0) context.undoLog.noteFileChange(context.turn);
@@ -142,7 +163,7 @@ async function attemptCall(
     try {
       await context.snapshots.save(context.turn, path);
     } catch (error) {
-      return { result: failure(`Not run: could not save ${path} for /undo first (${describeError(error)}).`), stop: null };
+      return notStarted({ result: failure(`Not run: could not save ${path} for /undo first (${describeError(error)}).`), stop: null });
     }
   }
   if (tool.kind === "remote") context.undoLog.noteRemoteCall(context.turn, tool.name);
@@ -151,11 +172,11 @@ async function attemptCall(
   const settled = await settle(() => tool.run(parsed, { signal, onProgress }), signal);
   switch (settled.kind) {
     case "done":
-      return { result: settled.value, stop: null };
+      return { attempt: { result: settled.value, stop: null }, started: true };
     case "failed":
-      return { result: failure(`${name} failed: ${describeError(settled.error)}`), stop: null };
+      return { attempt: { result: failure(`${name} failed: ${describeError(settled.error)}`), stop: null }, started: true };
     case "aborted":
-      return { result: failure(ABORTED_TEXT), stop: "aborted" };
+      return { attempt: { result: failure(ABORTED_TEXT), stop: "aborted" }, started: true };
     default: {
       const unknown: never = settled;
       throw new Error(`unknown settlement ${JSON.stringify(unknown)}`);
@@ -213,7 +234,17 @@ function failure(text: string): ToolResult {
 }
 
 // Loop detection: identical calls (same tool, same arguments as stable JSON) are counted within one
-// user prompt, so that a model repeating itself is told so, and then stopped.
+// user prompt, so that a model repeating itself is told so, and then stopped. An identical call counts as
+// a repeat only when it cannot learn anything new:
+//  - nothing that could change its result ran since the previous identical call: no call of a write,
+//    exec or remote tool that was actually started (denied calls change nothing). Such a call makes every
+//    other call's result uncertain, but not its own: `bash make` five times over unchanged files is
+//    still a loop;
+//  - or, when something did run in between, the identical call returned exactly the same result again
+//    (same text, same error flag); this is known only after it ran, so it is counted then.
+// So `bash cat f` → `write_file f` → `bash cat f` → … runs as long as the file keeps changing. Over
+// unchanged state the 3rd identical call is refused (not run) and the 5th ends the turn. A call whose
+// repeat is only known afterwards is never refused; if it is the 5th, its result is given and the turn ends.
 
 /** The 3rd identical call in one prompt is not run; the model gets an error result telling it to change approach. */
 export const REPEAT_REFUSE_AT = 3;
@@ -225,9 +256,18 @@ export type Repeat =
   | { readonly kind: "refuse"; readonly count: number }
   | { readonly kind: "stop"; readonly count: number };
 
+/** What a call that got past the guard did, for the guard to judge the next identical call by. */
+export interface CallEffect {
+  readonly result: ToolResult;
+  /** A write, exec or remote tool was started: any other call's result may differ now. */
+  readonly mayChangeState: boolean;
+}
+
 export interface LoopGuard {
-  /** Counts this call and says what to do with it. */
+  /** Before a call: counts it when it is a repeat over unchanged state, and says what to do with it. */
   record(name: string, args: ToolArgs): Repeat;
+  /** After a call that `record` let through: "stop" when it proved to be the last repeat allowed. */
+  settle(name: string, args: ToolArgs, effect: CallEffect): Repeat;
   /** Forgets every count: called at each user prompt (and each `/call`). */
   reset(): void;
 }
@@ -237,20 +277,52 @@ export interface RepeatThresholds {
   readonly stopAt: number;
 }
 
+interface CallHistory {
+  /** Identical calls counted so far in a row of repeats (the first call counts 1). */
+  count: number;
+  /** Digest of the last result; undefined until a call with these arguments has settled. */
+  lastResult: string | undefined;
+  /** Something that could change this call's result ran since it last ran. */
+  uncertain: boolean;
+}
+
 export function createLoopGuard(thresholds: RepeatThresholds = { refuseAt: REPEAT_REFUSE_AT, stopAt: REPEAT_STOP_AT }): LoopGuard {
-  const counts = new Map<string, number>();
+  const calls = new Map<string, CallHistory>();
+  // The name is JSON-quoted so that no name/argument split can make two different calls one key.
+  const keyOf = (name: string, args: ToolArgs): string => `${JSON.stringify(name)} ${stableJson(args)}`;
   return {
     record(name, args) {
-      // The name is JSON-quoted so that no name/argument split can make two different calls one key.
-      const key = `${JSON.stringify(name)} ${stableJson(args)}`;
-      const count = (counts.get(key) ?? 0) + 1;
-      counts.set(key, count);
-      if (count >= thresholds.stopAt) return { kind: "stop", count };
-      if (count >= thresholds.refuseAt) return { kind: "refuse", count };
+      const key = keyOf(name, args);
+      const history = calls.get(key);
+      if (history === undefined) {
+        calls.set(key, { count: 1, lastResult: undefined, uncertain: false });
+        return { kind: "run" };
+      }
+      // Its result may differ this time: run it, and count it in `settle` if it does not.
+      if (history.uncertain) return { kind: "run" };
+      history.count += 1;
+      if (history.count >= thresholds.stopAt) return { kind: "stop", count: history.count };
+      if (history.count >= thresholds.refuseAt) return { kind: "refuse", count: history.count };
       return { kind: "run" };
     },
+    settle(name, args, { result, mayChangeState }) {
+      const key = keyOf(name, args);
+      const digest = createHash("sha256").update(`${result.isError} ${result.text}`).digest("hex");
+      let repeat: Repeat = { kind: "run" };
+      const history = calls.get(key);
+      if (history !== undefined) {
+        if (history.uncertain) {
+          history.count = digest === history.lastResult ? history.count + 1 : 1;
+          history.uncertain = false;
+          if (history.count >= thresholds.stopAt) repeat = { kind: "stop", count: history.count };
+        }
+        history.lastResult = digest;
+      }
+      if (mayChangeState) for (const [other, entry] of calls) if (other !== key) entry.uncertain = true;
+      return repeat;
+    },
     reset() {
-      counts.clear();
+      calls.clear();
     },
   };
 }
