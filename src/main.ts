@@ -5,7 +5,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { createShutdown, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
+import { createShutdown, honourNoColor, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
 import type { AgentFactory, CliInputResponder, InputAnswers, ServerStatus } from "./cli/index.js";
 import { createRedactor, type Redact } from "./kernel/index.js";
 import { killAllChildrenSync, type MountedServers } from "./mcp/index.js";
@@ -77,6 +77,7 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
   });
 }
 
+honourNoColor(process.env);
 const running = run(process.argv.slice(2), process.env);
 // Shutdown first lets the aborted mode settle (bounded by the shutdown's own limit), then closes the rest.
 closers.push(() => running.then(() => undefined, () => undefined));

@@ -37,7 +37,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     deps.output.write(text);
   };
   const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true);
-  const renderer = createTtyRenderer({ out, chalk, spinner });
+  const width = (): number | undefined => (deps.output.isTTY === true ? deps.output.columns : undefined);
+  const renderer = createTtyRenderer({ out, chalk, spinner, width });
   const terminal = { stdin: deps.input, stdout: deps.output };
 
   let running: AbortController | null = null;
@@ -170,6 +171,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     servers: deps.servers,
     print: (text: string) => out(text.endsWith("\n") ? text : `${text}\n`),
     warn: (text: string) => out(`${chalk.red(text)}\n`),
+    get width() {
+      return width();
+    },
   };
 
   if (deps.signal.aborted) end(0);

@@ -24,6 +24,14 @@ const decisions = {
 } as const;
 
 describe("runLine", () => {
+  it("cuts table rows to the terminal's width instead of letting them wrap", async () => {
+    const { written, context } = setup({ tools, decisions });
+    expect(await runLine("/approvals", { ...context, width: 30 })).toBe("ok");
+    expect(written.length).toBeGreaterThan(0);
+    for (const line of written) expect(line.length).toBeLessThanOrEqual("out:".length + 30);
+    expect(written.some((line) => line.endsWith("…"))).toBe(true);
+  });
+
   it("ignores an empty line", async () => {
     const { written, agent, context } = setup();
     expect(await runLine("   ", context)).toBe("ok");

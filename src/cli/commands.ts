@@ -16,6 +16,8 @@ export interface CommandContext {
   readonly warn: (text: string) => void;
   /** Aborted by Ctrl-C during this line. */
   readonly signal: AbortSignal;
+  /** The terminal's width in the chat: table rows are cut to it instead of wrapping mid-word. Unset: no limit. */
+  readonly width?: number;
 }
 
 /** "failed" makes pipe mode exit 1; "exit" ends the session. */
@@ -34,7 +36,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: "/help",
     summary: "list the commands; any other line is a prompt for the model",
     async run(context) {
-      for (const line of formatColumns(SLASH_COMMANDS.map((command) => [command.usage, command.summary]))) {
+      for (const line of formatColumns(SLASH_COMMANDS.map((command) => [command.usage, command.summary]), context.width)) {
         context.print(line);
       }
       return "ok";
@@ -47,7 +49,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     async run(context) {
       const { agent } = context;
       const rows = agent.tools.map((tool) => [tool.name, tool.source, agent.decide(tool.name).verdict, toolClaims(tool)]);
-      for (const line of formatColumns(rows)) context.print(line);
+      for (const line of formatColumns(rows, context.width)) context.print(line);
       return "ok";
     },
   },
@@ -61,7 +63,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         const decision = agent.decide(tool.name);
         return [tool.name, decision.verdict, decision.reason];
       });
-      for (const line of formatColumns(rows)) context.print(line);
+      for (const line of formatColumns(rows, context.width)) context.print(line);
       return "ok";
     },
   },
@@ -248,8 +250,11 @@ function describeJson(value: unknown): string {
 
 const COLUMN_GAP = "  ";
 
-/** Left-aligned text columns for the plain views (/tools, /approvals, /help): every cell but a row's last is padded to its column's widest. */
-function formatColumns(untrustedRows: readonly (readonly string[])[]): string[] {
+/**
+ * Left-aligned text columns for the plain views (/tools, /approvals, /help): every cell but a row's last is
+ * padded to its column's widest; with a width, a longer row is cut with an ellipsis.
+ */
+function formatColumns(untrustedRows: readonly (readonly string[])[], width?: number): string[] {
   // A server names its tools and claims; a cell is shown safely and measured as shown.
   const rows = untrustedRows.map((row) => row.map(untrustedText));
   const widths: number[] = [];
@@ -259,6 +264,12 @@ function formatColumns(untrustedRows: readonly (readonly string[])[]): string[] 
     });
   }
   return rows.map((row) =>
-    row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join(COLUMN_GAP).trimEnd(),
+    clipToWidth(row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join(COLUMN_GAP).trimEnd(), width),
   );
+}
+
+/** One line cut to `width` columns with an ellipsis, so a narrow terminal does not wrap it mid-word. */
+export function clipToWidth(line: string, width: number | undefined): string {
+  if (width === undefined || width < 2 || line.length <= width) return line;
+  return `${line.slice(0, width - 1)}…`;
 }

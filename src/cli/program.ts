@@ -34,6 +34,14 @@ export interface ProgramOutput {
 
 export const USAGE_EXIT_CODE = 2;
 
+/**
+ * NO_COLOR (no-color.org) for the one dependency that does not read it: the question prompts colour through
+ * kleur, which reads NODE_DISABLE_COLORS once, when it is first loaded. So this runs before anything loads it.
+ */
+export function honourNoColor(env: NodeJS.ProcessEnv): void {
+  if ((env.NO_COLOR ?? "") !== "") env.NODE_DISABLE_COLORS = "1";
+}
+
 /** The model used when neither --model nor MCA_MODEL names one (the Anthropic model module agrees, by test). */
 export const DEFAULT_MODEL_NAME = "claude-sonnet-5-5";
 

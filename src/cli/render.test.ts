@@ -103,17 +103,28 @@ describe("createPlainRenderer", () => {
   });
 });
 
-function setup() {
+function setup(columns?: number) {
   const written: string[] = [];
   const spinner: Spinner = {
     start: (label) => written.push(`[spin ${label}]`),
     stop: () => written.push("[stop]"),
   };
-  const renderer = createTtyRenderer({ out: (text) => written.push(text), chalk: new Chalk({ level: 0 }), spinner });
+  const width = columns === undefined ? {} : { width: () => columns };
+  const renderer = createTtyRenderer({ out: (text) => written.push(text), chalk: new Chalk({ level: 0 }), spinner, ...width });
   return { written, renderer };
 }
 
 describe("createTtyRenderer", () => {
+  it("cuts the one-line summaries of a call to the terminal's width", () => {
+    const { written, renderer } = setup(40);
+    renderer.emit({ type: "tool_start", callId: "c1", tool: "bash", args: { command: "x".repeat(100) } });
+    renderer.emit({ type: "tool_end", callId: "c1", tool: "bash", isError: false, text: `${"y".repeat(100)}\nmore\nlines`, truncated: false });
+    const lines = written.filter((text) => !text.startsWith("[")).flatMap((text) => text.split("\n")).filter((line) => line !== "");
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+    expect(lines[1]).toMatch(/… \(\+2 lines\)$/);
+  });
+
   it("spins while the model thinks and a tool runs, and stops before anything is printed", () => {
     const { written, renderer } = setup();
     renderer.thinking();

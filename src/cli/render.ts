@@ -19,7 +19,7 @@ function previewResult(text: string, maxChars: number = RESULT_PREVIEW_CHARS): s
   const first = lines[0];
   if (first === undefined) return "(no output)";
   const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
-  return `${clip(first.trim(), maxChars)}${more}`;
+  return `${clip(first.trim(), Math.max(1, maxChars - more.length))}${more}`;
 }
 
 function clip(text: string, maxChars: number): string {
@@ -100,10 +100,12 @@ export interface TtyRendererDeps {
   readonly out: (text: string) => void;
   readonly chalk: ChalkInstance;
   readonly spinner: Spinner;
+  /** The terminal's width now: one-line summaries are cut to it. Unset: no limit. */
+  readonly width?: () => number | undefined;
 }
 
 /** Streamed text, a line per tool call and result, colour through the chalk instance it is given. */
-export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): TtyRenderer {
+export function createTtyRenderer({ out, chalk, spinner, width }: TtyRendererDeps): TtyRenderer {
   let midLine = false;
   const toolNames = new Map<string, string>();
   const write = (text: string): void => {
@@ -117,6 +119,12 @@ export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): Tty
     write(`${text}\n`);
   };
 
+  /** How many characters a summary may take after `used` columns, within the terminal's width. */
+  const summaryRoom = (used: number, cap: number): number => {
+    const columns = width?.();
+    return columns === undefined ? cap : Math.max(10, Math.min(cap, columns - used));
+  };
+
   const emit = (event: AgentEvent): void => {
     switch (event.type) {
       case "text":
@@ -124,7 +132,7 @@ export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): Tty
         return;
       case "tool_start":
         toolNames.set(event.callId, untrustedText(event.tool));
-        line(`${chalk.cyan(`● ${untrustedText(event.tool)}`)} ${chalk.dim(previewArgs(event.args))}`);
+        line(`${chalk.cyan(`● ${untrustedText(event.tool)}`)} ${chalk.dim(previewArgs(event.args, summaryRoom(event.tool.length + 3, ARGS_PREVIEW_CHARS)))}`);
         spinner.start(`running ${untrustedText(event.tool)}`);
         return;
       case "tool_progress":
@@ -134,7 +142,7 @@ export function createTtyRenderer({ out, chalk, spinner }: TtyRendererDeps): Tty
         toolNames.delete(event.callId);
         const mark = event.isError ? chalk.red("  ✗") : chalk.green("  ✓");
         const truncated = event.truncated ? chalk.dim(" (cut to fit the budget)") : "";
-        line(`${mark} ${previewResult(event.text)}${truncated}`);
+        line(`${mark} ${previewResult(event.text, summaryRoom(event.truncated ? 28 : 4, RESULT_PREVIEW_CHARS))}${truncated}`);
         spinner.start("thinking");
         return;
       }
