@@ -52,6 +52,7 @@ describe("parseMcpConfig", () => {
           cwd: "${HOME}/work",
           maxLineBytes: 1048576,
           timeoutMs: 5000,
+          startupTimeoutMs: 90000,
           enabled: false,
         },
         remote: {
@@ -74,6 +75,7 @@ describe("parseMcpConfig", () => {
           cwd: "${HOME}/work",
           maxLineBytes: 1048576,
           timeoutMs: 5000,
+          startupTimeoutMs: 90000,
           enabled: false,
         },
         {
@@ -181,17 +183,17 @@ describe("parseMcpConfig", () => {
     expect(errorOf(oneServer("notes", { comand: "node" }))).toEqual({
       file: FILE,
       path: "mcpServers.notes.comand",
-      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
+      detail: "unknown field (expected one of: type, timeoutMs, startupTimeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
       position: { line: 4, column: 7 },
       message:
-        "mcp.config.json:4:7: mcpServers.notes.comand: unknown field (expected one of: type, timeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
+        "mcp.config.json:4:7: mcpServers.notes.comand: unknown field (expected one of: type, timeoutMs, startupTimeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
     });
   });
 
   it("rejects a field of the other transport", () => {
     expect(errorOf(oneServer("notes", { command: "node", url: "http://a/" }))).toMatchObject({
       path: "mcpServers.notes.url",
-      detail: "unknown field (expected one of: type, timeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
+      detail: "unknown field (expected one of: type, timeoutMs, startupTimeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
     });
   });
 
@@ -218,6 +220,8 @@ describe("parseMcpConfig", () => {
     ["a zero timeoutMs", { command: "x", timeoutMs: 0 }, "mcpServers.s.timeoutMs", NOT_A_TIMEOUT],
     ["a fractional timeoutMs", { command: "x", timeoutMs: 1.5 }, "mcpServers.s.timeoutMs", NOT_A_TIMEOUT],
     ["a timeoutMs in a string", { command: "x", timeoutMs: "100" }, "mcpServers.s.timeoutMs", NOT_A_TIMEOUT],
+    ["a zero startupTimeoutMs", { command: "x", startupTimeoutMs: 0 }, "mcpServers.s.startupTimeoutMs", NOT_A_TIMEOUT],
+    ["a startupTimeoutMs in seconds as text", { url: "http://a/", startupTimeoutMs: "30s" }, "mcpServers.s.startupTimeoutMs", NOT_A_TIMEOUT],
     ["a non-boolean enabled", { command: "x", enabled: "no" }, "mcpServers.s.enabled", "must be true or false, not a string"],
     ["a non-string args item", { command: "x", args: ["a", 2] }, "mcpServers.s.args[1]", "must be a string, not a number"],
     ["args in a string", { command: "x", args: "a b" }, "mcpServers.s.args", "must be an array of strings, not a string"],

@@ -1,6 +1,6 @@
 // The MCP server config: mcp.config.json (or --mcp-config) validated into a typed McpConfig with `${VAR}`
 // expanded, or the first ConfigError found. The shape is the one other MCP hosts use: stdio `{ command,
-// args?, env?, cwd? }`, HTTP `{ type: "http", url, headers? }`, plus our own `timeoutMs` and `enabled`.
+// args?, env?, cwd? }`, HTTP `{ type: "http", url, headers? }`, plus our own `timeoutMs`, `startupTimeoutMs` and `enabled`.
 import { readFile } from "node:fs/promises";
 import { describeError, MODEL_KEY_VARIABLES, secretsIn } from "../kernel/index.js";
 import { sanitizeAlias, toolPrefix, type HttpServerConfig, type McpConfig, type McpServerConfig, type StdioServerConfig } from "../mcp/index.js";
@@ -116,11 +116,13 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[^\0\r\n\u0100-\uffff]*$/;
 const URL_PROTOCOLS = ["http:", "https:"];
 
-const COMMON_FIELDS = ["type", "timeoutMs", "enabled"];
+const COMMON_FIELDS = ["type", "timeoutMs", "startupTimeoutMs", "enabled"];
 
+/** What every transport's entry shares: spread as it is into the server config. */
 interface Common {
   readonly alias: string;
   readonly timeoutMs?: number;
+  readonly startupTimeoutMs?: number;
   readonly enabled: boolean;
 }
 
@@ -153,7 +155,7 @@ function readStdio(common: Common, server: JsonObjectNode, path: Path, context: 
   const maxLineBytes = optionalField(server, "maxLineBytes");
   const inheritEnv = optionalField(server, "inheritEnv");
   return {
-    alias: common.alias,
+    ...common,
     transport: "stdio",
     command: readNonEmptyExpandedString(requiredField(server, "command", path, context), [...path, "command"], context),
     args: args === undefined ? [] : readExpandedStringArray(args, [...path, "args"], context),
@@ -161,20 +163,16 @@ function readStdio(common: Common, server: JsonObjectNode, path: Path, context: 
     ...(inheritEnv === undefined ? {} : { inheritEnv: readBoolean(inheritEnv, [...path, "inheritEnv"], context) }),
     ...(cwd === undefined ? {} : { cwd: readString(cwd, [...path, "cwd"], context) }),
     ...(maxLineBytes === undefined ? {} : { maxLineBytes: readPositiveInteger(maxLineBytes, [...path, "maxLineBytes"], context, "bytes") }),
-    ...(common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),
-    enabled: common.enabled,
   };
 }
 
 function readHttp(common: Common, server: JsonObjectNode, path: Path, context: ReadContext): HttpServerConfig {
   const headers = optionalField(server, "headers");
   return {
-    alias: common.alias,
+    ...common,
     transport: "http",
     url: readUrl(requiredField(server, "url", path, context), [...path, "url"], context),
     headers: headers === undefined ? {} : readExpandedStringMap(headers, [...path, "headers"], context, checkHeader),
-    ...(common.timeoutMs === undefined ? {} : { timeoutMs: common.timeoutMs }),
-    enabled: common.enabled,
   };
 }
 
@@ -193,13 +191,15 @@ function readServer(alias: string, node: JsonNode, context: ReadContext): McpSer
   const server = readObject(node, path, context);
   const transport = TRANSPORTS[transportOf(server, path, context)];
   rejectUnknownFields(server, path, transport.fields, context);
-  const timeoutMs = optionalField(server, "timeoutMs");
   const enabled = optionalField(server, "enabled");
+  const milliseconds = (field: "timeoutMs" | "startupTimeoutMs"): Partial<Record<typeof field, number>> => {
+    const node = optionalField(server, field);
+    return node === undefined ? {} : { [field]: readPositiveInteger(node, [...path, field], context, "milliseconds") };
+  };
   const common: Common = {
     alias,
-    ...(timeoutMs === undefined
-      ? {}
-      : { timeoutMs: readPositiveInteger(timeoutMs, [...path, "timeoutMs"], context, "milliseconds") }),
+    ...milliseconds("timeoutMs"),
+    ...milliseconds("startupTimeoutMs"),
     enabled: enabled === undefined ? true : readBoolean(enabled, [...path, "enabled"], context),
   };
   return transport.read(common, server, path, context);

@@ -18,7 +18,7 @@ afterEach(async () => {
 function stdio(
   alias: string,
   command: { command: string; args: string[] },
-  extra: { maxLineBytes?: number; env?: Record<string, string>; inheritEnv?: boolean } = {},
+  extra: { maxLineBytes?: number; env?: Record<string, string>; inheritEnv?: boolean; cwd?: string; startupTimeoutMs?: number } = {},
 ): McpServerConfig {
   return { alias, transport: "stdio", env: {}, enabled: true, ...command, ...extra };
 }
@@ -198,6 +198,55 @@ describe("ServerConnection with a legacy server", () => {
     const connection = open(stdio("missing", { command: "/nonexistent/mcp-server", args: [] }));
     await connection.connect();
     expect(connection.status()).toMatchObject({ state: "failed", protocolVersion: null, error: "cannot start `/nonexistent/mcp-server`: command not found (ENOENT)" });
+  });
+});
+
+/** A server stuck at start, as `npx -y` is when the registry cannot be reached: it says why on stderr, nothing on stdout. */
+const STUCK_AT_START = {
+  command: process.execPath,
+  args: ["-e", "process.stderr.write('npm error code EAI_AGAIN\\nnpm error request to registry.npmjs.org failed\\n'); process.stdin.resume()"],
+};
+
+describe("ServerConnection start-up", () => {
+  it("gives up after startupTimeoutMs, saying nothing came on stdout and what stderr said", async () => {
+    const connection = open(stdio("slow", STUCK_AT_START, { startupTimeoutMs: 300 }));
+    const started = Date.now();
+    await connection.connect();
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(connection.status()).toMatchObject({
+      state: "failed",
+      error: "no answer on stdout after 300 ms (startupTimeoutMs); its stderr said: npm error code EAI_AGAIN\nnpm error request to registry.npmjs.org failed",
+    });
+  });
+
+  it("gives up on a silent HTTP server after startupTimeoutMs, naming its URL", async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", () => resolve()));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+    try {
+      const connection = open({ alias: "quiet", transport: "http", url, headers: {}, enabled: true, startupTimeoutMs: 300 });
+      await connection.connect();
+      expect(connection.status()).toMatchObject({ state: "failed", error: `no answer from ${url} after 300 ms (startupTimeoutMs)` });
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  it("names a missing working folder as such, not as a missing command", async () => {
+    const connection = open(stdio("lost", { command: process.execPath, args: [] }, { cwd: "no-such-folder-for-mca" }));
+    await connection.connect();
+    expect(connection.status()).toMatchObject({
+      state: "failed",
+      error: `cannot start \`${process.execPath}\`: its working folder /tmp/no-such-folder-for-mca does not exist (cwd)`,
+    });
+  });
+
+  it("shows the stderr tail with a failure whose text does not already carry it", async () => {
+    const child = { command: process.execPath, args: ["-e", "process.stderr.write('bad flag --x\\n'); process.stdout.write('{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"resultType\":\"complete\",\"supportedVersions\":[]}}\\n'); process.stdin.resume()"] };
+    const connection = open(stdio("odd", child));
+    await connection.connect();
+    expect(connection.status().error).toMatch(/; its stderr said: bad flag --x$/);
   });
 });
 

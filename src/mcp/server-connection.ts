@@ -32,6 +32,8 @@ export interface StdioServerConfig {
   /** The cap on one message from the server (one stdout line); the transport's default when absent. */
   readonly maxLineBytes?: number;
   readonly timeoutMs?: number;
+  /** The budget of the whole start-up (era, handshake, tool list); STARTUP_TIMEOUT_MS when absent. */
+  readonly startupTimeoutMs?: number;
   readonly enabled: boolean;
 }
 
@@ -41,6 +43,7 @@ export interface HttpServerConfig {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
+  readonly startupTimeoutMs?: number;
   readonly enabled: boolean;
 }
 
@@ -81,6 +84,22 @@ export interface ConnectionDeps {
 export interface TransportSeams {
   readonly createFramer?: (maxLineBytes: number) => LineFramer;
   readonly wrapTransport?: (transport: Transport, spec: McpServerConfig) => Transport;
+}
+
+/**
+ * How long a server has to come up — the era settled, the handshake done, its tools listed — unless its
+ * config sets `startupTimeoutMs`: a cold `npx -y <server>` takes about 15 s.
+ */
+export const STARTUP_TIMEOUT_MS = 30_000;
+
+/** A URL as messages show it: without credentials, query or fragment. */
+function shownUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+function duration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 /** Where a stdio server runs: its relative `cwd` (and the default) is the config file's folder, not wherever mca runs. */
@@ -129,6 +148,10 @@ export class ServerConnection {
   /** "A stdio server that exits unexpectedly is restarted once, on the next call to it." */
   #restartUsed = false;
   #restart: Promise<McpClient | undefined> | undefined;
+  /** The client being opened last: what a start-up over its budget closes. */
+  #opening: McpClient | undefined;
+  /** Set when a start-up ran out of its budget: nothing more is opened for it. */
+  #gaveUp: McpError | undefined;
   #closed = false;
 
   constructor(
@@ -150,14 +173,16 @@ export class ServerConnection {
   /** Discovers the server and lists its tools; never rejects — a failure is recorded with its reason. */
   async connect(): Promise<void> {
     try {
-      const { client, era } = await negotiateEra(() => this.#open(), { transport: this.spec.transport });
-      this.#era = era;
-      this.#tools = await client.listTools();
+      await this.#withinStartupBudget(async () => {
+        const { client, era } = await negotiateEra(() => this.#open(), { transport: this.spec.transport });
+        this.#era = era;
+        this.#tools = await client.listTools();
+      });
       this.#state = "connected";
       this.#error = null;
     } catch (error) {
       this.#state = "failed";
-      this.#error = describeError(error);
+      this.#error = this.#startFailure(error);
       await this.#client?.close();
       this.#client = undefined;
     }
@@ -204,8 +229,8 @@ export class ServerConnection {
     if (this.spec.transport === "stdio" && !this.#restartUsed) {
       this.#restartUsed = true;
       // One restart, shared: calls that arrive while it is under way wait for the same one.
-      this.#restart = this.#open().catch((error: unknown) => {
-        this.#error = `restart failed: ${describeError(error)}`;
+      this.#restart = this.#withinStartupBudget(() => this.#open()).catch((error: unknown) => {
+        this.#error = `restart failed: ${this.#startFailure(error)}`;
         return undefined;
       });
     }
@@ -215,7 +240,48 @@ export class ServerConnection {
     return unavailable(`disconnected: ${this.#error}`);
   }
 
+  /**
+   * Start-up has its own budget, apart from each request's timeout: past it, the client being opened is
+   * closed (which fails whatever it waits for) and the error says what was seen in that time.
+   */
+  async #withinStartupBudget<T>(startUp: () => Promise<T>): Promise<T> {
+    const budgetMs = this.spec.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const overBudget = new Promise<"over budget">((resolve) => {
+      timer = setTimeout(() => resolve("over budget"), budgetMs);
+    });
+    this.#gaveUp = undefined;
+    const starting = startUp();
+    try {
+      const outcome = await Promise.race([starting, overBudget]);
+      if (outcome !== "over budget") return outcome;
+    } finally {
+      clearTimeout(timer);
+    }
+    const waited = `after ${duration(budgetMs)} (startupTimeoutMs)`;
+    const tail = this.#stderrTail?.() ?? "";
+    const seen =
+      this.spec.transport === "http"
+        ? `no answer from ${shownUrl(this.spec.url)} ${waited}`
+        : `no answer on stdout ${waited}; ${tail === "" ? "it wrote nothing on stderr" : `its stderr said: ${tail}`}`;
+    const timedOut = new McpError("timeout", seen, { server: this.alias });
+    // No fresh child either: the era negotiation reads a closed client as a legacy server that died of the probe.
+    this.#gaveUp = timedOut;
+    await this.#opening?.close();
+    await starting.catch(() => undefined);
+    throw timedOut;
+  }
+
+  /** A start-up failure as the status shows it: with what the server wrote on stderr, unless the text has it already. */
+  #startFailure(error: unknown): string {
+    const text = describeError(error);
+    if (this.spec.transport !== "stdio") return text;
+    const tail = this.#stderrTail?.() ?? "";
+    return tail === "" || text.includes(tail) ? text : `${text}; its stderr said: ${tail}`;
+  }
+
   async #open(): Promise<McpClient> {
+    if (this.#gaveUp !== undefined) throw this.#gaveUp;
     const wrap = this.deps.seams?.wrapTransport ?? ((created: Transport) => created);
     // The HTTP transport reads the version in use from the client it serves, for messages that name none.
     let opened: McpClient | undefined;
@@ -229,6 +295,7 @@ export class ServerConnection {
       onClose: (reason) => this.#onClientClosed(client, reason),
     });
     opened = client;
+    this.#opening = client;
     try {
       await client.start();
       // A restarted legacy child knows nothing yet: it needs the handshake before any other request.

@@ -2,6 +2,7 @@
 // into JSON-RPC messages, keeps a tail of its stderr, and tears it down (stdin, SIGTERM, SIGKILL) on close.
 // The process groups it spawned are kept in one registry, so that any exit can take them all down.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import type { Redact } from "../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcMessage, type Transport, type TransportHandlers } from "./jsonrpc.js";
@@ -73,7 +74,9 @@ const SPAWN_ERROR_REASONS: Readonly<Record<string, string>> = {
   EACCES: "permission denied (EACCES)",
 };
 
-function spawnErrorReason(error: NodeJS.ErrnoException): string {
+/** spawn says ENOENT for a missing working folder too: that one is named for what it is. */
+function spawnErrorReason(error: NodeJS.ErrnoException, cwd: string | undefined): string {
+  if (error.code === "ENOENT" && cwd !== undefined && !existsSync(cwd)) return `its working folder ${cwd} does not exist (cwd)`;
   return (error.code && SPAWN_ERROR_REASONS[error.code]) ?? error.message;
 }
 
@@ -160,7 +163,7 @@ export class StdioTransport implements Transport {
       });
       child.on("error", (error: NodeJS.ErrnoException) => {
         if (child.pid === undefined) {
-          const reason = new McpError("unreachable", `cannot start \`${command}\`: ${spawnErrorReason(error)}`, { server });
+          const reason = new McpError("unreachable", `cannot start \`${command}\`: ${spawnErrorReason(error, cwd)}`, { server });
           this.#closedReason = reason;
           reject(reason);
           return;
