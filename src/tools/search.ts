@@ -19,6 +19,8 @@ const SEARCH_SHOWN_LINE_CHARS = 300;
 const SEARCH_MATCHED_LINE_CHARS = 100_000;
 /** Lines are sent to the matcher in batches of about this many characters, across files. */
 const BATCH_CHARS = 256 * 1024;
+/** Room kept under the result budget for the sentence that says why the search ended. */
+const NOTE_CHARS = 400;
 const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 
 type SearchArgs = {
@@ -144,9 +146,9 @@ function createFoundLines(matcher: LineMatcher): FoundLines {
       if (lines.length === SEARCH_MAX_MATCHES) return { kind: "match_cap" };
       const shown = line.text.length > SEARCH_SHOWN_LINE_CHARS ? `${line.text.slice(0, SEARCH_SHOWN_LINE_CHARS)}…` : line.text;
       const row = `${line.shownPath}:${line.number}: ${shown}`;
+      if (shownChars + row.length + 1 > MAX_RESULT_CHARS - NOTE_CHARS) return { kind: "budget" };
       lines.push(row);
       shownChars += row.length + 1;
-      if (shownChars >= MAX_RESULT_CHARS) return { kind: "budget" };
     }
     return undefined;
   };
