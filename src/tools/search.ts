@@ -67,14 +67,21 @@ export function createSearchTool(projectDir: string, limits: SearchLimits = { ti
       const rootInfo = await stat(root).catch(() => undefined);
       if (rootInfo === undefined) return errorResult(`not found: ${parsed.path}`);
 
-      const stop = AbortSignal.any([context.signal, AbortSignal.timeout(limits.timeLimitMs)]);
-      const matcher = startLineMatcher(parsed.pattern, stop);
+      // One stop for the user's Ctrl-C and the time limit (by hand: AbortSignal.any needs Node 20.3).
+      const stop = new AbortController();
+      const onAbort = (): void => stop.abort();
+      context.signal.addEventListener("abort", onAbort);
+      if (context.signal.aborted) onAbort();
+      const timer = setTimeout(onAbort, limits.timeLimitMs);
+      const matcher = startLineMatcher(parsed.pattern, stop.signal);
       const found = createFoundLines(matcher);
       let ending: Ending;
       try {
         const files = rootInfo.isDirectory() ? walk(root, "") : single(root);
-        ending = await searchFiles(files, parsed, projectDir, found, stop);
+        ending = await searchFiles(files, parsed, projectDir, found, stop.signal);
       } finally {
+        clearTimeout(timer);
+        context.signal.removeEventListener("abort", onAbort);
         await matcher.close();
       }
       if (context.signal.aborted) return errorResult("search aborted");
