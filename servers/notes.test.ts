@@ -130,6 +130,19 @@ describe("notes server (stdio)", () => {
     });
   });
 
+  it("answers a legacy initialize (no _meta) with -32022 naming 2026-07-28, before any _meta check", async () => {
+    const legacyInitialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {} } };
+    expect(await call(legacyInitialize)).toEqual({
+      jsonrpc: "2.0",
+      id: 0,
+      error: {
+        code: -32022,
+        message: "Unsupported protocol version: 2025-11-25 (this server speaks 2026-07-28 only: no initialize handshake; every request carries _meta)",
+        data: { supported: [VERSION], requested: "2025-11-25" },
+      },
+    });
+  });
+
   it("answers an unknown method with -32601 and an unknown tool with -32602, echoing the ids", async () => {
     expect(await call(request("a", "initialize"))).toMatchObject({ id: "a", error: { code: -32601 } });
     expect(await call(request("b", "tools/call", { name: "nope", arguments: {} }))).toEqual({

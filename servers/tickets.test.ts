@@ -77,6 +77,27 @@ describe("tickets server (Streamable HTTP): methods and the endpoint", () => {
     }
   });
 
+  it("answers a legacy initialize (no version header, no _meta) with 400 and -32022 naming 2026-07-28", async () => {
+    const legacyInitialize = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "inspector", version: "0.17.0" } },
+    };
+    expect(await post(legacyInitialize, { "Content-Type": "application/json", Accept: "application/json, text/event-stream" })).toEqual({
+      status: 400,
+      body: {
+        jsonrpc: "2.0",
+        id: 0,
+        error: {
+          code: -32022,
+          message: "Unsupported protocol version: 2025-06-18 (this server speaks 2026-07-28 only: no initialize handshake; every request carries _meta)",
+          data: { supported: ["2026-07-28"], requested: "2025-06-18" },
+        },
+      },
+    });
+  });
+
   it("answers an unknown tool with -32602", async () => {
     expect(await post(request(17, "tools/call", { name: "nope", arguments: {} }), mcpHeaders("tools/call", { "Mcp-Name": "nope" }))).toEqual({
       status: 400,

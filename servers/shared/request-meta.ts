@@ -77,3 +77,23 @@ export function checkProtocolVersion(requested: string): RpcError | undefined {
 export function logLevelAdmits(requested: LogLevel | undefined, level: LogLevel): boolean {
   return requested !== undefined && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(requested);
 }
+
+/**
+ * A legacy client's `initialize` (no 2026 `_meta`): -32022 naming the versions this server speaks, as the
+ * spec asks of modern-only servers, so that any client reads "this server speaks 2026-07-28 only" rather
+ * than the missing header or `_meta` it would otherwise be told about. A modern `initialize` is left to
+ * the router's -32601.
+ */
+export function refuseLegacyInitialize(method: string, params: unknown): RpcError | undefined {
+  if (method !== "initialize") return undefined;
+  const meta = isJsonObject(params) ? params["_meta"] : undefined;
+  if (isJsonObject(meta) && meta[PROTOCOL_VERSION_KEY] !== undefined) return undefined;
+  const offered = isJsonObject(params) ? params["protocolVersion"] : undefined;
+  const requested = typeof offered === "string" ? offered : "none";
+  const speaks = SUPPORTED_VERSIONS.join(", ");
+  return rpcError(
+    UNSUPPORTED_PROTOCOL_VERSION,
+    `Unsupported protocol version: ${requested} (this server speaks ${speaks} only: no initialize handshake; every request carries _meta)`,
+    { supported: [...SUPPORTED_VERSIONS], requested },
+  );
+}

@@ -1,7 +1,7 @@
 // Routes a validated request to its answer: the methods both demo servers have (`server/discover`,
 // `tools/list`, `tools/call`) plus a server's own table of extra methods; anything else is -32601.
 import { isJsonObject } from "./json.js";
-import { checkProtocolVersion, logLevelAdmits, readRequestMeta, SUPPORTED_VERSIONS, type RequestMeta } from "./request-meta.js";
+import { checkProtocolVersion, logLevelAdmits, readRequestMeta, refuseLegacyInitialize, SUPPORTED_VERSIONS, type RequestMeta } from "./request-meta.js";
 import { completeResult, inputRequiredResult, type CacheHint, type ServerIdentity } from "./results.js";
 import { failure, INVALID_PARAMS, METHOD_NOT_FOUND, rpcError, type RpcError } from "./rpc-error.js";
 import { toolsPage } from "./tools-page.js";
@@ -52,8 +52,10 @@ function error(e: RpcError): Answer {
   return { kind: "error", error: e };
 }
 
-/** The whole pipeline where there are no headers (stdio): `_meta` → version → route. */
+/** The whole pipeline where there are no headers (stdio): legacy initialize → `_meta` → version → route. */
 export function answerMessage(spec: ServerSpec, method: string, params: unknown): Answer {
+  const legacyInitialize = refuseLegacyInitialize(method, params);
+  if (legacyInitialize) return error(legacyInitialize);
   const meta = readRequestMeta(params);
   if ("code" in meta) return error(meta);
   const unsupported = checkProtocolVersion(meta.protocolVersion);

@@ -1,11 +1,11 @@
 // One POST body in, one reply out, in the order the spec and the conformance mock observe (digest §1,
-// §5.4): parse → version header present → `_meta` keys → header = `_meta` version → version supported →
+// §5.4): parse → a legacy `initialize` refused with the versions spoken → version header present → `_meta` keys → header = `_meta` version → version supported →
 // Mcp-Method / Mcp-Name / Mcp-Param-* → route (unknown method 404 + -32601).
 import { checkRoutingHeaders, checkVersionHeaderMatches, checkVersionHeaderPresent, type HeaderLookup } from "./header-checks.js";
 import { errorReply, type Reply } from "./http-reply.js";
 import { parseIncoming } from "../shared/incoming.js";
 import { isJsonObject } from "../shared/json.js";
-import { checkProtocolVersion, readRequestMeta, type RequestMeta } from "../shared/request-meta.js";
+import { checkProtocolVersion, readRequestMeta, refuseLegacyInitialize, type RequestMeta } from "../shared/request-meta.js";
 import { answerMessages, route, type ServerSpec } from "../shared/router.js";
 import type { RpcError } from "../shared/rpc-error.js";
 import type { JsonObject } from "../../src/mcp/index.js";
@@ -13,6 +13,8 @@ import type { JsonObject } from "../../src/mcp/index.js";
 type Checked = { readonly params: JsonObject; readonly meta: RequestMeta };
 
 function checkRequest(spec: ServerSpec, header: HeaderLookup, method: string, params: unknown): Checked | RpcError {
+  const legacyInitialize = refuseLegacyInitialize(method, params);
+  if (legacyInitialize) return legacyInitialize;
   const noVersionHeader = checkVersionHeaderPresent(header);
   if (noVersionHeader) return noVersionHeader;
   const meta = readRequestMeta(params);
