@@ -122,8 +122,20 @@ async function callRemote(connection: ServerConnection, tool: string, args: Tool
   }
 }
 
+/** Starts the description of a tool the server runs only as a task, so the model and /tools see it at once. */
+export const NEEDS_TASKS_MARK = "[needs tasks: mca cannot run it]";
+
+/** Said instead of sending the call: the server would only refuse a plain call (-32601 or the like). */
+function needsTasksRefusal(alias: string, tool: string): ToolResult {
+  const text =
+    `MCP server "${alias}": tool "${tool}" runs only as a task (execution.taskSupport "required"), ` +
+    "and mca does not run tasks; it was not called";
+  return { text, isError: true };
+}
+
 function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, flatName: string): Tool {
-  const origin = `[MCP server "${connection.alias}" (${connection.spec.transport}), tool "${info.name}"]`;
+  const needsTasks = info.taskSupport === "required";
+  const origin = `${needsTasks ? `${NEEDS_TASKS_MARK} ` : ""}[MCP server "${connection.alias}" (${connection.spec.transport}), tool "${info.name}"]`;
   const about = info.description ?? info.title ?? "";
   return {
     name: flatName,
@@ -133,7 +145,7 @@ function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, f
     source: connection.alias,
     originalName: info.name,
     ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
-    run: (args, context) => callRemote(connection, info.name, args, context),
+    run: async (args, context) => (needsTasks ? needsTasksRefusal(connection.alias, info.name) : callRemote(connection, info.name, args, context)),
   };
 }
 

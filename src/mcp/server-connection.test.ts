@@ -5,6 +5,7 @@ import { isJsonObject } from "./jsonrpc.js";
 import { createLineFramer } from "./line-framer.js";
 import { ServerConnection, type ConnectionDeps, type McpServerConfig } from "./server-connection.js";
 import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";
+import { recordingTransport } from "./test-support/received-by-server.js";
 import { summary } from "./test-support/mcp-rejection.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
 
@@ -139,15 +140,10 @@ describe("ServerConnection seams", () => {
           const framer = createLineFramer(maxLineBytes);
           return { push: (chunk) => ((framerChunks += 1), framer.push(chunk)), end: () => framer.end() };
         },
-        wrapTransport: (transport) => ({
-          label: transport.label,
-          start: (handlers) => transport.start(handlers),
-          send: (message) => {
+        wrapTransport: (transport) =>
+          recordingTransport(transport, (message) => {
             if ("method" in message) sent.push(message.method);
-            return transport.send(message);
-          },
-          close: () => transport.close(),
-        }),
+          }),
       },
     });
     await connection.connect();

@@ -84,6 +84,20 @@ describe("readToolList", () => {
     expect(parsed?.inputSchema).toBe(tool.inputSchema);
   });
 
+  it("marks a tool whose execution.taskSupport is required, and only that one", () => {
+    const schema = { type: "object" };
+    const tools = read([
+      { name: "job", inputSchema: schema, execution: { taskSupport: "required" } },
+      { name: "maybe", inputSchema: schema, execution: { taskSupport: "optional" } },
+      { name: "plain", inputSchema: schema, execution: { taskSupport: "forbidden" } },
+    ]).tools;
+    expect(tools).toEqual([
+      { name: "job", inputSchema: schema, taskSupport: "required" },
+      { name: "maybe", inputSchema: schema },
+      { name: "plain", inputSchema: schema },
+    ]);
+  });
+
   it("leaves out the fields a server did not send", () => {
     expect(read([{ name: "t", inputSchema: { type: "object" }, icons: [] }])).toEqual({ tools: [{ name: "t", inputSchema: { type: "object" } }], warnings: [] });
   });

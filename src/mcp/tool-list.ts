@@ -18,11 +18,20 @@ export interface RemoteToolInfo {
   /** The server's claims about its own tool: untrusted. */
   readonly annotations?: JsonObject;
   readonly _meta?: JsonObject;
+  /**
+   * `execution.taskSupport` (2025-11-25, now the tasks extension): "required" means the server runs the tool
+   * only as a task, which mca does not do. Other values, or none, mean a plain call works.
+   */
+  readonly taskSupport?: "required";
+}
+
+function requiresTasks(execution: unknown): boolean {
+  return isJsonObject(execution) && execution.taskSupport === "required";
 }
 
 function parseRemoteTool(value: unknown): RemoteToolInfo | Error {
   if (!isJsonObject(value)) return new Error("a tool is not an object");
-  const { name, title, description, inputSchema, outputSchema, annotations, _meta } = value;
+  const { name, title, description, inputSchema, outputSchema, annotations, _meta, execution } = value;
   if (typeof name !== "string" || name === "") return new Error("a tool has no name");
   const invalid = (what: string): Error => new Error(`tool ${JSON.stringify(name)}: ${what}`);
   if (!isJsonObject(inputSchema)) return invalid("`inputSchema` is not an object");
@@ -41,6 +50,7 @@ function parseRemoteTool(value: unknown): RemoteToolInfo | Error {
     ...(outputSchema === undefined ? {} : { outputSchema }),
     ...(annotations === undefined ? {} : { annotations }),
     ...(_meta === undefined ? {} : { _meta }),
+    ...(requiresTasks(execution) ? { taskSupport: "required" } : {}),
   };
 }
 

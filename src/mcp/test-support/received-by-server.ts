@@ -1,7 +1,20 @@
-// What a test server process has read so far: the scripted and legacy stdio servers both answer their
-// `received` tool with every message they got, so a test can check what the client really sent.
+// What the client really sent: the scripted and legacy stdio servers both answer their `received` tool with
+// every message they got, and any other server can be watched through a transport that records each send.
 import type { McpClient } from "../client.js";
-import { isJsonObject, type JsonObject } from "../jsonrpc.js";
+import { isJsonObject, type JsonObject, type JsonRpcMessage, type Transport } from "../jsonrpc.js";
+
+/** The transport as it is, with every message it is asked to send handed to `record` first. */
+export function recordingTransport(transport: Transport, record: (message: JsonRpcMessage) => void): Transport {
+  return {
+    label: transport.label,
+    start: (handlers) => transport.start(handlers),
+    send: (message) => {
+      record(message);
+      return transport.send(message);
+    },
+    close: () => transport.close(),
+  };
+}
 
 export async function receivedByServer(client: McpClient): Promise<JsonObject[]> {
   const outcome = await client.callTool("received", {});

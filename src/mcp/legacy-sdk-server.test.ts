@@ -1,0 +1,52 @@
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ToolContext } from "../kernel/index.js";
+import type { JsonRpcMessage } from "./jsonrpc.js";
+import { mountServers, NEEDS_TASKS_MARK, type MountDeps, type MountedServers } from "./mount-servers.js";
+import { recordingTransport } from "./test-support/received-by-server.js";
+
+// mca against a server built with the official TypeScript SDK v1 (a 2025-11-25 server, as most are today).
+const SDK_V1_SERVER = fileURLToPath(new URL("./test-support/sdk-v1-stdio-server.mjs", import.meta.url));
+const context: ToolContext = { signal: new AbortController().signal };
+const opened: MountedServers[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((mounted) => mounted.close()));
+});
+
+/** Records every message mca sends, to show what was (not) sent. */
+function recordingSeams(sent: JsonRpcMessage[]): MountDeps["seams"] {
+  return { wrapTransport: (transport) => recordingTransport(transport, (message) => sent.push(message)) };
+}
+
+async function mountSdkV1(extra: Partial<MountDeps> = {}): Promise<MountedServers> {
+  const deps: MountDeps = { clientVersion: "0.0.0-test", baseEnv: { PATH: process.env.PATH }, onWarning: () => undefined, ...extra };
+  const spec = { alias: "v1", transport: "stdio" as const, command: process.execPath, args: [SDK_V1_SERVER], env: {}, enabled: true };
+  const mounted = await mountServers({ file: "/tmp/mcp.config.json", servers: [spec] }, deps);
+  opened.push(mounted);
+  return mounted;
+}
+
+function tool(mounted: MountedServers, name: string) {
+  const found = mounted.tools.find((candidate) => candidate.originalName === name);
+  if (found === undefined) throw new Error(`no tool ${name}`);
+  return found;
+}
+
+describe("a legacy SDK v1 server", () => {
+  it("marks a tool that requires tasks and refuses a call to it locally, sending nothing", async () => {
+    const sent: JsonRpcMessage[] = [];
+    const mounted = await mountSdkV1({ seams: recordingSeams(sent) });
+    expect(mounted.statuses()[0]).toMatchObject({ state: "connected", protocolVersion: "2025-11-25" });
+    const longJob = tool(mounted, "long_job");
+    expect(longJob.description).toBe(`${NEEDS_TASKS_MARK} [MCP server "v1" (stdio), tool "long_job"] Runs for a long time, as a task.`);
+    expect(tool(mounted, "client_capabilities").description.startsWith(NEEDS_TASKS_MARK)).toBe(false);
+
+    const before = sent.length;
+    expect(await longJob.run({ seconds: 1 }, context)).toEqual({
+      text: 'MCP server "v1": tool "long_job" runs only as a task (execution.taskSupport "required"), and mca does not run tasks; it was not called',
+      isError: true,
+    });
+    expect(sent.slice(before)).toEqual([]);
+  });
+});
