@@ -6,12 +6,10 @@ import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUs
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
 import type { Tool, ToolArgs } from "./tool.js";
+import { createLoopGuard, REPEAT_REFUSE_AT, REPEAT_STOP_AT } from "./loop-guard.js";
 import {
   ABORTED_TEXT,
-  createLoopGuard,
   judgeCall,
-  REPEAT_REFUSE_AT,
-  REPEAT_STOP_AT,
   runToolCall,
   type ApprovalRequest,
   type CallContext,
