@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import { createShutdown, honourNoColor, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
 import type { AgentFactory, CliInputResponder, InputAnswers, ServerStatus } from "./cli/index.js";
 import { createRedactor, type Redact } from "./kernel/index.js";
-import { killAllChildrenSync, type MountedServers } from "./mcp/index.js";
+import type { MountedServers } from "./mcp/index.js";
 
 const EXIT_ON_SIGNAL: Readonly<Record<"SIGTERM" | "SIGHUP", number>> = { SIGTERM: 143, SIGHUP: 129 };
 const INTERRUPTED_EXIT_CODE = 130;
@@ -50,8 +50,13 @@ const end = (code: number): void => {
   void shutdown(code);
 };
 
+/**
+ * Takes every MCP child process group down, synchronously; set once the MCP client is loaded (no child can
+ * exist before), so a run without servers never loads it.
+ */
+let killChildren = (): void => undefined;
 // A crash or a plain process.exit still takes every MCP child process group down, synchronously.
-process.on("exit", killAllChildrenSync);
+process.on("exit", () => killChildren());
 for (const [signal, code] of Object.entries(EXIT_ON_SIGNAL)) process.on(signal, () => end(code));
 process.on("SIGINT", () => {
   if (interrupt.signal.aborted) end(INTERRUPTED_EXIT_CODE);
@@ -115,6 +120,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   }
   const { configuredSecrets } = await import("./config/mcp-config.js");
   const { mountConfiguredServers, readConfiguredServers, startupFailureLines } = await import("./cli/mcp-servers.js");
+  ({ killAllChildrenSync: killChildren } = await import("./mcp/index.js"));
   const mountDeps = {
     projectDir,
     configPath: invocation.options.mcpConfig,

@@ -55,7 +55,7 @@ export async function compileForBench(repoDir: string): Promise<string[]> {
   const warnings: string[] = [];
   if (build.code !== 0) warnings.push(`pnpm build reported errors (dist may be stale where they are):\n${build.output.trim()}`);
   if (bench.code !== 0) warnings.push(`compiling the bench reported errors:\n${bench.output.trim()}`);
-  if (!existsSync(join(repoDir, "dist", "src", "main.js"))) throw new Error("dist/src/main.js is missing after the build");
+  if (!existsSync(join(repoDir, "dist", "src", "main.cjs"))) throw new Error("dist/src/main.cjs is missing after the build");
   if (!existsSync(join(repoDir, COMPILED_DIR, "lab", "bench", "case-main.js"))) throw new Error("the bench did not compile");
   return warnings;
 }

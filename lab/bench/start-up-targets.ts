@@ -1,4 +1,4 @@
-// The processes the start-up cases time: the built CLI (dist/src/main.js) with an empty MCP config in an
+// The processes the start-up cases time: the built CLI (dist/src/main.cjs, one bundled file) with an empty MCP config in an
 // empty project folder, and plain `node` beside it.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +19,7 @@ export function startUpProject(target: StartUpTarget, repoDir: string): StartUpP
   const dir = mkdtempSync(join(tmpdir(), "mca-bench-"));
   const config = join(dir, "empty.mcp.json");
   writeFileSync(config, '{"mcpServers":{}}\n');
-  const main = join(repoDir, "dist", "src", "main.js");
+  const main = join(repoDir, "dist", "src", "main.cjs");
   const env = { ...process.env, MOCK: "1" };
   const node = process.execPath;
   const runs: Readonly<Record<StartUpTarget, StartUpRun>> = {
