@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -74,6 +75,11 @@ describe("edit_file", () => {
       isError: true,
     });
     expect(readFileSync(join(project(), "f.ts"))).toEqual(before);
+  });
+
+  it("refuses a named pipe instead of waiting for a writer", async () => {
+    execFileSync("mkfifo", [join(project(), "pipe")]);
+    expect(await edit({ path: "pipe", old_string: "a", new_string: "b" })).toEqual({ text: "pipe is not a regular file", isError: true });
   });
 
   it("reports a missing file", async () => {

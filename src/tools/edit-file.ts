@@ -3,7 +3,7 @@
 // strings are matched as UTF-8), so every byte outside the replaced span stays as it was, even in a file
 // that is not valid UTF-8 (decoding and re-encoding would turn each invalid byte into U+FFFD).
 import { isUtf8 } from "node:buffer";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
 import { errorResult, okResult, requiredString } from "./local-tool.js";
 import { changedFiles, pathSubject, resolveInProject } from "./project-files.js";
@@ -39,6 +39,9 @@ export function createEditFileTool(projectDir: string): Tool<EditArgs> {
     async run({ path, oldString, newString }) {
       const absolute = resolveInProject(projectDir, path);
       if (absolute instanceof Error) return errorResult(absolute.message);
+      const info = await stat(absolute).catch(() => undefined);
+      // Opening a named pipe waits for a writer, for ever: only regular files are edited.
+      if (info !== undefined && !info.isFile() && !info.isDirectory()) return errorResult(`${path} is not a regular file`);
       let content: Buffer;
       try {
         content = await readFile(absolute);

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -75,6 +76,14 @@ describe("read_file", () => {
     mkdirSync(join(project(), "src"));
     expect(await read({ path: "src" })).toEqual({
       text: "src is a folder; use list_dir to see its entries",
+      isError: true,
+    });
+  });
+
+  it("refuses a named pipe instead of waiting for a writer", async () => {
+    execFileSync("mkfifo", [join(project(), "pipe")]);
+    expect(await read({ path: "pipe" })).toEqual({
+      text: "pipe is not a regular file (a pipe, socket or device); read_file reads files only",
       isError: true,
     });
   });

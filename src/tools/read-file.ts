@@ -46,6 +46,8 @@ export function createReadFileTool(projectDir: string): Tool<ReadArgs> {
       const info = await stat(absolute).catch(() => undefined);
       if (info === undefined) return errorResult(`file not found: ${args.path}`);
       if (info.isDirectory()) return errorResult(`${args.path} is a folder; use list_dir to see its entries`);
+      // Opening a named pipe waits for a writer, for ever: only regular files are read.
+      if (!info.isFile()) return errorResult(`${args.path} is not a regular file (a pipe, socket or device); read_file reads files only`);
       let file: TextFile;
       try {
         file = await openTextFile(absolute);

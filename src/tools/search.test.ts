@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -116,6 +117,13 @@ describe("search", () => {
 
   it("states its time limit in its description", () => {
     expect(createSearchTool(project()).description).toContain("limited to 5 seconds");
+  });
+
+  it("passes over named pipes in a folder and refuses one named as the path", async () => {
+    write("a.txt", "hit\n");
+    execFileSync("mkfifo", [join(project(), "pipe")]);
+    expect(await search({ pattern: "hit" })).toEqual({ text: "a.txt:1: hit", isError: false });
+    expect(await search({ pattern: "hit", path: "pipe" })).toEqual({ text: "pipe is not a regular file or a folder", isError: true });
   });
 
   it("does not follow symbolic links", async () => {

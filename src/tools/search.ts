@@ -66,6 +66,8 @@ export function createSearchTool(projectDir: string, limits: SearchLimits = { ti
       if (root instanceof Error) return errorResult(root.message);
       const rootInfo = await stat(root).catch(() => undefined);
       if (rootInfo === undefined) return errorResult(`not found: ${parsed.path}`);
+      // Opening a named pipe waits for a writer, for ever: the walk takes regular files only, and so does this.
+      if (!rootInfo.isDirectory() && !rootInfo.isFile()) return errorResult(`${parsed.path} is not a regular file or a folder`);
 
       // One stop for the user's Ctrl-C and the time limit (by hand: AbortSignal.any needs Node 20.3).
       const stop = new AbortController();

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,6 +15,12 @@ describe("write_file", () => {
     const result = await callTool(createWriteFileTool(project()), { path: "a/b/c.txt", content: "héllo\n" }, context);
     expect(result).toEqual({ text: "created a/b/c.txt (7 bytes)", isError: false });
     expect(readFileSync(join(project(), "a/b/c.txt"), "utf8")).toBe("héllo\n");
+  });
+
+  it("refuses a named pipe instead of waiting for a reader", async () => {
+    execFileSync("mkfifo", [join(project(), "pipe")]);
+    const result = await callTool(createWriteFileTool(project()), { path: "pipe", content: "x" }, context);
+    expect(result).toEqual({ text: "pipe is not a regular file", isError: true });
   });
 
   it("overwrites an existing file and says so", async () => {

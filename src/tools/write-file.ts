@@ -34,6 +34,8 @@ export function createWriteFileTool(projectDir: string): Tool<WriteArgs> {
       if (absolute instanceof Error) return errorResult(absolute.message);
       const existing = await stat(absolute).catch(() => undefined);
       if (existing?.isDirectory()) return errorResult(`${path} is a folder, not a file`);
+      // Opening a named pipe waits for a reader, for ever: only regular files are written.
+      if (existing !== undefined && !existing.isFile()) return errorResult(`${path} is not a regular file`);
       try {
         await mkdir(dirname(absolute), { recursive: true });
         await writeFile(absolute, content, "utf8");
