@@ -50,10 +50,7 @@ const end = (code: number): void => {
   void shutdown(code);
 };
 
-/**
- * Takes every MCP child process group down, synchronously; set once the MCP client is loaded (no child can
- * exist before), so a run without servers never loads it.
- */
+/** Takes every MCP child process group down, synchronously; set when the MCP client is loaded (no child exists before). */
 let killChildren = (): void => undefined;
 // A crash or a plain process.exit still takes every MCP child process group down, synchronously.
 process.on("exit", () => killChildren());
