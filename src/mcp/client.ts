@@ -15,6 +15,7 @@ import {
   type ProbeOptions,
   type ProbeVerdict,
 } from "./era.js";
+import type { InputResponder } from "./input.js";
 import { isJsonObject, McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type Transport } from "./jsonrpc.js";
 import { createNotificationRouter, createPeer, type NotificationListener } from "./peer.js";
 import { collectPages, readToolList, type RemoteToolInfo } from "./tool-list.js";
@@ -42,6 +43,8 @@ export interface McpClientOptions {
   readonly versions?: readonly string[];
   /** Warnings of this connection (a dropped tool, a stray line); the composer says which server they are about. */
   readonly onWarning?: (message: string) => void;
+  /** Answers a legacy server's own requests for input (elicitation, sampling, roots); ping is answered without it. */
+  readonly inputResponder?: InputResponder;
   /** Notifications that belong to no call in flight (or to a call that did not ask for them). */
   readonly onNotification?: NotificationListener;
   /** The connection ended on its own (the child exited, the transport gave up); not called for close(). */
@@ -133,7 +136,8 @@ export function createMcpClient(options: McpClientOptions): McpClient {
       }
     },
     // Only a legacy server may send requests; a 2026 server's are a violation, warned about and left unanswered.
-    onRequest: (request) => (legacy ? answerLegacyServerRequest(request) : undefined),
+    onRequest: (request) =>
+      legacy ? answerLegacyServerRequest(request, options.inputResponder, { server, tool: toolsInFlight.at(-1) ?? "" }) : undefined,
     onWarning: warn,
     ...(options.onClose === undefined ? {} : { onClose: options.onClose }),
   });
@@ -142,6 +146,8 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   let baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion });
   let legacy = false;
   let progressTokens = 0;
+  /** The tools being called, latest last: a legacy server's request for input names none, so it is taken to be about the latest. */
+  const toolsInFlight: string[] = [];
   let closing: Promise<void> | undefined;
 
   function useVersion(version: string): void {
@@ -239,7 +245,8 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   /** Spec §8 "Fallback handshake": initialize (without `_meta`: it predates it), the answer checked, then initialized. */
   async function initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo> {
     legacy = true;
-    const answer = await peer.request("initialize", initializeParams(clientVersion), signal === undefined ? undefined : { signal });
+    const params = initializeParams(clientVersion, clientCapabilities);
+    const answer = await peer.request("initialize", params, signal === undefined ? undefined : { signal });
     signal?.throwIfAborted();
     const info = parseInitializeResult(answer);
     if (info instanceof Error) throw new McpError("protocol", `initialize: ${info.message}`, { server });
@@ -265,7 +272,14 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     const params: JsonObject = { name, arguments: args };
     if (inputResponses !== undefined) params.inputResponses = inputResponses;
     if (requestState !== undefined) params.requestState = requestState;
-    const outcome = parseCallOutcome(await exchange("tools/call", params, callOptions));
+    toolsInFlight.push(name);
+    let result: JsonObject;
+    try {
+      result = await exchange("tools/call", params, callOptions);
+    } finally {
+      toolsInFlight.splice(toolsInFlight.lastIndexOf(name), 1);
+    }
+    const outcome = parseCallOutcome(result);
     if (outcome instanceof Error) throw new McpError("protocol", `tools/call ${name}: ${outcome.message}`, { server });
     return outcome;
   }

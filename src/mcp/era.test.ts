@@ -8,6 +8,7 @@ import {
   parseDiscoverResult,
   parseInitializeResult,
 } from "./era.js";
+import type { InputResponder } from "./input.js";
 import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";
@@ -147,6 +148,25 @@ describe("answerLegacyServerRequest", () => {
     expect(methods.map((method) => answerLegacyServerRequest({ jsonrpc: "2.0", id: 5, method, params: {} }))).toEqual(
       methods.map((method) => ({ error: { code: -32601, message: `mca does not offer ${method}` } })),
     );
+  });
+});
+
+describe("answerLegacyServerRequest with an input responder", () => {
+  const formOnly: InputResponder = {
+    support: { elicitationForm: true },
+    answer: async () => ({ abandon: "the user pressed Esc" }),
+  };
+  const ask = (method: string, params: JsonObject) => answerLegacyServerRequest({ jsonrpc: "2.0", id: 6, method, params }, formOnly, { server: "old", tool: "t" });
+
+  it("refuses a kind mca did not declare without asking, naming the missing capability", async () => {
+    expect(await ask("roots/list", {})).toEqual({ error: { code: -32601, message: "the server asked for the roots list, and mca did not declare roots" } });
+  });
+
+  it("answers a declined form elicitation with its decline, and a malformed one with -32602", async () => {
+    expect(await ask("elicitation/create", { message: "Name?", requestedSchema: { type: "object" } })).toEqual({ result: { action: "decline" } });
+    expect(await ask("elicitation/create", { requestedSchema: {} })).toEqual({
+      error: { code: -32602, message: "elicitation/create: `message` is not a string" },
+    });
   });
 });
 

@@ -4,6 +4,7 @@
 // fresh child when the first one died of the probe.
 import type { McpClient } from "./client.js";
 import { isJsonObject, McpError, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type JsonRpcRequest } from "./jsonrpc.js";
+import { answerLegacyInputRequest, type InputResponder, type LegacyAskContext } from "./input.js";
 import type { ServerRequestAnswer } from "./peer.js";
 import { isLegacyVersion, LEGACY_VERSION, LEGACY_VERSIONS, pickMutualVersion, readSupportedVersions, SUPPORTED_VERSIONS } from "./versions.js";
 
@@ -157,10 +158,12 @@ export interface LegacyServerInfo {
   readonly serverInfo?: ServerInfo;
 }
 
-export function initializeParams(clientVersion: string): JsonObject {
-  // No capabilities: over the legacy wire mca answers only `ping` (answerLegacyServerRequest), so it
-  // declares neither roots, sampling nor elicitation.
-  return { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: "mca", version: clientVersion } };
+/**
+ * The capabilities are the ones every modern request declares in `_meta`: what the input responder answers
+ * (answerLegacyServerRequest), so that a server neither hides the tools that need them nor asks for more.
+ */
+export function initializeParams(clientVersion: string, capabilities: JsonObject = {}): JsonObject {
+  return { protocolVersion: LEGACY_VERSION, capabilities: structuredClone(capabilities), clientInfo: { name: "mca", version: clientVersion } };
 }
 
 export function parseInitializeResult(result: JsonObject): LegacyServerInfo | Error {
@@ -180,15 +183,25 @@ export function parseInitializeResult(result: JsonObject): LegacyServerInfo | Er
   };
 }
 
+/** The requests a 2025-11-25 server sends to ask for input: the ones the responder answers. */
+const INPUT_REQUEST_METHODS: readonly string[] = ["elicitation/create", "sampling/createMessage", "roots/list"];
+
 /**
  * What mca answers when a legacy server sends a request of its own: such servers wait for an answer, so
- * each one gets one at once. 2025-11-25 lifecycle: "The receiver MUST respond promptly with an empty
- * response" to `ping`. mca declares no client capability at `initialize`, so roots/list,
- * sampling/createMessage and elicitation/create should not come; if they do, -32601 tells the server at
- * once instead of leaving it waiting.
+ * each one gets one. 2025-11-25 lifecycle: "The receiver MUST respond promptly with an empty response" to
+ * `ping`. elicitation/create, sampling/createMessage and roots/list go to the input responder (the one that
+ * answers `input_required` in the modern era), under the capabilities `initialize` declared; anything
+ * else, or any of them without a responder, gets -32601 at once instead of leaving the server waiting.
  */
-export function answerLegacyServerRequest(request: JsonRpcRequest): ServerRequestAnswer {
+export function answerLegacyServerRequest(
+  request: JsonRpcRequest,
+  responder?: InputResponder,
+  context: LegacyAskContext = { server: "", tool: "" },
+): ServerRequestAnswer | Promise<ServerRequestAnswer> {
   if (request.method === "ping") return { result: {} };
+  if (responder !== undefined && INPUT_REQUEST_METHODS.includes(request.method)) {
+    return answerLegacyInputRequest(request.method, request.params ?? {}, responder, context);
+  }
   return { error: { code: METHOD_NOT_FOUND, message: `mca does not offer ${request.method}` } };
 }
 

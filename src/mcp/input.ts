@@ -4,7 +4,8 @@
 import type { ToolArgs } from "../kernel/index.js";
 import type { CallToolOutcome } from "./call-result.js";
 import type { CallToolOptions, RequestOptions } from "./client.js";
-import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
+import { isJsonObject, McpError, METHOD_NOT_FOUND, type JsonObject } from "./jsonrpc.js";
+import type { ServerRequestAnswer } from "./peer.js";
 
 // ---------------------------------------------------------------------------------------------------
 // The requests (spec §3 "Shapes"): exactly `elicitation/create` (form or URL mode), `sampling/createMessage`
@@ -241,4 +242,44 @@ export async function callToolToCompletion(call: CallTool, name: string, args: T
       }
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The legacy wire (2025-11-25): the same three kinds arrive as JSON-RPC requests of the server's own, one at
+// a time, while a call is in flight. They go to the same responder, under the same declaration.
+
+/** JSON-RPC's "Invalid params"; 2025-11-25 sampling: "-1" is the code a client uses when the user rejects. */
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+const USER_REJECTED = -1;
+
+export interface LegacyAskContext {
+  readonly server: string;
+  /** The server's name for the tool whose call is in flight, "" when none is known. */
+  readonly tool: string;
+}
+
+/**
+ * Answers a legacy server's `elicitation/create`, `sampling/createMessage` or `roots/list` through the
+ * responder, refusing at once what mca did not declare. A declined elicitation is the `decline` its result
+ * defines; a declined sampling or roots request is an error, as 2025-11-25 says of a rejected sampling.
+ */
+export async function answerLegacyInputRequest(
+  method: string,
+  params: JsonObject,
+  responder: InputResponder | undefined,
+  context: LegacyAskContext,
+): Promise<ServerRequestAnswer> {
+  const request = parseInputRequest({ method, params });
+  if (request instanceof Error) return { error: { code: INVALID_PARAMS, message: request.message } };
+  if (responder === undefined) return { error: { code: METHOD_NOT_FOUND, message: `mca does not offer ${method}` } };
+  const why = undeclaredReason(request, responder.support);
+  if (why !== undefined) return { error: { code: METHOD_NOT_FOUND, message: `the server asked for ${why}` } };
+  const answer = await responder.answer({ request }, { ...context, round: 1 });
+  if (isAbandon(answer)) {
+    if (method === "elicitation/create") return { result: { action: "decline" } };
+    return { error: { code: USER_REJECTED, message: `the user declined: ${answer.abandon}` } };
+  }
+  const result = answer.request;
+  return isJsonObject(result) ? { result } : { error: { code: INTERNAL_ERROR, message: `${method}: mca has no answer to give` } };
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../kernel/index.js";
+import type { InputAskContext, InputRequest, InputResponder } from "./input.js";
 import type { JsonRpcMessage } from "./jsonrpc.js";
 import { mountServers, NEEDS_TASKS_MARK, type MountDeps, type MountedServers } from "./mount-servers.js";
 import { recordingTransport } from "./test-support/received-by-server.js";
@@ -48,5 +49,54 @@ describe("a legacy SDK v1 server", () => {
       isError: true,
     });
     expect(sent.slice(before)).toEqual([]);
+  });
+});
+
+/** Answers a form with a name and the roots with one folder, and keeps what it was asked. */
+function recordingResponder(asked: Array<{ kinds: string[]; context: InputAskContext & { server: string } }>): InputResponder {
+  return {
+    support: { elicitationForm: true, roots: true },
+    answer: async (requests: Record<string, InputRequest>, context) => {
+      asked.push({ kinds: Object.values(requests).map((request) => request.kind), context });
+      const answers: Record<string, unknown> = {};
+      for (const [key, request] of Object.entries(requests)) {
+        answers[key] = request.kind === "roots" ? { roots: [{ uri: "file:///work/project", name: "project" }] } : { action: "accept", content: { name: "Ada" } };
+      }
+      return answers;
+    },
+  };
+}
+
+describe("a legacy SDK v1 server that asks the client for input", () => {
+  it("sees in initialize the capabilities the responder supports, the same as a modern request's _meta", async () => {
+    const mounted = await mountSdkV1({ inputResponder: recordingResponder([]) });
+    expect(await tool(mounted, "client_capabilities").run({}, context)).toEqual({
+      text: JSON.stringify({ elicitation: { form: {} }, roots: {} }),
+      isError: false,
+    });
+  });
+
+  it("gets its elicitation/create and roots/list answered by the responder, naming the server and the tool", async () => {
+    const asked: Array<{ kinds: string[]; context: InputAskContext & { server: string } }> = [];
+    const mounted = await mountSdkV1({ inputResponder: recordingResponder(asked) });
+    expect(await tool(mounted, "ask_name").run({}, context)).toEqual({
+      text: JSON.stringify({ action: "accept", content: { name: "Ada" } }),
+      isError: false,
+    });
+    expect(await tool(mounted, "list_roots").run({}, context)).toEqual({
+      text: JSON.stringify({ roots: [{ uri: "file:///work/project", name: "project" }] }),
+      isError: false,
+    });
+    expect(asked.map(({ kinds, context: { server, tool: name } }) => ({ kinds, server, tool: name }))).toEqual([
+      { kinds: ["elicit-form"], server: "v1", tool: "ask_name" },
+      { kinds: ["roots"], server: "v1", tool: "list_roots" },
+    ]);
+  });
+
+  it("without a responder declares nothing and has its request refused at once, so the call ends", async () => {
+    const mounted = await mountSdkV1();
+    expect(await tool(mounted, "client_capabilities").run({}, context)).toEqual({ text: "{}", isError: false });
+    const refused = await tool(mounted, "ask_name").run({}, context);
+    expect(refused).toEqual({ text: "Client does not support form elicitation.", isError: true });
   });
 });

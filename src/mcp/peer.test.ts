@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
+import { McpError, type JsonObject, type JsonRpcNotification } from "./jsonrpc.js";
 import { createNotificationRouter, createPeer, type PeerOptions } from "./peer.js";
 import { createInMemoryTransport, type InMemoryTransportOptions } from "./test-support/in-memory-transport.js";
 import { rejection, summary } from "./test-support/mcp-rejection.js";
@@ -200,6 +200,21 @@ describe("createPeer answering the server", () => {
       ],
       warnings: [],
     });
+  });
+
+  it("sends an answer that takes a while once it is ready, under the request's id, while other messages flow", async () => {
+    let ready: (answer: { result: JsonObject }) => void = () => undefined;
+    const later = new Promise<{ result: JsonObject }>((resolve) => {
+      ready = resolve;
+    });
+    const { transport, notifications } = await startedPeer({}, { onRequest: () => later });
+    transport.deliver({ jsonrpc: "2.0", id: 3, method: "elicitation/create", params: {} });
+    transport.deliver({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "still here" } });
+    expect({ sent: [...transport.sent], notifications: notifications.length }).toEqual({ sent: [], notifications: 1 });
+    ready({ result: { action: "accept", content: { name: "Ada" } } });
+    await later;
+    await Promise.resolve();
+    expect(transport.sent).toEqual([{ jsonrpc: "2.0", id: 3, result: { action: "accept", content: { name: "Ada" } } }]);
   });
 
   it("leaves a request unanswered, with a warning, when there is no answer for it", async () => {

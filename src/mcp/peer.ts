@@ -20,7 +20,7 @@ export interface PeerOptions {
   readonly requestTimeoutMs: number;
   readonly onNotification: (notification: JsonRpcNotification) => void;
   /** Answers a request from the server (legacy servers send them); undefined leaves it unanswered, with a warning. */
-  readonly onRequest?: (request: JsonRpcRequest) => ServerRequestAnswer | undefined;
+  readonly onRequest?: (request: JsonRpcRequest) => ServerRequestAnswer | Promise<ServerRequestAnswer> | undefined;
   readonly onWarning?: (message: string) => void;
   /** The connection ended on its own (the transport's reason); not called for the peer's own close(). */
   readonly onClose?: (reason: McpError) => void;
@@ -174,11 +174,14 @@ export function createPeer(options: PeerOptions): Peer {
       options.onWarning?.(`ignoring a request from the server (${request.method})`);
       return;
     }
-    const response: JsonRpcMessage =
-      "result" in reply ? { jsonrpc: "2.0", id: request.id, result: reply.result } : { jsonrpc: "2.0", id: request.id, error: reply.error };
-    transport.send(response).catch((error: unknown) => {
-      options.onWarning?.(`could not answer ${request.method}: ${describeError(error)}`);
-    });
+    const cannotAnswer = (error: unknown): void => options.onWarning?.(`could not answer ${request.method}: ${describeError(error)}`);
+    const send = (settled: ServerRequestAnswer): Promise<void> =>
+      transport.send(
+        "result" in settled ? { jsonrpc: "2.0", id: request.id, result: settled.result } : { jsonrpc: "2.0", id: request.id, error: settled.error },
+      );
+    // A ready answer (ping) goes out at once; one that takes a while (the user is asked) lets other messages flow meanwhile.
+    if (reply instanceof Promise) reply.then(send).catch(cannotAnswer);
+    else send(reply).catch(cannotAnswer);
   }
 
   function onClose(reason: Error): void {

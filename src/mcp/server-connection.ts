@@ -291,6 +291,7 @@ export class ServerConnection {
       clientVersion: this.deps.clientVersion,
       capabilities: this.deps.capabilities ?? clientCapabilities(this.deps.inputResponder?.support),
       requestTimeoutMs: this.spec.timeoutMs,
+      ...(this.deps.inputResponder === undefined ? {} : { inputResponder: this.deps.inputResponder }),
       onWarning: (message) => this.deps.onWarning(`${this.alias}: ${this.#redact(message)}`),
       onClose: (reason) => this.#onClientClosed(client, reason),
     });
