@@ -2,7 +2,9 @@
 // Ctrl-C rule in every state — the first interrupts what runs (or clears the line being typed) and says
 // that a second within DOUBLE_INTERRUPT_WINDOW_MS exits, which it does; Ctrl-D on an empty line exits.
 // A prompt typed while a turn runs is queued and sent when the turn ends.
+import { describeError } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
+import { loadMarkdownRenderer, type MarkdownRenderer } from "./markdown.js";
 import { runLine } from "./commands.js";
 import type { ServerStatusProvider } from "./mcp-servers.js";
 import { createSpinner, createTtyRenderer } from "./render.js";
@@ -38,7 +40,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   };
   const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true);
   const width = (): number | undefined => (deps.output.isTTY === true ? deps.output.columns : undefined);
-  const renderer = createTtyRenderer({ out, chalk, spinner, width });
+  // Answers are rendered as Markdown in colour; without colour (NO_COLOR, not a terminal) they stay plain text.
+  let markdown: MarkdownRenderer | undefined;
+  const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown });
   const terminal = { stdin: deps.input, stdout: deps.output };
 
   let running: AbortController | null = null;
@@ -180,5 +184,12 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   else deps.signal.addEventListener("abort", () => end(0), { once: true });
   out(`${deps.banner}\n${chalk.dim("/help lists the commands · Ctrl-C interrupts · Ctrl-D exits")}\n`);
   input.prompt();
+  // Loaded once the prompt is up, while the user types; an answer that starts before it is ready stays plain.
+  if (deps.color) {
+    loadMarkdownRenderer(width).then(
+      (loaded) => (markdown = loaded),
+      (error: unknown) => out(chalk.dim(`(answers shown as plain text: ${describeError(error)})\n`)),
+    );
+  }
   return finished;
 }

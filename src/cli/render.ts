@@ -4,6 +4,7 @@
 // model, a tool, a server or a file, so each passes untrustedText before it is printed.
 import type { ChalkInstance } from "chalk";
 import type { AgentEvent, ToolArgs } from "../kernel/index.js";
+import { createMarkdownBlocks, type MarkdownRenderer } from "./markdown.js";
 import { untrustedText } from "./untrusted-text.js";
 
 const ARGS_PREVIEW_CHARS = 200;
@@ -102,19 +103,37 @@ export interface TtyRendererDeps {
   readonly spinner: Spinner;
   /** The terminal's width now: one-line summaries are cut to it. Unset: no limit. */
   readonly width?: () => number | undefined;
+  /** The Markdown renderer once it has loaded: answers are rendered block by block. Unset or not yet: plain text. */
+  readonly markdown?: () => MarkdownRenderer | undefined;
 }
 
 /** Streamed text, a line per tool call and result, colour through the chalk instance it is given. */
-export function createTtyRenderer({ out, chalk, spinner, width }: TtyRendererDeps): TtyRenderer {
+export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyRendererDeps): TtyRenderer {
   let midLine = false;
   const toolNames = new Map<string, string>();
+  /** Decided at a step's first words, so one answer is never half plain and half rendered. */
+  let stepMarkdown: MarkdownRenderer | null | undefined;
+  const blocks = createMarkdownBlocks();
   const write = (text: string): void => {
     spinner.stop();
     if (text === "") return;
     out(text);
     midLine = !text.endsWith("\n");
   };
+  const showText = (delta: string): void => {
+    stepMarkdown ??= markdown?.() ?? null;
+    if (stepMarkdown === null) return write(untrustedText(delta));
+    const done = blocks.push(delta);
+    if (done !== "") write(stepMarkdown(done));
+  };
+  /** The rest of a step's words, rendered before anything else is printed. */
+  const flushText = (): void => {
+    const rest = blocks.end();
+    if (rest !== "" && stepMarkdown) write(stepMarkdown(rest));
+    stepMarkdown = undefined;
+  };
   const line = (text: string): void => {
+    flushText();
     if (midLine) write("\n");
     write(`${text}\n`);
   };
@@ -128,7 +147,7 @@ export function createTtyRenderer({ out, chalk, spinner, width }: TtyRendererDep
   const emit = (event: AgentEvent): void => {
     switch (event.type) {
       case "text":
-        write(untrustedText(event.delta));
+        showText(event.delta);
         return;
       case "tool_start":
         toolNames.set(event.callId, untrustedText(event.tool));
@@ -159,6 +178,7 @@ export function createTtyRenderer({ out, chalk, spinner, width }: TtyRendererDep
         line(chalk.red(`error: ${untrustedText(event.message)}`));
         return;
       case "turn_end":
+        flushText();
         spinner.stop();
         if (midLine) write("\n");
         // Whoever interrupted says what comes next: after Ctrl-C the chat names the second Ctrl-C, after a signal nothing does.
@@ -175,6 +195,7 @@ export function createTtyRenderer({ out, chalk, spinner, width }: TtyRendererDep
     emit,
     thinking: () => spinner.start("thinking"),
     pause: () => {
+      flushText();
       spinner.stop();
       if (midLine) write("\n");
     },
