@@ -47,7 +47,7 @@ function sdkHttpTargets(server: ServerName): Target[] {
 }
 
 function startUpTarget(scenario: string, subject: string, anchor: string): Target {
-  return ratio(`start-up ${scenario}: ≤ 3× ${anchor}`, `start-up/${scenario}/${subject}`, `start-up/${scenario}/${anchor}`, "≤", 3);
+  return ratio(`start-up ${scenario}: ≤ 1.5× ${anchor}`, `start-up/${scenario}/${subject}`, `start-up/${scenario}/${anchor}`, "≤", 1.5);
 }
 
 export const TARGETS: readonly Target[] = [
