@@ -60,6 +60,7 @@ describe("parseMcpConfig", () => {
           url: "https://${HOST}/mcp",
           headers: { Authorization: "Bearer ${SECRET}" },
           timeoutMs: 30000,
+          logLevel: "warning",
         },
       },
     });
@@ -84,6 +85,7 @@ describe("parseMcpConfig", () => {
           url: "https://example.com/mcp",
           headers: { Authorization: "Bearer s3cret" },
           timeoutMs: 30000,
+          logLevel: "warning",
           enabled: true,
         },
       ],
@@ -183,17 +185,17 @@ describe("parseMcpConfig", () => {
     expect(errorOf(oneServer("notes", { comand: "node" }))).toEqual({
       file: FILE,
       path: "mcpServers.notes.comand",
-      detail: "unknown field (expected one of: type, timeoutMs, startupTimeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
+      detail: "unknown field (expected one of: type, timeoutMs, startupTimeoutMs, logLevel, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
       position: { line: 4, column: 7 },
       message:
-        "mcp.config.json:4:7: mcpServers.notes.comand: unknown field (expected one of: type, timeoutMs, startupTimeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
+        "mcp.config.json:4:7: mcpServers.notes.comand: unknown field (expected one of: type, timeoutMs, startupTimeoutMs, logLevel, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
     });
   });
 
   it("rejects a field of the other transport", () => {
     expect(errorOf(oneServer("notes", { command: "node", url: "http://a/" }))).toMatchObject({
       path: "mcpServers.notes.url",
-      detail: "unknown field (expected one of: type, timeoutMs, startupTimeoutMs, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
+      detail: "unknown field (expected one of: type, timeoutMs, startupTimeoutMs, logLevel, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
     });
   });
 
@@ -206,6 +208,7 @@ describe("parseMcpConfig", () => {
 
   const NOT_A_URL = "must be an http:// or https:// URL";
   const NOT_A_TIMEOUT = "must be a positive integer (milliseconds)";
+  const LEVELS = 'must be one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"';
   const TYPES = 'must be one of "stdio", "http", "streamable-http", "streamableHttp"';
   const SSE_HINT = ' (the old HTTP+SSE transport is not supported; Streamable HTTP is "http")';
   const HEADER_TEXT = "must be plain header text (no line breaks, nothing beyond U+00FF)";
@@ -222,6 +225,8 @@ describe("parseMcpConfig", () => {
     ["a timeoutMs in a string", { command: "x", timeoutMs: "100" }, "mcpServers.s.timeoutMs", NOT_A_TIMEOUT],
     ["a zero startupTimeoutMs", { command: "x", startupTimeoutMs: 0 }, "mcpServers.s.startupTimeoutMs", NOT_A_TIMEOUT],
     ["a startupTimeoutMs in seconds as text", { url: "http://a/", startupTimeoutMs: "30s" }, "mcpServers.s.startupTimeoutMs", NOT_A_TIMEOUT],
+    ["an unknown logLevel", { command: "x", logLevel: "verbose" }, "mcpServers.s.logLevel", LEVELS],
+    ["a logLevel that is not a string", { url: "http://a/", logLevel: 3 }, "mcpServers.s.logLevel", "must be a string, not a number"],
     ["a non-boolean enabled", { command: "x", enabled: "no" }, "mcpServers.s.enabled", "must be true or false, not a string"],
     ["a non-string args item", { command: "x", args: ["a", 2] }, "mcpServers.s.args[1]", "must be a string, not a number"],
     ["args in a string", { command: "x", args: "a b" }, "mcpServers.s.args", "must be an array of strings, not a string"],

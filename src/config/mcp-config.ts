@@ -1,9 +1,19 @@
 // The MCP server config: mcp.config.json (or --mcp-config) validated into a typed McpConfig with `${VAR}`
 // expanded, or the first ConfigError found. The shape is the one other MCP hosts use: stdio `{ command,
-// args?, env?, cwd? }`, HTTP `{ type: "http", url, headers? }`, plus our own `timeoutMs`, `startupTimeoutMs` and `enabled`.
+// args?, env?, cwd? }`, HTTP `{ type: "http", url, headers? }`, plus our own `timeoutMs`, `startupTimeoutMs`, `logLevel` and `enabled`.
 import { readFile } from "node:fs/promises";
 import { describeError, MODEL_KEY_VARIABLES, secretsIn } from "../kernel/index.js";
-import { sanitizeAlias, toolPrefix, type HttpServerConfig, type McpConfig, type McpServerConfig, type StdioServerConfig } from "../mcp/index.js";
+import {
+  isLogLevel,
+  LOG_LEVELS,
+  sanitizeAlias,
+  toolPrefix,
+  type HttpServerConfig,
+  type LogLevel,
+  type McpConfig,
+  type McpServerConfig,
+  type StdioServerConfig,
+} from "../mcp/index.js";
 import {
   ConfigError,
   fail,
@@ -116,13 +126,14 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[^\0\r\n\u0100-\uffff]*$/;
 const URL_PROTOCOLS = ["http:", "https:"];
 
-const COMMON_FIELDS = ["type", "timeoutMs", "startupTimeoutMs", "enabled"];
+const COMMON_FIELDS = ["type", "timeoutMs", "startupTimeoutMs", "logLevel", "enabled"];
 
 /** What every transport's entry shares: spread as it is into the server config. */
 interface Common {
   readonly alias: string;
   readonly timeoutMs?: number;
   readonly startupTimeoutMs?: number;
+  readonly logLevel?: LogLevel;
   readonly enabled: boolean;
 }
 
@@ -134,6 +145,12 @@ function transportOf(server: JsonObjectNode, path: Path, context: ReadContext): 
   if (transport !== undefined) return transport;
   const hint = name === "sse" ? ' (the old HTTP+SSE transport is not supported; Streamable HTTP is "http")' : "";
   return fail(context, [...path, "type"], type.offset, `must be one of ${TYPE_CHOICES}${hint}`);
+}
+
+function readLogLevel(node: JsonNode, path: Path, context: ReadContext): LogLevel {
+  const level = readString(node, path, context);
+  if (isLogLevel(level)) return level;
+  return fail(context, path, node.offset, `must be one of ${LOG_LEVELS.map((name) => JSON.stringify(name)).join(", ")}`);
 }
 
 function checkHeader(name: string, value: string): string | undefined {
@@ -196,10 +213,12 @@ function readServer(alias: string, node: JsonNode, context: ReadContext): McpSer
     const node = optionalField(server, field);
     return node === undefined ? {} : { [field]: readPositiveInteger(node, [...path, field], context, "milliseconds") };
   };
+  const logLevel = optionalField(server, "logLevel");
   const common: Common = {
     alias,
     ...milliseconds("timeoutMs"),
     ...milliseconds("startupTimeoutMs"),
+    ...(logLevel === undefined ? {} : { logLevel: readLogLevel(logLevel, [...path, "logLevel"], context) }),
     enabled: enabled === undefined ? true : readBoolean(enabled, [...path, "enabled"], context),
   };
   return transport.read(common, server, path, context);

@@ -18,6 +18,7 @@ import {
 import type { InputResponder } from "./input.js";
 import { isJsonObject, McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type Transport } from "./jsonrpc.js";
 import { createNotificationRouter, createPeer, type NotificationListener } from "./peer.js";
+import type { LogLevel } from "./server-log.js";
 import { collectPages, readToolList, type RemoteToolInfo } from "./tool-list.js";
 import { isLegacyVersion, LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS } from "./versions.js";
 
@@ -27,7 +28,6 @@ const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
 const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 
-export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
 
 export interface McpClientOptions {
   readonly transport: Transport;
@@ -45,6 +45,14 @@ export interface McpClientOptions {
   readonly onWarning?: (message: string) => void;
   /** Answers a legacy server's own requests for input (elicitation, sampling, roots); ping is answered without it. */
   readonly inputResponder?: InputResponder;
+  /**
+   * The least severe log message the server is asked to send: in the 2026 era it goes in every request's
+   * `_meta` (a request may ask for another); in the legacy era, by `logging/setLevel` once after
+   * `initialize` when the server declares logging. Absent: no log messages are asked for.
+   */
+  readonly logLevel?: LogLevel;
+  /** Every `notifications/message`, whichever request it belongs to, before it is routed. */
+  readonly onLog?: (params: JsonObject | undefined) => void;
   /** Notifications that belong to no call in flight (or to a call that did not ask for them). */
   readonly onNotification?: NotificationListener;
   /** The connection ended on its own (the child exited, the transport gave up); not called for close(). */
@@ -91,6 +99,8 @@ export interface RequestMetaInput {
   readonly clientCapabilities: JsonObject;
   /** Display only: "self-reported; display/logging only", never a security input. */
   readonly clientVersion: string;
+  /** The connection's own log level, asked for on every request. */
+  readonly logLevel?: LogLevel;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -103,7 +113,7 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * The `_meta` every 2026-07-28 request carries in its params (spec §1: it replaces `initialize`): version,
- * capabilities and client info. It is the same for every request of a connection until the version
+ * capabilities, client info and the connection's log level. It is the same for every request of a connection until the version
  * changes, so it is built once, frozen, and shared: nothing one request carries can leak into another.
  */
 export function buildRequestMeta(input: RequestMetaInput): JsonObject {
@@ -111,6 +121,7 @@ export function buildRequestMeta(input: RequestMetaInput): JsonObject {
     [PROTOCOL_VERSION_KEY]: input.protocolVersion,
     [CLIENT_CAPABILITIES_KEY]: structuredClone(input.clientCapabilities),
     [CLIENT_INFO_KEY]: { name: "mca", version: input.clientVersion },
+    ...(input.logLevel === undefined ? {} : { [LOG_LEVEL_KEY]: input.logLevel }),
   });
 }
 
@@ -130,6 +141,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     requestTimeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     onNotification: (notification) => {
       try {
+        if (notification.method === "notifications/message") options.onLog?.(notification.params);
         router.route(notification);
       } catch (error) {
         warn(`a notification listener failed: ${describeError(error)}`);
@@ -141,9 +153,10 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     onWarning: warn,
     ...(options.onClose === undefined ? {} : { onClose: options.onClose }),
   });
+  const logLevelOfConnection = options.logLevel === undefined ? {} : { logLevel: options.logLevel };
   const versions = options.versions ?? SUPPORTED_VERSIONS;
   let protocolVersion = versions[0] ?? LATEST_VERSION;
-  let baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion });
+  let baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, ...logLevelOfConnection });
   let legacy = false;
   let progressTokens = 0;
   /** The tools being called, latest last: a legacy server's request for input names none, so it is taken to be about the latest. */
@@ -153,13 +166,13 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   function useVersion(version: string): void {
     if (version === protocolVersion) return;
     protocolVersion = version;
-    baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion });
+    baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, ...logLevelOfConnection });
   }
 
   /**
    * The request's params with `_meta` inside (never at the top level of the message). Keys the caller put
    * in its own `_meta` (e.g. `traceparent`) stay; ours win where both name the same key. A plain request
-   * shares the connection's frozen `_meta`; only a progress token or a log level makes a copy.
+   * shares the connection's frozen `_meta`; only a progress token or a log level of its own makes a copy.
    */
   function withMeta(params: JsonObject, progressToken: string | undefined, logLevel: LogLevel | undefined): JsonObject {
     const callerMeta = params._meta;
@@ -169,15 +182,17 @@ export function createMcpClient(options: McpClientOptions): McpClient {
       if (progressToken === undefined) return params;
       return { ...params, _meta: isJsonObject(callerMeta) ? { ...callerMeta, progressToken } : { progressToken } };
     }
-    if (progressToken === undefined && logLevel === undefined && callerMeta === undefined) return { ...params, _meta: baseMeta };
+    const ownLogLevel = logLevel === options.logLevel ? undefined : logLevel;
+    if (progressToken === undefined && ownLogLevel === undefined && callerMeta === undefined) return { ...params, _meta: baseMeta };
     const meta: JsonObject = isJsonObject(callerMeta) ? { ...callerMeta, ...baseMeta } : { ...baseMeta };
     if (progressToken !== undefined) meta.progressToken = progressToken;
-    if (logLevel !== undefined) meta[LOG_LEVEL_KEY] = logLevel;
+    if (ownLogLevel !== undefined) meta[LOG_LEVEL_KEY] = ownLogLevel;
     return { ...params, _meta: meta };
   }
 
   async function exchange(method: string, params: JsonObject, requestOptions: RequestOptions): Promise<JsonObject> {
-    const { signal, timeoutMs, wantProgress, logLevel, onNotification } = requestOptions;
+    const { signal, timeoutMs, wantProgress, onNotification } = requestOptions;
+    const logLevel = requestOptions.logLevel ?? options.logLevel;
     // One token per logical request: an attempt that failed is no longer active, so a retry may reuse it.
     const progressToken = wantProgress ? `mca-${(progressTokens += 1)}` : undefined;
     const detach = onNotification && router.attach({ progressToken, wantsLogs: logLevel !== undefined }, onNotification);
@@ -254,7 +269,17 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     // `notifications/initialized` that follows included.
     useVersion(info.protocolVersion);
     await peer.notify("notifications/initialized");
+    if (options.logLevel !== undefined && info.capabilities.logging !== undefined) await setLegacyLogLevel(options.logLevel);
     return info;
+  }
+
+  /** A server that refuses its own declared logging still serves its tools: the refusal is only a warning. */
+  async function setLegacyLogLevel(level: LogLevel): Promise<void> {
+    try {
+      await peer.request("logging/setLevel", { level });
+    } catch (error) {
+      warn(`logging/setLevel ${level} failed: ${describeError(error)}`);
+    }
   }
 
   async function listTools(): Promise<RemoteToolInfo[]> {

@@ -25,6 +25,7 @@ export {
   type StdioServerConfig,
   type TransportSeams,
 } from "./server-connection.js";
+export { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel, type ServerLogEntry } from "./server-log.js";
 export { createStdioTransport, killAllChildrenSync, registerChild, signalProcessGroup, unregisterChild } from "./stdio-transport.js";
 export type { RemoteToolInfo } from "./tool-list.js";
 export { isLegacyVersion } from "./versions.js";

@@ -4,6 +4,7 @@ import type { ToolContext } from "../kernel/index.js";
 import type { InputAskContext, InputRequest, InputResponder } from "./input.js";
 import type { JsonRpcMessage } from "./jsonrpc.js";
 import { mountServers, NEEDS_TASKS_MARK, type MountDeps, type MountedServers } from "./mount-servers.js";
+import type { LogLevel, ServerLogEntry } from "./server-log.js";
 import { recordingTransport } from "./test-support/received-by-server.js";
 
 // mca against a server built with the official TypeScript SDK v1 (a 2025-11-25 server, as most are today).
@@ -20,9 +21,17 @@ function recordingSeams(sent: JsonRpcMessage[]): MountDeps["seams"] {
   return { wrapTransport: (transport) => recordingTransport(transport, (message) => sent.push(message)) };
 }
 
-async function mountSdkV1(extra: Partial<MountDeps> = {}): Promise<MountedServers> {
+async function mountSdkV1(extra: Partial<MountDeps> = {}, logLevel?: LogLevel): Promise<MountedServers> {
   const deps: MountDeps = { clientVersion: "0.0.0-test", baseEnv: { PATH: process.env.PATH }, onWarning: () => undefined, ...extra };
-  const spec = { alias: "v1", transport: "stdio" as const, command: process.execPath, args: [SDK_V1_SERVER], env: {}, enabled: true };
+  const spec = {
+    alias: "v1",
+    transport: "stdio" as const,
+    command: process.execPath,
+    args: [SDK_V1_SERVER],
+    env: {},
+    enabled: true,
+    ...(logLevel === undefined ? {} : { logLevel }),
+  };
   const mounted = await mountServers({ file: "/tmp/mcp.config.json", servers: [spec] }, deps);
   opened.push(mounted);
   return mounted;
@@ -98,5 +107,29 @@ describe("a legacy SDK v1 server that asks the client for input", () => {
     expect(await tool(mounted, "client_capabilities").run({}, context)).toEqual({ text: "{}", isError: false });
     const refused = await tool(mounted, "ask_name").run({}, context);
     expect(refused).toEqual({ text: "Client does not support form elicitation.", isError: true });
+  });
+});
+
+describe("a legacy SDK v1 server's log messages", () => {
+  it("are asked for once with logging/setLevel at the configured level, handed to onLog and kept in the status", async () => {
+    const sent: JsonRpcMessage[] = [];
+    const logs: ServerLogEntry[] = [];
+    const mounted = await mountSdkV1({ seams: recordingSeams(sent), onLog: (entry) => logs.push(entry) }, "warning");
+    const setLevel = sent.filter((message) => "method" in message && message.method === "logging/setLevel");
+    expect(setLevel.map((message) => ("params" in message ? message.params : undefined))).toEqual([{ level: "warning" }]);
+
+    await tool(mounted, "log_each_level").run({}, context);
+    expect(logs).toEqual([
+      { alias: "v1", level: "warning", logger: "sdk-v1", text: "a warning message" },
+      { alias: "v1", level: "error", logger: "sdk-v1", text: "a error message" },
+    ]);
+    expect(mounted.statuses()[0]?.recentLogs).toEqual(["warning sdk-v1: a warning message", "error sdk-v1: a error message"]);
+  });
+
+  it("are asked for at info by default", async () => {
+    const logs: ServerLogEntry[] = [];
+    const mounted = await mountSdkV1({ onLog: (entry) => logs.push(entry) });
+    await tool(mounted, "log_each_level").run({}, context);
+    expect(logs.map((entry) => entry.level)).toEqual(["info", "warning", "error"]);
   });
 });

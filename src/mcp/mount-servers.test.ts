@@ -6,8 +6,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { callSubject, decide, parseRule, type ToolContext } from "../kernel/index.js";
 import type { InputAskContext, InputRequest, InputResponder } from "./input.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
+import { startTicketsServer } from "../../servers/tickets.js";
 import { mountServers, type MountDeps, type MountedServers } from "./mount-servers.js";
 import type { McpServerConfig } from "./server-connection.js";
+import type { ServerLogEntry } from "./server-log.js";
 import { startInputRequiredServer } from "./test-support/input-required-server.js";
 import { unusedLoopbackUrl } from "./test-support/scripted-http-server.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
@@ -28,6 +30,32 @@ async function mount(servers: McpServerConfig[], mountDeps: MountDeps = deps): P
 
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((item) => item.close()));
+});
+
+describe("mountServers: a modern server's log messages", () => {
+  async function ticketsLogs(logLevel: "info" | "error"): Promise<{ logs: ServerLogEntry[]; mounted: MountedServers }> {
+    const tickets = await startTicketsServer({ port: 0 });
+    opened.push(tickets);
+    const logs: ServerLogEntry[] = [];
+    const spec: McpServerConfig = { alias: "tickets", transport: "http", url: tickets.url, headers: {}, enabled: true, logLevel };
+    const mounted = await mount([spec], { ...deps, onLog: (entry) => logs.push(entry) });
+    const search = mounted.tools.find((tool) => tool.originalName === "search");
+    await search?.run({ query: "login" }, context);
+    return { logs, mounted };
+  }
+
+  it("asks for the configured level in _meta and hands on what the server sends after the result", async () => {
+    const { logs, mounted } = await ticketsLogs("info");
+    await expect.poll(() => logs.length).toBe(1);
+    expect(logs).toEqual([{ alias: "tickets", level: "info", logger: "search", text: "search: finished; this message follows the response on purpose" }]);
+    expect(mounted.statuses()[0]?.recentLogs).toEqual(["info search: search: finished; this message follows the response on purpose"]);
+  });
+
+  it("gets no message below the configured level", async () => {
+    const { logs } = await ticketsLogs("error");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(logs).toEqual([]);
+  });
 });
 
 describe("mountServers", () => {

@@ -166,6 +166,7 @@ describe("ServerConnection with a legacy server", () => {
       tools: 2,
       error: null,
       stderrTail: null,
+      recentLogs: [],
     });
   });
 

@@ -12,6 +12,7 @@ import { clientCapabilities, type InputResponder } from "./input.js";
 import { asMcpError, McpError, type JsonObject, type Transport } from "./jsonrpc.js";
 import type { LineFramer } from "./line-framer.js";
 import { createStdioTransport } from "./stdio-transport.js";
+import { createServerLog, DEFAULT_LOG_LEVEL, type LogLevel, type ServerLog, type ServerLogEntry } from "./server-log.js";
 import type { RemoteToolInfo } from "./tool-list.js";
 
 // ---------------------------------------------------------------------------------------------------
@@ -34,6 +35,8 @@ export interface StdioServerConfig {
   readonly timeoutMs?: number;
   /** The budget of the whole start-up (era, handshake, tool list); STARTUP_TIMEOUT_MS when absent. */
   readonly startupTimeoutMs?: number;
+  /** The least severe log message asked of the server; DEFAULT_LOG_LEVEL ("info") when absent. */
+  readonly logLevel?: LogLevel;
   readonly enabled: boolean;
 }
 
@@ -44,6 +47,8 @@ export interface HttpServerConfig {
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
   readonly startupTimeoutMs?: number;
+  /** The least severe log message asked of the server; DEFAULT_LOG_LEVEL ("info") when absent. */
+  readonly logLevel?: LogLevel;
   readonly enabled: boolean;
 }
 
@@ -64,6 +69,11 @@ export interface ServerStatus {
   readonly tools: number;
   readonly error: string | null;
   readonly stderrTail: string | null;
+  /**
+   * The server's latest log messages at or above its level (at most RECENT_LOG_COUNT), oldest first, as
+   * `level logger: text`. Always set here; optional so that a status built elsewhere need not carry it.
+   */
+  readonly recentLogs?: readonly string[];
 }
 
 export interface ConnectionDeps {
@@ -77,6 +87,8 @@ export interface ConnectionDeps {
   readonly inputResponder?: InputResponder;
   /** Each warning names its server: `<alias>: <warning>`. */
   readonly onWarning: (message: string) => void;
+  /** Each log message of a server at or above its level, as it arrives (during a call or between calls). */
+  readonly onLog?: (entry: ServerLogEntry) => void;
   readonly seams?: TransportSeams;
 }
 
@@ -148,6 +160,8 @@ export class ServerConnection {
   /** "A stdio server that exits unexpectedly is restarted once, on the next call to it." */
   #restartUsed = false;
   #restart: Promise<McpClient | undefined> | undefined;
+  /** Kept across restarts: the messages before a crash are the ones that say why. */
+  readonly #log: ServerLog;
   /** The client being opened last: what a start-up over its budget closes. */
   #opening: McpClient | undefined;
   /** Set when a start-up ran out of its budget: nothing more is opened for it. */
@@ -160,6 +174,7 @@ export class ServerConnection {
   ) {
     this.alias = spec.alias;
     this.#redact = specRedactor(spec);
+    this.#log = createServerLog(spec.alias, spec.logLevel ?? DEFAULT_LOG_LEVEL, this.#redact, deps.onLog);
   }
 
   get tools(): readonly RemoteToolInfo[] {
@@ -213,6 +228,7 @@ export class ServerConnection {
       tools: this.#tools.length,
       error: this.#error === null ? null : this.#redact(this.#error),
       stderrTail: tail === "" ? null : tail,
+      recentLogs: this.#log.recent(),
     };
   }
 
@@ -292,6 +308,8 @@ export class ServerConnection {
       capabilities: this.deps.capabilities ?? clientCapabilities(this.deps.inputResponder?.support),
       requestTimeoutMs: this.spec.timeoutMs,
       ...(this.deps.inputResponder === undefined ? {} : { inputResponder: this.deps.inputResponder }),
+      logLevel: this.spec.logLevel ?? DEFAULT_LOG_LEVEL,
+      onLog: (params) => this.#log.take(params),
       onWarning: (message) => this.deps.onWarning(`${this.alias}: ${this.#redact(message)}`),
       onClose: (reason) => this.#onClientClosed(client, reason),
     });

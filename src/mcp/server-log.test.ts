@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { createServerLog, type ServerLogEntry } from "./server-log.js";
+
+const redactSecret = (text: string): string => text.replaceAll("s3cret", "[redacted]");
+
+describe("createServerLog", () => {
+  it("hands on and keeps the messages at or above its level, redacted, and drops the rest", () => {
+    const handed: ServerLogEntry[] = [];
+    const log = createServerLog("db", "warning", redactSecret, (entry) => handed.push(entry));
+    log.take({ level: "info", data: "connected" });
+    log.take({ level: "error", logger: "pool", data: "login failed for s3cret" });
+    log.take({ level: "warning", data: { retries: 3 } });
+    log.take({ level: "loud", data: "not a level" });
+    log.take({ level: "error" });
+    expect(handed).toEqual([
+      { alias: "db", level: "error", logger: "pool", text: "login failed for [redacted]" },
+      { alias: "db", level: "warning", text: '{"retries":3}' },
+    ]);
+    expect(log.recent()).toEqual(["error pool: login failed for [redacted]", 'warning: {"retries":3}']);
+  });
+
+  it("keeps only the latest five, and cuts a long message", () => {
+    const log = createServerLog("db", "debug", (text) => text);
+    for (let n = 1; n <= 7; n += 1) log.take({ level: "info", data: `message ${n}` });
+    expect(log.recent()).toEqual(["info: message 3", "info: message 4", "info: message 5", "info: message 6", "info: message 7"]);
+    log.take({ level: "info", data: "x".repeat(600) });
+    expect(log.recent().at(-1)).toBe(`info: ${"x".repeat(500)}…`);
+  });
+});
