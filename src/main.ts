@@ -165,7 +165,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     return USAGE_EXIT_CODE;
   }
   input.responder.attachModel(setup.model);
-  return runMode(invocation, setup.makeAgent, setup.banner, env, input.responder);
+  return runMode(invocation, setup.makeAgent, setup.banner, env, input.responder, projectDir);
 }
 
 /** Whether the chat can ask the user questions on the terminal (trust, approvals, MCP input requests). */
@@ -220,6 +220,7 @@ async function runMode(
   banner: string,
   env: NodeJS.ProcessEnv,
   inputResponder: CliInputResponder,
+  projectDir: string,
 ): Promise<number> {
   const modeDeps = { makeAgent, servers, out: writeOut, err: writeErr, signal: interrupt.signal };
   switch (invocation.kind) {
@@ -247,6 +248,8 @@ async function runMode(
         nowMs: Date.now,
         signal: interrupt.signal,
         onTerminal: (lend) => inputResponder.attachTerminal(lend),
+        projectDir,
+        env,
       });
     }
     default: {

@@ -5,7 +5,9 @@
 import { describeError } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, type MarkdownRenderer } from "./markdown.js";
-import { runLine } from "./commands.js";
+import { runLine, SLASH_COMMANDS } from "./commands.js";
+import { completeLine } from "./completion.js";
+import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
 import type { ServerStatusProvider } from "./mcp-servers.js";
 import { createSpinner, createTtyRenderer } from "./render.js";
 import type { AgentFactory } from "./session.js";
@@ -29,6 +31,10 @@ export interface ChatDeps {
   readonly signal: AbortSignal;
   /** Given the chat's terminal lender once, for questions from inside a turn (MCP servers' input requests). */
   readonly onTerminal?: (lend: TerminalLender) => void;
+  /** Where Tab completes file names from, and whose input history is kept. */
+  readonly projectDir: string;
+  /** Finds the user's config folder, where the input history is kept. */
+  readonly env: Readonly<Record<string, string | undefined>>;
 }
 
 /** Resolves with the exit status when the session ends; the caller then shuts everything down. */
@@ -132,11 +138,18 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     input.prompt();
   };
 
+  const historyFile = promptHistoryFile(deps.projectDir, deps.env);
   const input = createChatInput({
     input: deps.input,
     output: deps.output,
     promptText: chalk.bold.cyan("› "),
-    onLine,
+    history: loadPromptHistory(historyFile),
+    complete: (line) => completeLine(line, { commands: SLASH_COMMANDS.map((command) => command.name), tools: () => agent.tools.map((tool) => tool.name), projectDir: deps.projectDir }),
+    onLine: (text) => {
+      // Kept as the user wrote it, one line per prompt; a pasted multi-line prompt is not kept.
+      if (text.trim() !== "") appendPromptHistory(historyFile, text.trim());
+      onLine(text);
+    },
     onInterrupt,
     onEnd: () => end(0),
   });

@@ -29,6 +29,10 @@ export interface ChatInputDeps {
   readonly onInterrupt: (hadText: boolean) => void;
   /** Ctrl-D on an empty line, or the input ended. */
   readonly onEnd: () => void;
+  /** Tab: the candidates for the line so far, and the part of it they replace. */
+  readonly complete?: (line: string) => [string[], string];
+  /** Earlier prompts, newest first (Up brings them back). */
+  readonly history?: readonly string[];
 }
 
 export interface ChatInput {
@@ -42,7 +46,7 @@ export interface ChatInput {
 
 export function createChatInput(deps: ChatInputDeps): ChatInput {
   let current: Interface | null = null;
-  let history: string[] = [];
+  let history: string[] = [...(deps.history ?? [])];
   let closed = false;
   /** Lines of a prompt not yet sent: those of a paste so far, or those ended by a backslash. */
   let gathered: string[] = [];
@@ -87,6 +91,7 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
       terminal: isTerminal,
       history,
       historySize: HISTORY_SIZE,
+      ...(deps.complete === undefined ? {} : { completer: deps.complete }),
     });
     setPasteMode(true);
     pasting = false;

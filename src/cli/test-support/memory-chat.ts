@@ -1,5 +1,8 @@
 // runChat on a memory terminal for chat tests: keystrokes go in through `type`, everything shown is in
 // `shown()`, the clock is set by `setNow`, and `stop` aborts the session as a SIGTERM would.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { runChat, type ChatDeps } from "../chat.js";
 import { createMemoryTerminal } from "./memory-terminal.js";
 
@@ -10,6 +13,10 @@ export interface MemoryChat {
   setNow(ms: number): void;
   stop(): void;
 }
+
+/** One folder per test file for the chats' project and config (their input history): removed at exit. */
+const scratch = mkdtempSync(join(tmpdir(), "mca-memory-chat-"));
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 
 export function startMemoryChat(makeAgent: ChatDeps["makeAgent"], onTerminal?: ChatDeps["onTerminal"]): MemoryChat {
   const terminal = createMemoryTerminal();
@@ -25,6 +32,8 @@ export function startMemoryChat(makeAgent: ChatDeps["makeAgent"], onTerminal?: C
     banner: "mca test banner",
     nowMs: () => nowMs,
     signal: stop.signal,
+    projectDir: scratch,
+    env: { XDG_CONFIG_HOME: join(scratch, "config") },
     ...(onTerminal === undefined ? {} : { onTerminal }),
   });
   return {

@@ -1,0 +1,65 @@
+// The chat's input history, kept across sessions of the same project: one file per project in the user's
+// config folder (never in the project, where a cloned repository could plant lines), a JSON string per
+// line, readable by the user only. What is read back is checked: a line that is not a plain prompt (one
+// with control or hidden characters) is dropped rather than shown when the user presses Up.
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { userConfigDir } from "../config/index.js";
+import { untrustedText } from "./untrusted-text.js";
+
+/** As many as the input line keeps; the file is cut back to this many when it has grown to twice that. */
+export const PROMPT_HISTORY_SIZE = 500;
+
+export function promptHistoryFile(projectDir: string, env: Readonly<Record<string, string | undefined>>): string {
+  let real = projectDir;
+  try {
+    real = realpathSync(projectDir);
+  } catch {
+    // A folder that vanished keeps its name as written.
+  }
+  const key = createHash("sha256").update(real).digest("hex").slice(0, 16);
+  return join(userConfigDir(env), "history", `${key}.jsonl`);
+}
+
+/** Newest first, as the input line wants them; none when there is no file or it cannot be read. */
+export function loadPromptHistory(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  const prompts: string[] = [];
+  for (const line of text.split("\n")) {
+    const prompt = parsePrompt(line);
+    if (prompt !== undefined && prompt !== prompts.at(-1)) prompts.push(prompt);
+  }
+  return prompts.slice(-PROMPT_HISTORY_SIZE).reverse();
+}
+
+/** Adds one prompt; a failure to write is not the user's problem and is ignored (history is a convenience). */
+export function appendPromptHistory(file: string, prompt: string): void {
+  if (parsePrompt(JSON.stringify(prompt)) === undefined) return;
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    appendFileSync(file, `${JSON.stringify(prompt)}\n`, { mode: 0o600 });
+    const lines = readFileSync(file, "utf8").split("\n").filter((line) => line !== "");
+    if (lines.length > 2 * PROMPT_HISTORY_SIZE) writeFileSync(file, `${lines.slice(-PROMPT_HISTORY_SIZE).join("\n")}\n`, { mode: 0o600 });
+  } catch {
+    // Nothing to do: the session goes on without saving this line.
+  }
+}
+
+/** A prompt of one line, without anything untrustedText would have to make visible. */
+function parsePrompt(line: string): string | undefined {
+  if (line.trim() === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "string" || value.trim() === "" || value.includes("\n")) return undefined;
+  return untrustedText(value) === value ? value : undefined;
+}
