@@ -1,27 +1,46 @@
 // Approval of one tool call by the user, and what they are shown to judge it. In the chat: the tool's name,
-// source, the gate's reason and the arguments, then allow once / allow for this session / deny. When nobody
+// source, the gate's reason and what the call will do (a diff, the command, the arguments), then allow once /
+// allow for this session / deny. When nobody
 // can be asked (pipe mode, `-p`, subcommands): `ask` means deny, and the message names the flag that allows the call.
 import type { ChalkInstance } from "chalk";
-import type { ApprovalAnswer, ApprovalRequest, Tool } from "../kernel/index.js";
+import type { ApprovalAnswer, ApprovalRequest, NobodyToAsk, Tool } from "../kernel/index.js";
+import { previewCall } from "./change-preview.js";
 import type { Asker, Choice } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
 
-const ARGS_PREVIEW_LINES = 20;
 const APPROVAL_CHOICES: ReadonlyArray<Choice<ApprovalAnswer>> = [
   { title: "Allow once", value: "once" },
   { title: "Allow for this session", value: "session" },
   { title: "Deny", value: "deny" },
 ];
+/** Rows kept free for the header lines and the question below a preview. */
+const RESERVED_ROWS = 10;
+const MIN_PREVIEW_LINES = 8;
+/** Without a terminal height (a pipe, a test): what a small terminal shows. */
+const DEFAULT_ROWS = 24;
 
-/** "cancelled" when the user pressed Ctrl-C or Escape at the question. */
-export async function promptForApproval(request: ApprovalRequest, chalk: ChalkInstance, asker: Asker): Promise<ApprovalAnswer | "cancelled"> {
-  asker.say(describeRequest(request, chalk));
-  return (await asker.select(`Allow ${untrustedText(request.tool.name)}?`, APPROVAL_CHOICES)) ?? "cancelled";
+/**
+ * Shows the call (a diff for file changes, the command for bash) cut to the screen, then asks. When the
+ * preview was cut, one more choice shows all of it and asks again. "cancelled" when the user pressed Ctrl-C
+ * or Escape at the question.
+ */
+export async function promptForApproval(request: ApprovalRequest, chalk: ChalkInstance, asker: Asker, screenRows?: number): Promise<ApprovalAnswer | "cancelled"> {
+  const preview = await previewCall(request.tool, request.args, chalk);
+  const room = Math.max(MIN_PREVIEW_LINES, (screenRows ?? DEFAULT_ROWS) - RESERVED_ROWS);
+  const cut = preview.length > room;
+  const shown = cut ? [...preview.slice(0, room), chalk.dim(`  … ${preview.length - room} more lines`)] : preview;
+  asker.say(describeRequest(request, chalk, shown));
+  const choices: ReadonlyArray<Choice<ApprovalAnswer | "more">> = cut ? [...APPROVAL_CHOICES, { title: `Show all ${preview.length} lines`, value: "more" }] : APPROVAL_CHOICES;
+  for (;;) {
+    const answer = await asker.select(`Allow ${untrustedText(request.tool.name)}?`, choices);
+    if (answer !== "more") return answer ?? "cancelled";
+    asker.say(preview.join("\n"));
+  }
 }
 
-/** The server's names, claims and the model's arguments pass untrustedText: the user judges them by what is shown. */
-export function describeRequest(request: ApprovalRequest, chalk: ChalkInstance): string {
-  const { tool, args, decision } = request;
+/** The server's names and claims pass untrustedText: the user judges them by what is shown. */
+export function describeRequest(request: ApprovalRequest, chalk: ChalkInstance, preview: readonly string[]): string {
+  const { tool, decision } = request;
   const source = tool.source === "local" ? "local tool" : `MCP server "${tool.source}" (its own name: ${tool.originalName})`;
   const lines = [
     `${chalk.yellow("approval needed:")} ${chalk.bold(untrustedText(tool.name))} from ${untrustedText(source)}`,
@@ -30,20 +49,19 @@ export function describeRequest(request: ApprovalRequest, chalk: ChalkInstance):
   if (tool.annotations !== undefined) {
     lines.push(chalk.dim(`  the server says (not trusted): ${untrustedText(JSON.stringify(tool.annotations))}`));
   }
-  const argLines = untrustedText(JSON.stringify(args, null, 2)).split("\n");
-  const shown = argLines.slice(0, ARGS_PREVIEW_LINES).map((line) => `  ${line}`);
-  if (argLines.length > ARGS_PREVIEW_LINES) shown.push(chalk.dim(`  … ${argLines.length - ARGS_PREVIEW_LINES} more lines`));
-  return [...lines, ...shown].join("\n");
+  return [...lines, ...preview].join("\n");
 }
 
-function denialMessage(toolName: string): string {
-  return `denied: ${toolName} needs approval; run with --allow ${JSON.stringify(toolName)} to allow it`;
+/** The same sentence for the user (stderr) and the model (the call's result): nobody said no, nobody was asked. */
+function unaskedReason(toolName: string): string {
+  return `${toolName} needs approval and there is no terminal to ask on; run mca with --allow ${JSON.stringify(toolName)} to allow it`;
 }
 
-export function createApproverWithoutTerminal(warn: (line: string) => void): (request: ApprovalRequest) => Promise<ApprovalAnswer> {
+export function createApproverWithoutTerminal(warn: (line: string) => void): (request: ApprovalRequest) => Promise<NobodyToAsk> {
   return async (request) => {
-    warn(denialMessage(request.tool.name));
-    return "deny";
+    const reason = unaskedReason(request.tool.name);
+    warn(`not run: ${reason}`);
+    return { kind: "nobody_to_ask", reason };
   };
 }
 

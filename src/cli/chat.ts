@@ -157,7 +157,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const agent = deps.makeAgent({
     approve: async (request) => {
       renderer.pause();
-      const answer = await input.suspend(() => promptForApproval(request, chalk, createPromptsAsker(terminal)));
+      const answer = await input.suspend(() => promptForApproval(request, chalk, createPromptsAsker(terminal), deps.output.rows));
       if (answer !== "cancelled") return answer;
       // Ctrl-C at the question: deny this call and interrupt the turn, as Ctrl-C does elsewhere.
       lastInterruptMs = deps.nowMs();

@@ -7,7 +7,7 @@ import type { PromptObject } from "prompts";
 
 /** process.stdin/stdout in use, in-memory streams in tests. */
 export type TerminalInput = Readable & { readonly isTTY?: boolean };
-export type TerminalOutput = Writable & { readonly isTTY?: boolean; readonly columns?: number };
+export type TerminalOutput = Writable & { readonly isTTY?: boolean; readonly columns?: number; readonly rows?: number };
 
 // The chat's input line can step aside while something else owns the terminal and come back with its
 // history, so the two never read the same keystrokes. It hands the chat whole prompts: a paste arrives as

@@ -1,0 +1,71 @@
+// What an approval shows of a call, as the person judging it needs to see it: for write_file and edit_file a
+// unified diff against the file as it is now (a new file as its length and its lines), for bash the command
+// itself, for anything else its arguments. Every line is untrusted text (the model wrote the change, the file
+// may hold anything) and is made safe before it is coloured.
+import { readFile } from "node:fs/promises";
+import type { ChalkInstance } from "chalk";
+import { structuredPatch } from "diff";
+import { parseToolArgs, type Tool, type ToolArgs } from "../kernel/index.js";
+import { untrustedText } from "./untrusted-text.js";
+
+/** Lines of context around each change, as `git diff` shows. */
+const CONTEXT_LINES = 3;
+
+/** The lines that show what the call will do, coloured; the caller decides how many fit on the screen. */
+export async function previewCall(tool: Tool, args: ToolArgs, chalk: ChalkInstance): Promise<string[]> {
+  if (tool.source === "local" && tool.kind === "exec" && typeof args.command === "string") {
+    return untrustedText(args.command)
+      .split("\n")
+      .map((line, index) => `  ${index === 0 ? chalk.bold("$") : " "} ${line}`);
+  }
+  if (tool.source === "local" && (tool.name === "write_file" || tool.name === "edit_file")) {
+    const diff = await previewFileChange(tool, args, chalk);
+    if (diff !== undefined) return diff;
+  }
+  return untrustedText(JSON.stringify(args, null, 2))
+    .split("\n")
+    .map((line) => `  ${line}`);
+}
+
+/** undefined when the arguments do not parse (the call will fail and say why; the arguments are shown). */
+async function previewFileChange(tool: Tool, args: ToolArgs, chalk: ChalkInstance): Promise<string[] | undefined> {
+  const parsed = parseToolArgs(tool, args);
+  if (parsed instanceof Error) return undefined;
+  const file = tool.changes?.(parsed)[0];
+  if (file === undefined) return undefined;
+  const before = await readFile(file, "utf8").catch(() => null);
+  const shownPath = untrustedText(String(args.path));
+  if (tool.name === "write_file") {
+    const content = typeof args.content === "string" ? args.content : "";
+    if (before === null) return newFilePreview(shownPath, content, chalk);
+    return unifiedDiff(shownPath, before, content, chalk);
+  }
+  if (before === null) return [chalk.red(`  ${shownPath} does not exist: the edit will fail`)];
+  const oldText = typeof args.old_string === "string" ? args.old_string : "";
+  const newText = typeof args.new_string === "string" ? args.new_string : "";
+  const at = before.indexOf(oldText);
+  if (oldText === "" || at === -1) return [chalk.red(`  the text to replace is not in ${shownPath}: the edit will fail`)];
+  return unifiedDiff(shownPath, before, `${before.slice(0, at)}${newText}${before.slice(at + oldText.length)}`, chalk);
+}
+
+function newFilePreview(path: string, content: string, chalk: ChalkInstance): string[] {
+  const lines = content.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  // All of it: the approval shows as many of these lines as fit on the screen, and the rest on request.
+  const added = lines.map((line) => chalk.green(`  +${untrustedText(line)}`));
+  return [chalk.bold(`  new file ${path}: ${lines.length} lines, ${Buffer.byteLength(content)} bytes`), ...added];
+}
+
+function unifiedDiff(path: string, before: string, after: string, chalk: ChalkInstance): string[] {
+  if (before === after) return [chalk.dim(`  ${path}: no change`)];
+  const patch = structuredPatch(path, path, before, after, "", "", { context: CONTEXT_LINES });
+  const lines = [chalk.bold(`  --- ${path}`), chalk.bold(`  +++ ${path}`)];
+  for (const hunk of patch.hunks) {
+    lines.push(chalk.cyan(`  @@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`));
+    for (const line of hunk.lines) {
+      const shown = `  ${untrustedText(line)}`;
+      lines.push(line.startsWith("+") ? chalk.green(shown) : line.startsWith("-") ? chalk.red(shown) : shown);
+    }
+  }
+  return lines;
+}
