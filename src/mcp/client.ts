@@ -90,6 +90,8 @@ export interface McpClient {
   initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo>;
   listTools(): Promise<RemoteToolInfo[]>;
   callTool(name: string, args: ToolArgs, options?: CallToolOptions): Promise<CallToolOutcome>;
+  /** How many times a legacy HTTP server's lost session was replaced by a new one. */
+  sessionRenewals(): number;
   /** Any other request (resources/list, resources/read, prompts/get…): the raw result object. */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
 }
@@ -161,6 +163,9 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   let progressTokens = 0;
   /** The tools being called, latest last: a legacy server's request for input names none, so it is taken to be about the latest. */
   const toolsInFlight: string[] = [];
+  /** The legacy session being renewed, shared by the requests that found it gone; and how many renewals succeeded. */
+  let renewing: Promise<void> | undefined;
+  let sessionRenewals = 0;
   let closing: Promise<void> | undefined;
 
   function useVersion(version: string): void {
@@ -199,6 +204,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     const peerOptions = signal === undefined && timeoutMs === undefined ? undefined : { signal, timeoutMs };
     let versionRetried = false;
     let resent = false;
+    let sessionRenewed = false;
     try {
       for (;;) {
         try {
@@ -215,6 +221,11 @@ export function createMcpClient(options: McpClientOptions): McpClient {
             }
             versionRetried = true;
             useVersion(mutual);
+            continue;
+          }
+          if (error.sessionExpired && legacy && !sessionRenewed) {
+            sessionRenewed = true;
+            await renewSession();
             continue;
           }
           if (error.kind === "broken" && resendableWhenBroken(method) && !resent) {
@@ -273,6 +284,26 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     return info;
   }
 
+  /**
+   * 2025-11-25: on a 404 to a request with a session id the client "MUST start a new session by sending a
+   * new InitializeRequest". Requests that meet the 404 together share one new handshake; each is then resent once.
+   */
+  function renewSession(): Promise<void> {
+    renewing ??= initializeLegacy()
+      .then(() => {
+        sessionRenewals += 1;
+        warn("the server no longer knew mca's session (HTTP 404; it may have restarted): a new session was started");
+      })
+      .catch((error: unknown) => {
+        const text = `the server no longer knew mca's session (HTTP 404), and a new one could not be started: ${describeError(error)}`;
+        throw new McpError(error instanceof McpError ? error.kind : "protocol", text, { server, sessionExpired: true });
+      })
+      .finally(() => {
+        renewing = undefined;
+      });
+    return renewing;
+  }
+
   /** A server that refuses its own declared logging still serves its tools: the refusal is only a warning. */
   async function setLegacyLogLevel(level: LogLevel): Promise<void> {
     try {
@@ -318,6 +349,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     initializeLegacy,
     listTools,
     callTool,
+    sessionRenewals: () => sessionRenewals,
     request: (method, params = {}, requestOptions = {}) => exchange(method, params, requestOptions),
   };
 }

@@ -143,6 +143,11 @@ export interface McpErrorDetails {
   readonly data?: unknown;
   /** The HTTP status of the reply that failed, when there was one: 401/403 say "auth", never "legacy". */
   readonly httpStatus?: number;
+  /**
+   * 2025-11-25 Streamable HTTP: the request carried an `Mcp-Session-Id` and the server answered 404, so the
+   * session is gone; the client "MUST start a new session by sending a new InitializeRequest".
+   */
+  readonly sessionExpired?: boolean;
 }
 
 export class McpError extends Error {
@@ -150,6 +155,7 @@ export class McpError extends Error {
   readonly code: number | undefined;
   readonly data: unknown;
   readonly httpStatus: number | undefined;
+  readonly sessionExpired: boolean;
 
   constructor(
     readonly kind: McpErrorKind,
@@ -162,6 +168,7 @@ export class McpError extends Error {
     this.code = details.code;
     this.data = details.data;
     this.httpStatus = details.httpStatus;
+    this.sessionExpired = details.sessionExpired === true;
   }
 }
 

@@ -6,6 +6,7 @@ import type { JsonRpcMessage } from "./jsonrpc.js";
 import { mountServers, NEEDS_TASKS_MARK, type MountDeps, type MountedServers } from "./mount-servers.js";
 import type { LogLevel, ServerLogEntry } from "./server-log.js";
 import { recordingTransport } from "./test-support/received-by-server.js";
+import { startStatefulSdkServer } from "./test-support/sdk-v1-http-server.js";
 
 // mca against a server built with the official TypeScript SDK v1 (a 2025-11-25 server, as most are today).
 const SDK_V1_SERVER = fileURLToPath(new URL("./test-support/sdk-v1-stdio-server.mjs", import.meta.url));
@@ -131,5 +132,48 @@ describe("a legacy SDK v1 server's log messages", () => {
     const mounted = await mountSdkV1({ onLog: (entry) => logs.push(entry) });
     await tool(mounted, "log_each_level").run({}, context);
     expect(logs.map((entry) => entry.level)).toEqual(["info", "warning", "error"]);
+  });
+});
+
+describe("a stateful legacy SDK v1 HTTP server", () => {
+  it("that restarts and answers 404 to the old session gets a new initialize, and the call is resent once", async () => {
+    const server = await startStatefulSdkServer();
+    const warnings: string[] = [];
+    const deps: MountDeps = { clientVersion: "0.0.0-test", baseEnv: {}, onWarning: (warning) => warnings.push(warning) };
+    const mounted = await mountServers({ file: "/tmp/mcp.config.json", servers: [{ alias: "kept", transport: "http", url: server.url, headers: {}, enabled: true }] }, deps);
+    try {
+      const echo = tool(mounted, "echo");
+      expect(await echo.run({}, context)).toEqual({ text: "echo", isError: false });
+      await server.restart();
+      expect(await echo.run({}, context)).toEqual({ text: "echo", isError: false });
+      expect(mounted.statuses()[0]).toMatchObject({ state: "connected", protocolVersion: "2025-11-25", sessionRenewals: 1 });
+      expect(warnings).toEqual(["kept: the server no longer knew mca's session (HTTP 404; it may have restarted): a new session was started"]);
+
+      const [first, renewed] = [...new Set(server.requests.map((request) => request.sessionId).filter((id) => id !== undefined))];
+      expect(server.requests.slice(-5)).toEqual([
+        { method: "POST", rpc: "tools/call", sessionId: first },
+        { method: "POST", rpc: "tools/call", sessionId: first },
+        { method: "POST", rpc: "initialize", sessionId: undefined },
+        { method: "POST", rpc: "notifications/initialized", sessionId: renewed },
+        { method: "POST", rpc: "tools/call", sessionId: renewed },
+      ]);
+    } finally {
+      await mounted.close();
+      await server.close();
+    }
+  });
+
+  it("gets a DELETE with its session id when mca closes the connection", async () => {
+    const server = await startStatefulSdkServer();
+    const deps: MountDeps = { clientVersion: "0.0.0-test", baseEnv: {}, onWarning: () => undefined };
+    const mounted = await mountServers({ file: "/tmp/mcp.config.json", servers: [{ alias: "kept", transport: "http", url: server.url, headers: {}, enabled: true }] }, deps);
+    const session = server.requests.find((request) => request.rpc === "tools/list")?.sessionId;
+    await mounted.close();
+    try {
+      expect(session).toBeDefined();
+      expect(server.requests.at(-1)).toEqual({ method: "DELETE", sessionId: session, rpc: undefined });
+    } finally {
+      await server.close();
+    }
   });
 });

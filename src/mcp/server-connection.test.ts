@@ -7,6 +7,7 @@ import { ServerConnection, type ConnectionDeps, type McpServerConfig } from "./s
 import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";
 import { recordingTransport } from "./test-support/received-by-server.js";
 import { summary } from "./test-support/mcp-rejection.js";
+import { startScriptedHttpServer } from "./test-support/scripted-http-server.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
 
 const deps: ConnectionDeps = { clientVersion: "0.15.0", configFile: "/tmp/mcp.config.json", baseEnv: { PATH: process.env.PATH }, onWarning: () => undefined };
@@ -126,6 +127,47 @@ describe("ServerConnection", () => {
       expect(connection.status()).toMatchObject({ state: "connected", error: null });
     } finally {
       if (up) await close();
+    }
+  });
+});
+
+describe("ServerConnection with a legacy HTTP server that loses its session", () => {
+  it("is disconnected, saying so, when the new session cannot be started either", async () => {
+    const accepted = { kind: "text", status: 202, body: "" } as const;
+    const legacyResult = (id: number, result: object) => ({ kind: "json", body: { jsonrpc: "2.0", id, result } }) as const;
+    const server = await startScriptedHttpServer([
+      { method: "server/discover", reply: { kind: "json", status: 400, body: { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "no" } } } },
+      {
+        method: "initialize",
+        reply: { ...legacyResult(2, { protocolVersion: "2025-11-25", capabilities: { tools: {} } }), headers: { "Mcp-Session-Id": "s-1" } },
+      },
+      { method: "notifications/initialized", reply: accepted },
+      { method: "tools/list", reply: legacyResult(3, { tools: [{ name: "ping", inputSchema: { type: "object" } }] }) },
+      { method: "tools/call", reply: { kind: "text", status: 404, contentType: "text/plain", body: "Session not found" } },
+      { method: "initialize", reply: { kind: "text", status: 503, contentType: "text/plain", body: "restarting" } },
+    ]);
+    try {
+      const connection = open({ alias: "web", transport: "http", url: server.url, headers: {}, enabled: true });
+      await connection.connect();
+      const failed = await connection.callTool("ping", {}, {});
+      expect(failed instanceof Error && summary(failed)).toEqual({
+        kind: "protocol",
+        server: "web",
+        message:
+          "the server no longer knew mca's session (HTTP 404), and a new one could not be started: " +
+          `${server.url} answered HTTP 503 Service Unavailable without a JSON-RPC body to request 5: "restarting"`,
+      });
+      expect(connection.status()).toMatchObject({ state: "disconnected", sessionRenewals: 0 });
+      expect(server.received.map((request) => [request.method, request.headers["mcp-session-id"]])).toEqual([
+        ["server/discover", undefined],
+        ["initialize", undefined],
+        ["notifications/initialized", "s-1"],
+        ["tools/list", "s-1"],
+        ["tools/call", "s-1"],
+        ["initialize", undefined],
+      ]);
+    } finally {
+      await server.close();
     }
   });
 });

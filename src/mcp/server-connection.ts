@@ -74,6 +74,8 @@ export interface ServerStatus {
    * `level logger: text`. Always set here; optional so that a status built elsewhere need not carry it.
    */
   readonly recentLogs?: readonly string[];
+  /** HTTP only: how many times the server lost mca's legacy session (a 404) and a new one was started. */
+  readonly sessionRenewals?: number;
 }
 
 export interface ConnectionDeps {
@@ -212,8 +214,9 @@ export class ServerConnection {
       return outcome;
     } catch (error) {
       const failure = asMcpError(error, "protocol", this.alias);
-      // Over HTTP every call is its own request: one that cannot reach the server marks it disconnected.
-      if (failure.kind === "unreachable") this.#markDead(failure.message);
+      // Over HTTP every call is its own request: one that cannot reach the server marks it disconnected, and
+      // so does a lost legacy session that could not be renewed.
+      if (failure.kind === "unreachable" || failure.sessionExpired) this.#markDead(failure.message);
       return failure;
     }
   }
@@ -229,6 +232,7 @@ export class ServerConnection {
       error: this.#error === null ? null : this.#redact(this.#error),
       stderrTail: tail === "" ? null : tail,
       recentLogs: this.#log.recent(),
+      ...(this.spec.transport === "http" ? { sessionRenewals: this.#lastClient?.sessionRenewals() ?? 0 } : {}),
     };
   }
 

@@ -34,6 +34,8 @@ export type HttpTransportOptions = {
  * Only idle sockets: an open request or event stream is never timed out by the agent.
  */
 const IDLE_SOCKET_TIMEOUT_MS = 4000;
+/** Ending a legacy session at close waits this long at most: the session ends with the server's own timeout anyway. */
+const SESSION_DELETE_TIMEOUT_MS = 2000;
 function describeMessage(message: JsonRpcMessage): string {
   if (!("method" in message)) return `response ${JSON.stringify(message.id)}`;
   if ("id" in message) return `request ${JSON.stringify(message.id)}`;
@@ -128,7 +130,37 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     });
     inFlight.add(exchange);
     if (requestId !== undefined) byRequestId.set(requestId, exchange);
-    return exchange.done;
+    const sentSession = sessionId;
+    if (sentSession === undefined) return exchange.done;
+    return exchange.done.catch((error: unknown) => {
+      if (!(error instanceof McpError) || error.httpStatus !== 404) throw error;
+      // The session this request carried is gone (the server restarted, or dropped it): never sent again.
+      if (sessionId === sentSession) sessionId = undefined;
+      const text = `${error.message}; the server no longer knows the session this ${subject} carried`;
+      throw new McpError(error.kind, text, { server, code: error.code, data: error.data, httpStatus: 404, sessionExpired: true });
+    });
+  }
+
+  /**
+   * 2025-11-25: "Clients that no longer need a particular session … SHOULD send an HTTP DELETE to the MCP
+   * endpoint with the Mcp-Session-Id header". Best effort, bounded: a 405 (the server keeps its sessions)
+   * or no answer changes nothing for us.
+   */
+  function endSession(id: string): Promise<void> {
+    const version = options.protocolVersion?.();
+    const headers: Record<string, string> = { ...extraHeaders, "Mcp-Session-Id": id, ...(version === undefined ? {} : { "MCP-Protocol-Version": version }) };
+    return new Promise((resolve) => {
+      const request = (url.protocol === "https:" ? https : http).request(url, { method: "DELETE", agent, headers, timeout: SESSION_DELETE_TIMEOUT_MS });
+      request.on("response", (res) => {
+        res.resume();
+        res.on("end", () => resolve());
+        res.on("error", () => resolve());
+      });
+      request.on("timeout", () => request.destroy());
+      request.on("error", () => resolve());
+      request.on("close", () => resolve());
+      request.end();
+    });
   }
 
   return {
@@ -142,9 +174,12 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       if (closing !== undefined) return closing;
       const reason = new McpError("closed", "the transport was closed", { server });
       for (const exchange of [...inFlight]) exchange.abort(reason);
-      if (ownAgent) agent.destroy();
       handlers?.onClose(reason);
-      closing = Promise.resolve();
+      const ended = sessionId === undefined ? Promise.resolve() : endSession(sessionId);
+      sessionId = undefined;
+      closing = ended.then(() => {
+        if (ownAgent) agent.destroy();
+      });
       return closing;
     },
   };
