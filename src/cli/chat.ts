@@ -5,13 +5,13 @@
 import { describeError } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, type MarkdownRenderer } from "./markdown.js";
-import { runLine, SLASH_COMMANDS } from "./commands.js";
+import { runLine, SLASH_COMMANDS, type LastResult } from "./commands.js";
 import { completeLine } from "./completion.js";
 import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
 import type { ServerStatusProvider } from "./mcp-servers.js";
 import { createSpinner, createTtyRenderer } from "./render.js";
 import type { AgentFactory } from "./session.js";
-import { createChatInput, createPromptsAsker, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
+import { createChatInput, createPromptsAsker, showInPager, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
 
 export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
 export const END_SETTLE_LIMIT_MS = 3000;
@@ -76,6 +76,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     });
   };
 
+  /** The newest tool result, for /last. */
+  let lastResult: LastResult | undefined;
   /** Prompts typed while a turn ran, in order: sent as the next prompt when it ends. */
   let queued: string[] = [];
   let interruptedByUser = false;
@@ -166,6 +168,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       return "deny";
     },
     emit: (event) => {
+      if (event.type === "tool_end") lastResult = { tool: event.tool, text: event.text, truncated: event.truncated };
       renderer.emit(event);
     },
   });
@@ -191,6 +194,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     get width() {
       return width();
     },
+    lastResult: () => lastResult,
+    // A pager needs a real terminal; elsewhere /last prints.
+    ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),
   };
 
   if (deps.signal.aborted) end(0);

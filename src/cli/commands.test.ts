@@ -152,6 +152,7 @@ describe("slash commands", () => {
       "out:/approvals",
       "out:/call <tool> <json>",
       "out:/undo",
+      "out:/last",
       "out:/clear",
       "out:/mcp",
       "out:/exit",
@@ -191,5 +192,20 @@ describe("parseCallArgs", () => {
 
   it("takes missing text as empty arguments", () => {
     expect(parseCallArgs("list_dir", undefined)).toEqual({});
+  });
+});
+
+describe("/last", () => {
+  it("prints the newest tool result in full, says when it was cut, and says when there is none", async () => {
+    const { written, context } = setup();
+    expect(await runLine("/last", context)).toBe("ok");
+    expect(written).toEqual(["out:no tool result yet"]);
+    const withResult = { ...context, lastResult: () => ({ tool: "bash", text: "line 1\nline 2\u001b[2J", truncated: true }) };
+    written.length = 0;
+    expect(await runLine("/last", withResult)).toBe("ok");
+    expect(written).toEqual(["out:bash (cut to the 8,000-character budget, as the model received it):\nline 1\nline 2\\u001b[2J"]);
+    const paged: string[] = [];
+    await runLine("/last", { ...withResult, page: async (text) => void paged.push(text) });
+    expect(paged).toHaveLength(1);
   });
 });

@@ -18,6 +18,16 @@ export interface CommandContext {
   readonly signal: AbortSignal;
   /** The terminal's width in the chat: table rows are cut to it instead of wrapping mid-word. Unset: no limit. */
   readonly width?: number;
+  /** The last tool result of this session, as the model received it (the chat keeps it for /last). */
+  readonly lastResult?: () => LastResult | undefined;
+  /** Shows a long text in a pager where there is a terminal; else it is printed. */
+  readonly page?: (text: string) => Promise<void>;
+}
+
+export interface LastResult {
+  readonly tool: string;
+  readonly text: string;
+  readonly truncated: boolean;
 }
 
 /** "failed" makes pipe mode exit 1; "exit" ends the session. */
@@ -102,6 +112,23 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       if (report.restored.length === 0) context.print("no files to restore");
       for (const path of report.restored) context.print(`restored ${untrustedText(path)}`);
       for (const tool of report.notUndoable) context.print(`not undoable (remote call): ${tool}`);
+      return "ok";
+    },
+  },
+  {
+    name: "last",
+    usage: "/last",
+    summary: "the full text of the last tool result (in a pager on a terminal)",
+    async run(context) {
+      const last = context.lastResult?.();
+      if (last === undefined) {
+        context.print("no tool result yet");
+        return "ok";
+      }
+      const cut = last.truncated ? " (cut to the 8,000-character budget, as the model received it)" : "";
+      const text = `${untrustedText(last.tool)}${cut}:\n${untrustedText(last.text)}`;
+      if (context.page === undefined) context.print(text);
+      else await context.page(text);
       return "ok";
     },
   },

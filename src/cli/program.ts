@@ -53,7 +53,7 @@ Modes:
   mca -p "<prompt>"   one prompt, the answer printed, then exit
 
 Slash commands (chat and pipe mode):
-  /help /tools /approvals /call <tool> <json> /undo /clear /mcp /exit
+  /help /tools /approvals /call <tool> <json> /undo /last /clear /mcp /exit
 
 Environment:
   ANTHROPIC_API_KEY   talk to Claude (without it the offline mock model answers, and says so once)

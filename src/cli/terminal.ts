@@ -153,6 +153,25 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
   };
 }
 
+/**
+ * A long text in `$PAGER` (default `less -R`, which shows the text's own escapes as given: the caller passes
+ * text already made safe) on the chat's terminal; printed as it is when no pager can start.
+ */
+export async function showInPager(text: string, output: TerminalOutput, input: TerminalInput): Promise<void> {
+  const { spawn } = await import("node:child_process");
+  const [command = "less", ...args] = (process.env.PAGER ?? "less -R").split(" ").filter((word) => word !== "");
+  const started = await new Promise<boolean>((resolve) => {
+    const pager = spawn(command, args, { stdio: ["pipe", "inherit", "inherit"] });
+    pager.on("error", () => resolve(false));
+    pager.on("close", () => resolve(true));
+    pager.stdin.on("error", () => undefined);
+    pager.stdin.end(text.endsWith("\n") ? text : `${text}\n`);
+  });
+  if (!started) output.write(text.endsWith("\n") ? text : `${text}\n`);
+  // The pager had the terminal in its own mode; the input line gets it back as it left it.
+  if (input.isTTY === true && "setRawMode" in input && typeof input.setRawMode === "function") input.setRawMode(false);
+}
+
 // How the chat lends its terminal to a question that comes from inside a running turn (an MCP server's
 // input request): while the question runs, the chat's input line steps aside and the spinner stops.
 
