@@ -39,7 +39,7 @@ describe("toApiMessages", () => {
         content: [
           { type: "tool_result", tool_use_id: "a", content: "A", is_error: false },
           { type: "tool_result", tool_use_id: "b", content: "B", is_error: true },
-          { type: "text", text: "also this" },
+          { type: "text", text: "also this", cache_control: { type: "ephemeral" } },
         ],
       },
     ]);
@@ -50,7 +50,21 @@ describe("toApiMessages", () => {
       { role: "user", content: [{ type: "text", text: "" }, { type: "text", text: "hi" }] },
       { role: "assistant", content: [{ type: "text", text: "" }] },
     ];
-    expect(toApiMessages(messages)).toEqual([{ role: "user", content: [{ type: "text", text: "hi" }] }]);
+    expect(toApiMessages(messages)).toEqual([{ role: "user", content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }] }]);
+  });
+
+  it("marks the newest message and the user message before it for caching, so each request reads the last one's cache", () => {
+    const turn = (text: string, id: string): Message[] => [
+      { role: "user", content: [{ type: "text", text }] },
+      { role: "assistant", content: [{ type: "tool_use", id, name: "read_file", input: { path: "x" } }] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: id, text: "X", isError: false }] },
+    ];
+    const sent = toApiMessages([...turn("first", "a"), ...turn("second", "b")]);
+    const marks = sent.flatMap((message, index) =>
+      typeof message.content === "string" ? [] : message.content.flatMap((block) => ("cache_control" in block && block.cache_control ? [index] : [])),
+    );
+    // The newest message (5) and the user message before it (3): two marks, with the system's and the tools' four in all.
+    expect(marks).toEqual([3, 5]);
   });
 });
 

@@ -27,10 +27,44 @@ export function toApiTools(tools: readonly ToolSpec[]): Anthropic.Tool[] {
  * is its one owner), so the messages map one to one. Empty text blocks, which the API rejects, are left out.
  */
 export function toApiMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
-  return messages.flatMap((message): Anthropic.MessageParam[] => {
-    const content = message.role === "assistant" ? assistantContent(message) : userContent(message);
-    return content.length === 0 ? [] : [{ role: message.role, content }];
+  const converted = messages.flatMap((message): ApiMessage[] => {
+    if (message.role === "assistant") {
+      const content = assistantContent(message);
+      return content.length === 0 ? [] : [{ role: "assistant", content }];
+    }
+    const content = userContent(message);
+    return content.length === 0 ? [] : [{ role: "user", content }];
   });
+  return withConversationCache(converted);
+}
+
+type ApiMessage =
+  | { readonly role: "user"; readonly content: Array<Anthropic.TextBlockParam | Anthropic.ToolResultBlockParam> }
+  | { readonly role: "assistant"; readonly content: Array<Anthropic.TextBlockParam | Anthropic.ToolUseBlockParam> };
+
+/**
+ * Prompt caching on the conversation, not only on the system prompt and the tool list: a breakpoint on the
+ * newest message writes the whole history to the cache, and one on the user message before it reads what
+ * the previous request wrote, however many blocks the last step added. With the system prompt's and the
+ * tool list's, that is the API's limit of four.
+ */
+function withConversationCache(messages: readonly ApiMessage[]): ApiMessage[] {
+  const marked = new Set<number>();
+  if (messages.length > 0) marked.add(messages.length - 1);
+  for (let index = messages.length - 2; index >= 0; index -= 1) {
+    if (messages[index]?.role !== "user") continue;
+    marked.add(index);
+    break;
+  }
+  return messages.map((message, index) => (marked.has(index) ? markLastBlock(message) : message));
+}
+
+function markLastBlock(message: ApiMessage): ApiMessage {
+  const last = message.content.length - 1;
+  if (message.role === "user") {
+    return { role: "user", content: message.content.map((block, index) => (index === last ? { ...block, cache_control: EPHEMERAL_CACHE } : block)) };
+  }
+  return { role: "assistant", content: message.content.map((block, index) => (index === last ? { ...block, cache_control: EPHEMERAL_CACHE } : block)) };
 }
 
 function userContent(message: UserMessage): Array<Anthropic.TextBlockParam | Anthropic.ToolResultBlockParam> {

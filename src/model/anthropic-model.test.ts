@@ -33,7 +33,7 @@ describe("createAnthropicModel", () => {
       max_tokens: 16_384,
       stream: true,
       system: [{ type: "text", text: "You are mca.", cache_control: { type: "ephemeral" } }],
-      messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }],
+      messages: [{ role: "user", content: [{ type: "text", text: "hello", cache_control: { type: "ephemeral" } }] }],
       tools: [
         { name: "read_file", description: "Read a file.", input_schema: TOOLS[0]?.inputSchema },
         {
@@ -96,7 +96,8 @@ describe("createAnthropicModel", () => {
     await model.complete(requestFor(history).request);
     const body = api.requests[0]?.body;
     expect(typeof body === "object" && body !== null && "messages" in body ? body.messages : undefined).toEqual([
-      { role: "user", content: [{ type: "text", text: "hello" }] },
+      // The user message before the newest: where the previous request's cache is read.
+      { role: "user", content: [{ type: "text", text: "hello", cache_control: { type: "ephemeral" } }] },
       {
         role: "assistant",
         content: [
@@ -108,7 +109,7 @@ describe("createAnthropicModel", () => {
         role: "user",
         content: [
           { type: "tool_result", tool_use_id: "toolu_a", content: "1\tcontent", is_error: false },
-          { type: "tool_result", tool_use_id: "toolu_b", content: "exit code 1", is_error: true },
+          { type: "tool_result", tool_use_id: "toolu_b", content: "exit code 1", is_error: true, cache_control: { type: "ephemeral" } },
         ],
       },
     ]);
