@@ -2,7 +2,7 @@
 // (or a fake Messages API), in pipe mode, with -p, and with configuration errors.
 import type { IncomingHttpHeaders } from "node:http";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTempProject, README_TEXT, type TempProject } from "./cli/test-support/run-cli.js";
@@ -19,7 +19,7 @@ afterEach(async () => {
   await project.remove();
 });
 
-const DENIED_WRITE = 'denied: write_file needs approval; run with --allow "write_file" to allow it';
+const DENIED_WRITE = 'not run: write_file needs approval and there is no terminal to ask on; run mca with --allow "write_file" to allow it';
 const WRITE_CALL = '/call write_file {"path":"notes/new.txt","content":"written by mca"}\n';
 
 describe("mca in pipe mode", () => {
@@ -94,6 +94,33 @@ describe("mca -p", () => {
     const run = await project.run(["-p", "hello", "--model", "nope"], "");
     expect(run.code).toBe(0);
     expect(run.stderr.split("\n").filter((line) => line.includes("--model"))).toEqual(['--model "nope" has no effect: the offline mock model answers']);
+  });
+});
+
+describe("mca -p without a terminal to ask on", () => {
+  it("tells the model, as well as the user, that the call needs approval and which flag grants it", async () => {
+    const script = join(project.home, "script.json");
+    await writeFile(script, JSON.stringify([[{ name: "write_file", input: { path: "a.txt", content: "x" } }], "ok"]));
+    const run = await project.run(["-p", "write it"], "", { MCA_MOCK_SCRIPT: script });
+    const sessions = join(project.dir, ".mca", "sessions");
+    const [name] = await readdir(sessions);
+    const results = (await readFile(join(sessions, name ?? ""), "utf8"))
+      .split("\n")
+      .filter((line) => line.startsWith('{"type":"tool_result"'))
+      .map((line): unknown => JSON.parse(line));
+    expect({ stderr: run.stderr.split("\n").filter((line) => line.startsWith("not run")), results }).toEqual({
+      stderr: [DENIED_WRITE],
+      results: [
+        {
+          type: "tool_result",
+          callId: "scripted_1",
+          tool: "write_file",
+          isError: true,
+          text: 'Not run: write_file needs approval and there is no terminal to ask on; run mca with --allow "write_file" to allow it.',
+          truncated: false,
+        },
+      ],
+    });
   });
 });
 

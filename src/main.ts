@@ -45,8 +45,12 @@ const shutdown = createShutdown({ closers, exit: (code) => process.exit(code), w
  * killed) and returns.
  */
 const interrupt = new AbortController();
-const end = (code: number): void => {
-  interrupt.abort();
+/**
+ * Stops the work and shuts down. `why` completes "Stopped: …" in what the model reads of a call cut short,
+ * so that a signal or a closed pipe is never reported as the user's own interrupt.
+ */
+const end = (code: number, why: string): void => {
+  if (!interrupt.signal.aborted) interrupt.abort(why);
   void shutdown(code);
 };
 
@@ -54,9 +58,10 @@ const end = (code: number): void => {
 let killChildren = (): void => undefined;
 // A crash or a plain process.exit still takes every MCP child process group down, synchronously.
 process.on("exit", () => killChildren());
-for (const [signal, code] of Object.entries(EXIT_ON_SIGNAL)) process.on(signal, () => end(code));
+for (const [signal, code] of Object.entries(EXIT_ON_SIGNAL)) process.on(signal, () => end(code, `mca received ${signal}`));
 process.on("SIGINT", () => {
-  if (interrupt.signal.aborted) end(INTERRUPTED_EXIT_CODE);
+  // The user's own Ctrl-C: no reason given, the call reads "Aborted by the user.".
+  if (interrupt.signal.aborted) end(INTERRUPTED_EXIT_CODE, "the user pressed Ctrl-C twice");
   else interrupt.abort();
 });
 // A reader that closed our output (`mca … | head -1`) ends the run quietly and at once, servers closed first;
@@ -65,7 +70,7 @@ for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", () => {
     if (outputClosed) return;
     outputClosed = true;
-    end(OUTPUT_CLOSED_EXIT_CODE);
+    end(OUTPUT_CLOSED_EXIT_CODE, "mca's output was closed");
   });
 }
 let crashed = false;
@@ -75,7 +80,7 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
     if (crashed) return;
     crashed = true;
     warn(`mca: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    end(CRASH_EXIT_CODE);
+    end(CRASH_EXIT_CODE, "mca hit an unexpected error");
   });
 }
 

@@ -48,10 +48,11 @@ describe("promptForApproval", () => {
 });
 
 describe("createApproverWithoutTerminal", () => {
-  it("denies, naming the flag that would allow the call", async () => {
+  it("says nobody was asked, naming the flag that would allow the call, to the user and in its answer", async () => {
     const warned: string[] = [];
-    expect(await createApproverWithoutTerminal((line) => warned.push(line))(request)).toBe("deny");
-    expect(warned).toEqual(['denied: write_file needs approval; run with --allow "write_file" to allow it']);
+    const reason = 'write_file needs approval and there is no terminal to ask on; run mca with --allow "write_file" to allow it';
+    expect(await createApproverWithoutTerminal((line) => warned.push(line))(request)).toEqual({ kind: "nobody_to_ask", reason });
+    expect(warned).toEqual([`not run: ${reason}`]);
   });
 });
 

@@ -1,7 +1,7 @@
 // A session: everything an agent needs besides a mode's approval and rendering — rules, model, tools, the
 // system prompt, snapshots, the transcript and (with --resume) the earlier history. A mode gives only its
 // SessionIo and gets an agent from the factory; configuration problems are an Error for main (exit 2).
-import { createAgent, describeError, unmatchedRules, type Agent, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type Redact, type Tool } from "../kernel/index.js";
+import { createAgent, describeError, unmatchedRules, type Agent, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type Tool } from "../kernel/index.js";
 import { toolPrefix } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, loadLastSession, openTranscript } from "../session/index.js";
@@ -11,7 +11,7 @@ import { loadRules, settingsFiles } from "../config/index.js";
 
 /** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
 export interface SessionIo {
-  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk>;
   readonly emit: (event: AgentEvent) => void;
 }
 

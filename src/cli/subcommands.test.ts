@@ -55,7 +55,7 @@ describe("mca subcommands", () => {
       truncated: false,
       approval: { decision: "ask", reason: "default for write tools: ask" },
     });
-    expect(run.stderr).toContain('denied: write_file needs approval; run with --allow "write_file" to allow it');
+    expect(run.stderr).toContain('not run: write_file needs approval and there is no terminal to ask on; run mca with --allow "write_file" to allow it');
   });
 
   it("call with arguments that are not JSON is a usage error", async () => {

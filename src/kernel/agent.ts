@@ -8,15 +8,16 @@ import { describeError, settle } from "./settle.js";
 import type { Tool, ToolArgs } from "./tool.js";
 import { createLoopGuard, REPEAT_REFUSE_AT, REPEAT_STOP_AT } from "./loop-guard.js";
 import {
-  ABORTED_TEXT,
+  abortedText,
   judgeCall,
   runToolCall,
   type ApprovalRequest,
   type CallContext,
   type CallOutcome,
+  type NobodyToAsk,
 } from "./tool-call.js";
 
-export type { ApprovalRequest } from "./tool-call.js";
+export type { ApprovalRequest, NobodyToAsk } from "./tool-call.js";
 
 // How far one user prompt may go before the kernel ends the turn by itself.
 
@@ -44,7 +45,7 @@ export interface AgentDeps {
   readonly rules: readonly Rule[];
   readonly system: string;
   /** Called only when the gate says ask; the CLI prompts (or, without a terminal, denies). */
-  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk>;
   readonly snapshots: SnapshotStore;
   readonly transcript: TranscriptSink;
   readonly emit: (event: AgentEvent) => void;
@@ -91,10 +92,10 @@ export interface Agent {
 
 export type TurnEnd = Extract<AgentEvent, { type: "turn_end" }>["reason"];
 
-const NOT_RUN_TEXT: Readonly<Record<NonNullable<CallOutcome["stop"]>, string>> = {
-  aborted: `Not run: ${ABORTED_TEXT}`,
-  loop_limit: "Not run: the turn was stopped because a call was repeated too often.",
-};
+/** The result of a call not run because an earlier one of the same reply ended the turn. */
+function notRunText(stop: NonNullable<CallOutcome["stop"]>, signal: AbortSignal): string {
+  return stop === "aborted" ? `Not run: ${abortedText(signal)}` : "Not run: the turn was stopped because a call was repeated too often.";
+}
 const UNFINISHED_TEXT = "Not run: the session ended before this call finished.";
 
 export function createAgent(deps: AgentDeps): Agent {
@@ -181,7 +182,7 @@ export function createAgent(deps: AgentDeps): Agent {
     for (const use of uses) {
       if (stop === null && signal.aborted) stop = "aborted";
       if (stop !== null) {
-        results.push({ type: "tool_result", toolUseId: use.id, text: NOT_RUN_TEXT[stop], isError: true });
+        results.push({ type: "tool_result", toolUseId: use.id, text: notRunText(stop, signal), isError: true });
         continue;
       }
       const outcome = await runToolCall(context, { id: use.id, name: use.name, args: use.input }, signal);

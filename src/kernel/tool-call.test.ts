@@ -124,9 +124,36 @@ describe("Agent.call", () => {
     expect(agent.decide("mcp__tickets__create").verdict).toBe("ask");
   });
 
-  it("treats an approval prompt that fails as a deny", async () => {
-    const { agent } = setup({ approve: () => Promise.reject(new Error("no terminal")) });
-    expect((await agent.call("write_file", { path: "/p/a" }, signal())).text).toBe("Denied by the user.");
+  it("treats an approval prompt that fails as a deny nobody gave, and says so", async () => {
+    const { agent } = setup({ approve: () => Promise.reject(new Error("input closed")) });
+    expect((await agent.call("write_file", { path: "/p/a" }, signal())).text).toBe("Not run: the approval question failed (input closed).");
+  });
+
+  it("tells the model why nobody was asked and how the call can be allowed, and records a deny", async () => {
+    const reason = 'write_file needs approval and there is no terminal to ask on; run mca with --allow "write_file" to allow it';
+    const { agent, transcript } = setup({ approve: async () => ({ kind: "nobody_to_ask", reason }) });
+    expect(await agent.call("write_file", { path: "/p/a" }, signal())).toEqual({
+      tool: "write_file",
+      isError: true,
+      text: `Not run: ${reason}.`,
+      truncated: false,
+      decision: { verdict: "ask", reason: "default for write tools: ask" },
+    });
+    expect(transcript.entries.filter((entry) => entry.type === "decision")).toEqual([
+      { type: "decision", callId: "user-call-1", tool: "write_file", decision: { verdict: "ask", reason: "default for write tools: ask" }, answer: "deny" },
+    ]);
+  });
+
+  it("names the reason a call was stopped when one is given, and blames the user only when none is", async () => {
+    const hang = fakeTool({ name: "hang", run: () => new Promise(() => undefined) });
+    const stoppedBy = async (reason?: string): Promise<string> => {
+      const { agent } = setup({ tools: [hang] });
+      const controller = new AbortController();
+      const running = agent.call("hang", {}, controller.signal);
+      setTimeout(() => controller.abort(reason), 10);
+      return (await running).text;
+    };
+    expect([await stoppedBy("mca received SIGTERM"), await stoppedBy()]).toEqual(["Stopped: mca received SIGTERM.", "Aborted by the user."]);
   });
 
   it("does not run a change whose snapshot cannot be saved", async () => {

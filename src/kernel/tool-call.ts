@@ -11,6 +11,25 @@ import { parseToolArgs, type Tool, type ToolArgs, type ToolResult } from "./tool
 
 export const ABORTED_TEXT = "Aborted by the user.";
 
+/**
+ * What the model reads for a call stopped by `signal`: a stop the user asked for (no reason given) is
+ * ABORTED_TEXT; one with a reason given as a sentence (a signal mca received, say) names it, so the model
+ * never blames the user for it.
+ */
+export function abortedText(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return typeof reason === "string" && reason !== "" ? `Stopped: ${reason}.` : ABORTED_TEXT;
+}
+
+/**
+ * The approver's word when there was nobody to ask (no terminal): the call is not run, and `reason` says
+ * why and how the user can allow it, for the model and the transcript alike.
+ */
+export interface NobodyToAsk {
+  readonly kind: "nobody_to_ask";
+  readonly reason: string;
+}
+
 export interface ApprovalRequest {
   readonly tool: Tool;
   readonly args: ToolArgs;
@@ -26,7 +45,7 @@ export interface CallContext {
   readonly guard: LoopGuard;
   readonly undoLog: UndoLog;
   readonly snapshots: SnapshotStore;
-  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk>;
   readonly emit: (event: AgentEvent) => void;
   readonly record: (entry: TranscriptEntry) => void;
   readonly turn: number;
@@ -175,7 +194,7 @@ async function attemptPastLoopGuard(
     case "failed":
       return { attempt: { result: failure(`${name} failed: ${describeError(settled.error)}`), stop: null }, started: true };
     case "aborted":
-      return { attempt: { result: failure(ABORTED_TEXT), stop: "aborted" }, started: true };
+      return { attempt: { result: failure(abortedText(signal)), stop: "aborted" }, started: true };
     default: {
       const unknown: never = settled;
       throw new Error(`unknown settlement ${JSON.stringify(unknown)}`);
@@ -208,9 +227,11 @@ async function askPermission(
     }
   }
   const settled = await settle(() => context.approve({ tool, args, decision }), signal);
-  if (settled.kind === "aborted") return { result: failure(ABORTED_TEXT), stop: "aborted" };
-  // A prompt that fails (no terminal, closed input) is a no.
-  const answer: ApprovalAnswer = settled.kind === "done" ? settled.value : "deny";
+  if (settled.kind === "aborted") return { result: failure(abortedText(signal)), stop: "aborted" };
+  // A prompt that fails (a closed input, say) is a no, and nobody said it: the result says what happened.
+  const given: ApprovalAnswer | NobodyToAsk =
+    settled.kind === "done" ? settled.value : { kind: "nobody_to_ask", reason: `the approval question failed (${describeError(settled.error)})` };
+  const answer: ApprovalAnswer = typeof given === "string" ? given : "deny";
   context.record({ type: "decision", callId, tool: tool.name, decision, answer });
   context.emit({ type: "approval", callId, tool: tool.name, decision, answer });
   switch (answer) {
@@ -220,7 +241,7 @@ async function askPermission(
     case "once":
       return "run";
     case "deny":
-      return { result: failure("Denied by the user."), stop: null };
+      return { result: failure(typeof given === "string" ? "Denied by the user." : `Not run: ${given.reason}.`), stop: null };
     default: {
       const unknown: never = answer;
       throw new Error(`unknown approval answer ${JSON.stringify(unknown)}`);

@@ -1,0 +1,83 @@
+// End to end: the real CLI stopped in the middle of a slow command, by SIGTERM and by `kill -9`, and what
+// the transcript (and so a resumed session) then says about that call.
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, type TempProject } from "./cli/test-support/run-cli.js";
+
+const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+/** Long enough to be killed in the middle of, short enough that an orphan left by `kill -9` soon ends. */
+const SLOW_COMMAND = "sleep 6";
+/** The CLI under tsx on a busy machine may take seconds to reach its first call. */
+const START_LIMIT_MS = 10_000;
+const POLL_MS = 20;
+
+let project: TempProject;
+let child: ChildProcessByStdio<Writable, Readable, Readable> | undefined;
+
+beforeEach(async () => {
+  project = await createTempProject();
+});
+
+afterEach(async () => {
+  if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  child = undefined;
+  await project.remove();
+});
+
+/** mca -p with a scripted model whose first reply is one call of `bash` running SLOW_COMMAND. */
+async function startSlowCall(): Promise<{ readonly exited: Promise<number | null> }> {
+  const script = join(project.home, "script.json");
+  await writeFile(script, JSON.stringify([[{ name: "bash", input: { command: SLOW_COMMAND } }], "done"]));
+  const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), MCA_MOCK_SCRIPT: script };
+  const started = spawn(process.execPath, ["--import", TSX_LOADER, MAIN, "--allow", "bash", "-p", "run it"], { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
+  child = started;
+  started.stdin.end();
+  started.stdout.resume();
+  started.stderr.resume();
+  const exited = new Promise<number | null>((resolve) => started.on("close", (code) => resolve(code)));
+  for (let waitedMs = 0; !transcriptEntries().some((entry) => entry.type === "tool_call"); waitedMs += POLL_MS) {
+    if (waitedMs > START_LIMIT_MS) throw new Error("the slow call never started");
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return { exited };
+}
+
+interface Entry {
+  readonly type: string;
+  readonly [key: string]: unknown;
+}
+
+/** Every entry of every transcript in the project, oldest file first (names start with the start time). */
+function transcriptEntries(): Entry[] {
+  const dir = join(project.dir, ".mca", "sessions");
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith(".jsonl")).sort();
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) =>
+    readFileSync(join(dir, name), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line): Entry => JSON.parse(line)),
+  );
+}
+
+describe("a call cut short by a signal", () => {
+  it("reads 'Stopped: mca received SIGTERM.' for the model, not an abort by the user", async () => {
+    const { exited } = await startSlowCall();
+    child?.kill("SIGTERM");
+    expect(await exited).toBe(143);
+    const results = transcriptEntries().filter((entry) => entry.type === "tool_result");
+    expect(results.map((entry) => entry.text)).toEqual(["Stopped: mca received SIGTERM."]);
+  }, 20_000);
+
+});
