@@ -9,6 +9,7 @@ import type { Readable, Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTempProject, type TempProject } from "./cli/test-support/run-cli.js";
+import { STARTED_OUTCOME_UNKNOWN_TEXT } from "./kernel/index.js";
 
 const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
@@ -42,7 +43,7 @@ async function startSlowCall(): Promise<{ readonly exited: Promise<number | null
   started.stdout.resume();
   started.stderr.resume();
   const exited = new Promise<number | null>((resolve) => started.on("close", (code) => resolve(code)));
-  for (let waitedMs = 0; !transcriptEntries().some((entry) => entry.type === "tool_call"); waitedMs += POLL_MS) {
+  for (let waitedMs = 0; !transcriptEntries().some((entry) => entry.type === "call_started"); waitedMs += POLL_MS) {
     if (waitedMs > START_LIMIT_MS) throw new Error("the slow call never started");
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -80,4 +81,15 @@ describe("a call cut short by a signal", () => {
     expect(results.map((entry) => entry.text)).toEqual(["Stopped: mca received SIGTERM."]);
   }, 20_000);
 
+  it("is resumed after kill -9 as started with its outcome unknown, not as a call that never ran", async () => {
+    const { exited } = await startSlowCall();
+    child?.kill("SIGKILL");
+    await exited;
+    const resumed = await project.run(["--resume", "-p", "what happened?"], "");
+    expect(resumed.code).toBe(0);
+    const history = transcriptEntries().find((entry) => entry.type === "history");
+    expect(Array.isArray(history?.messages) ? history.messages.slice(-1) : history).toEqual([
+      { role: "user", content: [{ type: "tool_result", toolUseId: "scripted_1", text: STARTED_OUTCOME_UNKNOWN_TEXT, isError: true }] },
+    ]);
+  }, 30_000);
 });

@@ -1,7 +1,7 @@
 // The agent loop: a user prompt, then model turns and tool calls until the model ends its turn or a
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
 import { unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
-import { appendMessage, closeOpenToolUses } from "./history.js";
+import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT } from "./history.js";
 import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink } from "./ports.js";
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
@@ -96,7 +96,8 @@ export type TurnEnd = Extract<AgentEvent, { type: "turn_end" }>["reason"];
 function notRunText(stop: NonNullable<CallOutcome["stop"]>, signal: AbortSignal): string {
   return stop === "aborted" ? `Not run: ${abortedText(signal)}` : "Not run: the turn was stopped because a call was repeated too often.";
 }
-const UNFINISHED_TEXT = "Not run: the session ended before this call finished.";
+/** A history handed in already closed (replayHistory) is left as it is; this answers only what is still open. */
+const unfinished = (): { text: string; isError: boolean } => ({ text: NEVER_STARTED_TEXT, isError: true });
 
 export function createAgent(deps: AgentDeps): Agent {
   const limits: AgentLimits = { ...DEFAULT_LIMITS, ...deps.limits };
@@ -107,7 +108,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const guard = createLoopGuard({ refuseAt: limits.repeatRefuseAt, stopAt: limits.repeatStopAt });
   const undoLog = createUndoLog();
   const sessionAllows = new Set<string>();
-  let messages: Message[] = closeOpenToolUses(deps.history ?? [], UNFINISHED_TEXT);
+  let messages: Message[] = closeOpenToolUses(deps.history ?? [], unfinished);
   let turn = 0;
   let callCount = 0;
   let transcriptBroken = false;
@@ -203,7 +204,7 @@ export function createAgent(deps: AgentDeps): Agent {
       } catch (error) {
         // Only a bug gets here (a listener that throws, say); the session still goes on.
         deps.emit({ type: "error", message: `Internal error: ${describeError(error)}` });
-        messages = closeOpenToolUses(messages, UNFINISHED_TEXT);
+        messages = closeOpenToolUses(messages, unfinished);
         reason = "model_error";
       }
       deps.emit({ type: "turn_end", reason });

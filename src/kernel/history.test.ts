@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appendMessage, closeOpenToolUses, replayHistory } from "./history.js";
+import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT, replayHistory, STARTED_OUTCOME_UNKNOWN_TEXT } from "./history.js";
 import type { Message } from "./ports.js";
 
 const prompt = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
@@ -40,7 +40,7 @@ describe("closeOpenToolUses", () => {
         { type: "tool_use", id: "t2", name: "read_file", input: { path: "b" } },
       ],
     };
-    expect(closeOpenToolUses([prompt("go"), open], "not run")).toEqual([
+    expect(closeOpenToolUses([prompt("go"), open], () => ({ text: "not run", isError: true }))).toEqual([
       prompt("go"),
       open,
       {
@@ -55,7 +55,7 @@ describe("closeOpenToolUses", () => {
 
   it("changes nothing when the history is already closed", () => {
     const closed: Message[] = [prompt("go"), { role: "assistant", content: [{ type: "text", text: "done" }] }];
-    expect(closeOpenToolUses(closed, "not run")).toEqual(closed);
+    expect(closeOpenToolUses(closed, () => ({ text: "not run", isError: true }))).toEqual(closed);
   });
 });
 
@@ -82,5 +82,48 @@ describe("replayHistory", () => {
         { type: "message", message: user("new") },
       ]),
     ).toEqual([user("resumed"), assistant("yes"), user("new")]);
+  });
+
+  it("closes the last reply of a session that died mid-call from what the transcript knows of each call", () => {
+    const calls: Message = {
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "t1", name: "read_file", input: {} },
+        { type: "tool_use", id: "t2", name: "bash", input: { command: "sleep 9" } },
+        { type: "tool_use", id: "t3", name: "bash", input: { command: "ls" } },
+      ],
+    };
+    expect(
+      replayHistory([
+        { type: "message", message: user("go") },
+        { type: "message", message: calls },
+        { type: "call_started", callId: "t1", tool: "read_file" },
+        { type: "tool_result", callId: "t1", tool: "read_file", isError: false, text: "file text", truncated: false },
+        { type: "call_started", callId: "t2", tool: "bash" },
+      ]),
+    ).toEqual([
+      user("go"),
+      calls,
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", toolUseId: "t1", text: "file text", isError: false },
+          { type: "tool_result", toolUseId: "t2", text: STARTED_OUTCOME_UNKNOWN_TEXT, isError: true },
+          { type: "tool_result", toolUseId: "t3", text: NEVER_STARTED_TEXT, isError: true },
+        ],
+      },
+    ]);
+  });
+
+  it("does not take a start recorded for an earlier reply's call of the same id for this one's", () => {
+    const call = (id: string): Message => ({ role: "assistant", content: [{ type: "tool_use", id, name: "bash", input: {} }] });
+    const closed = replayHistory([
+      { type: "message", message: call("t1") },
+      { type: "call_started", callId: "t1", tool: "bash" },
+      { type: "tool_result", callId: "t1", tool: "bash", isError: false, text: "done", truncated: false },
+      { type: "message", message: { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: "done", isError: false }] } },
+      { type: "message", message: call("t1") },
+    ]);
+    expect(closed.at(-1)).toEqual({ role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: NEVER_STARTED_TEXT, isError: true }] });
   });
 });

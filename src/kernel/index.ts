@@ -1,7 +1,7 @@
 // The public surface of src/kernel: the rest of the program imports this folder only through here.
 export * from "./agent.js";
 export * from "./gate.js";
-export { replayHistory } from "./history.js";
+export { NEVER_STARTED_TEXT, replayHistory, STARTED_OUTCOME_UNKNOWN_TEXT } from "./history.js";
 export * from "./ports.js";
 export { describeError } from "./settle.js";
 export * from "./tool.js";

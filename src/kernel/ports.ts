@@ -103,6 +103,8 @@ export type TranscriptEntry =
   | { readonly type: "history"; readonly messages: readonly Message[] }
   | { readonly type: "clear" }
   | { readonly type: "tool_call"; readonly callId: string; readonly tool: string; readonly args: ToolArgs }
+  /** Written just before the tool's run begins (approved, snapshots taken): on resume, a call with this and no result may have done anything. */
+  | { readonly type: "call_started"; readonly callId: string; readonly tool: string }
   | {
       readonly type: "decision";
       readonly callId: string;
@@ -126,5 +128,5 @@ export interface TranscriptSink {
   append(entry: TranscriptEntry): void;
 }
 
-/** The entries that shape the message history. */
-export type HistoryEntry = Extract<TranscriptEntry, { readonly type: "message" | "history" | "clear" }>;
+/** The entries that shape the message history (the last two close the calls of a session that died mid-call). */
+export type HistoryEntry = Extract<TranscriptEntry, { readonly type: "message" | "history" | "clear" | "call_started" | "tool_result" }>;

@@ -73,6 +73,7 @@ describe("Agent.call", () => {
         tool: "read_file",
         decision: { verdict: "allow", reason: "default for read tools: allow" },
       },
+      { type: "call_started", callId: "user-call-1", tool: "read_file" },
       { type: "tool_result", callId: "user-call-1", tool: "read_file", isError: false, text: 'read_file {"path":"a"}', truncated: false },
     ]);
   });

@@ -187,6 +187,7 @@ async function attemptPastLoopGuard(
   if (tool.kind === "remote") context.undoLog.noteRemoteCall(context.turn, tool.name);
 
   const onProgress = (message: string): void => context.emit({ type: "tool_progress", callId, message });
+  context.record({ type: "call_started", callId, tool: name });
   const settled = await settle(() => tool.run(parsed, { signal, onProgress }), signal);
   switch (settled.kind) {
     case "done":

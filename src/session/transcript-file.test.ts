@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createAgent } from "../kernel/index.js";
+import { createAgent, STARTED_OUTCOME_UNKNOWN_TEXT } from "../kernel/index.js";
 import type { Message } from "../kernel/index.js";
 import { eventLog, memorySnapshots, reply, scriptedModel, text, use, fakeTool } from "../kernel/test-support/fakes.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
@@ -69,12 +69,14 @@ describe("openTranscript", () => {
       emit: eventLog().emit,
     });
     await agent.prompt("go", new AbortController().signal);
-    expect(seenDuringRun).toEqual([4]);
+    // The start is on disk before the tool runs: a crash now leaves "started, outcome unknown".
+    expect(seenDuringRun).toEqual([5]);
     expect(linesOf("turn")).toEqual([
       { type: "message", message: user("go") },
       { type: "message", message: { role: "assistant", content: [use("t1", "probe")] } },
       { type: "tool_call", callId: "t1", tool: "probe", args: {} },
       { type: "decision", callId: "t1", tool: "probe", decision: { verdict: "allow", reason: "default for read tools: allow" } },
+      { type: "call_started", callId: "t1", tool: "probe" },
       { type: "tool_result", callId: "t1", tool: "probe", isError: false, text: "probed", truncated: false },
       { type: "message", message: { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: "probed", isError: false }] } },
       { type: "message", message: assistant("ok") },
@@ -122,7 +124,7 @@ describe("loadLastSession", () => {
     expect(loadLastSession(project())).toEqual([user("a")]);
   });
 
-  it("resumes where a resumed session left off, and a crash mid-call leaves a history the agent closes", async () => {
+  it("resumes where a resumed session left off, and a crash mid-call leaves the started call's outcome unknown", async () => {
     const first = openTranscript(project(), "first");
     first.append({ type: "message", message: user("one") });
     first.append({ type: "message", message: assistant("two") });
@@ -153,7 +155,8 @@ describe("loadLastSession", () => {
 
     const afterCrash = loadLastSession(project());
     const open: Message = { role: "assistant", content: [use("t1", "hang")] };
-    expect(afterCrash).toEqual([user("one"), assistant("two"), user("three"), open]);
+    const unknownOutcome: Message = { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: STARTED_OUTCOME_UNKNOWN_TEXT, isError: true }] };
+    expect(afterCrash).toEqual([user("one"), assistant("two"), user("three"), open, unknownOutcome]);
     const again = createAgent({
       model: scriptedModel([]),
       tools: [],
@@ -165,10 +168,7 @@ describe("loadLastSession", () => {
       emit: eventLog().emit,
       history: afterCrash ?? [],
     });
-    expect(again.messages.at(-1)).toEqual({
-      role: "user",
-      content: [{ type: "tool_result", toolUseId: "t1", text: "Not run: the session ended before this call finished.", isError: true }],
-    });
+    expect(again.messages.at(-1)).toEqual(unknownOutcome);
   });
 });
 

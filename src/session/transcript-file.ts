@@ -101,6 +101,13 @@ function parseHistoryEntry(value: unknown): HistoryEntry | null {
       const messages = parseAll(value.messages, parseMessage);
       return messages === null ? null : { type: "history", messages };
     }
+    case "call_started":
+      return typeof value.callId === "string" && typeof value.tool === "string" ? { type: "call_started", callId: value.callId, tool: value.tool } : null;
+    case "tool_result": {
+      const { callId, tool, isError, text, truncated } = value;
+      if (typeof callId !== "string" || typeof tool !== "string" || typeof isError !== "boolean" || typeof text !== "string" || typeof truncated !== "boolean") return null;
+      return { type: "tool_result", callId, tool, isError, text, truncated };
+    }
     default:
       return null;
   }
