@@ -8,7 +8,7 @@ import type { InputAskContext, InputRequest, InputResponder } from "./input.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 import { startTicketsServer } from "../../servers/tickets.js";
 import { mountServers, type MountDeps, type MountedServers } from "./mount-servers.js";
-import type { McpServerConfig } from "./server-connection.js";
+import type { McpServerConfig } from "./server-spec.js";
 import type { ServerLogEntry } from "./server-log.js";
 import { startInputRequiredServer } from "./test-support/input-required-server.js";
 import { unusedLoopbackUrl } from "./test-support/scripted-http-server.js";

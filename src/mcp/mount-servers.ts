@@ -7,7 +7,8 @@ import { completeResultText, inputRequiredText } from "./call-result.js";
 import { callToolToCompletion } from "./input.js";
 import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
 import { buildNamespace, toolPrefix, type NamespaceEntry, type ToolRef } from "./namespace.js";
-import type { ConnectionDeps, McpServerConfig, ServerConnection, ServerStatus } from "./server-connection.js";
+import type { ConnectionDeps, ServerConnection, ServerStatus } from "./server-connection.js";
+import type { McpServerConfig } from "./server-spec.js";
 import type { RemoteToolInfo } from "./tool-list.js";
 
 /** The validated MCP server config: what mcp.config.json (or --mcp-config) says. */

@@ -2,8 +2,7 @@
 // connected, failed (never came up) or disconnected (came up, then died). This is the one place where a
 // thrown McpError becomes a value: calls never throw, a server that is not there gives an McpError naming
 // the reason, and its warnings and status name the server once.
-import { dirname, resolve } from "node:path";
-import { createRedactor, describeError, secretsIn, withoutModelKeys, type Redact, type ToolArgs } from "../kernel/index.js";
+import { describeError, type Redact, type ToolArgs } from "../kernel/index.js";
 import type { CallToolOutcome } from "./call-result.js";
 import { createMcpClient, type CallToolOptions, type McpClient } from "./client.js";
 import { negotiateEra, type Era } from "./era.js";
@@ -12,50 +11,9 @@ import { clientCapabilities, type InputResponder } from "./input.js";
 import { asMcpError, McpError, type JsonObject, type Transport } from "./jsonrpc.js";
 import type { LineFramer } from "./line-framer.js";
 import { createStdioTransport } from "./stdio-transport.js";
-import { createServerLog, DEFAULT_LOG_LEVEL, type LogLevel, type ServerLog, type ServerLogEntry } from "./server-log.js";
+import { createServerLog, DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry } from "./server-log.js";
+import { serverEnvironment, specRedactor, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
 import type { RemoteToolInfo } from "./tool-list.js";
-
-// ---------------------------------------------------------------------------------------------------
-// What a server is, as the config names it: one union member per transport. The config folder reads the
-// file into these (with `${VAR}` already expanded); they belong here, where they are used.
-
-export interface StdioServerConfig {
-  readonly alias: string;
-  readonly transport: "stdio";
-  readonly command: string;
-  readonly args: readonly string[];
-  /** The variables the config sets, laid over the environment the server inherits (see `serverEnvironment`). */
-  readonly env: Readonly<Record<string, string>>;
-  /** The config's explicit opt-in to pass mca's whole environment (the model's keys excepted); absent: the minimal one. */
-  readonly inheritEnv?: boolean;
-  /** As written in the file (not expanded, not resolved against any directory). */
-  readonly cwd?: string;
-  /** The cap on one message from the server (one stdout line); the transport's default when absent. */
-  readonly maxLineBytes?: number;
-  readonly timeoutMs?: number;
-  /** The budget of the whole start-up (era, handshake, tool list); STARTUP_TIMEOUT_MS when absent. */
-  readonly startupTimeoutMs?: number;
-  /** The least severe log message asked of the server; DEFAULT_LOG_LEVEL ("info") when absent. */
-  readonly logLevel?: LogLevel;
-  readonly enabled: boolean;
-}
-
-export interface HttpServerConfig {
-  readonly alias: string;
-  readonly transport: "http";
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly timeoutMs?: number;
-  readonly startupTimeoutMs?: number;
-  /** The least severe log message asked of the server; DEFAULT_LOG_LEVEL ("info") when absent. */
-  readonly logLevel?: LogLevel;
-  readonly enabled: boolean;
-}
-
-export type McpServerConfig = StdioServerConfig | HttpServerConfig;
-
-// ---------------------------------------------------------------------------------------------------
-// The connection.
 
 export type ServerState = "connected" | "failed" | "disconnected";
 
@@ -114,35 +72,6 @@ function shownUrl(url: string): string {
 
 function duration(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-/** Where a stdio server runs: its relative `cwd` (and the default) is the config file's folder, not wherever mca runs. */
-export function stdioServerCwd(spec: StdioServerConfig, configFile: string): string {
-  const configDir = dirname(configFile);
-  return spec.cwd === undefined ? configDir : resolve(configDir, spec.cwd);
-}
-
-/**
- * What a stdio server inherits unless its config opts in to everything: the variables the official MCP SDKs
- * pass on POSIX systems. A server is someone else's program; the user's tokens in the environment are not its business.
- */
-export const INHERITED_ENV_VARIABLES: readonly string[] = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
-
-/**
- * A stdio server's whole environment: the minimal inherited set (or, with `inheritEnv`, all of mca's), never
- * the model's credentials, then the config's own `env` over it — what the user wrote for this server is passed as written.
- */
-export function serverEnvironment(spec: StdioServerConfig, base: ConnectionDeps["baseEnv"]): Record<string, string> {
-  const inherited = withoutModelKeys(base);
-  if (spec.inheritEnv !== true) {
-    for (const name of Object.keys(inherited)) if (!INHERITED_ENV_VARIABLES.includes(name)) delete inherited[name];
-  }
-  return { ...inherited, ...spec.env };
-}
-
-/** The secrets of one server's own spec: what it is sent (header values) or given (env values) may come back in its text. */
-function specRedactor(spec: McpServerConfig): Redact {
-  return createRedactor(secretsIn(Object.values(spec.transport === "stdio" ? spec.env : spec.headers)));
 }
 
 export class ServerConnection {

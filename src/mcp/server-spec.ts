@@ -1,0 +1,70 @@
+// What a server is, as the config names it — one union member per transport — and what follows from that
+// alone: where a stdio server runs, the environment it gets, and the secrets its own text may echo. The
+// config folder reads the file into these (with `${VAR}` already expanded); they belong here, where they are used.
+import { dirname, resolve } from "node:path";
+import { createRedactor, secretsIn, withoutModelKeys, type Redact } from "../kernel/index.js";
+import type { LogLevel } from "./server-log.js";
+
+export interface StdioServerConfig {
+  readonly alias: string;
+  readonly transport: "stdio";
+  readonly command: string;
+  readonly args: readonly string[];
+  /** The variables the config sets, laid over the environment the server inherits (see `serverEnvironment`). */
+  readonly env: Readonly<Record<string, string>>;
+  /** The config's explicit opt-in to pass mca's whole environment (the model's keys excepted); absent: the minimal one. */
+  readonly inheritEnv?: boolean;
+  /** As written in the file (not expanded, not resolved against any directory). */
+  readonly cwd?: string;
+  /** The cap on one message from the server (one stdout line); the transport's default when absent. */
+  readonly maxLineBytes?: number;
+  readonly timeoutMs?: number;
+  /** The budget of the whole start-up (era, handshake, tool list); STARTUP_TIMEOUT_MS when absent. */
+  readonly startupTimeoutMs?: number;
+  /** The least severe log message asked of the server; DEFAULT_LOG_LEVEL ("info") when absent. */
+  readonly logLevel?: LogLevel;
+  readonly enabled: boolean;
+}
+
+export interface HttpServerConfig {
+  readonly alias: string;
+  readonly transport: "http";
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  readonly startupTimeoutMs?: number;
+  /** The least severe log message asked of the server; DEFAULT_LOG_LEVEL ("info") when absent. */
+  readonly logLevel?: LogLevel;
+  readonly enabled: boolean;
+}
+
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+/** Where a stdio server runs: its relative `cwd` (and the default) is the config file's folder, not wherever mca runs. */
+export function stdioServerCwd(spec: StdioServerConfig, configFile: string): string {
+  const configDir = dirname(configFile);
+  return spec.cwd === undefined ? configDir : resolve(configDir, spec.cwd);
+}
+
+/**
+ * What a stdio server inherits unless its config opts in to everything: the variables the official MCP SDKs
+ * pass on POSIX systems. A server is someone else's program; the user's tokens in the environment are not its business.
+ */
+export const INHERITED_ENV_VARIABLES: readonly string[] = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+/**
+ * A stdio server's whole environment: the minimal inherited set (or, with `inheritEnv`, all of mca's), never
+ * the model's credentials, then the config's own `env` over it — what the user wrote for this server is passed as written.
+ */
+export function serverEnvironment(spec: StdioServerConfig, base: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const inherited = withoutModelKeys(base);
+  if (spec.inheritEnv !== true) {
+    for (const name of Object.keys(inherited)) if (!INHERITED_ENV_VARIABLES.includes(name)) delete inherited[name];
+  }
+  return { ...inherited, ...spec.env };
+}
+
+/** The secrets of one server's own spec: what it is sent (header values) or given (env values) may come back in its text. */
+export function specRedactor(spec: McpServerConfig): Redact {
+  return createRedactor(secretsIn(Object.values(spec.transport === "stdio" ? spec.env : spec.headers)));
+}
