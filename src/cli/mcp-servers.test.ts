@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { unusedLoopbackUrl } from "../mcp/test-support/scripted-http-server.js";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
-import { formatServerStatus, NO_SERVERS_MESSAGE } from "./mcp-servers.js";
+import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerStatus } from "./mcp-servers.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 const SECRET = "sekrit-4be1d2c3a9";
@@ -81,6 +81,16 @@ describe("formatServerStatus", () => {
       "  error: exited with code 1",
       "  stderr| boom",
       "  stderr| bang",
+    ]);
+  });
+
+  it("shows a server's last log messages and how often its lost session was renewed", () => {
+    const status: ServerStatus = { alias: "docs", transport: "http", state: "connected", protocolVersion: "2025-11-25", tools: 1, error: null, stderrTail: null };
+    expect(formatServerStatus([{ ...status, recentLogs: ["info: indexing", "warning db: slow"], sessionRenewals: 2 }])).toEqual([
+      "docs  http  connected  protocol legacy 2025-11-25  1 tools",
+      "  session renewed 2× (the server had lost it)",
+      "  log| info: indexing",
+      "  log| warning db: slow",
     ]);
   });
 });

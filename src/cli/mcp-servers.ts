@@ -59,6 +59,8 @@ export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Prom
     baseEnv: deps.env,
     // A warning quotes what the server sent (a stray line, a tool's name): shown, never obeyed.
     onWarning: (message) => deps.warn(`mcp: ${untrustedText(message)}`),
+    // A server's log messages (at its configured level and above) are shown as they come, on stderr.
+    onLog: (entry) => deps.warn(untrustedText(`mcp: ${entry.alias} ${entry.level}${entry.logger === undefined ? "" : ` ${entry.logger}`}: ${entry.text}`)),
     ...(deps.inputResponder === undefined ? {} : { inputResponder: deps.inputResponder }),
   });
 }
@@ -77,6 +79,8 @@ export function formatServerStatus(servers: readonly ServerStatus[]): string[] {
     const version = server.protocolVersion === null ? "-" : `${isLegacyVersion(server.protocolVersion) ? "legacy " : ""}${server.protocolVersion}`;
     lines.push(`${server.alias}  ${server.transport}  ${server.state}  protocol ${version}  ${server.tools} tools`);
     if (server.error !== null) lines.push(`  error: ${server.error}`);
+    if ((server.sessionRenewals ?? 0) > 0) lines.push(`  session renewed ${server.sessionRenewals}× (the server had lost it)`);
+    for (const log of server.recentLogs ?? []) lines.push(`  log| ${log}`);
     if (server.stderrTail !== null && server.stderrTail.trim() !== "") {
       for (const line of server.stderrTail.trimEnd().split(/\r?\n/)) lines.push(`  stderr| ${line}`);
     }
