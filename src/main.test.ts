@@ -124,12 +124,57 @@ describe("mca -p without a terminal to ask on", () => {
   });
 });
 
+/** The one line -p and pipe mode write on stderr at start: the session's id and how to continue it. */
+const SESSION_LINE = /^mca: session (\d{8}-\d{6}-\d+) \(mca --resume \1 continues it\)$/;
+const SESSION_LINE_TEXT = /mca: session \S+ \(mca --resume \S+ continues it\)/;
+
+function sessionIdOf(stderr: string): string {
+  const id = stderr.split("\n").map((line) => SESSION_LINE.exec(line)?.[1]).find((found) => found !== undefined);
+  if (id === undefined) throw new Error(`no session line in ${JSON.stringify(stderr)}`);
+  return id;
+}
+
 describe("mca --resume", () => {
-  it("says when there is no earlier session, and resumes silently once there is one", async () => {
+  it("names each session on stderr, and continues no -p run unless asked for it by id", async () => {
     const first = await project.run(["--resume", "-p", "hello"], "");
-    expect([first.code, first.stderr]).toEqual([0, "no earlier session in this project: starting a new one\n"]);
-    const second = await project.run(["--resume", "-p", "hello again"], "");
-    expect([second.code, second.stderr]).toEqual([0, ""]);
+    const id = sessionIdOf(first.stderr);
+    expect([first.code, first.stderr]).toEqual([
+      0,
+      `no earlier chat session in this project: starting a new one (\`mca sessions\` lists them all)\nmca: session ${id} (mca --resume ${id} continues it)\n`,
+    ]);
+    const again = await project.run(["--resume", "-p", "hello again"], "");
+    expect(again.stderr).toContain("no earlier chat session in this project");
+    const byId = await project.run(["--resume", id, "-p", "and again"], "");
+    expect([byId.code, byId.stderr.split("\n").filter((line) => line !== "" && !SESSION_LINE.test(line))]).toEqual([0, []]);
+    const resumedFile = join(project.dir, ".mca", "sessions", `${sessionIdOf(byId.stderr)}.jsonl`);
+    const history = (await readFile(resumedFile, "utf8")).split("\n").find((line) => line.startsWith('{"type":"history"'));
+    expect(history).toContain("hello");
+  });
+
+  it("refuses an id that names no session with a usage error that names mca sessions", async () => {
+    const run = await project.run(["--resume", "nope", "-p", "hello"], "");
+    expect([run.code, run.stderr]).toEqual([2, 'mca: no session "nope" in this project; `mca sessions` lists them\n']);
+  });
+});
+
+describe("mca sessions", () => {
+  it("lists the sessions newest first, as text and as JSON", async () => {
+    const first = await project.run(["-p", "first prompt"], "");
+    const second = await project.run([], "second prompt\n/help\n");
+    const [idOne, idTwo] = [sessionIdOf(first.stderr), sessionIdOf(second.stderr)];
+    const json = await project.run(["sessions", "--json"], "");
+    const listed: unknown = JSON.parse(json.stdout);
+    expect([json.code, json.stderr]).toEqual([0, ""]);
+    expect(listed).toEqual([
+      { id: idTwo, startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), mode: "pipe", firstPrompt: "second prompt", messageCount: 2 },
+      { id: idOne, startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), mode: "print", firstPrompt: "first prompt", messageCount: 2 },
+    ]);
+    const text = await project.run(["sessions"], "");
+    expect(text.stdout.split("\n").map((line) => line.split(/\s{2,}/).filter((field) => !/^\d{4}-/.test(field)))).toEqual([
+      [idTwo, "pipe", "2 messages", "second prompt"],
+      [idOne, "print", "2 messages", "first prompt"],
+      [""],
+    ]);
   });
 });
 
@@ -144,7 +189,7 @@ describe("mca with ANTHROPIC_API_KEY", () => {
         ANTHROPIC_BASE_URL: api.baseURL,
         MCA_MODEL: "claude-env",
       });
-      expect(run).toEqual({ code: 0, stdout: "Hello from the fake.\n", stderr: "" });
+      expect({ ...run, stderr: run.stderr.replace(SESSION_LINE_TEXT, "") }).toEqual({ code: 0, stdout: "Hello from the fake.\n", stderr: "\n" });
       expect(api.requests.map((request) => [apiKeyOf(request.headers), modelOf(request.body)])).toEqual([["test-key", "claude-flag"]]);
     } finally {
       await api.close();

@@ -9,6 +9,10 @@ import { createShutdown, honourNoColor, parseInvocation, readPackageVersion, USA
 import type { AgentFactory, CliInputResponder, InputAnswers, ServerStatus } from "./cli/index.js";
 import { createRedactor, type Redact } from "./kernel/index.js";
 import type { MountedServers } from "./mcp/index.js";
+import type { SessionMode } from "./session/index.js";
+
+/** An invocation that runs in the project with its servers mounted (everything but help, trust and the sessions list). */
+type WorkInvocation = Exclude<Invocation, { kind: "exit" | "trust" | "sessions" }>;
 
 const EXIT_ON_SIGNAL: Readonly<Record<"SIGTERM" | "SIGHUP", number>> = { SIGTERM: 143, SIGHUP: 129 };
 const INTERRUPTED_EXIT_CODE = 130;
@@ -110,6 +114,10 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     const { runTrustCommand } = await import("./cli/trust.js");
     return runTrustCommand({ projectDir, env, out: writeOut, err: writeErr, now: () => new Date() });
   }
+  if (invocation.kind === "sessions") {
+    const [{ runSessionsCommand }, { listSessions }] = await Promise.all([import("./cli/subcommands.js"), import("./session/index.js")]);
+    return runSessionsCommand({ sessions: listSessions(projectDir), out: writeOut }, invocation.json);
+  }
   const projectTrusted = await settleTrust(invocation, projectDir, env);
   if (projectTrusted instanceof Error) {
     warn(`mca: ${projectTrusted.message}`);
@@ -152,12 +160,16 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     return runMcpListCommand({ servers, out: writeOut }, invocation.json);
   }
   const { setUpSession } = await import("./cli/session.js");
+  const startedAt = new Date().toISOString();
+  const sessionId = newSessionId(startedAt, process.pid);
   const setup = await setUpSession({
     projectDir,
     env,
     options: invocation.options,
     projectTrusted,
-    sessionId: `${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}`,
+    sessionId,
+    mode: sessionMode(invocation),
+    startedAt,
     remoteTools: mounted?.tools ?? [],
     serverAliases: config?.servers.map((server) => server.alias) ?? [],
     redact,
@@ -170,16 +182,27 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     return USAGE_EXIT_CODE;
   }
   input.responder.attachModel(setup.model);
-  return runMode(invocation, setup.makeAgent, setup.banner, env, input.responder, projectDir);
+  return runMode(invocation, setup.makeAgent, setup.banner, env, input.responder, projectDir, sessionId);
+}
+
+/** Short enough to type after --resume, sorted by start time: `20261202-231834-4242` (UTC, then the pid). */
+function newSessionId(startedAt: string, pid: number): string {
+  return `${startedAt.slice(0, 10).replaceAll("-", "")}-${startedAt.slice(11, 19).replaceAll(":", "")}-${pid}`;
+}
+
+function sessionMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" }>): SessionMode {
+  if (invocation.kind !== "session") return "call";
+  if (invocation.print !== undefined) return "print";
+  return process.stdin.isTTY ? "chat" : "pipe";
 }
 
 /** Whether the chat can ask the user questions on the terminal (trust, approvals, MCP input requests). */
-function isInteractive(invocation: Exclude<Invocation, { kind: "exit" }>): boolean {
+function isInteractive(invocation: WorkInvocation): boolean {
   return invocation.kind === "session" && invocation.print === undefined && process.stdin.isTTY === true;
 }
 
 /** Whether the project's own files apply: asked once in the chat, told in one line elsewhere. */
-async function settleTrust(invocation: Exclude<Invocation, { kind: "exit" | "trust" }>, projectDir: string, env: NodeJS.ProcessEnv): Promise<boolean | Error> {
+async function settleTrust(invocation: WorkInvocation, projectDir: string, env: NodeJS.ProcessEnv): Promise<boolean | Error> {
   const { settleProjectTrust } = await import("./cli/trust.js");
   let asker;
   if (isInteractive(invocation)) {
@@ -202,7 +225,7 @@ async function settleTrust(invocation: Exclude<Invocation, { kind: "exit" | "tru
  * `--input-responses` is read and validated here, before any server is started.
  */
 async function setUpInputResponder(
-  invocation: Exclude<Invocation, { kind: "exit" }>,
+  invocation: WorkInvocation,
   projectDir: string,
 ): Promise<{ responder: CliInputResponder; answers: InputAnswers | undefined } | Error> {
   const file = invocation.options.inputResponses;
@@ -220,12 +243,13 @@ async function setUpInputResponder(
 }
 
 async function runMode(
-  invocation: Exclude<Invocation, { kind: "exit" | "mcp-list" | "trust" }>,
+  invocation: Exclude<WorkInvocation, { kind: "mcp-list" }>,
   makeAgent: AgentFactory,
   banner: string,
   env: NodeJS.ProcessEnv,
   inputResponder: CliInputResponder,
   projectDir: string,
+  sessionId: string,
 ): Promise<number> {
   const modeDeps = { makeAgent, servers, out: writeOut, err: writeErr, signal: interrupt.signal };
   switch (invocation.kind) {
@@ -239,10 +263,14 @@ async function runMode(
     }
     case "session": {
       const { runPipeMode } = await import("./cli/pipe-mode.js");
-      if (invocation.print !== undefined) return runPipeMode({ ...modeDeps, lines: [invocation.print] });
-      if (!process.stdin.isTTY) return runPipeMode({ ...modeDeps, lines: stdinLines(interrupt.signal) });
+      const continueWith = `mca --resume ${sessionId} continues it`;
+      if (invocation.print !== undefined || !process.stdin.isTTY) {
+        // One line on stderr, so that stdout stays the answer alone.
+        warn(`mca: session ${sessionId} (${continueWith})`);
+        return runPipeMode({ ...modeDeps, lines: invocation.print === undefined ? stdinLines(interrupt.signal) : [invocation.print] });
+      }
       const { runChat } = await import("./cli/chat.js");
-      return runChat({
+      const code = await runChat({
         makeAgent,
         servers,
         input: process.stdin,
@@ -256,6 +284,8 @@ async function runMode(
         projectDir,
         env,
       });
+      writeOut(`session ${sessionId} · ${continueWith}\n`);
+      return code;
     }
     default: {
       const unknown: never = invocation;

@@ -85,7 +85,9 @@ describe("a call cut short by a signal", () => {
     const { exited } = await startSlowCall();
     child?.kill("SIGKILL");
     await exited;
-    const resumed = await project.run(["--resume", "-p", "what happened?"], "");
+    // A -p run is continued by its id: `--resume` alone continues only chat sessions.
+    const [killed] = readdirSync(join(project.dir, ".mca", "sessions"));
+    const resumed = await project.run(["--resume", (killed ?? "").replace(/\.jsonl$/, ""), "-p", "what happened?"], "");
     expect(resumed.code).toBe(0);
     const history = transcriptEntries().find((entry) => entry.type === "history");
     expect(Array.isArray(history?.messages) ? history.messages.slice(-1) : history).toEqual([

@@ -3,7 +3,7 @@ import { DEFAULT_MODEL } from "../model/index.js";
 import { SLASH_COMMANDS } from "./commands.js";
 import { createShutdown, DEFAULT_MODEL_NAME, parseInvocation, type Closer, type CommonOptions } from "./program.js";
 
-const defaults: CommonOptions = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: false, inputResponses: undefined, trustProject: false };
+const defaults: CommonOptions = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: false, resumeId: undefined, inputResponses: undefined, trustProject: false };
 
 async function parse(argv: string[]) {
   const written: string[] = [];
@@ -23,7 +23,7 @@ describe("parseInvocation", () => {
     const { invocation } = await parse(["-p", "hello", "--allow", "write_file", "--allow", "bash(git *)", "--deny", "bash(rm*)", "--model", "m", "--resume", "--mcp-config", "x.json", "--input-responses", "answers.json"]);
     expect(invocation).toEqual({
       kind: "session",
-      options: { mcpConfig: "x.json", allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true, inputResponses: "answers.json", trustProject: false },
+      options: { mcpConfig: "x.json", allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true, resumeId: undefined, inputResponses: "answers.json", trustProject: false },
       print: "hello",
     });
   });
@@ -45,6 +45,16 @@ describe("parseInvocation", () => {
     expect((await parse(["mcp", "list", "--json"])).invocation).toEqual({ kind: "mcp-list", options: defaults, json: true });
     expect((await parse(["trust"])).invocation).toEqual({ kind: "trust", options: defaults });
     expect((await parse(["--trust-project", "tools"])).invocation).toEqual({ kind: "tools", options: { ...defaults, trustProject: true }, json: false });
+  });
+
+  it("reads --resume with and without a session id, and the sessions subcommand", async () => {
+    expect((await parse(["--resume", "20261202-1", "-p", "hi"])).invocation).toEqual({
+      kind: "session",
+      options: { ...defaults, resume: true, resumeId: "20261202-1" },
+      print: "hi",
+    });
+    expect((await parse(["--resume"])).invocation).toEqual({ kind: "session", options: { ...defaults, resume: true }, print: undefined });
+    expect((await parse(["sessions", "--json"])).invocation).toEqual({ kind: "sessions", json: true });
   });
 
   it("exits 2 with commander's message on stderr for an unknown option", async () => {

@@ -11,7 +11,9 @@ export interface CommonOptions {
   readonly allow: readonly string[];
   readonly deny: readonly string[];
   readonly model: string | undefined;
+  /** `--resume`: continue an earlier session; `resumeId` names it, else the newest chat session. */
   readonly resume: boolean;
+  readonly resumeId: string | undefined;
   /** `--input-responses <file>`: prepared answers to MCP servers' form elicitations (input/answers-file.ts). */
   readonly inputResponses: string | undefined;
   /** `--trust-project`: apply the project's own mcp.config.json and allow rules for this run without asking. */
@@ -24,6 +26,7 @@ export type Invocation =
   | { readonly kind: "call"; readonly options: CommonOptions; readonly tool: string; readonly args: string | undefined; readonly json: boolean }
   | { readonly kind: "mcp-list"; readonly options: CommonOptions; readonly json: boolean }
   | { readonly kind: "trust"; readonly options: CommonOptions }
+  | { readonly kind: "sessions"; readonly json: boolean }
   /** Help or version was printed, or the arguments were wrong (commander already said why on stderr). */
   | { readonly kind: "exit"; readonly code: number };
 
@@ -51,6 +54,7 @@ Modes:
   mca                 the chat when stdin is a terminal; pipe mode otherwise (one prompt or slash
                       command per line, plain text out)
   mca -p "<prompt>"   one prompt, the answer printed, then exit
+  mca --resume [id]   continue the newest chat session, or the one with this id (\`mca sessions\`)
 
 Slash commands (chat and pipe mode):
   /help /tools /approvals /call <tool> <json> /undo /last /clear /mcp /exit
@@ -79,7 +83,7 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .option("--allow <rule>", "allow tools matching a rule, e.g. write_file or 'bash(git status*)' (repeatable)", collect, [])
     .option("--deny <rule>", "deny tools matching a rule (repeatable)", collect, [])
     .option("--model <name>", "the Claude model (default: MCA_MODEL or the built-in default)")
-    .option("--resume", "continue the newest session of this project")
+    .option("--resume [id]", "continue a session of this project: the newest chat session, or the one with this id (`mca sessions` lists them)")
     .option("--input-responses <file>", "answers to MCP servers' questions (elicitation forms) for runs without a terminal")
     .option("--trust-project", "use this folder's own mcp.config.json and .mca/settings.json allow rules for this run without asking")
     .addHelpText("after", MAIN_HELP)
@@ -122,6 +126,14 @@ export async function parseInvocation(argv: readonly string[], version: string, 
       invocation = { kind: "trust", options: commonOptions(command) };
     });
 
+  program
+    .command("sessions")
+    .description("list this project's sessions, newest first: id, start, mode, messages, first prompt")
+    .option("--json", "print JSON")
+    .action((_options: unknown, command: Command) => {
+      invocation = { kind: "sessions", json: command.opts().json === true };
+    });
+
   // Subcommands inherit exitOverride and configureOutput: they were set before the subcommands were made.
   try {
     await program.parseAsync([...argv], { from: "user" });
@@ -143,7 +155,8 @@ function commonOptions(command: Command): CommonOptions {
     allow: stringList(values.allow),
     deny: stringList(values.deny),
     model: stringOption(values, "model"),
-    resume: values.resume === true,
+    resume: values.resume === true || typeof values.resume === "string",
+    resumeId: stringOption(values, "resume"),
     inputResponses: stringOption(values, "inputResponses"),
     trustProject: values.trustProject === true,
   };

@@ -1,9 +1,11 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { REDACTED } from "../kernel/index.js";
+import { REDACTED, type Message } from "../kernel/index.js";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
-import { chooseModel, NO_KEY_NOTICE } from "./session.js";
+import { openTranscript } from "../session/index.js";
+import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
+import { chooseModel, NO_KEY_NOTICE, setUpSession } from "./session.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 describe("chooseModel", () => {
@@ -56,5 +58,54 @@ describe("a session over a real MCP server", () => {
     const reports = run.stderr.split("\n").filter((line) => line.includes("names no tool"));
     expect(reports).toHaveLength(1);
     expect(reports[0]).toContain('"mcp__s__ehco"');
+  });
+});
+
+describe("setUpSession with --resume", () => {
+  const dir = tempProjectPerTest("mca-resume-banner-");
+  const options = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: true, resumeId: undefined, inputResponses: undefined, trustProject: false };
+  const setUp = (warned: string[] = []) =>
+    setUpSession({
+      projectDir: dir(),
+      env: { MOCK: "1", HOME: dir() },
+      options,
+      projectTrusted: false,
+      sessionId: "20261202-100000-2",
+      mode: "chat",
+      startedAt: "2026-12-02T10:00:00.000Z",
+      remoteTools: [],
+      serverAliases: [],
+      redact: (text) => text,
+      warn: (text) => warned.push(text),
+      announceModel: false,
+    });
+
+  it("shows the resumed session's id and its last exchanges, one line each, before the first prompt", async () => {
+    const earlier = openTranscript(dir(), "20261202-090000-1", undefined, { mode: "chat", startedAt: "2026-12-02T09:00:00.000Z" });
+    const said: Message[] = [
+      { role: "user", content: [{ type: "text", text: "an old question" }] },
+      { role: "assistant", content: [{ type: "text", text: "an old answer" }] },
+      { role: "user", content: [{ type: "text", text: "fix the\nREADME" }] },
+      { role: "assistant", content: [{ type: "text", text: "Reading it." }, { type: "tool_use", id: "t1", name: "read_file", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: "# demo", isError: false }] },
+      { role: "assistant", content: [{ type: "text", text: "x".repeat(150) }] },
+    ];
+    for (const message of said) earlier.append({ type: "message", message });
+    const setup = await setUp();
+    if (setup instanceof Error) throw setup;
+    expect(setup.banner.split("\n").slice(1)).toEqual([
+      "resumed session 20261202-090000-1 (6 messages); where it left off:",
+      "  you: fix the README",
+      "  mca: Reading it. [called read_file]",
+      "  you: [a tool's result]",
+      `  mca: ${"x".repeat(99)}…`,
+    ]);
+    expect(setup.banner.split("\n")[0]).toMatch(/ · session 20261202-100000-2$/);
+  });
+
+  it("says there is no chat session to continue when there is none, and starts a new one", async () => {
+    const warned: string[] = [];
+    const setup = await setUp(warned);
+    expect([setup instanceof Error, warned]).toEqual([false, ["no earlier chat session in this project: starting a new one (`mca sessions` lists them all)"]]);
   });
 });

@@ -1,10 +1,10 @@
 // A session: everything an agent needs besides a mode's approval and rendering — rules, model, tools, the
 // system prompt, snapshots, the transcript and (with --resume) the earlier history. A mode gives only its
 // SessionIo and gets an agent from the factory; configuration problems are an Error for main (exit 2).
-import { createAgent, describeError, unmatchedRules, type Agent, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type Tool } from "../kernel/index.js";
+import { createAgent, describeError, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type Tool } from "../kernel/index.js";
 import { toolPrefix } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
-import { createSnapshotFiles, loadLastSession, openTranscript } from "../session/index.js";
+import { createSnapshotFiles, findSessionToResume, openTranscript, type SessionMode } from "../session/index.js";
 import { createLocalTools } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
 import { loadRules, settingsFiles } from "../config/index.js";
@@ -25,6 +25,9 @@ export interface SessionSetupDeps {
   readonly projectTrusted: boolean;
   /** Names this run's transcript file; made by main, which may read the clock. */
   readonly sessionId: string;
+  /** How this run goes and when it started (ISO 8601): the transcript's first line, for `mca sessions` and `--resume`. */
+  readonly mode: SessionMode;
+  readonly startedAt: string;
   /** Tools mounted from MCP servers, next to the local ones. */
   readonly remoteTools: readonly Tool[];
   /** Every server of the config, mounted or not: a rule naming a tool of one that did not come up is no typo. */
@@ -61,8 +64,10 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   );
   if (model instanceof Error) return model;
 
-  const history = options.resume ? loadLastSession(projectDir) : null;
-  if (options.resume && history === null) deps.warn("no earlier session in this project: starting a new one");
+  const resumed = options.resume ? findSessionToResume(projectDir, options.resumeId) : null;
+  if (resumed instanceof Error) return resumed;
+  if (options.resume && resumed === null) deps.warn("no earlier chat session in this project: starting a new one (`mca sessions` lists them all)");
+  const history = resumed?.messages ?? null;
   const tools = [...createLocalTools(projectDir), ...deps.remoteTools];
   // A server that did not come up has no tools to match: a rule naming one of them is no typo.
   const absent = deps.serverAliases.filter((alias) => !deps.remoteTools.some((tool) => tool.source === alias)).map(toolPrefix);
@@ -74,7 +79,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const snapshots = createSnapshotFiles(projectDir, { onSkipped: (path, reason) => deps.warn(`undo: not restored ${untrustedText(path)}: ${untrustedText(reason)}`) });
   let transcript;
   try {
-    transcript = openTranscript(projectDir, deps.sessionId, deps.redact);
+    transcript = openTranscript(projectDir, deps.sessionId, deps.redact, { mode: deps.mode, startedAt: deps.startedAt });
   } catch (error) {
     return new Error(`cannot open the session transcript in ${projectDir}: ${describeError(error)}`);
   }
@@ -94,8 +99,36 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       ...(history === null ? {} : { history }),
       ...(deps.findTool === undefined ? {} : { findTool: deps.findTool }),
     });
-  const resumed = history === null ? "" : ` · resumed ${history.length} messages`;
-  return { makeAgent, model, banner: `mca · model ${model.name} · ${tools.length} tools · ${projectDir}${resumed}` };
+  const banner = [`mca · model ${model.name} · ${tools.length} tools · ${projectDir} · session ${deps.sessionId}`];
+  if (resumed !== null) banner.push(`resumed session ${resumed.id} (${resumed.messages.length} messages); where it left off:`, ...lastExchanges(resumed.messages));
+  return { makeAgent, model, banner: banner.join("\n") };
+}
+
+/** How many of a resumed history's last messages the banner shows, each on one line cut to the width. */
+const RESUMED_MESSAGES_SHOWN = 4;
+const RESUMED_LINE_CHARS = 100;
+
+/** The last messages of a resumed history as the user saw them: who spoke, their text, and the tools called. */
+function lastExchanges(messages: readonly Message[]): string[] {
+  return messages.slice(-RESUMED_MESSAGES_SHOWN).map((message) => {
+    const parts = message.content.map((block) => {
+      switch (block.type) {
+        case "text":
+          return block.text;
+        case "tool_use":
+          return `[called ${block.name}]`;
+        case "tool_result":
+          return block.isError ? "[a tool failed]" : "[a tool's result]";
+        default: {
+          const unknown: never = block;
+          throw new Error(`unknown block ${JSON.stringify(unknown)}`);
+        }
+      }
+    });
+    const flat = untrustedText(parts.join(" ").replace(/\s+/g, " ").trim());
+    const cut = flat.length <= RESUMED_LINE_CHARS ? flat : `${flat.slice(0, RESUMED_LINE_CHARS - 1)}…`;
+    return `  ${message.role === "user" ? "you" : "mca"}: ${cut}`;
+  });
 }
 
 /** The system prompt the model receives: who it is, where it works, and how approvals work here. */

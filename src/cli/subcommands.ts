@@ -1,4 +1,4 @@
-// `mca tools`, `mca call` and `mca mcp list`: the slash commands' views for scripts, each with `--json`
+// `mca tools`, `mca call`, `mca mcp list` and `mca sessions`: the slash commands' views for scripts, each with `--json`
 // (DESIGN "Scripting contract"). The JSON shapes are built field by field, so that what scripts parse
 // never changes when an internal type grows. Nobody can be asked for approval here, so `ask` means deny.
 import type { AgentEvent, CallReport, Decision, Tool, Verdict } from "../kernel/index.js";
@@ -7,6 +7,7 @@ import { findSlashCommand, parseCallArgs, unknownToolProblem } from "./commands.
 import { formatServerStatus, type ServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE } from "./program.js";
 import type { AgentFactory } from "./session.js";
+import type { SessionSummary } from "../session/index.js";
 import { untrustedJson, untrustedText } from "./untrusted-text.js";
 
 export interface SubcommandDeps {
@@ -52,6 +53,26 @@ export async function runCallCommand(deps: SubcommandDeps, tool: string, argsTex
 export async function runMcpListCommand(deps: Pick<SubcommandDeps, "servers" | "out">, json: boolean): Promise<number> {
   const servers = deps.servers();
   deps.out(json ? untrustedJson(servers.map(serverView)) : formatServerStatus(servers).map((line) => `${line}\n`).join(""));
+  return 0;
+}
+
+/** `mca sessions`: the project's sessions, newest first; `sessions` is given, so reading them stays in main's lazy path. */
+export function runSessionsCommand(deps: { readonly sessions: readonly SessionSummary[]; readonly out: (text: string) => void }, json: boolean): number {
+  const { sessions, out } = deps;
+  if (json) {
+    out(untrustedJson(sessions.map(sessionView)));
+    return 0;
+  }
+  if (sessions.length === 0) {
+    out("no sessions in this project yet\n");
+    return 0;
+  }
+  const idWidth = Math.max(...sessions.map((session) => session.id.length));
+  for (const session of sessions) {
+    const started = session.startedAt?.replace("T", " ").slice(0, 19) ?? "(start unknown)";
+    const fields = [session.id.padEnd(idWidth), started.padEnd(19), (session.mode ?? "?").padEnd(5), `${session.messageCount} messages`.padStart(12)];
+    out(`${untrustedText(`${fields.join("  ")}  ${session.firstPrompt ?? ""}`.trimEnd())}\n`);
+  }
   return 0;
 }
 
@@ -124,6 +145,16 @@ function callView(report: CallReport): CallView {
     text: report.text,
     truncated: report.truncated,
     approval: approvalView(report.decision),
+  };
+}
+
+function sessionView(session: SessionSummary): SessionSummary {
+  return {
+    id: session.id,
+    startedAt: session.startedAt,
+    mode: session.mode,
+    firstPrompt: session.firstPrompt,
+    messageCount: session.messageCount,
   };
 }
 

@@ -1,11 +1,11 @@
-import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createAgent, STARTED_OUTCOME_UNKNOWN_TEXT } from "../kernel/index.js";
+import { createAgent } from "../kernel/index.js";
 import type { Message } from "../kernel/index.js";
 import { eventLog, memorySnapshots, reply, scriptedModel, text, use, fakeTool } from "../kernel/test-support/fakes.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { loadLastSession, openTranscript, sessionsDir } from "./transcript-file.js";
+import { openTranscript, readTranscript, sessionsDir } from "./transcript-file.js";
 
 const project = tempProjectPerTest("mca-transcript-");
 
@@ -13,19 +13,11 @@ const user = (value: string): Message => ({ role: "user", content: [text(value)]
 const assistant = (value: string): Message => ({ role: "assistant", content: [text(value)] });
 
 function linesOf(sessionId: string): unknown[] {
+  if (!existsSync(join(sessionsDir(project()), `${sessionId}.jsonl`))) return [];
   return readFileSync(join(sessionsDir(project()), `${sessionId}.jsonl`), "utf8")
     .trimEnd()
     .split("\n")
     .map((line): unknown => JSON.parse(line));
-}
-
-/** A session file whose modification time is `secondsAgo` in the past, so that "newest" is unambiguous. */
-function writeSession(sessionId: string, entries: readonly unknown[], secondsAgo: number, tail = ""): void {
-  mkdirSync(sessionsDir(project()), { recursive: true });
-  const file = join(sessionsDir(project()), `${sessionId}.jsonl`);
-  writeFileSync(file, entries.map((entry) => `${JSON.stringify(entry)}\n`).join("") + tail);
-  const when = Date.now() / 1000 - secondsAgo;
-  utimesSync(file, when, when);
 }
 
 describe("openTranscript", () => {
@@ -35,6 +27,22 @@ describe("openTranscript", () => {
     expect(linesOf("s1")).toEqual([{ type: "message", message: user("hi") }]);
     sink.append({ type: "notice", message: "n" });
     expect(linesOf("s1")).toEqual([{ type: "message", message: user("hi") }, { type: "notice", message: "n" }]);
+  });
+
+  it("leads with a line saying which session it is, how it ran and when it started, read back by readTranscript", () => {
+    const sink = openTranscript(project(), "s2", undefined, { mode: "chat", startedAt: "2026-12-02T10:00:00.000Z" });
+    expect(linesOf("s2")).toEqual([]);
+    sink.append({ type: "message", message: user("hi") });
+    sink.append({ type: "notice", message: "n" });
+    expect(linesOf("s2")).toEqual([
+      { type: "session", id: "s2", mode: "chat", startedAt: "2026-12-02T10:00:00.000Z" },
+      { type: "message", message: user("hi") },
+      { type: "notice", message: "n" },
+    ]);
+    expect(readTranscript(join(sessionsDir(project()), "s2.jsonl"))).toEqual({
+      start: { mode: "chat", startedAt: "2026-12-02T10:00:00.000Z" },
+      entries: [{ type: "message", message: user("hi") }],
+    });
   });
 
   it("creates the file readable by the user only and writes each entry redacted", () => {
@@ -88,87 +96,3 @@ describe("openTranscript", () => {
     expect(() => openTranscript(project(), ".hidden")).toThrow();
   });
 });
-
-describe("loadLastSession", () => {
-  it("returns null when there are no sessions", () => {
-    expect(loadLastSession(project())).toBeNull();
-  });
-
-  it("rebuilds the history of the newest session", () => {
-    writeSession("older", [{ type: "message", message: user("old") }], 100);
-    writeSession("newer", [
-      { type: "message", message: user("a") },
-      { type: "notice", message: "ignored" },
-      { type: "message", message: assistant("b") },
-    ], 10);
-    expect(loadLastSession(project())).toEqual([user("a"), assistant("b")]);
-  });
-
-  it("ignores a torn last line", () => {
-    writeSession("torn", [{ type: "message", message: user("a") }, { type: "message", message: assistant("b") }], 10, '{"type":"message","mess');
-    expect(loadLastSession(project())).toEqual([user("a"), assistant("b")]);
-  });
-
-  it("passes over a newer session that has no messages", () => {
-    writeSession("real", [{ type: "message", message: user("a") }], 100);
-    writeSession("empty", [{ type: "notice", message: "started" }], 10);
-    expect(loadLastSession(project())).toEqual([user("a")]);
-  });
-
-  it("ignores malformed messages rather than trusting them", () => {
-    writeSession("odd", [
-      { type: "message", message: user("a") },
-      { type: "message", message: { role: "assistant", content: [{ type: "tool_use", id: 3, name: "x", input: {} }] } },
-      { type: "message", message: { role: "system", content: [] } },
-    ], 10);
-    expect(loadLastSession(project())).toEqual([user("a")]);
-  });
-
-  it("resumes where a resumed session left off, and a crash mid-call leaves the started call's outcome unknown", async () => {
-    const first = openTranscript(project(), "first");
-    first.append({ type: "message", message: user("one") });
-    first.append({ type: "message", message: assistant("two") });
-    const resumed = loadLastSession(project());
-    expect(resumed).toEqual([user("one"), assistant("two")]);
-
-    const second = openTranscript(project(), "second");
-    let started: () => void = () => undefined;
-    const running = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const agent = createAgent({
-      model: scriptedModel([() => reply(use("t1", "hang"))]),
-      tools: [fakeTool({ name: "hang", run: () => new Promise(() => started()) })],
-      rules: [],
-      system: "",
-      approve: async () => "deny",
-      snapshots: memorySnapshots(),
-      transcript: second,
-      emit: eventLog().emit,
-      history: resumed ?? [],
-    });
-    // The call never settles: as if the process died mid-call. Only the transcript survives.
-    void agent.prompt("three", new AbortController().signal);
-    await running;
-    const utime = Date.now() / 1000 + 5;
-    utimesSync(join(sessionsDir(project()), "second.jsonl"), utime, utime);
-
-    const afterCrash = loadLastSession(project());
-    const open: Message = { role: "assistant", content: [use("t1", "hang")] };
-    const unknownOutcome: Message = { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: STARTED_OUTCOME_UNKNOWN_TEXT, isError: true }] };
-    expect(afterCrash).toEqual([user("one"), assistant("two"), user("three"), open, unknownOutcome]);
-    const again = createAgent({
-      model: scriptedModel([]),
-      tools: [],
-      rules: [],
-      system: "",
-      approve: async () => "deny",
-      snapshots: memorySnapshots(),
-      transcript: { append: () => undefined },
-      emit: eventLog().emit,
-      history: afterCrash ?? [],
-    });
-    expect(again.messages.at(-1)).toEqual(unknownOutcome);
-  });
-});
-

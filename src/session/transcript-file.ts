@@ -1,9 +1,9 @@
 // The session transcript on disk: one JSON line per entry in `<project>/.mca/sessions/<session-id>.jsonl`,
-// appended synchronously as things happen so that a crash loses nothing; read back for --resume.
+// appended synchronously as things happen so that a crash loses nothing, led by a line saying how the
+// session ran; read back for --resume and `mca sessions` (session-list.ts).
 import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
-  replayHistory,
   type Redact,
   type AssistantMessage,
   type HistoryEntry,
@@ -23,38 +23,49 @@ export function sessionsDir(projectDir: string): string {
   return join(mcaFolder(projectDir), "sessions");
 }
 
+/** How a session was run: the chat, `-p`, pipe mode, or `mca call`. `--resume` alone continues only a chat. */
+export type SessionMode = "chat" | "print" | "pipe" | "call";
+
+/** The first line of a transcript: which session it is, how it ran, and when it started (ISO 8601). */
+export interface SessionStart {
+  readonly mode: SessionMode;
+  readonly startedAt: string;
+}
+
+const SESSION_MODES: readonly SessionMode[] = ["chat", "print", "pipe", "call"];
+
 /**
  * Opens (creating its folder) the transcript of session `sessionId`: letters, digits, `.`, `_`, `-`,
  * not starting with a dot, so that it names a file inside the sessions folder and nothing else.
- * The file itself appears with the first entry, readable by the user only. Each line passes `redact`
- * (the configured secrets) before it is written.
+ * The file itself appears with the first entry, readable by the user only, led by a `session` line
+ * when `start` is given. Each line passes `redact` (the configured secrets) before it is written.
  */
-export function openTranscript(projectDir: string, sessionId: string, redact: Redact = (text) => text): TranscriptSink {
+export function openTranscript(projectDir: string, sessionId: string, redact: Redact = (text) => text, start?: SessionStart): TranscriptSink {
   if (!SESSION_ID.test(sessionId)) throw new Error(`invalid session id ${JSON.stringify(sessionId)}`);
-  const file = join(ensureMcaFolder(projectDir, "sessions"), `${sessionId}${TRANSCRIPT_SUFFIX}`);
+  const file = transcriptPath(ensureMcaFolder(projectDir, "sessions"), sessionId);
+  let first = true;
   return {
     append(entry) {
+      const lead = first && start !== undefined ? `${JSON.stringify({ type: "session", id: sessionId, ...start })}\n` : "";
       // The marker has no character JSON escapes, so a redacted line is still the JSON of an entry.
-      appendFileSync(file, `${redact(JSON.stringify(entry))}\n`, { mode: PRIVATE_FILE_MODE });
+      appendFileSync(file, `${lead}${redact(JSON.stringify(entry))}\n`, { mode: PRIVATE_FILE_MODE });
+      first = false;
     },
   };
 }
 
-/**
- * The message history of the newest session (by modification time) that has any, for --resume; null
- * when there is none. Sessions without messages (opened and left) are passed over, so that the
- * transcript of the session doing the resuming is never what it resumes. Lines that do not parse (a
- * torn last line after a crash) are ignored.
- */
-export function loadLastSession(projectDir: string): Message[] | null {
-  for (const file of newestFirst(sessionsDir(projectDir))) {
-    const entries = readHistoryEntries(file);
-    if (entries.length > 0) return replayHistory(entries);
-  }
-  return null;
+/** The transcript file of `sessionId` in the sessions folder `dir`. */
+export function transcriptPath(dir: string, sessionId: string): string {
+  return join(dir, `${sessionId}${TRANSCRIPT_SUFFIX}`);
 }
 
-function newestFirst(dir: string): string[] {
+export function isSessionId(text: string): boolean {
+  return SESSION_ID.test(text);
+}
+
+/** The ids of the transcripts in the project, newest (last written) first. */
+export function sessionIdsNewestFirst(projectDir: string): string[] {
+  const dir = sessionsDir(projectDir);
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.endsWith(TRANSCRIPT_SUFFIX));
@@ -63,12 +74,23 @@ function newestFirst(dir: string): string[] {
     throw error;
   }
   return names
-    .map((name) => ({ path: join(dir, name), modified: statSync(join(dir, name)).mtimeMs }))
-    .sort((a, b) => b.modified - a.modified || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0))
-    .map((file) => file.path);
+    .map((name) => ({ id: name.slice(0, -TRANSCRIPT_SUFFIX.length), modified: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.modified - a.modified || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .map((file) => file.id);
 }
 
-function readHistoryEntries(file: string): HistoryEntry[] {
+export interface TranscriptContents {
+  /** Null for a transcript written before sessions recorded how they ran. */
+  readonly start: SessionStart | null;
+  readonly entries: readonly HistoryEntry[];
+}
+
+/**
+ * What a transcript holds that --resume and `mca sessions` need. Lines that do not parse (a torn last
+ * line after a crash) and entries of other kinds are passed over.
+ */
+export function readTranscript(file: string): TranscriptContents {
+  let start: SessionStart | null = null;
   const entries: HistoryEntry[] = [];
   for (const line of readFileSync(file, "utf8").split("\n")) {
     if (line.trim() === "") continue;
@@ -78,10 +100,17 @@ function readHistoryEntries(file: string): HistoryEntry[] {
     } catch {
       continue;
     }
+    if (start === null && entries.length === 0) start = parseSessionStart(value);
     const entry = parseHistoryEntry(value);
     if (entry !== null) entries.push(entry);
   }
-  return entries;
+  return { start, entries };
+}
+
+function parseSessionStart(value: unknown): SessionStart | null {
+  if (!isRecord(value) || value.type !== "session" || typeof value.startedAt !== "string") return null;
+  const mode = SESSION_MODES.find((known) => known === value.mode);
+  return mode === undefined ? null : { mode, startedAt: value.startedAt };
 }
 
 // Reading a transcript line back: the entries that shape the message history, validated field by

@@ -1,0 +1,154 @@
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createAgent, STARTED_OUTCOME_UNKNOWN_TEXT } from "../kernel/index.js";
+import type { Message } from "../kernel/index.js";
+import { eventLog, fakeTool, memorySnapshots, reply, scriptedModel, text, use } from "../kernel/test-support/fakes.js";
+import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
+import { findSessionToResume, listSessions } from "./session-list.js";
+import { openTranscript, sessionsDir, type SessionMode } from "./transcript-file.js";
+
+const project = tempProjectPerTest("mca-session-list-");
+
+const user = (value: string): Message => ({ role: "user", content: [text(value)] });
+const assistant = (value: string): Message => ({ role: "assistant", content: [text(value)] });
+
+/**
+ * A session file led by its start line (none for `mode` null, as before sessions recorded it), whose
+ * modification time is `secondsAgo` in the past, so that "newest" is unambiguous.
+ */
+function writeSession(sessionId: string, entries: readonly unknown[], secondsAgo: number, { mode = "chat", tail = "" }: { mode?: SessionMode | null; tail?: string } = {}): void {
+  mkdirSync(sessionsDir(project()), { recursive: true });
+  const file = join(sessionsDir(project()), `${sessionId}.jsonl`);
+  const start = mode === null ? [] : [{ type: "session", id: sessionId, mode, startedAt: "2026-12-01T08:00:00.000Z" }];
+  writeFileSync(file, [...start, ...entries].map((entry) => `${JSON.stringify(entry)}\n`).join("") + tail);
+  const when = Date.now() / 1000 - secondsAgo;
+  utimesSync(file, when, when);
+}
+
+/** The messages `--resume` without an id would continue, or null. */
+function newestChat(): readonly Message[] | null {
+  const found = findSessionToResume(project(), undefined);
+  if (found instanceof Error) throw found;
+  return found?.messages ?? null;
+}
+
+describe("findSessionToResume", () => {
+  it("returns null when there are no sessions", () => {
+    expect(newestChat()).toBeNull();
+  });
+
+  it("rebuilds the history of the newest session", () => {
+    writeSession("older", [{ type: "message", message: user("old") }], 100);
+    writeSession("newer", [
+      { type: "message", message: user("a") },
+      { type: "notice", message: "ignored" },
+      { type: "message", message: assistant("b") },
+    ], 10);
+    expect(newestChat()).toEqual([user("a"), assistant("b")]);
+  });
+
+  it("ignores a torn last line", () => {
+    writeSession("torn", [{ type: "message", message: user("a") }, { type: "message", message: assistant("b") }], 10, { tail: '{"type":"message","mess' });
+    expect(newestChat()).toEqual([user("a"), assistant("b")]);
+  });
+
+  it("passes over a newer session that has no messages", () => {
+    writeSession("real", [{ type: "message", message: user("a") }], 100);
+    writeSession("empty", [{ type: "notice", message: "started" }], 10);
+    expect(newestChat()).toEqual([user("a")]);
+  });
+
+  it("ignores malformed messages rather than trusting them", () => {
+    writeSession("odd", [
+      { type: "message", message: user("a") },
+      { type: "message", message: { role: "assistant", content: [{ type: "tool_use", id: 3, name: "x", input: {} }] } },
+      { type: "message", message: { role: "system", content: [] } },
+    ], 10);
+    expect(newestChat()).toEqual([user("a")]);
+  });
+
+  it("resumes where a resumed session left off, and a crash mid-call leaves the started call's outcome unknown", async () => {
+    const first = openTranscript(project(), "first", undefined, { mode: "chat", startedAt: "2026-12-01T08:00:00.000Z" });
+    first.append({ type: "message", message: user("one") });
+    first.append({ type: "message", message: assistant("two") });
+    const resumed = newestChat();
+    expect(resumed).toEqual([user("one"), assistant("two")]);
+
+    const second = openTranscript(project(), "second", undefined, { mode: "chat", startedAt: "2026-12-01T09:00:00.000Z" });
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const agent = createAgent({
+      model: scriptedModel([() => reply(use("t1", "hang"))]),
+      tools: [fakeTool({ name: "hang", run: () => new Promise(() => started()) })],
+      rules: [],
+      system: "",
+      approve: async () => "deny",
+      snapshots: memorySnapshots(),
+      transcript: second,
+      emit: eventLog().emit,
+      history: resumed ?? [],
+    });
+    // The call never settles: as if the process died mid-call. Only the transcript survives.
+    void agent.prompt("three", new AbortController().signal);
+    await running;
+    const utime = Date.now() / 1000 + 5;
+    utimesSync(join(sessionsDir(project()), "second.jsonl"), utime, utime);
+
+    const afterCrash = newestChat();
+    const open: Message = { role: "assistant", content: [use("t1", "hang")] };
+    const unknownOutcome: Message = { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: STARTED_OUTCOME_UNKNOWN_TEXT, isError: true }] };
+    expect(afterCrash).toEqual([user("one"), assistant("two"), user("three"), open, unknownOutcome]);
+    const again = createAgent({
+      model: scriptedModel([]),
+      tools: [],
+      rules: [],
+      system: "",
+      approve: async () => "deny",
+      snapshots: memorySnapshots(),
+      transcript: { append: () => undefined },
+      emit: eventLog().emit,
+      history: afterCrash ?? [],
+    });
+    expect(again.messages.at(-1)).toEqual(unknownOutcome);
+  });
+
+  it("continues the newest chat session, not a newer one-shot -p or pipe run, nor one that never said how it ran", () => {
+    writeSession("chat", [{ type: "message", message: user("the chat") }], 300);
+    writeSession("print", [{ type: "message", message: user("one shot") }], 200, { mode: "print" });
+    writeSession("pipe", [{ type: "message", message: user("piped") }], 100, { mode: "pipe" });
+    writeSession("old", [{ type: "message", message: user("before modes") }], 50, { mode: null });
+    expect(findSessionToResume(project(), undefined)).toEqual({ id: "chat", messages: [user("the chat")] });
+  });
+
+  it("continues the session named by its id, whatever its mode", () => {
+    writeSession("chat", [{ type: "message", message: user("the chat") }], 300);
+    writeSession("print", [{ type: "message", message: user("one shot") }], 200, { mode: "print" });
+    expect(findSessionToResume(project(), "print")).toEqual({ id: "print", messages: [user("one shot")] });
+  });
+
+  it("names `mca sessions` for an id that names no session of the project", () => {
+    writeSession("chat", [{ type: "message", message: user("the chat") }], 300);
+    for (const id of ["nope", "../chat", ".hidden"]) {
+      expect(findSessionToResume(project(), id)).toEqual(new Error(`no session ${JSON.stringify(id)} in this project; \`mca sessions\` lists them`));
+    }
+  });
+});
+
+describe("listSessions", () => {
+  it("lists the sessions that hold a message, newest first, with start, mode, first prompt on one line and message count", () => {
+    writeSession("a", [{ type: "message", message: user("first\nprompt  here") }, { type: "message", message: assistant("ok") }], 300);
+    writeSession("b", [{ type: "notice", message: "nothing said" }], 200, { mode: "pipe" });
+    writeSession("c", [{ type: "message", message: user("x".repeat(200)) }], 100, { mode: null });
+    expect(listSessions(project())).toEqual([
+      { id: "c", startedAt: null, mode: null, firstPrompt: `${"x".repeat(79)}…`, messageCount: 1 },
+      { id: "a", startedAt: "2026-12-01T08:00:00.000Z", mode: "chat", firstPrompt: "first prompt here", messageCount: 2 },
+    ]);
+  });
+
+  it("is empty for a project without sessions", () => {
+    expect(listSessions(project())).toEqual([]);
+  });
+});
