@@ -44,8 +44,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const out = (text: string): void => {
     deps.output.write(text);
   };
-  const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true);
   const width = (): number | undefined => (deps.output.isTTY === true ? deps.output.columns : undefined);
+  const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true, width);
   // Answers are rendered as Markdown in colour; without colour (NO_COLOR, not a terminal) they stay plain text.
   let markdown: MarkdownRenderer | undefined;
   const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown });

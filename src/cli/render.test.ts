@@ -145,7 +145,7 @@ describe("createTtyRenderer", () => {
       "\n",
       "[stop]",
       '● read_file {"path":"a"}\n',
-      "[spin running read_file]",
+      '[spin read_file {"path":"a"}]',
       "[spin read_file: reading]",
       "[stop]",
       "  ✓ hello\n",
@@ -165,9 +165,9 @@ describe("createTtyRenderer", () => {
       HOSTILE_SHOWN,
       "\n",
       `● x${HOSTILE_SHOWN} {}\n`,
-      `[spin running x${HOSTILE_SHOWN}]`,
+      `[spin x${HOSTILE_SHOWN} {}]`,
       `● mcp__h__x ${HOSTILE_ARGS_SHOWN}\n`,
-      "[spin running mcp__h__x]",
+      `[spin mcp__h__x ${HOSTILE_ARGS_SHOWN}]`,
       `[spin mcp__h__x: ${HOSTILE_SHOWN}]`,
       `  ✓ ${HOSTILE_SHOWN}\n`,
       "[spin thinking]",
@@ -195,7 +195,7 @@ describe("createTtyRenderer", () => {
     expect(written).toEqual([
       "[stop]",
       "  approval for bash: once\n",
-      "[spin running bash]",
+      "[spin bash]",
       "[stop]",
       "  approval for bash: deny\n",
     ]);
@@ -216,6 +216,17 @@ describe("createSpinner", () => {
     spinner.start("thinking");
     spinner.stop();
     expect(written).toEqual(["\r\u001b[K⠋ thinking", "\r\u001b[K"]);
+  });
+
+  it("counts the seconds of the work it shows and cuts a long label to the terminal, keeping the time in view", () => {
+    const written: string[] = [];
+    const spinner = createSpinner((text) => written.push(text), true, () => 30);
+    spinner.start(`bash ${"x".repeat(100)}`, Date.now() - 3_200);
+    spinner.stop();
+    const line = written[0]?.replace("\r\u001b[K", "") ?? "";
+    expect(line.endsWith(" · 3 s")).toBe(true);
+    expect(line.length).toBeLessThanOrEqual(30);
+    expect(line).toContain("…");
   });
 
   it("draws nothing when disabled, and stop without start writes nothing", () => {

@@ -110,7 +110,8 @@ export interface TtyRendererDeps {
 /** Streamed text, a line per tool call and result, colour through the chalk instance it is given. */
 export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyRendererDeps): TtyRenderer {
   let midLine = false;
-  const toolNames = new Map<string, string>();
+  /** Calls running now: their name, short arguments and start, for the progress line. */
+  const running = new Map<string, { readonly name: string; readonly args: string; readonly sinceMs: number }>();
   /** Decided at a step's first words, so one answer is never half plain and half rendered. */
   let stepMarkdown: MarkdownRenderer | null | undefined;
   const blocks = createMarkdownBlocks();
@@ -149,16 +150,21 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyR
       case "text":
         showText(event.delta);
         return;
-      case "tool_start":
-        toolNames.set(event.callId, untrustedText(event.tool));
-        line(`${chalk.cyan(`● ${untrustedText(event.tool)}`)} ${chalk.dim(previewArgs(event.args, summaryRoom(event.tool.length + 3, ARGS_PREVIEW_CHARS)))}`);
-        spinner.start(`running ${untrustedText(event.tool)}`);
+      case "tool_start": {
+        const args = previewArgs(event.args, summaryRoom(event.tool.length + 3, ARGS_PREVIEW_CHARS));
+        running.set(event.callId, { name: untrustedText(event.tool), args, sinceMs: Date.now() });
+        line(`${chalk.cyan(`● ${untrustedText(event.tool)}`)} ${chalk.dim(args)}`);
+        spinner.start(`${untrustedText(event.tool)} ${args}`, running.get(event.callId)?.sinceMs);
         return;
-      case "tool_progress":
-        spinner.start(`${toolNames.get(event.callId) ?? "tool"}: ${untrustedText(event.message).replaceAll("\n", " ")}`);
+      }
+      case "tool_progress": {
+        // The newest thing the tool said (for bash, its newest line of output), beside its name and time.
+        const call = running.get(event.callId);
+        spinner.start(`${call?.name ?? "tool"}: ${untrustedText(event.message).replaceAll("\n", " ")}`, call?.sinceMs);
         return;
+      }
       case "tool_end": {
-        toolNames.delete(event.callId);
+        running.delete(event.callId);
         const mark = event.isError ? chalk.red("  ✗") : chalk.green("  ✓");
         const truncated = event.truncated ? chalk.dim(" (cut to fit the budget)") : "";
         line(`${mark} ${previewResult(event.text, summaryRoom(event.truncated ? 28 : 4, RESULT_PREVIEW_CHARS))}${truncated}`);
@@ -169,7 +175,13 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyR
         if (event.answer === undefined) return;
         line(chalk.dim(`  approval for ${untrustedText(event.tool)}: ${event.answer}`));
         // The question stopped the spinner; an approved tool runs now.
-        if (event.answer !== "deny") spinner.start(`running ${untrustedText(event.tool)}`);
+        if (event.answer !== "deny") {
+          // The time the user took to answer is not the tool's: its clock starts now.
+          const call = running.get(event.callId);
+          const sinceMs = Date.now();
+          if (call !== undefined) running.set(event.callId, { ...call, sinceMs });
+          spinner.start(call === undefined ? untrustedText(event.tool) : `${call.name} ${call.args}`, sinceMs);
+        }
         return;
       case "notice":
         line(chalk.yellow(untrustedText(event.message)));
@@ -210,23 +222,30 @@ const SPINNER_INTERVAL_MS = 80;
 const CLEAR_LINE = "\r\u001b[K";
 
 export interface Spinner {
-  start(label: string): void;
+  /** `sinceMs`: when the work it shows began (Date.now()); the line then counts the seconds. */
+  start(label: string, sinceMs?: number): void;
   stop(): void;
 }
 
-/** When disabled (the stream is not a terminal) it draws nothing at all. */
-export function createSpinner(write: (text: string) => void, enabled: boolean): Spinner {
+/** When disabled (the stream is not a terminal) it draws nothing at all; `width` cuts the line to the terminal. */
+export function createSpinner(write: (text: string) => void, enabled: boolean, width?: () => number | undefined): Spinner {
   let timer: NodeJS.Timeout | undefined;
   let label = "";
+  let since: number | undefined;
   let frame = 0;
   const draw = (): void => {
-    write(`${CLEAR_LINE}${SPINNER_FRAMES[frame % SPINNER_FRAMES.length] ?? ""} ${label}`);
+    const elapsed = since === undefined ? "" : ` · ${Math.floor((Date.now() - since) / 1000)} s`;
+    // The elapsed time stays in view: the label gives way when the line is too long.
+    const room = (width?.() ?? Number.POSITIVE_INFINITY) - 3 - elapsed.length;
+    const shown = label.length > room ? `${label.slice(0, Math.max(0, room - 1))}…` : label;
+    write(`${CLEAR_LINE}${SPINNER_FRAMES[frame % SPINNER_FRAMES.length] ?? ""} ${shown}${elapsed}`);
     frame += 1;
   };
   return {
-    start(next) {
+    start(next, sinceMs) {
       if (!enabled) return;
       label = next;
+      since = sinceMs;
       draw();
       if (timer === undefined) {
         timer = setInterval(draw, SPINNER_INTERVAL_MS);

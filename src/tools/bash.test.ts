@@ -63,6 +63,14 @@ describe("bash", () => {
     expect(result).toEqual({ text: "exit code 0\nhello\n", isError: false });
   });
 
+  it("reports the newest line of output while the command runs, so the user sees it work", async () => {
+    const lines: string[] = [];
+    const command = "echo one; sleep 0.3; echo two; sleep 0.3; printf 'three\\n\\n'";
+    const result = await callTool(createBashTool(project()), { command }, { ...context, onProgress: (line) => lines.push(line) });
+    expect(result.isError).toBe(false);
+    expect(lines).toEqual(["one", "two", "three"]);
+  });
+
   it("runs without the model's API key variables, with the rest of the environment", async () => {
     const saved = { key: process.env.ANTHROPIC_API_KEY, token: process.env.ANTHROPIC_AUTH_TOKEN, other: process.env.MCA_TEST_KEPT };
     Object.assign(process.env, { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_AUTH_TOKEN: "auth-test", MCA_TEST_KEPT: "kept" });

@@ -52,6 +52,7 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
         timeoutMs,
         killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
         signal: context.signal,
+        ...(context.onProgress === undefined ? {} : { onLine: context.onProgress }),
       });
       return describe(outcome, timeoutMs);
     },
@@ -104,7 +105,13 @@ interface CommandRequest {
   readonly timeoutMs: number;
   readonly killGraceMs: number;
   readonly signal: AbortSignal;
+  /** The newest complete line of output, at most every PROGRESS_INTERVAL_MS: the user sees the command work. */
+  readonly onLine?: (line: string) => void;
 }
+
+const PROGRESS_INTERVAL_MS = 200;
+/** Only the end of a chunk is looked at for the newest line: a huge chunk costs no more than this. */
+const PROGRESS_SCAN_CHARS = 4096;
 
 type CommandOutcome =
   | { readonly kind: "exited"; readonly exitCode: number | null; readonly signal: string | null; readonly output: string }
@@ -129,8 +136,23 @@ function runCommand(request: CommandRequest): Promise<CommandOutcome> {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+    let lastProgressMs = 0;
+    const progress = (chunk: Buffer): void => {
+      if (request.onLine === undefined || Date.now() - lastProgressMs < PROGRESS_INTERVAL_MS) return;
+      const tail = chunk.subarray(Math.max(0, chunk.length - PROGRESS_SCAN_CHARS)).toString("utf8");
+      const newest = tail.split("\n").map((line) => line.trim()).filter((line) => line !== "").at(-1);
+      if (newest === undefined) return;
+      lastProgressMs = Date.now();
+      request.onLine(newest);
+    };
+    child.stdout.on("data", (chunk: Buffer) => {
+      output.push(chunk);
+      progress(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output.push(chunk);
+      progress(chunk);
+    });
 
     const killGroup = (signal: NodeJS.Signals): void => {
       if (child.pid === undefined) return;
