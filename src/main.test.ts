@@ -75,6 +75,35 @@ describe("mca in pipe mode", () => {
   });
 });
 
+describe("mca /undo", () => {
+  const readme = (): string => join(project.dir, "README.md");
+  const outLines = (stdout: string): string[] => stdout.split("\n").filter((line) => /^(restored|removed|not |no |nothing)/.test(line));
+
+  it("keeps work a command did after the turn, says which file it left and why, and that commands are not undone", async () => {
+    const run = await project.run(
+      ["--allow", "write_file", "--allow", "bash"],
+      '/call write_file {"path":"README.md","content":"v1\\n"}\n/call bash {"command":"echo v2 > README.md"}\n/undo\n/undo\n/undo\n',
+    );
+    expect(run.code).toBe(0);
+    expect(outLines(run.stdout)).toEqual([
+      "no file changed by write_file or edit_file to restore",
+      "not undone: whatever the turn's commands changed (bash); /undo covers write_file and edit_file only",
+      `not restored ${readme()}: it changed after that turn (by a command, another session or by hand); undo keeps that newer work`,
+      "nothing to undo",
+    ]);
+    expect(await readFile(readme(), "utf8")).toBe("v2\n");
+  });
+
+  it("undoes only its own session's turns, and after --resume those of the session it resumed; a created file is removed", async () => {
+    const first = await project.run(["--allow", "write_file"], '/call write_file {"path":"made.txt","content":"x"}\n');
+    const other = await project.run([], "/undo\n");
+    expect(outLines(other.stdout)).toEqual(["nothing to undo"]);
+    const resumed = await project.run(["--resume", sessionIdOf(first.stderr)], "/undo\n");
+    expect(outLines(resumed.stdout)).toEqual([`removed ${join(project.dir, "made.txt")} (the turn created it)`]);
+    expect(existsSync(join(project.dir, "made.txt"))).toBe(false);
+  });
+});
+
 describe("mca -p", () => {
   it("answers one prompt with the mock model and exits 0", async () => {
     const run = await project.run(["-p", "what is in this project?"], "");

@@ -110,10 +110,38 @@ describe("slash commands", () => {
     expect(written[0]).toMatch(/^err:\/call: invalid JSON arguments for read_file: /);
   });
 
-  it("/undo names restored files and remote calls it could not undo", async () => {
-    const { written, context } = setup({ undoReport: { restored: ["/p/a.txt", "/p/b.txt"], notUndoable: ["mcp__notes__add"], nothingToUndo: false } });
+  it("/undo names the files it restored, removed and left alone with why, and says what commands and remote calls it cannot undo", async () => {
+    const { written, context } = setup({
+      undoReport: {
+        nothingToUndo: false,
+        restored: ["/p/a.txt"],
+        removed: ["/p/new.txt"],
+        leftAlone: [{ path: "/p/b.txt", reason: "it changed after that turn" }],
+        notUndoable: [
+          { kind: "command", tool: "bash" },
+          { kind: "remote", tool: "mcp__notes__add" },
+        ],
+      },
+    });
     await runLine("/undo", context);
-    expect(written).toEqual(["out:restored /p/a.txt", "out:restored /p/b.txt", "out:not undoable (remote call): mcp__notes__add"]);
+    expect(written).toEqual([
+      "out:restored /p/a.txt",
+      "out:removed /p/new.txt (the turn created it)",
+      "out:not restored /p/b.txt: it changed after that turn",
+      "out:not undone: whatever the turn's commands changed (bash); /undo covers write_file and edit_file only",
+      "out:not undone: the remote calls mcp__notes__add (their servers keep what they did)",
+    ]);
+  });
+
+  it("/undo of a turn that only ran a command says that no file was restored and why", async () => {
+    const { written, context } = setup({
+      undoReport: { nothingToUndo: false, restored: [], removed: [], leftAlone: [], notUndoable: [{ kind: "command", tool: "bash" }] },
+    });
+    await runLine("/undo", context);
+    expect(written).toEqual([
+      "out:no file changed by write_file or edit_file to restore",
+      "out:not undone: whatever the turn's commands changed (bash); /undo covers write_file and edit_file only",
+    ]);
   });
 
   it("/undo says when there is nothing to undo", async () => {

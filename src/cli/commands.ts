@@ -102,16 +102,22 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: "undo",
     usage: "/undo",
-    summary: "restore the files the last turn changed",
+    summary: "undo the last turn's write_file and edit_file changes (not what commands did)",
     async run(context) {
       const report = await context.agent.undo();
       if (report.nothingToUndo) {
         context.print("nothing to undo");
         return "ok";
       }
-      if (report.restored.length === 0) context.print("no files to restore");
-      for (const path of report.restored) context.print(`restored ${untrustedText(path)}`);
-      for (const tool of report.notUndoable) context.print(`not undoable (remote call): ${tool}`);
+      const { restored, removed, leftAlone, notUndoable } = report;
+      if (restored.length + removed.length + leftAlone.length === 0) context.print("no file changed by write_file or edit_file to restore");
+      for (const path of restored) context.print(`restored ${untrustedText(path)}`);
+      for (const path of removed) context.print(`removed ${untrustedText(path)} (the turn created it)`);
+      for (const { path, reason } of leftAlone) context.print(`not restored ${untrustedText(path)}: ${untrustedText(reason)}`);
+      const commands = notUndoable.filter((what) => what.kind === "command").map((what) => untrustedText(what.tool));
+      const remote = notUndoable.filter((what) => what.kind === "remote").map((what) => untrustedText(what.tool));
+      if (commands.length > 0) context.print(`not undone: whatever the turn's commands changed (${commands.join(", ")}); /undo covers write_file and edit_file only`);
+      if (remote.length > 0) context.print(`not undone: the remote calls ${remote.join(", ")} (their servers keep what they did)`);
       return "ok";
     },
   },

@@ -75,11 +75,12 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
     if (absent.some((prefix) => rule.pattern.text.startsWith(prefix))) continue;
     deps.warn(`mca: rule ${JSON.stringify(rule.pattern.text)} (${rule.verdict}) from ${rule.origin} names no tool; check its spelling (\`mca tools\` lists them)`);
   }
-  // /undo leaves alone a file whose path now leads out of the project; the user is told which and why.
-  const snapshots = createSnapshotFiles(projectDir, { onSkipped: (path, reason) => deps.warn(`undo: not restored ${untrustedText(path)}: ${untrustedText(reason)}`) });
+  // Sessions never share snapshots; a resumed one goes on in the folder of the one it resumed, so /undo reaches back.
+  const snapshotFolder = resumed?.snapshots ?? deps.sessionId;
+  const snapshots = createSnapshotFiles(projectDir, { folder: snapshotFolder });
   let transcript;
   try {
-    transcript = openTranscript(projectDir, deps.sessionId, deps.redact, { mode: deps.mode, startedAt: deps.startedAt });
+    transcript = openTranscript(projectDir, deps.sessionId, deps.redact, { mode: deps.mode, startedAt: deps.startedAt, snapshots: snapshotFolder });
   } catch (error) {
     return new Error(`cannot open the session transcript in ${projectDir}: ${describeError(error)}`);
   }

@@ -2,7 +2,7 @@
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
 import { unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
 import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT } from "./history.js";
-import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink } from "./ports.js";
+import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, TurnUndo } from "./ports.js";
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
 import type { Tool, ToolArgs } from "./tool.js";
@@ -69,11 +69,10 @@ export interface CallReport {
   readonly decision: Decision;
 }
 
-export interface UndoReport {
-  readonly restored: readonly string[];
-  readonly notUndoable: readonly string[];
-  readonly nothingToUndo: boolean;
-}
+/** What /undo did to the latest undoable turn, or that there was none (its lists are then empty). */
+export type UndoReport =
+  | { readonly nothingToUndo: true; readonly restored: readonly []; readonly notUndoable: readonly [] }
+  | ({ readonly nothingToUndo: false } & TurnUndo);
 
 export interface Agent {
   /** One user prompt; emits turn_end and resolves to how the turn ended. Never rejects for tool or model failures. */
@@ -82,7 +81,10 @@ export interface Agent {
   call(name: string, args: ToolArgs, signal: AbortSignal): Promise<CallReport>;
   /** The gate's verdict for a tool (args default {}), with its reason. */
   decide(name: string, args?: ToolArgs): Decision;
-  /** Restores the files of the last turn that changed any; names the remote tools of that turn. */
+  /**
+   * Undoes the latest turn that changed files or ran a command or remote tool: restores the files it
+   * changed that still hold what it left, and names what it cannot undo.
+   */
   undo(): Promise<UndoReport>;
   /** Forgets the conversation (approvals for this session and undo stay). */
   clear(): void;
@@ -106,7 +108,6 @@ export function createAgent(deps: AgentDeps): Agent {
   const findTool = (name: string): Tool | undefined => toolsByName.get(name) ?? deps.findTool?.(name);
   const toolSpecs = deps.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   const guard = createLoopGuard({ refuseAt: limits.repeatRefuseAt, stopAt: limits.repeatStopAt });
-  const undoLog = createUndoLog();
   const sessionAllows = new Set<string>();
   let messages: Message[] = closeOpenToolUses(deps.history ?? [], unfinished);
   let turn = 0;
@@ -134,7 +135,15 @@ export function createAgent(deps: AgentDeps): Agent {
     turn += 1;
     guard.reset();
     const { approve, emit, snapshots, redact } = deps;
-    return { findTool, rules: deps.rules, sessionAllows, guard, undoLog, snapshots, approve, emit, record, turn, redact };
+    return { findTool, rules: deps.rules, sessionAllows, guard, snapshots, approve, emit, record, turn, redact };
+  };
+  /** At a turn's end, what its files hold now; without it, /undo leaves that turn's files alone. */
+  const sealTurn = async (context: CallContext): Promise<void> => {
+    try {
+      await deps.snapshots.seal(context.turn);
+    } catch (error) {
+      deps.emit({ type: "error", message: `Could not record what this turn left for /undo (${describeError(error)}); /undo will leave its files alone.` });
+    }
   };
 
   if (messages.length > 0) record({ type: "history", messages });
@@ -207,6 +216,7 @@ export function createAgent(deps: AgentDeps): Agent {
         messages = closeOpenToolUses(messages, unfinished);
         reason = "model_error";
       }
+      await sealTurn(context);
       deps.emit({ type: "turn_end", reason });
       return reason;
     },
@@ -214,6 +224,7 @@ export function createAgent(deps: AgentDeps): Agent {
       const context = startTurn();
       callCount += 1;
       const outcome = await runToolCall(context, { id: `user-call-${callCount}`, name, args }, signal);
+      await sealTurn(context);
       return { tool: name, isError: outcome.isError, text: outcome.text, truncated: outcome.truncated, decision: outcome.decision };
     },
     decide(name, args = {}) {
@@ -221,13 +232,10 @@ export function createAgent(deps: AgentDeps): Agent {
       return tool === undefined ? unknownToolDecision(name) : judgeCall(tool, args, deps.rules, sessionAllows).decision;
     },
     async undo() {
-      const entry = undoLog.latest();
-      if (entry === undefined) return { restored: [], notUndoable: [], nothingToUndo: true };
-      const restored = entry.changedFiles ? await deps.snapshots.restore(entry.turn) : [];
-      undoLog.forget(entry.turn);
-      const report = { restored, notUndoable: entry.notUndoable, nothingToUndo: false };
-      record({ type: "notice", message: `undo: restored ${JSON.stringify(restored)}, not undoable ${JSON.stringify(entry.notUndoable)}` });
-      return report;
+      const undone = await deps.snapshots.undoLatest();
+      if (undone === null) return { nothingToUndo: true, restored: [], notUndoable: [] };
+      record({ type: "notice", message: `undo: ${JSON.stringify(undone)}` });
+      return { nothingToUndo: false, ...undone };
     },
     clear() {
       messages = [];
@@ -238,45 +246,6 @@ export function createAgent(deps: AgentDeps): Agent {
     },
     get messages() {
       return messages;
-    },
-  };
-}
-
-// Which turns can be undone: a turn enters the log when a tool changes files in it (their snapshots
-// are in the SnapshotStore) or when a remote tool runs in it (recorded as not undoable).
-
-export interface UndoEntry {
-  readonly turn: number;
-  readonly changedFiles: boolean;
-  /** Names of the remote tools called in the turn, each once, in call order. */
-  readonly notUndoable: readonly string[];
-}
-
-export interface UndoLog {
-  noteFileChange(turn: number): void;
-  noteRemoteCall(turn: number, tool: string): void;
-  /** The most recent turn that changed files or called a remote tool. */
-  latest(): UndoEntry | undefined;
-  forget(turn: number): void;
-}
-
-export function createUndoLog(): UndoLog {
-  // Turns only grow, so insertion order is turn order and the last entry is the latest turn.
-  const entries = new Map<number, UndoEntry>();
-  const entryOf = (turn: number): UndoEntry => entries.get(turn) ?? { turn, changedFiles: false, notUndoable: [] };
-  return {
-    noteFileChange(turn) {
-      entries.set(turn, { ...entryOf(turn), changedFiles: true });
-    },
-    noteRemoteCall(turn, tool) {
-      const entry = entryOf(turn);
-      if (!entry.notUndoable.includes(tool)) entries.set(turn, { ...entry, notUndoable: [...entry.notUndoable, tool] });
-    },
-    latest() {
-      return [...entries.values()].at(-1);
-    },
-    forget(turn) {
-      entries.delete(turn);
     },
   };
 }

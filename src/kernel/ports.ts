@@ -77,8 +77,26 @@ export type AgentEvent =
   | { readonly type: "error"; readonly message: string }
   | { readonly type: "turn_end"; readonly reason: "done" | "aborted" | "turn_limit" | "loop_limit" | "model_error" };
 
-// What the kernel needs to make a turn undoable: file contents saved before a tool changes them, put
-// back on /undo. src/session keeps them on disk; tests pass a map.
+// What the kernel needs to make a turn undoable: file contents saved before a tool changes them, what
+// each file held when the turn ended, and what the turn did that cannot be undone. src/session keeps them
+// on disk, per session (a resumed session goes on with the one it resumed); tests pass a map.
+
+/** What a turn did that /undo cannot take back: a command's effects, or a remote tool's. */
+export interface NotUndoable {
+  readonly kind: "command" | "remote";
+  readonly tool: string;
+}
+
+/** One undone turn: what happened to each file it changed, in the order it first changed them. */
+export interface TurnUndo {
+  /** Put back to their content before the turn. */
+  readonly restored: readonly string[];
+  /** Created by the turn, and deleted. */
+  readonly removed: readonly string[];
+  /** Not touched, and why: most often, the file changed after the turn ended and that work is kept. */
+  readonly leftAlone: ReadonlyArray<{ readonly path: string; readonly reason: string }>;
+  readonly notUndoable: readonly NotUndoable[];
+}
 
 export interface SnapshotStore {
   /**
@@ -87,11 +105,15 @@ export interface SnapshotStore {
    * Rejects when the copy cannot be made; the kernel then does not run the change.
    */
   save(turn: number, path: string): Promise<void>;
+  /** Records something `turn` did that undo cannot take back (each kind and tool once). */
+  note(turn: number, what: NotUndoable): Promise<void>;
+  /** At the end of `turn`: records what each file it saved holds now, so undo can tell later changes. */
+  seal(turn: number): Promise<void>;
   /**
-   * Puts every file saved for `turn` back as it was (rewriting changed files, deleting created ones),
-   * forgets the turn, and returns the restored paths in the order they were saved.
+   * Undoes the latest turn that saved a file or noted something, restoring only files that still hold
+   * what the turn left, and forgets it; null when there is none.
    */
-  restore(turn: number): Promise<string[]>;
+  undoLatest(): Promise<TurnUndo | null>;
 }
 
 // The session record, written as things happen; src/session writes it as JSONL.

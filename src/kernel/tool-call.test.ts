@@ -167,7 +167,7 @@ describe("Agent.call", () => {
     const { agent } = setup({
       tools: [tool],
       rules: [rule("allow", "w")],
-      snapshots: { save: () => Promise.reject(new Error("read-only disk")), restore: async () => [] },
+      snapshots: { ...memorySnapshots(), save: () => Promise.reject(new Error("read-only disk")) },
     });
     const report = await agent.call("w", {}, signal());
     expect({ text: report.text, ran }).toEqual({ text: "Not run: could not save /p/x for /undo first (read-only disk).", ran: false });
@@ -190,7 +190,7 @@ describe("Agent.call argument checks", () => {
     const { agent, snapshots } = setup({ tools: [parsing(log)], rules: [rule("allow", "typed")] });
     expect((await agent.call("typed", { path: "a.txt" }, signal())).text).toBe("ran on a.txt");
     expect(log).toEqual(["parse"]);
-    expect(snapshots.log).toEqual(["save 1 /p/a.txt"]);
+    expect(snapshots.log).toEqual(["save 1 /p/a.txt", "seal 1"]);
   });
 
   it("returns the parse error to the model without asking or running", async () => {
@@ -246,7 +246,7 @@ describe("Agent.call with a redactor", () => {
 
 describe("Agent.undo", () => {
   it("says there is nothing to undo before anything changed", async () => {
-    expect(await setup().agent.undo()).toEqual({ restored: [], notUndoable: [], nothingToUndo: true });
+    expect(await setup().agent.undo()).toEqual({ nothingToUndo: true, restored: [], notUndoable: [] });
   });
 
   it("saves a file before its first change in a turn and restores the last turn that changed files", async () => {
@@ -254,16 +254,22 @@ describe("Agent.undo", () => {
     await agent.call("write_file", { path: "/p/a" }, signal());
     await agent.call("read_file", { path: "/p/a" }, signal());
     await agent.call("write_file", { path: "/p/b" }, signal());
-    expect(await agent.undo()).toEqual({ restored: ["/p/b"], notUndoable: [], nothingToUndo: false });
-    expect(await agent.undo()).toEqual({ restored: ["/p/a"], notUndoable: [], nothingToUndo: false });
-    expect(await agent.undo()).toEqual({ restored: [], notUndoable: [], nothingToUndo: true });
-    expect(snapshots.log).toEqual(["save 1 /p/a", "save 3 /p/b", "restore 3", "restore 1"]);
+    const undone = (restored: string[]) => ({ nothingToUndo: false, restored, removed: [], leftAlone: [], notUndoable: [] });
+    expect(await agent.undo()).toEqual(undone(["/p/b"]));
+    expect(await agent.undo()).toEqual(undone(["/p/a"]));
+    expect(await agent.undo()).toEqual({ nothingToUndo: true, restored: [], notUndoable: [] });
+    // Each turn that saved a file is sealed when it ends, so undo can tell what changed after it.
+    expect(snapshots.log).toEqual(["save 1 /p/a", "seal 1", "save 3 /p/b", "seal 3", "undo 3", "undo 1"]);
   });
 
-  it("reports a remote call of the undone turn as not undoable", async () => {
-    const { agent } = setup({ rules: [rule("allow", "*")] });
+  it("reports a remote call and a command of the undone turn as not undoable, noted before they ran", async () => {
+    const shell = fakeTool({ name: "bash", kind: "exec" });
+    const { agent, snapshots } = setup({ tools: [remoteTool, shell], rules: [rule("allow", "*")] });
     await agent.call("mcp__tickets__create", { title: "x" }, signal());
-    expect(await agent.undo()).toEqual({ restored: [], notUndoable: ["mcp__tickets__create"], nothingToUndo: false });
+    await agent.call("bash", { command: "make" }, signal());
+    expect(await agent.undo()).toEqual({ nothingToUndo: false, restored: [], removed: [], leftAlone: [], notUndoable: [{ kind: "command", tool: "bash" }] });
+    expect(await agent.undo()).toEqual({ nothingToUndo: false, restored: [], removed: [], leftAlone: [], notUndoable: [{ kind: "remote", tool: "mcp__tickets__create" }] });
+    expect(snapshots.log).toEqual(["note 1 remote mcp__tickets__create", "seal 1", "note 2 command bash", "seal 2", "undo 2", "undo 1"]);
   });
 
   it("records no snapshot and no remote call for a call that was denied", async () => {
@@ -271,7 +277,7 @@ describe("Agent.undo", () => {
     await agent.call("write_file", { path: "/p/a" }, signal());
     await agent.call("mcp__tickets__create", {}, signal());
     expect({ undo: await agent.undo(), log: snapshots.log }).toEqual({
-      undo: { restored: [], notUndoable: [], nothingToUndo: true },
+      undo: { nothingToUndo: true, restored: [], notUndoable: [] },
       log: [],
     });
   });

@@ -1,7 +1,6 @@
 // One tool call, the same path for the model's calls and the user's `/call`: loop guard, lookup,
 // argument check (once), approval gate (once), snapshots, the run itself, then the one truncation site.
 // Every failure becomes an error result the model can read; nothing here throws into the loop.
-import type { UndoLog } from "./agent.js";
 import { callSubject, decide, unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
 import type { LoopGuard } from "./loop-guard.js";
 import type { AgentEvent, SnapshotStore, TranscriptEntry } from "./ports.js";
@@ -43,7 +42,6 @@ export interface CallContext {
   readonly rules: readonly Rule[];
   readonly sessionAllows: Set<string>;
   readonly guard: LoopGuard;
-  readonly undoLog: UndoLog;
   readonly snapshots: SnapshotStore;
   readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk>;
   readonly emit: (event: AgentEvent) => void;
@@ -176,7 +174,6 @@ async function attemptPastLoopGuard(
   if (permission !== "run") return notStarted(permission);
 
   const changed = tool.changes?.(parsed) ?? [];
-  if (changed.length > 0) context.undoLog.noteFileChange(context.turn);
   for (const path of changed) {
     try {
       await context.snapshots.save(context.turn, path);
@@ -184,7 +181,14 @@ async function attemptPastLoopGuard(
       return notStarted({ result: failure(`Not run: could not save ${path} for /undo first (${describeError(error)}).`), stop: null });
     }
   }
-  if (tool.kind === "remote") context.undoLog.noteRemoteCall(context.turn, tool.name);
+  // Recorded before the run: a command that is interrupted may still have changed things.
+  if (tool.kind === "remote" || tool.kind === "exec") {
+    try {
+      await context.snapshots.note(context.turn, { kind: tool.kind === "remote" ? "remote" : "command", tool: tool.name });
+    } catch (error) {
+      return notStarted({ result: failure(`Not run: could not record the call for /undo first (${describeError(error)}).`), stop: null });
+    }
+  }
 
   const onProgress = (message: string): void => context.emit({ type: "tool_progress", callId, message });
   context.record({ type: "call_started", callId, tool: name });

@@ -120,13 +120,22 @@ describe("findSessionToResume", () => {
     writeSession("print", [{ type: "message", message: user("one shot") }], 200, { mode: "print" });
     writeSession("pipe", [{ type: "message", message: user("piped") }], 100, { mode: "pipe" });
     writeSession("old", [{ type: "message", message: user("before modes") }], 50, { mode: null });
-    expect(findSessionToResume(project(), undefined)).toEqual({ id: "chat", messages: [user("the chat")] });
+    expect(findSessionToResume(project(), undefined)).toEqual({ id: "chat", messages: [user("the chat")], snapshots: "chat" });
   });
 
   it("continues the session named by its id, whatever its mode", () => {
     writeSession("chat", [{ type: "message", message: user("the chat") }], 300);
     writeSession("print", [{ type: "message", message: user("one shot") }], 200, { mode: "print" });
-    expect(findSessionToResume(project(), "print")).toEqual({ id: "print", messages: [user("one shot")] });
+    expect(findSessionToResume(project(), "print")).toEqual({ id: "print", messages: [user("one shot")], snapshots: "print" });
+  });
+
+  it("goes on in the snapshot folder of the session a resumed one continued, so /undo reaches back through a chain of resumes", () => {
+    mkdirSync(sessionsDir(project()), { recursive: true });
+    writeFileSync(
+      join(sessionsDir(project()), "second.jsonl"),
+      `${JSON.stringify({ type: "session", id: "second", mode: "chat", startedAt: "2026-12-01T09:00:00.000Z", snapshots: "first" })}\n${JSON.stringify({ type: "message", message: user("hi") })}\n`,
+    );
+    expect(findSessionToResume(project(), undefined)).toEqual({ id: "second", messages: [user("hi")], snapshots: "first" });
   });
 
   it("names `mca sessions` for an id that names no session of the project", () => {

@@ -20,6 +20,8 @@ export interface SessionSummary {
 export interface ResumedSession {
   readonly id: string;
   readonly messages: readonly Message[];
+  /** The folder of its /undo snapshots, which the resuming session goes on using. */
+  readonly snapshots: string;
 }
 
 /** Every session of the project that holds a message, newest (last written) first. */
@@ -42,13 +44,14 @@ export function findSessionToResume(projectDir: string, id: string | undefined):
   if (id !== undefined) {
     const known = isSessionId(id) && sessionIdsNewestFirst(projectDir).includes(id);
     if (!known) return new Error(`no session ${JSON.stringify(id)} in this project; \`mca sessions\` lists them`);
-    return { id, messages: replayHistory(readTranscript(transcriptPath(sessionsDir(projectDir), id)).entries) };
+    const { start, entries } = readTranscript(transcriptPath(sessionsDir(projectDir), id));
+    return { id, messages: replayHistory(entries), snapshots: start?.snapshots ?? id };
   }
   for (const candidate of sessionIdsNewestFirst(projectDir)) {
     const { start, entries } = readTranscript(transcriptPath(sessionsDir(projectDir), candidate));
     if (start?.mode !== "chat") continue;
     const messages = replayHistory(entries);
-    if (messages.length > 0) return { id: candidate, messages };
+    if (messages.length > 0) return { id: candidate, messages, snapshots: start.snapshots ?? candidate };
   }
   return null;
 }

@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createAgent } from "../kernel/index.js";
+import { createAgent, type SnapshotStore, type TurnUndo } from "../kernel/index.js";
 import { eventLog, fakeTool, memoryTranscript, reply, scriptedModel, text, use } from "../kernel/test-support/fakes.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { createSnapshotFiles, snapshotsDir } from "./snapshot-files.js";
@@ -15,75 +15,153 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+function undone(parts: Partial<TurnUndo>): TurnUndo {
+  return { restored: [], removed: [], leftAlone: [], notUndoable: [], ...parts };
+}
+
+/** One turn as the kernel runs it: each path saved before `change` writes, then the turn sealed. */
+async function turn(store: SnapshotStore, number: number, paths: readonly string[], change: () => Promise<void>): Promise<void> {
+  for (const path of paths) await store.save(number, path);
+  await change();
+  await store.seal(number);
+}
+
+const CHANGED_SINCE = "it changed after that turn (by a command, another session or by hand); undo keeps that newer work";
+
 describe("createSnapshotFiles", () => {
   it("restores a changed file to its content before the turn's first change", async () => {
     const file = join(project(), "a.txt");
     await writeFile(file, "original");
-    const store = createSnapshotFiles(project());
+    const store = createSnapshotFiles(project(), { folder: "s1" });
     await store.save(1, file);
     await writeFile(file, "first change");
     await store.save(1, file);
     await writeFile(file, "second change");
-    expect(await store.restore(1)).toEqual([file]);
+    await store.seal(1);
+    expect(await store.undoLatest()).toEqual(undone({ restored: [file] }));
     expect(await readFile(file, "utf8")).toBe("original");
   });
 
-  it("deletes a file the turn created", async () => {
+  it("removes a file the turn created, and says removed", async () => {
     const file = join(project(), "new", "b.txt");
-    const store = createSnapshotFiles(project());
-    await store.save(1, file);
-    await mkdir(join(project(), "new"));
-    await writeFile(file, "created");
-    expect(await store.restore(1)).toEqual([file]);
+    const store = createSnapshotFiles(project(), { folder: "s1" });
+    await turn(store, 1, [file], async () => {
+      await mkdir(join(project(), "new"));
+      await writeFile(file, "created");
+    });
+    expect(await store.undoLatest()).toEqual(undone({ removed: [file] }));
     expect(await exists(file)).toBe(false);
   });
 
   it("restores a file that was deleted, with its permissions", async () => {
     const file = join(project(), "run.sh");
     await writeFile(file, "#!/bin/sh\n", { mode: 0o755 });
-    const store = createSnapshotFiles(project());
-    await store.save(4, file);
-    await rm(file);
-    await store.restore(4);
+    const store = createSnapshotFiles(project(), { folder: "s1" });
+    await turn(store, 4, [file], () => rm(file));
+    await store.undoLatest();
     expect({ text: await readFile(file, "utf8"), mode: (await stat(file)).mode & 0o777 }).toEqual({ text: "#!/bin/sh\n", mode: 0o755 });
   });
 
-  it("keeps the copies under .mca/snapshots/<turn>/ and removes them once restored", async () => {
+  it("keeps the copies and an index under .mca/snapshots/<session>/<turn>/, and removes them once undone", async () => {
     const file = join(project(), "a.txt");
     await writeFile(file, "x");
-    const store = createSnapshotFiles(project());
-    await store.save(2, file);
-    expect(await readdir(join(snapshotsDir(project()), "2"))).toEqual(["0-a.txt"]);
-    await store.restore(2);
-    expect(await exists(join(snapshotsDir(project()), "2"))).toBe(false);
+    const store = createSnapshotFiles(project(), { folder: "s1" });
+    await turn(store, 2, [file], () => writeFile(file, "y"));
+    expect((await readdir(join(snapshotsDir(project()), "s1", "2"))).sort()).toEqual(["0-a.txt", "index.json"]);
+    await store.undoLatest();
+    expect(await exists(join(snapshotsDir(project()), "s1", "2"))).toBe(false);
   });
 
-  it("restores only the turn asked for, and nothing for a turn it never saved", async () => {
+  it("undoes the latest turn first, one turn at a time, then has nothing left", async () => {
     const a = join(project(), "a.txt");
     const b = join(project(), "b.txt");
     await writeFile(a, "a0");
     await writeFile(b, "b0");
-    const store = createSnapshotFiles(project());
-    await store.save(1, a);
-    await writeFile(a, "a1");
-    await store.save(2, b);
-    await writeFile(b, "b1");
-    expect(await store.restore(2)).toEqual([b]);
+    const store = createSnapshotFiles(project(), { folder: "s1" });
+    await turn(store, 1, [a], () => writeFile(a, "a1"));
+    await turn(store, 2, [b], () => writeFile(b, "b1"));
+    expect(await store.undoLatest()).toEqual(undone({ restored: [b] }));
     expect([await readFile(a, "utf8"), await readFile(b, "utf8")]).toEqual(["a1", "b0"]);
-    expect(await store.restore(7)).toEqual([]);
+    expect(await store.undoLatest()).toEqual(undone({ restored: [a] }));
+    expect(await store.undoLatest()).toBeNull();
   });
 
-  it("never restores a copy left in the turn's folder by an earlier run", async () => {
-    const stale = join(snapshotsDir(project()), "1");
+  it("leaves alone a file that changed after the turn, says why, and still restores the turn's other files", async () => {
+    const a = join(project(), "a.txt");
+    const b = join(project(), "b.txt");
+    await writeFile(a, "v0");
+    await writeFile(b, "b0");
+    const store = createSnapshotFiles(project(), { folder: "s1" });
+    await turn(store, 1, [a, b], async () => {
+      await writeFile(a, "v1");
+      await writeFile(b, "b1");
+    });
+    // The next turn's command writes v2: nothing of it is in the snapshots.
+    await store.note(2, { kind: "command", tool: "bash" });
+    await writeFile(a, "v2");
+    await store.seal(2);
+    expect(await store.undoLatest()).toEqual(undone({ notUndoable: [{ kind: "command", tool: "bash" }] }));
+    expect(await store.undoLatest()).toEqual(undone({ restored: [b], leftAlone: [{ path: a, reason: CHANGED_SINCE }] }));
+    expect([await readFile(a, "utf8"), await readFile(b, "utf8")]).toEqual(["v2", "b0"]);
+  });
+
+  it("does not take back a file the turn created once something else deleted and re-created it differently", async () => {
+    const file = join(project(), "made.txt");
+    const store = createSnapshotFiles(project(), { folder: "s1" });
+    await turn(store, 1, [file], () => writeFile(file, "by the turn"));
+    await writeFile(file, "by hand");
+    expect(await store.undoLatest()).toEqual(undone({ leftAlone: [{ path: file, reason: CHANGED_SINCE }] }));
+    expect(await readFile(file, "utf8")).toBe("by hand");
+  });
+
+  it("leaves alone the files of a turn that never ended (mca stopped during it)", async () => {
+    const file = join(project(), "a.txt");
+    await writeFile(file, "v0");
+    await createSnapshotFiles(project(), { folder: "s1" }).save(1, file);
+    await writeFile(file, "v1");
+    const afterCrash = createSnapshotFiles(project(), { folder: "s1" });
+    expect(await afterCrash.undoLatest()).toEqual(
+      undone({ leftAlone: [{ path: file, reason: "mca stopped before that turn ended, so what the turn left in it is unknown" }] }),
+    );
+    expect(await readFile(file, "utf8")).toBe("v1");
+  });
+
+  it("keeps each session's turns apart: one session's undo never touches another's files", async () => {
+    const a = join(project(), "a.txt");
+    await writeFile(a, "v0");
+    const first = createSnapshotFiles(project(), { folder: "session-a" });
+    const second = createSnapshotFiles(project(), { folder: "session-b" });
+    await turn(first, 1, [a], () => writeFile(a, "v1"));
+    const b = join(project(), "b.txt");
+    await turn(second, 1, [b], () => writeFile(b, "by b"));
+    expect(await first.undoLatest()).toEqual(undone({ restored: [a] }));
+    expect([await readFile(a, "utf8"), await readFile(b, "utf8")]).toEqual(["v0", "by b"]);
+  });
+
+  it("finds the turns of an earlier process in its folder (a resumed session), and numbers its own after them", async () => {
+    const a = join(project(), "a.txt");
+    const b = join(project(), "b.txt");
+    await writeFile(a, "a0");
+    await turn(createSnapshotFiles(project(), { folder: "s1" }), 1, [a], () => writeFile(a, "a1"));
+    const resumed = createSnapshotFiles(project(), { folder: "s1" });
+    await turn(resumed, 1, [b], () => writeFile(b, "b1"));
+    expect(await readdir(join(snapshotsDir(project()), "s1"))).toEqual(["1", "2"]);
+    expect(await resumed.undoLatest()).toEqual(undone({ removed: [b] }));
+    expect(await resumed.undoLatest()).toEqual(undone({ restored: [a] }));
+    expect(await readFile(a, "utf8")).toBe("a0");
+  });
+
+  it("never restores a copy left in a turn's folder by an earlier run without its index", async () => {
+    const stale = join(snapshotsDir(project()), "s1", "1");
     await mkdir(stale, { recursive: true });
     await writeFile(join(stale, "0-a.txt"), "stale");
     const file = join(project(), "a.txt");
     await writeFile(file, "fresh");
-    const store = createSnapshotFiles(project());
-    await store.save(1, file);
-    await writeFile(file, "changed");
-    await store.restore(1);
+    const store = createSnapshotFiles(project(), { folder: "s1" });
+    await turn(store, 1, [file], () => writeFile(file, "changed"));
+    expect(await store.undoLatest()).toEqual(undone({ restored: [file] }));
     expect(await readFile(file, "utf8")).toBe("fresh");
+    expect(await store.undoLatest()).toBeNull();
   });
 });
 
@@ -91,86 +169,82 @@ describe("createSnapshotFiles' copies", () => {
   it("are readable by the user only, in folders that are the user's only, under a .mca/ that git ignores", async () => {
     const file = join(project(), "a.txt");
     await writeFile(file, "x", { mode: 0o644 });
-    await createSnapshotFiles(project()).save(1, file);
+    await createSnapshotFiles(project(), { folder: "s1" }).save(1, file);
     const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
     expect({
-      copy: await mode(join(snapshotsDir(project()), "1", "0-a.txt")),
-      turn: await mode(join(snapshotsDir(project()), "1")),
+      copy: await mode(join(snapshotsDir(project()), "s1", "1", "0-a.txt")),
+      index: await mode(join(snapshotsDir(project()), "s1", "1", "index.json")),
+      turn: await mode(join(snapshotsDir(project()), "s1", "1")),
       snapshots: await mode(snapshotsDir(project())),
       mca: await mode(join(project(), ".mca")),
       gitignore: (await readFile(join(project(), ".mca", ".gitignore"), "utf8")).split("\n").includes("*"),
-    }).toEqual({ copy: 0o600, turn: 0o700, snapshots: 0o700, mca: 0o700, gitignore: true });
+    }).toEqual({ copy: 0o600, index: 0o600, turn: 0o700, snapshots: 0o700, mca: 0o700, gitignore: true });
   });
 });
 
-describe("createSnapshotFiles' restore, where a path now leads elsewhere", () => {
+describe("createSnapshotFiles' undo, where a path now leads elsewhere", () => {
   /** The project is a folder of the test's temporary folder; `outside` is its sibling, beyond the project. */
   const layout = async () => {
     const dir = join(project(), "repo");
     const outside = join(project(), "outside");
     await mkdir(join(dir, "src"), { recursive: true });
     await mkdir(outside);
-    const skipped: string[] = [];
-    const store = createSnapshotFiles(dir, { onSkipped: (path, reason) => skipped.push(`${path}: ${reason}`) });
-    return { dir, outside, skipped, store };
+    return { dir, outside, store: createSnapshotFiles(dir, { folder: "s1" }) };
   };
 
-  it("does not write through a folder that became a symlink out of the project, and says which file it skipped", async () => {
-    const { dir, outside, skipped, store } = await layout();
+  it("does not write through a folder that became a symlink out of the project, and says which file it left and why", async () => {
+    const { dir, outside, store } = await layout();
     const file = join(dir, "src", "hook");
     await writeFile(file, "original");
-    await store.save(1, file);
-    await rm(join(dir, "src"), { recursive: true });
-    await symlink(outside, join(dir, "src"));
-
-    expect(await store.restore(1)).toEqual([]);
+    await turn(store, 1, [file], async () => {
+      await rm(join(dir, "src"), { recursive: true });
+      await symlink(outside, join(dir, "src"));
+    });
+    expect(await store.undoLatest()).toEqual(undone({ leftAlone: [{ path: file, reason: `it now leads outside the project (to ${join(outside, "hook")})` }] }));
     expect(await readdir(outside)).toEqual([]);
-    expect(skipped).toEqual([`${file}: it now leads outside the project (to ${join(outside, "hook")})`]);
   });
 
   it("does not delete a file outside the project when undoing the creation of a file whose folder became such a symlink", async () => {
-    const { dir, outside, skipped, store } = await layout();
+    const { dir, outside, store } = await layout();
     const file = join(dir, "src", "new.txt");
-    await store.save(1, file);
-    await writeFile(join(outside, "new.txt"), "not the project's");
-    await rm(join(dir, "src"), { recursive: true });
-    await symlink(outside, join(dir, "src"));
-
-    expect(await store.restore(1)).toEqual([]);
+    await turn(store, 1, [file], async () => {
+      await writeFile(join(outside, "new.txt"), "not the project's");
+      await rm(join(dir, "src"), { recursive: true });
+      await symlink(outside, join(dir, "src"));
+    });
+    const report = await store.undoLatest();
+    expect([report?.removed, report?.leftAlone.length]).toEqual([[], 1]);
     expect(await readFile(join(outside, "new.txt"), "utf8")).toBe("not the project's");
-    expect(skipped).toHaveLength(1);
   });
 
   it("does not create the missing target of a file that became a dangling symlink", async () => {
-    const { dir, outside, skipped, store } = await layout();
+    const { dir, outside, store } = await layout();
     const file = join(dir, "a.txt");
     await writeFile(file, "original");
-    await store.save(1, file);
-    await rm(file);
-    await symlink(join(outside, "planted"), file);
-
-    expect(await store.restore(1)).toEqual([]);
+    await turn(store, 1, [file], async () => {
+      await rm(file);
+      await symlink(join(outside, "planted"), file);
+    });
+    expect(await store.undoLatest()).toEqual(undone({ leftAlone: [{ path: file, reason: "it is now a symlink to a place that does not exist" }] }));
     expect(await readdir(outside)).toEqual([]);
-    expect(skipped).toEqual([`${file}: it is now a symlink to a place that does not exist`]);
   });
 
   it("restores through a symlink that stays inside the project", async () => {
-    const { dir, skipped, store } = await layout();
+    const { dir, store } = await layout();
     const file = join(dir, "lib", "a.txt");
     await mkdir(join(dir, "lib"));
     await writeFile(file, "original");
-    await store.save(1, file);
-    await rm(join(dir, "lib"), { recursive: true });
-    await symlink(join(dir, "src"), join(dir, "lib"));
-
-    expect(await store.restore(1)).toEqual([file]);
+    await turn(store, 1, [file], async () => {
+      await rm(join(dir, "lib"), { recursive: true });
+      await symlink(join(dir, "src"), join(dir, "lib"));
+    });
+    expect(await store.undoLatest()).toEqual(undone({ restored: [file] }));
     expect(await readFile(join(dir, "src", "a.txt"), "utf8")).toBe("original");
-    expect(skipped).toEqual([]);
   });
 });
 
 describe("createSnapshotFiles behind the agent", () => {
-  it("lets /undo put back the files of the last prompt that changed some", async () => {
+  it("lets /undo put back the files of the last prompt that changed some: one restored, one removed", async () => {
     const existing = join(project(), "a.txt");
     const created = join(project(), "b.txt");
     await writeFile(existing, "before");
@@ -193,13 +267,13 @@ describe("createSnapshotFiles behind the agent", () => {
       rules: [],
       system: "",
       approve: async () => "once",
-      snapshots: createSnapshotFiles(project()),
+      snapshots: createSnapshotFiles(project(), { folder: "s1" }),
       transcript: memoryTranscript(),
       emit: eventLog().emit,
     });
     await agent.prompt("write both", new AbortController().signal);
     expect([await readFile(existing, "utf8"), await readFile(created, "utf8")]).toEqual(["after", "new"]);
-    expect(await agent.undo()).toEqual({ restored: [existing, created], notUndoable: [], nothingToUndo: false });
+    expect(await agent.undo()).toEqual({ nothingToUndo: false, restored: [existing], removed: [created], leftAlone: [], notUndoable: [] });
     expect({ existing: await readFile(existing, "utf8"), created: await exists(created) }).toEqual({ existing: "before", created: false });
   });
 });

@@ -1,12 +1,31 @@
-// The kernel's SnapshotStore on disk: before a turn first changes a file, a copy of it (or the fact that
-// it did not exist) goes to `<project>/.mca/snapshots/<turn>/`, readable by the user only; /undo puts it
-// back — but only where the path still really leads inside the project.
-import { chmod, copyFile, lstat, mkdir, realpath, rm, stat } from "node:fs/promises";
+// The kernel's SnapshotStore on disk, per session: before a turn first changes a file, a copy of it (or
+// the fact that it did not exist) goes to `<project>/.mca/snapshots/<session>/<turn>/`, with an index.json
+// that also holds, once the turn ends, a hash of what it left in each file, and the commands and remote
+// calls it ran. /undo reads them back (after --resume too) and restores a file only where it still holds
+// what the turn left, and where the path still really leads inside the project.
+import { createHash } from "node:crypto";
+import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { SnapshotStore } from "../kernel/index.js";
+import type { NotUndoable, SnapshotStore, TurnUndo } from "../kernel/index.js";
 import { ensureMcaFolder, mcaFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from "./mca-folder.js";
 
-type Saved = { readonly kind: "file"; readonly copy: string; readonly mode: number } | { readonly kind: "absent" };
+/** One saved file: its copy's name in the turn's folder and its mode, or null for a file the turn created. */
+interface SavedFile {
+  readonly path: string;
+  readonly copy: string | null;
+  readonly mode: number;
+  /** SHA-256 of what the turn left in it, null when the turn left no file there; absent until the turn ends. */
+  readonly left?: string | null;
+}
+
+interface TurnRecord {
+  readonly files: readonly SavedFile[];
+  readonly notUndoable: readonly NotUndoable[];
+  readonly sealed: boolean;
+}
+
+const INDEX_FILE = "index.json";
+const EMPTY_TURN: TurnRecord = { files: [], notUndoable: [], sealed: false };
 
 export function snapshotsDir(projectDir: string): string {
   return join(mcaFolder(projectDir), "snapshots");
@@ -14,31 +33,36 @@ export function snapshotsDir(projectDir: string): string {
 
 export interface SnapshotFilesOptions {
   /**
-   * Told of each path /undo does not write: since the snapshot, the path (or a folder on it) became a
-   * symlink that leads outside the project, or the project itself is gone.
+   * The folder under `.mca/snapshots/` of this session's turns: its id, or for a resumed session the
+   * folder of the session it resumed, so /undo reaches the turns before the resume.
    */
-  readonly onSkipped?: (path: string, reason: string) => void;
+  readonly folder?: string;
 }
 
 /**
- * The index of what was saved lives in memory: undo covers the turns of this process only. A turn's
- * folder left behind by an earlier run is emptied the first time this store saves into that turn.
- * The kernel saves one path at a time (it awaits each save), which this store relies on.
+ * Turns are numbered by the kernel from 1 in each process; in the folder they follow the turns already
+ * there (a resumed session's). The kernel saves one path at a time (it awaits each save), which this
+ * store relies on.
  */
 export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOptions = {}): SnapshotStore {
-  const root = snapshotsDir(projectDir);
-  const turns = new Map<number, Map<string, Saved>>();
+  const root = join(snapshotsDir(projectDir), options.folder ?? "default");
+  let firstTurn: Promise<number> | undefined;
+  const folderOf = async (turn: number): Promise<string> => {
+    firstTurn ??= turnNumbers(root).then((numbers) => Math.max(0, ...numbers));
+    return join(root, String((await firstTurn) + turn));
+  };
 
-  async function turnIndex(turn: number): Promise<Map<string, Saved>> {
-    const existing = turns.get(turn);
-    if (existing !== undefined) return existing;
-    ensureMcaFolder(projectDir, "snapshots");
-    const dir = join(root, String(turn));
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
-    const index = new Map<string, Saved>();
-    turns.set(turn, index);
-    return index;
+  async function update(turn: number, change: (record: TurnRecord, dir: string) => Promise<TurnRecord>): Promise<void> {
+    const dir = await folderOf(turn);
+    const before = (await readRecord(dir)) ?? EMPTY_TURN;
+    if (before === EMPTY_TURN) {
+      ensureMcaFolder(projectDir, "snapshots");
+      // A folder left by an earlier run under this number holds nothing of this turn.
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    }
+    const after = await change(before, dir);
+    if (after !== before) await writeFile(join(dir, INDEX_FILE), JSON.stringify(after), { mode: PRIVATE_FILE_MODE });
   }
 
   /** The reason not to write `target` now, or undefined when its real location is inside the project. */
@@ -52,56 +76,131 @@ export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOp
     return undefined;
   }
 
+  async function undoFile(dir: string, saved: SavedFile, sealed: boolean): Promise<{ readonly outcome: "restored" | "removed" } | { readonly reason: string }> {
+    const outside = await outsideReason(saved.path);
+    if (outside !== undefined) return { reason: outside };
+    if (!sealed || saved.left === undefined) return { reason: "mca stopped before that turn ended, so what the turn left in it is unknown" };
+    if ((await contentHash(saved.path)) !== saved.left) {
+      return { reason: "it changed after that turn (by a command, another session or by hand); undo keeps that newer work" };
+    }
+    if (saved.copy === null) {
+      // Folders the tool created for the file are left in place; only the file goes.
+      await rm(saved.path, { force: true });
+      return { outcome: "removed" };
+    }
+    await mkdir(dirname(saved.path), { recursive: true });
+    await copyFile(join(dir, saved.copy), saved.path);
+    await chmod(saved.path, saved.mode);
+    return { outcome: "restored" };
+  }
+
   return {
     async save(turn, path) {
       const target = resolve(path);
-      const index = await turnIndex(turn);
-      if (index.has(target)) return;
-      const copy = join(root, String(turn), `${index.size}-${basename(target)}`);
-      try {
-        const { mode } = await stat(target);
-        await copyFile(target, copy);
-        // copyFile gives the copy the file's own mode; a copy of the project's files is the user's only.
-        await chmod(copy, PRIVATE_FILE_MODE);
-        index.set(target, { kind: "file", copy, mode });
-      } catch (error) {
-        if (!isMissing(error)) throw error;
-        index.set(target, { kind: "absent" });
-      }
+      await update(turn, async (record, dir) => {
+        if (record.files.some((file) => file.path === target)) return record;
+        const copy = `${record.files.length}-${basename(target)}`;
+        let saved: SavedFile;
+        try {
+          const { mode } = await stat(target);
+          await copyFile(target, join(dir, copy));
+          // copyFile gives the copy the file's own mode; a copy of the project's files is the user's only.
+          await chmod(join(dir, copy), PRIVATE_FILE_MODE);
+          saved = { path: target, copy, mode };
+        } catch (error) {
+          if (!isMissing(error)) throw error;
+          saved = { path: target, copy: null, mode: 0 };
+        }
+        return { ...record, files: [...record.files, saved] };
+      });
     },
 
-    async restore(turn) {
-      const index = turns.get(turn);
-      if (index === undefined) return [];
-      const restored: string[] = [];
-      for (const [target, saved] of index) {
-        const skip = await outsideReason(target);
-        if (skip !== undefined) {
-          options.onSkipped?.(target, skip);
+    async note(turn, what) {
+      await update(turn, async (record) =>
+        record.notUndoable.some((known) => known.kind === what.kind && known.tool === what.tool)
+          ? record
+          : { ...record, notUndoable: [...record.notUndoable, { kind: what.kind, tool: what.tool }] },
+      );
+    },
+
+    async seal(turn) {
+      const dir = await folderOf(turn);
+      const record = await readRecord(dir);
+      if (record === null) return;
+      const files = await Promise.all(record.files.map(async (file) => ({ ...file, left: await contentHash(file.path) })));
+      await writeFile(join(dir, INDEX_FILE), JSON.stringify({ ...record, files, sealed: true }), { mode: PRIVATE_FILE_MODE });
+    },
+
+    async undoLatest() {
+      for (const number of (await turnNumbers(root)).sort((a, b) => b - a)) {
+        const dir = join(root, String(number));
+        const record = await readRecord(dir);
+        if (record === null || (record.files.length === 0 && record.notUndoable.length === 0)) {
+          await rm(dir, { recursive: true, force: true });
           continue;
         }
-        switch (saved.kind) {
-          case "file":
-            await mkdir(dirname(target), { recursive: true });
-            await copyFile(saved.copy, target);
-            await chmod(target, saved.mode);
-            break;
-          case "absent":
-            // Folders the tool created for the file are left in place; only the file goes.
-            await rm(target, { force: true });
-            break;
-          default: {
-            const unknown: never = saved;
-            throw new Error(`unknown snapshot ${JSON.stringify(unknown)}`);
-          }
+        const undone: { restored: string[]; removed: string[]; leftAlone: Array<{ path: string; reason: string }> } = { restored: [], removed: [], leftAlone: [] };
+        for (const saved of record.files) {
+          const result = await undoFile(dir, saved, record.sealed);
+          if ("reason" in result) undone.leftAlone.push({ path: saved.path, reason: result.reason });
+          else undone[result.outcome].push(saved.path);
         }
-        restored.push(target);
+        await rm(dir, { recursive: true, force: true });
+        const report: TurnUndo = { ...undone, notUndoable: record.notUndoable };
+        return report;
       }
-      turns.delete(turn);
-      await rm(join(root, String(turn)), { recursive: true, force: true });
-      return restored;
+      return null;
     },
   };
+}
+
+/** The numbers of the turn folders under `root`, in no order; none when it does not exist yet. */
+async function turnNumbers(root: string): Promise<number[]> {
+  const names = await readdir(root).catch((error: unknown) => {
+    if (isMissing(error)) return [];
+    throw error;
+  });
+  return names.filter((name) => /^[1-9][0-9]*$/.test(name)).map(Number);
+}
+
+/** SHA-256 of the file's bytes, or null when there is no file. */
+async function contentHash(path: string): Promise<string | null> {
+  try {
+    return createHash("sha256").update(await readFile(path)).digest("hex");
+  } catch (error) {
+    if (isMissing(error) || (error instanceof Error && "code" in error && error.code === "EISDIR")) return null;
+    throw error;
+  }
+}
+
+/** A turn's index as written by this store, or null when it is missing or not one (a file is data: it is checked). */
+async function readRecord(dir: string): Promise<TurnRecord | null> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(join(dir, INDEX_FILE), "utf8"));
+  } catch {
+    return null;
+  }
+  if (!isRecord(value) || !Array.isArray(value.files) || !Array.isArray(value.notUndoable) || typeof value.sealed !== "boolean") return null;
+  const files: SavedFile[] = [];
+  for (const file of value.files) {
+    if (!isRecord(file) || typeof file.path !== "string" || !isAbsolute(file.path) || typeof file.mode !== "number") return null;
+    const copy = file.copy === null ? null : typeof file.copy === "string" && basename(file.copy) === file.copy ? file.copy : undefined;
+    if (copy === undefined) return null;
+    const left = file.left === undefined || file.left === null || typeof file.left === "string" ? file.left : false;
+    if (left === false) return null;
+    files.push({ path: file.path, copy, mode: file.mode, ...(left === undefined ? {} : { left }) });
+  }
+  const notUndoable: NotUndoable[] = [];
+  for (const item of value.notUndoable) {
+    if (!isRecord(item) || (item.kind !== "command" && item.kind !== "remote") || typeof item.tool !== "string") return null;
+    notUndoable.push({ kind: item.kind, tool: item.tool });
+  }
+  return { files, notUndoable, sealed: value.sealed };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 const DANGLING = Symbol("dangling symlink");

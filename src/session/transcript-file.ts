@@ -30,6 +30,8 @@ export type SessionMode = "chat" | "print" | "pipe" | "call";
 export interface SessionStart {
   readonly mode: SessionMode;
   readonly startedAt: string;
+  /** The folder of its /undo snapshots: its own id, or the one of the session it resumed (absent in older transcripts: its id). */
+  readonly snapshots?: string;
 }
 
 const SESSION_MODES: readonly SessionMode[] = ["chat", "print", "pipe", "call"];
@@ -110,7 +112,9 @@ export function readTranscript(file: string): TranscriptContents {
 function parseSessionStart(value: unknown): SessionStart | null {
   if (!isRecord(value) || value.type !== "session" || typeof value.startedAt !== "string") return null;
   const mode = SESSION_MODES.find((known) => known === value.mode);
-  return mode === undefined ? null : { mode, startedAt: value.startedAt };
+  if (mode === undefined) return null;
+  const snapshots = typeof value.snapshots === "string" && isSessionId(value.snapshots) ? value.snapshots : undefined;
+  return { mode, startedAt: value.startedAt, ...(snapshots === undefined ? {} : { snapshots }) };
 }
 
 // Reading a transcript line back: the entries that shape the message history, validated field by

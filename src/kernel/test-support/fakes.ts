@@ -3,7 +3,7 @@
 import type { ApprovalAnswer } from "../gate.js";
 import type { AgentEvent } from "../ports.js";
 import type { AssistantMessage, Message, Model, ModelReply, ModelRequest, StopReason, TextBlock, ToolUseBlock } from "../ports.js";
-import type { SnapshotStore } from "../ports.js";
+import type { NotUndoable, SnapshotStore } from "../ports.js";
 import type { Tool, ToolArgs, ToolContext, ToolKind, ToolResult } from "../tool.js";
 import type { TranscriptEntry, TranscriptSink } from "../ports.js";
 
@@ -77,22 +77,36 @@ export interface MemorySnapshots extends SnapshotStore {
   readonly log: string[];
 }
 
-/** Records save/restore calls; `restore` returns the paths saved for the turn. */
+/**
+ * Records what the kernel asks of the store, in the log; `undoLatest` takes the latest turn that saved
+ * or noted anything and reports every path saved for it as restored.
+ */
 export function memorySnapshots(): MemorySnapshots {
   const log: string[] = [];
-  const saved = new Map<number, string[]>();
+  const turns = new Map<number, { paths: string[]; notUndoable: NotUndoable[] }>();
+  const turnOf = (turn: number) => turns.get(turn) ?? { paths: [], notUndoable: [] };
   return {
     log,
     async save(turn, path) {
       log.push(`save ${turn} ${path}`);
-      const paths = saved.get(turn) ?? [];
-      if (!paths.includes(path)) saved.set(turn, [...paths, path]);
+      const record = turnOf(turn);
+      if (!record.paths.includes(path)) turns.set(turn, { ...record, paths: [...record.paths, path] });
     },
-    async restore(turn) {
-      log.push(`restore ${turn}`);
-      const paths = saved.get(turn) ?? [];
-      saved.delete(turn);
-      return paths;
+    async note(turn, what) {
+      log.push(`note ${turn} ${what.kind} ${what.tool}`);
+      const record = turnOf(turn);
+      if (!record.notUndoable.some((known) => known.tool === what.tool)) turns.set(turn, { ...record, notUndoable: [...record.notUndoable, what] });
+    },
+    async seal(turn) {
+      if (turns.has(turn)) log.push(`seal ${turn}`);
+    },
+    async undoLatest() {
+      const latest = Math.max(...turns.keys());
+      const record = turns.get(latest);
+      if (record === undefined) return null;
+      log.push(`undo ${latest}`);
+      turns.delete(latest);
+      return { restored: record.paths, removed: [], leftAlone: [], notUndoable: record.notUndoable };
     },
   };
 }
