@@ -1,5 +1,6 @@
-// End to end: the real CLI stopped in the middle of a slow command, by SIGTERM and by `kill -9`, and what
-// the transcript (and so a resumed session) then says about that call.
+// End to end, with the real CLI as a child the test drives: stopped in the middle of a slow command (by
+// SIGTERM and by `kill -9`) and what the transcript, and so a resumed session, then says about that call;
+// and a chat on a pseudo-terminal (script(1)) that names its session and is shown again on --resume.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -93,5 +94,44 @@ describe("a call cut short by a signal", () => {
     expect(Array.isArray(history?.messages) ? history.messages.slice(-1) : history).toEqual([
       { role: "user", content: [{ type: "tool_result", toolUseId: "scripted_1", text: STARTED_OUTCOME_UNKNOWN_TEXT, isError: true }] },
     ]);
+  }, 30_000);
+});
+
+/** The chat on a pseudo-terminal made by script(1); `typed` goes to it as keys, and it ends with Ctrl-D. */
+async function chatOnTerminal(args: readonly string[], typed: string, waitFor: RegExp): Promise<string> {
+  const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
+  const line = [process.execPath, "--import", TSX_LOADER, MAIN, ...args].map(quote).join(" ");
+  const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), MOCK: "1", TERM: "dumb" };
+  const started = spawn("script", ["-qfec", line, "/dev/null"], { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
+  child = started;
+  let screen = "";
+  started.stdout.on("data", (chunk: Buffer) => {
+    screen += chunk.toString("utf8");
+  });
+  started.stderr.resume();
+  const exited = new Promise<void>((resolve) => started.on("close", () => resolve()));
+  const until = async (pattern: RegExp): Promise<void> => {
+    for (let waitedMs = 0; !pattern.test(screen); waitedMs += POLL_MS) {
+      if (waitedMs > START_LIMIT_MS) throw new Error(`gave up waiting for ${String(pattern)} in ${JSON.stringify(screen)}`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  };
+  await until(/Ctrl-D exits/);
+  if (typed !== "") started.stdin.write(`${typed}\r`);
+  await until(waitFor);
+  started.stdin.write("\x04");
+  await exited;
+  return screen;
+}
+
+describe("a chat session on a terminal", () => {
+  it("names its session at start and at exit, and --resume shows where it left off before the first prompt", async () => {
+    const first = await chatOnTerminal([], "remember the blue door", /the blue door"\. I am the offline mock/);
+    const id = /session (\d{8}-\d{6}-\d+)\r?\n/.exec(first)?.[1];
+    expect(first).toContain(`session ${id} · mca --resume ${id} continues it`);
+    // A newer one-shot run is not what --resume alone continues.
+    await project.run(["-p", "a one-shot question"], "");
+    const resumed = await chatOnTerminal(["--resume"], "", /Ctrl-D exits/);
+    expect(resumed).toMatch(new RegExp(`resumed session ${id} \\(2 messages\\); where it left off:\\r?\\n  you: remember the blue door\\r?\\n  mca: You asked`));
   }, 30_000);
 });
