@@ -1,0 +1,50 @@
+// The real CLI's chat on a pseudo-terminal made by script(1), for tests that need a terminal: keys go in
+// as bytes (a bracketed paste, Ctrl-C), everything the terminal shows is kept, and `until` waits for it.
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { TempProject } from "./run-cli.js";
+
+const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const POLL_MS = 25;
+const WAIT_LIMIT_MS = 15_000;
+
+export interface PtyChat {
+  type(keys: string): void;
+  /** Resolves once the screen matches; rejects, naming what it saw, after WAIT_LIMIT_MS. */
+  until(pattern: RegExp): Promise<void>;
+  screen(): string;
+  /** The exit status once the chat has ended (null: killed). */
+  readonly exited: Promise<number | null>;
+  kill(): void;
+}
+
+export async function startPtyChat(project: TempProject, args: readonly string[] = []): Promise<PtyChat> {
+  const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
+  const line = [process.execPath, "--import", TSX_LOADER, MAIN, ...args].map(quote).join(" ");
+  const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), MOCK: "1", TERM: "xterm" };
+  const child = spawn("script", ["-qfec", line, "/dev/null"], { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
+  let screen = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    screen += chunk.toString("utf8");
+  });
+  child.stderr.resume();
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const until = async (pattern: RegExp): Promise<void> => {
+    for (let waitedMs = 0; !pattern.test(screen); waitedMs += POLL_MS) {
+      if (waitedMs > WAIT_LIMIT_MS) throw new Error(`gave up waiting for ${String(pattern)} in ${JSON.stringify(screen)}`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  };
+  const chat: PtyChat = {
+    type: (keys) => void child.stdin.write(keys),
+    until,
+    screen: () => screen,
+    exited,
+    kill: () => child.kill("SIGKILL"),
+  };
+  await until(/Ctrl-D exits/);
+  return chat;
+}
