@@ -79,19 +79,34 @@ describe("mca /undo", () => {
   const readme = (): string => join(project.dir, "README.md");
   const outLines = (stdout: string): string[] => stdout.split("\n").filter((line) => /^(restored|removed|not |no |nothing)/.test(line));
 
-  it("keeps work a command did after the turn, says which file it left and why, and that commands are not undone", async () => {
+  it("undoes what a command changed in the project, says what it cannot undo, then the write before it", async () => {
+    await writeFile(join(project.dir, ".gitignore"), "ignored/\n");
     const run = await project.run(
       ["--allow", "write_file", "--allow", "bash"],
-      '/call write_file {"path":"README.md","content":"v1\\n"}\n/call bash {"command":"echo v2 > README.md"}\n/undo\n/undo\n/undo\n',
+      '/call write_file {"path":"README.md","content":"v1\\n"}\n' +
+        '/call bash {"command":"echo v2 > README.md && echo new > made.txt && mkdir -p ignored && echo x > ignored/out.txt"}\n' +
+        "/undo\n/undo\n/undo\n",
     );
     expect(run.code).toBe(0);
     expect(outLines(run.stdout)).toEqual([
-      "no file changed by write_file or edit_file to restore",
-      "not undone: whatever the turn's commands changed (bash); /undo covers write_file and edit_file only",
-      `not restored ${readme()}: it changed after that turn (by a command, another session or by hand); undo keeps that newer work`,
+      `restored ${readme()}`,
+      `removed ${join(project.dir, "made.txt")} (the turn created it)`,
+      "not undone: what the turn's commands (bash) changed in files .gitignore excludes or outside the project",
+      `restored ${readme()}`,
       "nothing to undo",
     ]);
-    expect(await readFile(readme(), "utf8")).toBe("v2\n");
+    expect(await readFile(readme(), "utf8")).toBe(README_TEXT);
+    expect([existsSync(join(project.dir, "made.txt")), existsSync(join(project.dir, "ignored", "out.txt"))]).toEqual([false, true]);
+  });
+
+  it("keeps work done after the turn: a file changed since is left as it is, with the reason", async () => {
+    const first = await project.run(["--allow", "write_file"], '/call write_file {"path":"README.md","content":"v1\\n"}\n');
+    await writeFile(readme(), "v2 by hand\n");
+    const undo = await project.run(["--resume", sessionIdOf(first.stderr)], "/undo\n");
+    expect(outLines(undo.stdout)).toEqual([
+      `not restored ${readme()}: it changed after that turn (by a command, another session or by hand); undo keeps that newer work`,
+    ]);
+    expect(await readFile(readme(), "utf8")).toBe("v2 by hand\n");
   });
 
   it("undoes only its own session's turns, and after --resume those of the session it resumed; a created file is removed", async () => {

@@ -121,6 +121,7 @@ describe("slash commands", () => {
           { kind: "command", tool: "bash" },
           { kind: "remote", tool: "mcp__notes__add" },
         ],
+        commandCheckpoint: { taken: false, why: "git is not installed" },
       },
     });
     await runLine("/undo", context);
@@ -128,19 +129,19 @@ describe("slash commands", () => {
       "out:restored /p/a.txt",
       "out:removed /p/new.txt (the turn created it)",
       "out:not restored /p/b.txt: it changed after that turn",
-      "out:not undone: whatever the turn's commands changed (bash); /undo covers write_file and edit_file only",
+      "out:not undone: whatever the turn's commands changed (bash): no checkpoint of the project (git is not installed)",
       "out:not undone: the remote calls mcp__notes__add (their servers keep what they did)",
     ]);
   });
 
-  it("/undo of a turn that only ran a command says that no file was restored and why", async () => {
+  it("/undo of a turn whose commands were checkpointed names what they changed that it cannot undo", async () => {
     const { written, context } = setup({
-      undoReport: { nothingToUndo: false, restored: [], removed: [], leftAlone: [], notUndoable: [{ kind: "command", tool: "bash" }] },
+      undoReport: { nothingToUndo: false, restored: [], removed: [], leftAlone: [], notUndoable: [{ kind: "command", tool: "bash" }], commandCheckpoint: { taken: true } },
     });
     await runLine("/undo", context);
     expect(written).toEqual([
-      "out:no file changed by write_file or edit_file to restore",
-      "out:not undone: whatever the turn's commands changed (bash); /undo covers write_file and edit_file only",
+      "out:no file to restore",
+      "out:not undone: what the turn's commands (bash) changed in files .gitignore excludes or outside the project",
     ]);
   });
 

@@ -2,7 +2,7 @@
 // commands are a table: each is a plain object, and adding one is a one-row change. The same rows serve
 // the chat, pipe mode, `-p` and the plain output of the subcommands. What a tool, a server or a file
 // supplied is printed through untrustedText.
-import { describeError, unknownToolDecision, type Agent, type ToolArgs } from "../kernel/index.js";
+import { describeError, unknownToolDecision, type Agent, type ToolArgs, type TurnUndo } from "../kernel/index.js";
 import { toolClaims } from "./approval.js";
 import { formatServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -38,6 +38,12 @@ export interface SlashCommand {
   readonly usage: string;
   readonly summary: string;
   run(context: CommandContext, argText: string): Promise<CommandOutcome>;
+}
+
+/** What /undo says it could not take back of a turn's commands: all they did without a checkpoint, else what it does not see. */
+function commandsNotUndone(tools: string, checkpoint: TurnUndo["commandCheckpoint"]): string {
+  if (checkpoint === null || checkpoint.taken) return `not undone: what the turn's commands (${tools}) changed in files .gitignore excludes or outside the project`;
+  return `not undone: whatever the turn's commands changed (${tools}): no checkpoint of the project (${untrustedText(checkpoint.why)})`;
 }
 
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
@@ -102,21 +108,21 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: "undo",
     usage: "/undo",
-    summary: "undo the last turn's write_file and edit_file changes (not what commands did)",
+    summary: "undo the last turn's file changes that nothing changed again since",
     async run(context) {
       const report = await context.agent.undo();
       if (report.nothingToUndo) {
         context.print("nothing to undo");
         return "ok";
       }
-      const { restored, removed, leftAlone, notUndoable } = report;
-      if (restored.length + removed.length + leftAlone.length === 0) context.print("no file changed by write_file or edit_file to restore");
+      const { restored, removed, leftAlone, notUndoable, commandCheckpoint } = report;
+      if (restored.length + removed.length + leftAlone.length === 0) context.print("no file to restore");
       for (const path of restored) context.print(`restored ${untrustedText(path)}`);
       for (const path of removed) context.print(`removed ${untrustedText(path)} (the turn created it)`);
       for (const { path, reason } of leftAlone) context.print(`not restored ${untrustedText(path)}: ${untrustedText(reason)}`);
       const commands = notUndoable.filter((what) => what.kind === "command").map((what) => untrustedText(what.tool));
       const remote = notUndoable.filter((what) => what.kind === "remote").map((what) => untrustedText(what.tool));
-      if (commands.length > 0) context.print(`not undone: whatever the turn's commands changed (${commands.join(", ")}); /undo covers write_file and edit_file only`);
+      if (commands.length > 0) context.print(commandsNotUndone(commands.join(", "), commandCheckpoint));
       if (remote.length > 0) context.print(`not undone: the remote calls ${remote.join(", ")} (their servers keep what they did)`);
       return "ok";
     },

@@ -4,7 +4,7 @@
 import { createAgent, describeError, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type Tool } from "../kernel/index.js";
 import { toolPrefix } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
-import { createSnapshotFiles, findSessionToResume, openTranscript, type SessionMode } from "../session/index.js";
+import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, openTranscript, type SessionMode } from "../session/index.js";
 import { createLocalTools } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
 import { loadRules, settingsFiles } from "../config/index.js";
@@ -77,7 +77,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   }
   // Sessions never share snapshots; a resumed one goes on in the folder of the one it resumed, so /undo reaches back.
   const snapshotFolder = resumed?.snapshots ?? deps.sessionId;
-  const snapshots = createSnapshotFiles(projectDir, { folder: snapshotFolder });
+  const snapshots = createSnapshotFiles(projectDir, { folder: snapshotFolder, checkpoints: createTreeCheckpoints(projectDir, snapshotFolder) });
   let transcript;
   try {
     transcript = openTranscript(projectDir, deps.sessionId, deps.redact, { mode: deps.mode, startedAt: deps.startedAt, snapshots: snapshotFolder });

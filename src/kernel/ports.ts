@@ -96,6 +96,11 @@ export interface TurnUndo {
   /** Not touched, and why: most often, the file changed after the turn ended and that work is kept. */
   readonly leftAlone: ReadonlyArray<{ readonly path: string; readonly reason: string }>;
   readonly notUndoable: readonly NotUndoable[];
+  /**
+   * For a turn that ran commands: whether the project's tree was checkpointed around them (what they
+   * changed in the files the checkpoint sees is then in the lists above), or why not; null when it ran none.
+   */
+  readonly commandCheckpoint: { readonly taken: true } | { readonly taken: false; readonly why: string } | null;
 }
 
 export interface SnapshotStore {

@@ -254,7 +254,7 @@ describe("Agent.undo", () => {
     await agent.call("write_file", { path: "/p/a" }, signal());
     await agent.call("read_file", { path: "/p/a" }, signal());
     await agent.call("write_file", { path: "/p/b" }, signal());
-    const undone = (restored: string[]) => ({ nothingToUndo: false, restored, removed: [], leftAlone: [], notUndoable: [] });
+    const undone = (restored: string[]) => ({ nothingToUndo: false, restored, removed: [], leftAlone: [], notUndoable: [], commandCheckpoint: null });
     expect(await agent.undo()).toEqual(undone(["/p/b"]));
     expect(await agent.undo()).toEqual(undone(["/p/a"]));
     expect(await agent.undo()).toEqual({ nothingToUndo: true, restored: [], notUndoable: [] });
@@ -267,8 +267,9 @@ describe("Agent.undo", () => {
     const { agent, snapshots } = setup({ tools: [remoteTool, shell], rules: [rule("allow", "*")] });
     await agent.call("mcp__tickets__create", { title: "x" }, signal());
     await agent.call("bash", { command: "make" }, signal());
-    expect(await agent.undo()).toEqual({ nothingToUndo: false, restored: [], removed: [], leftAlone: [], notUndoable: [{ kind: "command", tool: "bash" }] });
-    expect(await agent.undo()).toEqual({ nothingToUndo: false, restored: [], removed: [], leftAlone: [], notUndoable: [{ kind: "remote", tool: "mcp__tickets__create" }] });
+    const undone = { nothingToUndo: false, restored: [], removed: [], leftAlone: [], commandCheckpoint: null };
+    expect(await agent.undo()).toEqual({ ...undone, notUndoable: [{ kind: "command", tool: "bash" }] });
+    expect(await agent.undo()).toEqual({ ...undone, notUndoable: [{ kind: "remote", tool: "mcp__tickets__create" }] });
     expect(snapshots.log).toEqual(["note 1 remote mcp__tickets__create", "seal 1", "note 2 command bash", "seal 2", "undo 2", "undo 1"]);
   });
 

@@ -2,3 +2,4 @@
 export * from "./session-list.js";
 export * from "./snapshot-files.js";
 export * from "./transcript-file.js";
+export { createTreeCheckpoints, MAX_CHECKPOINT_FILE_BYTES, type TreeCheckpoints } from "./tree-checkpoint.js";

@@ -5,6 +5,7 @@ import { createAgent, type SnapshotStore, type TurnUndo } from "../kernel/index.
 import { eventLog, fakeTool, memoryTranscript, reply, scriptedModel, text, use } from "../kernel/test-support/fakes.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { createSnapshotFiles, snapshotsDir } from "./snapshot-files.js";
+import { createTreeCheckpoints } from "./tree-checkpoint.js";
 
 const project = tempProjectPerTest("mca-snapshots-");
 
@@ -16,7 +17,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 function undone(parts: Partial<TurnUndo>): TurnUndo {
-  return { restored: [], removed: [], leftAlone: [], notUndoable: [], ...parts };
+  return { restored: [], removed: [], leftAlone: [], notUndoable: [], commandCheckpoint: null, ...parts };
 }
 
 /** One turn as the kernel runs it: each path saved before `change` writes, then the turn sealed. */
@@ -100,7 +101,9 @@ describe("createSnapshotFiles", () => {
     await store.note(2, { kind: "command", tool: "bash" });
     await writeFile(a, "v2");
     await store.seal(2);
-    expect(await store.undoLatest()).toEqual(undone({ notUndoable: [{ kind: "command", tool: "bash" }] }));
+    expect(await store.undoLatest()).toEqual(
+      undone({ notUndoable: [{ kind: "command", tool: "bash" }], commandCheckpoint: { taken: false, why: "no checkpoints in this run" } }),
+    );
     expect(await store.undoLatest()).toEqual(undone({ restored: [b], leftAlone: [{ path: a, reason: CHANGED_SINCE }] }));
     expect([await readFile(a, "utf8"), await readFile(b, "utf8")]).toEqual(["v2", "b0"]);
   });
@@ -162,6 +165,50 @@ describe("createSnapshotFiles", () => {
     expect(await store.undoLatest()).toEqual(undone({ restored: [file] }));
     expect(await readFile(file, "utf8")).toBe("fresh");
     expect(await store.undoLatest()).toBeNull();
+  });
+});
+
+describe("createSnapshotFiles with checkpoints of the tree around commands", () => {
+  const withCheckpoints = () => createSnapshotFiles(project(), { folder: "s1", checkpoints: createTreeCheckpoints(project(), "s1") });
+
+  it("undoes what a command changed: a changed file restored, a created one removed", async () => {
+    const a = join(project(), "a.txt");
+    const made = join(project(), "made.txt");
+    await writeFile(a, "v0");
+    const store = withCheckpoints();
+    await store.note(1, { kind: "command", tool: "bash" });
+    await writeFile(a, "by the command");
+    await writeFile(made, "new");
+    await store.seal(1);
+    expect(await store.undoLatest()).toEqual(
+      undone({ restored: [a], removed: [made], notUndoable: [{ kind: "command", tool: "bash" }], commandCheckpoint: { taken: true } }),
+    );
+    expect([await readFile(a, "utf8"), await exists(made)]).toEqual(["v0", false]);
+  });
+
+  it("puts back the turn's first version of a file a command changed before write_file did", async () => {
+    const a = join(project(), "a.txt");
+    await writeFile(a, "v0");
+    const store = withCheckpoints();
+    await store.note(1, { kind: "command", tool: "bash" });
+    await writeFile(a, "by the command");
+    await store.save(1, a);
+    await writeFile(a, "by write_file");
+    await store.seal(1);
+    expect((await store.undoLatest())?.restored).toEqual([a]);
+    expect(await readFile(a, "utf8")).toBe("v0");
+  });
+
+  it("leaves alone a file a command changed if it changed again after the turn", async () => {
+    const a = join(project(), "a.txt");
+    await writeFile(a, "v0");
+    const store = withCheckpoints();
+    await store.note(1, { kind: "command", tool: "bash" });
+    await writeFile(a, "by the command");
+    await store.seal(1);
+    await writeFile(a, "by hand");
+    expect((await store.undoLatest())?.leftAlone).toEqual([{ path: a, reason: CHANGED_SINCE }]);
+    expect(await readFile(a, "utf8")).toBe("by hand");
   });
 });
 
@@ -273,7 +320,7 @@ describe("createSnapshotFiles behind the agent", () => {
     });
     await agent.prompt("write both", new AbortController().signal);
     expect([await readFile(existing, "utf8"), await readFile(created, "utf8")]).toEqual(["after", "new"]);
-    expect(await agent.undo()).toEqual({ nothingToUndo: false, restored: [existing], removed: [created], leftAlone: [], notUndoable: [] });
+    expect(await agent.undo()).toEqual({ nothingToUndo: false, restored: [existing], removed: [created], leftAlone: [], notUndoable: [], commandCheckpoint: null });
     expect({ existing: await readFile(existing, "utf8"), created: await exists(created) }).toEqual({ existing: "before", created: false });
   });
 });

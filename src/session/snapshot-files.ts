@@ -1,13 +1,16 @@
 // The kernel's SnapshotStore on disk, per session: before a turn first changes a file, a copy of it (or
 // the fact that it did not exist) goes to `<project>/.mca/snapshots/<session>/<turn>/`, with an index.json
 // that also holds, once the turn ends, a hash of what it left in each file, and the commands and remote
-// calls it ran. /undo reads them back (after --resume too) and restores a file only where it still holds
-// what the turn left, and where the path still really leads inside the project.
+// calls it ran. Before a turn's first command and when it ends, the project's tree is checkpointed
+// (tree-checkpoint.ts), so what commands changed can be undone too. /undo reads all this back (after
+// --resume too) and restores a file only where it still holds what the turn left, and where the path
+// still really leads inside the project.
 import { createHash } from "node:crypto";
 import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { NotUndoable, SnapshotStore, TurnUndo } from "../kernel/index.js";
 import { ensureMcaFolder, mcaFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from "./mca-folder.js";
+import type { TreeChange, TreeCheckpoints } from "./tree-checkpoint.js";
 
 /** One saved file: its copy's name in the turn's folder and its mode, or null for a file the turn created. */
 interface SavedFile {
@@ -22,9 +25,17 @@ interface TurnRecord {
   readonly files: readonly SavedFile[];
   readonly notUndoable: readonly NotUndoable[];
   readonly sealed: boolean;
+  /** The project's tree before the turn's first command, and how many files were saved by then (their copies are older). */
+  readonly treeBefore?: string;
+  readonly savedBeforeTree?: number;
+  /** The tree when the turn ended. */
+  readonly treeAfter?: string;
+  /** Why there is no checkpoint around the turn's commands. */
+  readonly treeProblem?: string;
 }
 
 const INDEX_FILE = "index.json";
+const CHANGED_SINCE_REASON = "it changed after that turn (by a command, another session or by hand); undo keeps that newer work";
 const EMPTY_TURN: TurnRecord = { files: [], notUndoable: [], sealed: false };
 
 export function snapshotsDir(projectDir: string): string {
@@ -37,6 +48,8 @@ export interface SnapshotFilesOptions {
    * folder of the session it resumed, so /undo reaches the turns before the resume.
    */
   readonly folder?: string;
+  /** Checkpoints of the project's tree around a turn's commands; without them, what commands change is not undone. */
+  readonly checkpoints?: TreeCheckpoints;
 }
 
 /**
@@ -81,7 +94,7 @@ export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOp
     if (outside !== undefined) return { reason: outside };
     if (!sealed || saved.left === undefined) return { reason: "mca stopped before that turn ended, so what the turn left in it is unknown" };
     if ((await contentHash(saved.path)) !== saved.left) {
-      return { reason: "it changed after that turn (by a command, another session or by hand); undo keeps that newer work" };
+      return { reason: CHANGED_SINCE_REASON };
     }
     if (saved.copy === null) {
       // Folders the tool created for the file are left in place; only the file goes.
@@ -91,6 +104,33 @@ export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOp
     await mkdir(dirname(saved.path), { recursive: true });
     await copyFile(join(dir, saved.copy), saved.path);
     await chmod(saved.path, saved.mode);
+    return { outcome: "restored" };
+  }
+
+  /** What the turn's commands changed in the tree, and which of those files changed again since. */
+  async function commandChanges(record: TurnRecord): Promise<{ changes: TreeChange[]; changedSince: Set<string>; checkpoint: TurnUndo["commandCheckpoint"] }> {
+    const none = (checkpoint: TurnUndo["commandCheckpoint"]) => ({ changes: [], changedSince: new Set<string>(), checkpoint });
+    if (!record.notUndoable.some((what) => what.kind === "command")) return none(null);
+    const { treeBefore, treeAfter } = record;
+    if (treeBefore === undefined || treeAfter === undefined || options.checkpoints === undefined) {
+      return none({ taken: false, why: record.treeProblem ?? "mca stopped before that turn ended" });
+    }
+    const now = await options.checkpoints.take();
+    if (now instanceof Error) return none({ taken: false, why: `the tree cannot be read now (${now.message})` });
+    const changedSince = new Set((await options.checkpoints.changes(treeAfter, now)).map((change) => change.path));
+    return { changes: await options.checkpoints.changes(treeBefore, treeAfter), changedSince, checkpoint: { taken: true } };
+  }
+
+  async function undoTreeChange(record: TurnRecord, change: TreeChange, changedSince: ReadonlySet<string>): Promise<Awaited<ReturnType<typeof undoFile>>> {
+    const outside = await outsideReason(change.path);
+    if (outside !== undefined) return { reason: outside };
+    if (changedSince.has(change.path)) return { reason: CHANGED_SINCE_REASON };
+    if (!change.existedBefore) {
+      await rm(change.path, { force: true });
+      return { outcome: "removed" };
+    }
+    if (record.treeBefore === undefined || options.checkpoints === undefined) return { reason: "no checkpoint holds it" };
+    await options.checkpoints.restoreFile(record.treeBefore, change.path);
     return { outcome: "restored" };
   }
 
@@ -116,11 +156,14 @@ export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOp
     },
 
     async note(turn, what) {
-      await update(turn, async (record) =>
-        record.notUndoable.some((known) => known.kind === what.kind && known.tool === what.tool)
+      await update(turn, async (record) => {
+        const noted = record.notUndoable.some((known) => known.kind === what.kind && known.tool === what.tool)
           ? record
-          : { ...record, notUndoable: [...record.notUndoable, { kind: what.kind, tool: what.tool }] },
-      );
+          : { ...record, notUndoable: [...record.notUndoable, { kind: what.kind, tool: what.tool }] };
+        if (what.kind !== "command" || record.treeBefore !== undefined || record.treeProblem !== undefined) return noted;
+        const tree = options.checkpoints === undefined ? new Error("no checkpoints in this run") : await options.checkpoints.take();
+        return tree instanceof Error ? { ...noted, treeProblem: tree.message } : { ...noted, treeBefore: tree, savedBeforeTree: record.files.length };
+      });
     },
 
     async seal(turn) {
@@ -128,7 +171,12 @@ export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOp
       const record = await readRecord(dir);
       if (record === null) return;
       const files = await Promise.all(record.files.map(async (file) => ({ ...file, left: await contentHash(file.path) })));
-      await writeFile(join(dir, INDEX_FILE), JSON.stringify({ ...record, files, sealed: true }), { mode: PRIVATE_FILE_MODE });
+      let tree: Partial<TurnRecord> = {};
+      if (record.treeBefore !== undefined && options.checkpoints !== undefined) {
+        const after = await options.checkpoints.take();
+        tree = after instanceof Error ? { treeProblem: `the tree could not be read when the turn ended (${after.message})` } : { treeAfter: after };
+      }
+      await writeFile(join(dir, INDEX_FILE), JSON.stringify({ ...record, ...tree, files, sealed: true }), { mode: PRIVATE_FILE_MODE });
     },
 
     async undoLatest() {
@@ -140,13 +188,18 @@ export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOp
           continue;
         }
         const undone: { restored: string[]; removed: string[]; leftAlone: Array<{ path: string; reason: string }> } = { restored: [], removed: [], leftAlone: [] };
-        for (const saved of record.files) {
-          const result = await undoFile(dir, saved, record.sealed);
-          if ("reason" in result) undone.leftAlone.push({ path: saved.path, reason: result.reason });
-          else undone[result.outcome].push(saved.path);
-        }
+        const note = (path: string, result: Awaited<ReturnType<typeof undoFile>>): void => {
+          if ("reason" in result) undone.leftAlone.push({ path, reason: result.reason });
+          else undone[result.outcome].push(path);
+        };
+        const commands = await commandChanges(record);
+        // A file saved before the checkpoint has the older copy; one saved after it, the checkpoint has.
+        const savedEarlier = new Set(record.files.slice(0, record.savedBeforeTree ?? record.files.length).map((file) => file.path));
+        const byTree = new Set(commands.changes.filter((change) => !savedEarlier.has(change.path)).map((change) => change.path));
+        for (const saved of record.files) if (!byTree.has(saved.path)) note(saved.path, await undoFile(dir, saved, record.sealed));
+        for (const change of commands.changes) if (byTree.has(change.path)) note(change.path, await undoTreeChange(record, change, commands.changedSince));
         await rm(dir, { recursive: true, force: true });
-        const report: TurnUndo = { ...undone, notUndoable: record.notUndoable };
+        const report: TurnUndo = { ...undone, notUndoable: record.notUndoable, commandCheckpoint: commands.checkpoint };
         return report;
       }
       return null;
@@ -196,7 +249,16 @@ async function readRecord(dir: string): Promise<TurnRecord | null> {
     if (!isRecord(item) || (item.kind !== "command" && item.kind !== "remote") || typeof item.tool !== "string") return null;
     notUndoable.push({ kind: item.kind, tool: item.tool });
   }
-  return { files, notUndoable, sealed: value.sealed };
+  const { treeBefore, treeAfter, treeProblem, savedBeforeTree } = value;
+  return {
+    files,
+    notUndoable,
+    sealed: value.sealed,
+    ...(typeof treeBefore === "string" ? { treeBefore } : {}),
+    ...(typeof treeAfter === "string" ? { treeAfter } : {}),
+    ...(typeof treeProblem === "string" ? { treeProblem } : {}),
+    ...(typeof savedBeforeTree === "number" ? { savedBeforeTree } : {}),
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

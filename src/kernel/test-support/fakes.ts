@@ -106,7 +106,7 @@ export function memorySnapshots(): MemorySnapshots {
       if (record === undefined) return null;
       log.push(`undo ${latest}`);
       turns.delete(latest);
-      return { restored: record.paths, removed: [], leftAlone: [], notUndoable: record.notUndoable };
+      return { restored: record.paths, removed: [], leftAlone: [], notUndoable: record.notUndoable, commandCheckpoint: null };
     },
   };
 }
