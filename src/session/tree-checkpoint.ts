@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { copyFile, readdir, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
-import { ensureMcaFolder } from "./mca-folder.js";
+import { ensureMcaFolder, mcaFolder } from "./mca-folder.js";
 
 /** A file bigger than this makes the checkpoint give up: copying it into `.mca/` on every turn would cost too much. */
 export const MAX_CHECKPOINT_FILE_BYTES = 20 * 1024 * 1024;
@@ -31,7 +31,7 @@ export interface TreeCheckpoints {
 }
 
 export function createTreeCheckpoints(projectDir: string, session: string): TreeCheckpoints {
-  const gitDir = join(ensureMcaFolder(projectDir), "checkpoints.git");
+  const gitDir = join(mcaFolder(projectDir), "checkpoints.git");
   // No system or user config: no hooks, filters or fsmonitor of theirs run on the project's files.
   const env = {
     PATH: process.env.PATH ?? "",
@@ -50,6 +50,7 @@ export function createTreeCheckpoints(projectDir: string, session: string): Tree
     });
   let ready: Promise<void> | undefined;
   const setUp = async (): Promise<void> => {
+    ensureMcaFolder(projectDir);
     // Made as a bare repository (git refuses a work tree for `init --bare`); every later command names the tree.
     await git(["init", "--quiet", "--bare", gitDir], { PATH: env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" });
     await writeFile(join(gitDir, "info", "exclude"), "/.mca/\n");
