@@ -8,6 +8,7 @@ import { callToolToCompletion, type InputAnswer } from "../../src/mcp/index.js";
 import { clientCapabilities, type InputSupport } from "../../src/mcp/index.js";
 import { isJsonObject, type JsonObject } from "../../src/mcp/index.js";
 import { negotiateEra } from "../../src/mcp/index.js";
+import { createMemoryTokenStore, createOAuthSession, type Authorizer, type OAuthSession } from "../../src/mcp/index.js";
 import type { RemoteToolInfo } from "../../src/mcp/index.js";
 
 /** This driver answers form elicitations (automatically), so that is all it declares. */
@@ -108,6 +109,43 @@ const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
 };
 
+/** Every `auth/*` scenario: mount (the login happens on the first 401), then call the first tool. */
+const AUTH_SCENARIO: Scenario = async (client, tools) => {
+  const [tool] = tools;
+  if (tool === undefined) throw new Error("the server listed no tools");
+  await call(client, tool.name, {});
+};
+
+/** The suite's client metadata document URL: the one its `auth/basic-cimd` scenario expects as client_id. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * The suite's authorization servers answer the authorization URL themselves with a redirect carrying the
+ * code, so the "browser" here follows it without a listener: the redirect URI is only ever read, not served.
+ */
+const headlessAuthorizer: Authorizer = {
+  redirectUri: "http://127.0.0.1:8976/callback",
+  async visit(authorizationUrl) {
+    const response = await fetch(authorizationUrl, { redirect: "manual", signal: AbortSignal.timeout(10_000) });
+    await response.body?.cancel();
+    const location = response.headers.get("location");
+    if (location === null) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+    return new URL(location, authorizationUrl);
+  },
+};
+
+function oauthSession(url: string, context: JsonObject): OAuthSession {
+  const clientId = typeof context.client_id === "string" ? context.client_id : undefined;
+  const clientSecret = typeof context.client_secret === "string" ? context.client_secret : undefined;
+  return createOAuthSession({
+    label: "conformance",
+    serverUrl: url,
+    store: createMemoryTokenStore(),
+    client: { clientId, clientSecret, clientMetadataUrl: CLIENT_METADATA_URL, clientName: "mca conformance client" },
+    authorizer: headlessAuthorizer,
+  });
+}
+
 function readContext(text: string | undefined): JsonObject {
   if (text === undefined || text === "") return {};
   const value: unknown = JSON.parse(text);
@@ -117,17 +155,20 @@ function readContext(text: string | undefined): JsonObject {
 async function main(): Promise<number> {
   const url = process.argv.at(-1);
   const name = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
-  const scenario = SCENARIOS[name];
+  const scenario = name.startsWith("auth/") ? AUTH_SCENARIO : SCENARIOS[name];
   if (url === undefined || !/^https?:/.test(url) || scenario === undefined) {
     log(`usage: MCP_CONFORMANCE_SCENARIO=<one of ${Object.keys(SCENARIOS).join(", ")}> client.ts <server url>`);
     return 2;
   }
+  const context = readContext(process.env.MCP_CONFORMANCE_CONTEXT);
+  // One login for the whole run: the era negotiation may open more than one connection.
+  const auth = name.startsWith("auth/") ? oauthSession(url, context) : undefined;
   let client: McpClient | undefined;
   const open = async (): Promise<McpClient> => {
     await client?.close();
     let opened: McpClient | undefined;
     // A legacy server's notifications/initialized names no version of its own: the header is the client's.
-    const transport = createHttpTransport({ label: "conformance", url, protocolVersion: () => opened?.protocolVersion() });
+    const transport = createHttpTransport({ label: "conformance", url, protocolVersion: () => opened?.protocolVersion(), auth });
     client = opened = createMcpClient({
       transport,
       clientVersion: readPackageVersion(import.meta.url),
@@ -140,7 +181,7 @@ async function main(): Promise<number> {
   try {
     // What mca does when it mounts a server: settle its era (server/discover), then list every page of tools.
     const mounted = (await negotiateEra(open, { transport: "http" })).client;
-    await scenario(mounted, await mounted.listTools(), readContext(process.env.MCP_CONFORMANCE_CONTEXT));
+    await scenario(mounted, await mounted.listTools(), context);
     return 0;
   } catch (error) {
     log(`${name}: ${error instanceof Error ? error.message : String(error)}`);

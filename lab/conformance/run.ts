@@ -45,8 +45,12 @@ function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   };
 }
 
-/** The runner writes `<dir>/<scenario>-<timestamp>/checks.json`; the dir is emptied before each run. */
-async function readChecks(dir: string): Promise<Check[] | Error> {
+/**
+ * The runner writes `<dir>/<scenario>-<timestamp>/checks.json` (`auth/x` lands in `<dir>/auth/x-<timestamp>`);
+ * the dir is emptied before each run.
+ */
+async function readChecks(runDir: string, scenario: string): Promise<Check[] | Error> {
+  const dir = join(runDir, ...scenario.split("/").slice(0, -1));
   const entries = existsSync(dir) ? await readdir(dir, { withFileTypes: true }) : [];
   const run = entries.find((entry) => entry.isDirectory());
   if (run === undefined) return new Error("the runner saved no results");
@@ -74,7 +78,7 @@ async function runJob(job: Job, node22: string, target: string, expected: readon
   const how = job.mode === "client" ? ["--command", target] : ["--url", target];
   const args = [RUNNER, job.mode, ...how, "--scenario", job.scenario, "--spec-version", SPEC_VERSION, "--timeout", String(SCENARIO_TIMEOUT_MS), "-o", dir];
   const run = await runLimited(node22, args, { cwd: ROOT, limitMs: RUN_LIMIT_MS, signal });
-  const checks = await readChecks(dir);
+  const checks = await readChecks(dir, job.scenario);
   const problem = runProblem(job.mode, run, signal);
   if (checks instanceof Error) return judge(job.scenario, [], expected, [checks.message, problem].filter(Boolean).join("; "));
   return judge(job.scenario, checks, expected, problem);

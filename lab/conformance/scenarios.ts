@@ -12,6 +12,35 @@ export const CLIENT_SCENARIOS: readonly string[] = [
   "sep-2322-client-request-state",
   "json-schema-ref-no-deref",
   "json-schema-2020-12-preservation",
+  // MCP authorization (spec §5.9): the 25 scored `auth/*` scenarios, each against the suite's own
+  // authorization server, which answers the authorization URL itself (client.ts follows it headlessly).
+  ...[
+    "metadata-default",
+    "metadata-var1",
+    "metadata-var2",
+    "metadata-var3",
+    "basic-cimd",
+    "scope-from-www-authenticate",
+    "scope-from-scopes-supported",
+    "scope-omitted-when-undefined",
+    "scope-step-up",
+    "scope-retry-limit",
+    "token-endpoint-auth-basic",
+    "token-endpoint-auth-post",
+    "token-endpoint-auth-none",
+    "pre-registration",
+    "resource-mismatch",
+    "offline-access-scope",
+    "offline-access-not-supported",
+    "authorization-server-migration",
+    "iss-supported",
+    "iss-not-advertised",
+    "iss-supported-missing",
+    "iss-wrong-issuer",
+    "iss-unexpected",
+    "iss-normalized",
+    "metadata-issuer-mismatch",
+  ].map((name) => `auth/${name}`),
 ];
 
 export const SERVER_SCENARIOS: readonly string[] = [

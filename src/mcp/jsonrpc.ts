@@ -143,6 +143,10 @@ export interface McpErrorDetails {
   readonly data?: unknown;
   /** The HTTP status of the reply that failed, when there was one: 401/403 say "auth", never "legacy". */
   readonly httpStatus?: number;
+  /** The `WWW-Authenticate` of a 401 or 403 reply: what the server asks for to let the request in. */
+  readonly wwwAuthenticate?: string;
+  /** The server asks for a login nobody could give here (no stored token, no terminal): `mca mcp login` fixes it. */
+  readonly needsLogin?: boolean;
   /**
    * 2025-11-25 Streamable HTTP: the request carried an `Mcp-Session-Id` and the server answered 404, so the
    * session is gone; the client "MUST start a new session by sending a new InitializeRequest".
@@ -156,6 +160,8 @@ export class McpError extends Error {
   readonly data: unknown;
   readonly httpStatus: number | undefined;
   readonly sessionExpired: boolean;
+  readonly wwwAuthenticate: string | undefined;
+  readonly needsLogin: boolean;
 
   constructor(
     readonly kind: McpErrorKind,
@@ -169,6 +175,8 @@ export class McpError extends Error {
     this.data = details.data;
     this.httpStatus = details.httpStatus;
     this.sessionExpired = details.sessionExpired === true;
+    this.wwwAuthenticate = details.wwwAuthenticate;
+    this.needsLogin = details.needsLogin === true;
   }
 }
 

@@ -41,6 +41,8 @@ export type ExchangeInput = {
   readonly onFinished: () => void;
   /** The cap on one reply's bytes (MAX_REPLY_BYTES unless the transport was given another). */
   readonly maxReplyBytes: number;
+  /** A 401/403 challenge goes to the login above, which may send the request again: its body is not handed up. */
+  readonly holdAuthChallenges?: boolean;
   /** Removes secrets (the user's header values) from text that might echo them. */
   readonly redact: Redact;
 };
@@ -74,8 +76,8 @@ export function startExchange(input: ExchangeInput): Exchange {
     if (error === undefined) resolve();
     else reject(error);
   }
-  function fail(kind: McpErrorKind, text: string, code?: number, data?: unknown, httpStatus?: number): void {
-    if (!settled) settle(new McpError(kind, input.redact(text), { server, code, data, httpStatus }));
+  function fail(kind: McpErrorKind, text: string, code?: number, data?: unknown, httpStatus?: number, wwwAuthenticate?: string): void {
+    if (!settled) settle(new McpError(kind, input.redact(text), { server, code, data, httpStatus, wwwAuthenticate }));
   }
   function stop(): void {
     stopped = true;
@@ -166,10 +168,13 @@ export function startExchange(input: ExchangeInput): Exchange {
     const status = res.statusCode ?? 0;
     const statusMessage = res.statusMessage ?? "";
     const verdict = judgeReplyBody({ status, statusMessage, mediaType, text, requestId, subject, shownUrl }, input.redact);
-    if (verdict.handUp !== undefined) handUp(verdict.handUp);
-    if (verdict.outcome === "accepted") return settle();
+    const challenge = status === 401 || status === 403 ? res.headers["www-authenticate"] : undefined;
+    const held = input.holdAuthChallenges === true && challenge !== undefined;
+    if (verdict.handUp !== undefined && !held) handUp(verdict.handUp);
+    if (verdict.outcome === "accepted" && !held) return settle();
+    if (verdict.outcome === "accepted") return fail("protocol", `${shownUrl} refused ${subject} (HTTP ${status})`, undefined, undefined, status, challenge);
     const { kind, text: why, code, data } = verdict.failure;
-    fail(kind, why, code, data, status);
+    fail(kind, why, code, data, status, challenge);
   }
 
   function onResponse(res: http.IncomingMessage): void {

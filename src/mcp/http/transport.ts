@@ -9,6 +9,7 @@ import { CANCELLED_NOTIFICATION, McpError, type JsonRpcId, type JsonRpcMessage, 
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
 import { buildRequestHeaders, createParamHeaderTable, userHeaders } from "./headers.js";
+import type { HttpAuth } from "../auth/oauth-session.js";
 
 export type HttpTransportOptions = {
   /** The alias from the config: the `server` of every McpError this transport raises. */
@@ -26,7 +27,15 @@ export type HttpTransportOptions = {
    * that its MCP-Protocol-Version header is the version in use, not a copy kept here.
    */
   readonly protocolVersion?: () => string | undefined;
+  /**
+   * The server's login (MCP authorization, spec §5.9): its `Authorization: Bearer` goes on every request,
+   * and a 401 or 403 `insufficient_scope` is handed to it; when it has a new token, the request goes again.
+   */
+  readonly auth?: HttpAuth;
 };
+
+/** A request challenged this many times is failed with the last challenge, whatever the login says. */
+const MAX_AUTH_ROUNDS_PER_REQUEST = 4;
 
 /**
  * Idle keep-alive sockets are dropped after this, under the 5 s idle limit common in servers, so that a
@@ -93,6 +102,26 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     if (closing !== undefined) return Promise.reject(new McpError("closed", `cannot send ${subject}: the transport is closed`, { server }));
     if (handlers === undefined) return Promise.reject(new McpError("closed", `cannot send ${subject}: the transport was not started`, { server }));
     if ("method" in message && !("id" in message) && message.method === CANCELLED_NOTIFICATION) return cancel(message.params);
+    return options.auth === undefined ? sendOnce(message, handlers, undefined) : sendAuthorized(message, handlers, options.auth);
+  }
+
+  async function sendAuthorized(message: JsonRpcMessage, started: TransportHandlers, auth: HttpAuth): Promise<void> {
+    for (let round = 1; ; round += 1) {
+      const authorization = await auth.authorization();
+      try {
+        await sendOnce(message, started, authorization);
+        if (authorization !== undefined) auth.accepted();
+        return;
+      } catch (error) {
+        const status = error instanceof McpError ? error.httpStatus : undefined;
+        if (!(error instanceof McpError) || (status !== 401 && status !== 403) || round >= MAX_AUTH_ROUNDS_PER_REQUEST) throw error;
+        if (closing !== undefined || !(await auth.challenged(status, error.wwwAuthenticate))) throw error;
+      }
+    }
+  }
+
+  function sendOnce(message: JsonRpcMessage, started: TransportHandlers, authorization: string | undefined): Promise<void> {
+    const subject = describeMessage(message);
     const protocolVersion = messageProtocolVersion(message) ?? options.protocolVersion?.();
     const body = Buffer.from(JSON.stringify(message), "utf8");
     const request = "method" in message && "id" in message ? message : undefined;
@@ -102,7 +131,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       protocolVersion,
       paramHeaders: request?.method === "tools/call" ? paramHeaders.valuesFor(request.params) : [],
       sessionId,
-      userHeaders: extraHeaders,
+      userHeaders: authorization === undefined ? extraHeaders : { ...extraHeaders, Authorization: authorization },
       contentLength: body.length,
     });
     const exchange = startExchange({
@@ -114,7 +143,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       body,
       requestId,
       subject,
-      onMessage: request?.method === "tools/list" ? screenToolList(handlers.onMessage, request.id, request.params.cursor === undefined) : handlers.onMessage,
+      onMessage: request?.method === "tools/list" ? screenToolList(started.onMessage, request.id, request.params.cursor === undefined) : started.onMessage,
       maxReplyBytes: options.maxReplyBytes ?? MAX_REPLY_BYTES,
       serverRequestsAllowed: protocolVersion !== undefined && isLegacyVersion(protocolVersion),
       // Only a legacy server's `initialize` opens a session; 2026-07-28 sends no `Mcp-Session-Id` at all, so
@@ -126,7 +155,9 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         inFlight.delete(exchange);
         if (requestId !== undefined && byRequestId.get(requestId) === exchange) byRequestId.delete(requestId);
       },
-      redact,
+      // A token is a secret like the user's header values: never in an error's text.
+      redact: authorization === undefined ? redact : createRedactor(secretsIn([...Object.values(extraHeaders), authorization])),
+      holdAuthChallenges: options.auth !== undefined,
     });
     inFlight.add(exchange);
     if (requestId !== undefined) byRequestId.set(requestId, exchange);

@@ -1,0 +1,170 @@
+// The OAuth 2.1 steps against one authorization server: who the client is (pre-registered, Client ID
+// Metadata Document, or dynamic registration, in the spec's order), the authorization request with PKCE
+// S256 and `resource=`, the checks on the redirect (`state`, RFC 9207 `iss`), and the token requests.
+import { createHash, randomBytes } from "node:crypto";
+import { isJsonObject } from "../jsonrpc.js";
+import { AuthError, type AuthServerMetadata } from "./discovery.js";
+
+/** A client identity, valid at the one authorization server that issued or accepts it. */
+export type ClientIdentity = {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  /** What registration answered; else chosen from the server's metadata at each token request. */
+  readonly authMethod?: string;
+};
+
+export type ClientOptions = {
+  /** A pre-registered client (the config's `oauth.clientId`), used with every authorization server. */
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** An https URL serving this client's metadata document, used where the server supports them. */
+  readonly clientMetadataUrl?: string;
+  readonly clientName: string;
+};
+
+export type TokenSet = {
+  readonly accessToken: string;
+  readonly refreshToken?: string;
+  /** Epoch milliseconds; undefined when the server did not say. */
+  readonly expiresAt?: number;
+  readonly scope?: string;
+};
+
+const TOKEN_TIMEOUT_MS = 15_000;
+
+/** MCP: pre-registered first, then a Client ID Metadata Document where supported, then dynamic registration. */
+export async function identifyClient(metadata: AuthServerMetadata, options: ClientOptions, redirectUri: string): Promise<ClientIdentity> {
+  const { issuer } = metadata;
+  if (options.clientId !== undefined) return { issuer, clientId: options.clientId, clientSecret: options.clientSecret };
+  if (options.clientMetadataUrl !== undefined && metadata.clientIdMetadataDocumentSupported) {
+    return { issuer, clientId: options.clientMetadataUrl, authMethod: "none" };
+  }
+  if (metadata.registrationEndpoint === undefined) {
+    throw new AuthError(`the authorization server ${issuer} offers no registration: set oauth.clientId for this server in the config`);
+  }
+  const response = await fetch(metadata.registrationEndpoint, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+    body: JSON.stringify({
+      client_name: options.clientName,
+      redirect_uris: [redirectUri],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      // SEP-837: a client that registers dynamically says what kind of application it is.
+      application_type: "native",
+    }),
+  });
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok || !isJsonObject(body) || typeof body.client_id !== "string") {
+    throw new AuthError(`registration at ${issuer} failed (HTTP ${response.status})`);
+  }
+  return {
+    issuer,
+    clientId: body.client_id,
+    clientSecret: typeof body.client_secret === "string" ? body.client_secret : undefined,
+    authMethod: typeof body.token_endpoint_auth_method === "string" ? body.token_endpoint_auth_method : undefined,
+  };
+}
+
+export type AuthorizationRequest = {
+  readonly url: URL;
+  readonly state: string;
+  readonly verifier: string;
+  readonly redirectUri: string;
+};
+
+function base64url(bytes: Buffer): string {
+  return bytes.toString("base64url");
+}
+
+/** RFC 7636 S256, `state` against forgery, `resource=` (RFC 8707) with the resource exactly as published. */
+export function buildAuthorizationRequest(
+  metadata: AuthServerMetadata,
+  client: ClientIdentity,
+  input: { readonly redirectUri: string; readonly resource: string; readonly scope: string | undefined },
+): AuthorizationRequest {
+  const verifier = base64url(randomBytes(32));
+  const state = base64url(randomBytes(16));
+  const url = new URL(metadata.authorizationEndpoint);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("client_id", client.clientId);
+  url.searchParams.set("redirect_uri", input.redirectUri);
+  url.searchParams.set("code_challenge", base64url(createHash("sha256").update(verifier).digest()));
+  url.searchParams.set("code_challenge_method", "S256");
+  url.searchParams.set("state", state);
+  url.searchParams.set("resource", input.resource);
+  if (input.scope !== undefined && input.scope !== "") url.searchParams.set("scope", input.scope);
+  return { url, state, verifier, redirectUri: input.redirectUri };
+}
+
+/**
+ * The redirect's checks: `state` must be ours; RFC 9207 §2.4: a present `iss` must equal the issuer
+ * (simple string comparison, no normalisation), and one the server advertised must be present.
+ */
+export function codeFromRedirect(redirect: URL, request: AuthorizationRequest, metadata: AuthServerMetadata): string {
+  const params = redirect.searchParams;
+  const iss = params.get("iss");
+  if (iss !== null && iss !== metadata.issuer) throw new AuthError(`the authorization response came from issuer ${iss}, not ${metadata.issuer}: refused`);
+  if (iss === null && metadata.issParameterSupported) throw new AuthError(`the authorization response from ${metadata.issuer} lacks the iss it advertises: refused`);
+  if (params.get("state") !== request.state) throw new AuthError("the authorization response does not carry the state sent: refused");
+  const error = params.get("error");
+  if (error !== null) throw new AuthError(`the authorization server refused: ${error}${params.has("error_description") ? ` (${params.get("error_description")})` : ""}`);
+  const code = params.get("code");
+  if (code === null || code === "") throw new AuthError("the authorization response carries no code");
+  return code;
+}
+
+/** client_secret_basic, client_secret_post or none: what registration said, else the best the server lists. */
+function chooseAuthMethod(client: ClientIdentity, metadata: AuthServerMetadata): string {
+  if (client.clientSecret === undefined) return "none";
+  if (client.authMethod !== undefined) return client.authMethod;
+  // RFC 8414 §2: absent, the default is client_secret_basic.
+  const supported = metadata.tokenEndpointAuthMethods ?? ["client_secret_basic"];
+  if (supported.includes("client_secret_basic")) return "client_secret_basic";
+  if (supported.includes("client_secret_post")) return "client_secret_post";
+  return "none";
+}
+
+export async function requestToken(metadata: AuthServerMetadata, client: ClientIdentity, grant: Record<string, string>, resource: string): Promise<TokenSet> {
+  const body = new URLSearchParams({ ...grant, resource });
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+  const method = chooseAuthMethod(client, metadata);
+  if (method === "client_secret_basic" && client.clientSecret !== undefined) {
+    // RFC 6749 §2.3.1: both parts form-urlencoded before the base64.
+    const pair = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair).toString("base64")}`;
+  } else {
+    body.set("client_id", client.clientId);
+    if (method === "client_secret_post" && client.clientSecret !== undefined) body.set("client_secret", client.clientSecret);
+  }
+  const response = await fetch(metadata.tokenEndpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS) });
+  const answer: unknown = await response.json().catch(() => undefined);
+  if (!response.ok || !isJsonObject(answer) || typeof answer.access_token !== "string") {
+    const reason = isJsonObject(answer) && typeof answer.error === "string" ? `: ${answer.error}` : "";
+    throw new AuthError(`the token request to ${metadata.issuer} failed (HTTP ${response.status}${reason})`);
+  }
+  const expiresIn = typeof answer.expires_in === "number" ? answer.expires_in : undefined;
+  return {
+    accessToken: answer.access_token,
+    refreshToken: typeof answer.refresh_token === "string" ? answer.refresh_token : grant.refresh_token,
+    expiresAt: expiresIn === undefined ? undefined : Date.now() + expiresIn * 1000,
+    scope: typeof answer.scope === "string" ? answer.scope : undefined,
+  };
+}
+
+/**
+ * MCP scope selection: the challenge's `scope`, else the resource's `scopes_supported`, else none; a
+ * step-up asks for the union with what was asked before (SEP-2350); `offline_access` is added only where
+ * the authorization server lists it (SEP-2207), so that a refresh token can be issued.
+ */
+export function chooseScope(challenged: string | undefined, resourceScopes: readonly string[] | undefined, previous: string | undefined, metadata: AuthServerMetadata): string | undefined {
+  const wanted = new Set<string>((previous ?? "").split(" ").filter((scope) => scope !== ""));
+  const fresh = challenged !== undefined ? challenged.split(" ") : (resourceScopes ?? []);
+  for (const scope of fresh) if (scope !== "") wanted.add(scope);
+  if (wanted.size === 0) return undefined;
+  if (metadata.scopesSupported?.includes("offline_access")) wanted.add("offline_access");
+  return [...wanted].join(" ");
+}

@@ -1,0 +1,168 @@
+// Finding who guards an MCP server (spec §5.9): the `WWW-Authenticate` challenge, the server's Protected
+// Resource Metadata (RFC 9728), and its authorization server's metadata (RFC 8414 / OpenID discovery), each
+// checked the way the specification orders before anything is sent to the authorization server.
+import { isJsonObject, type JsonObject } from "../jsonrpc.js";
+
+/** The parameters of a `Bearer` challenge that the flow uses. */
+export type BearerChallenge = {
+  readonly resourceMetadata?: string;
+  readonly scope?: string;
+  readonly error?: string;
+};
+
+export type ProtectedResource = {
+  /** The resource identifier exactly as published: sent as `resource=` unchanged (RFC 8707). */
+  readonly resource: string;
+  readonly authorizationServers: readonly string[];
+  readonly scopesSupported?: readonly string[];
+};
+
+export type AuthServerMetadata = {
+  readonly issuer: string;
+  readonly authorizationEndpoint: string;
+  readonly tokenEndpoint: string;
+  readonly registrationEndpoint?: string;
+  readonly scopesSupported?: readonly string[];
+  readonly tokenEndpointAuthMethods?: readonly string[];
+  readonly clientIdMetadataDocumentSupported: boolean;
+  readonly issParameterSupported: boolean;
+};
+
+/** A step of discovery that cannot go on: the text says why, for the user. */
+export class AuthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AuthError";
+  }
+}
+
+const METADATA_TIMEOUT_MS = 10_000;
+
+/** Reads `Bearer k="v", k2=v2` (RFC 6750 §3); other schemes in the same header are skipped. */
+export function parseBearerChallenge(header: string | undefined): BearerChallenge | undefined {
+  if (header === undefined) return undefined;
+  const start = header.search(/(^|,|\s)Bearer(\s|$)/i);
+  if (start < 0) return undefined;
+  const params: Record<string, string> = {};
+  const pattern = /([A-Za-z_]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))/g;
+  for (const match of header.slice(start).replace(/^\W*Bearer/i, "").matchAll(pattern)) {
+    const [, key = "", quoted, bare] = match;
+    params[key.toLowerCase()] = quoted === undefined ? (bare ?? "") : quoted.replace(/\\(.)/g, "$1");
+  }
+  return { resourceMetadata: params.resource_metadata, scope: params.scope, error: params.error };
+}
+
+/** What the server says to a request without a token: its `WWW-Authenticate`, if it asks for one. */
+export async function probeChallenge(serverUrl: string): Promise<string | undefined> {
+  const response = await fetch(serverUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }),
+    signal: AbortSignal.timeout(METADATA_TIMEOUT_MS),
+  });
+  await response.body?.cancel();
+  return response.status === 401 ? (response.headers.get("www-authenticate") ?? undefined) : undefined;
+}
+
+export async function getJson(url: string): Promise<JsonObject | undefined> {
+  const response = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(METADATA_TIMEOUT_MS) });
+  if (!response.ok) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  const value: unknown = await response.json().catch(() => undefined);
+  return isJsonObject(value) ? value : undefined;
+}
+
+function strings(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined;
+}
+
+/**
+ * RFC 9728 §3: the URL from the challenge, else `/.well-known/oauth-protected-resource/<path>`, else the
+ * same at the root. The resource it names must be this server (RFC 9728 §3.3): the server URL itself or a
+ * parent of it on the same origin — else a token for it could be replayed elsewhere.
+ */
+export async function discoverProtectedResource(serverUrl: string, challenge: BearerChallenge | undefined): Promise<ProtectedResource> {
+  const server = new URL(serverUrl);
+  const path = server.pathname === "/" ? "" : server.pathname.replace(/\/$/, "");
+  const candidates = [
+    ...(challenge?.resourceMetadata === undefined ? [] : [challenge.resourceMetadata]),
+    `${server.origin}/.well-known/oauth-protected-resource${path}`,
+    ...(path === "" ? [] : [`${server.origin}/.well-known/oauth-protected-resource`]),
+  ];
+  for (const candidate of candidates) {
+    const document = await getJson(candidate).catch(() => undefined);
+    if (document === undefined) continue;
+    const resource = document.resource;
+    const authorizationServers = strings(document.authorization_servers) ?? [];
+    if (typeof resource !== "string") throw new AuthError(`the protected resource metadata at ${candidate} names no resource`);
+    if (!resourceCovers(resource, server)) {
+      throw new AuthError(`the protected resource metadata names ${resource}, not this server (${server.origin}${server.pathname}): refused`);
+    }
+    if (authorizationServers.length === 0) throw new AuthError(`the protected resource metadata at ${candidate} names no authorization server`);
+    return { resource, authorizationServers, scopesSupported: strings(document.scopes_supported) };
+  }
+  throw new AuthError(`${server.origin}${server.pathname} asks for a login but publishes no protected resource metadata`);
+}
+
+function resourceCovers(resource: string, server: URL): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(resource);
+  } catch {
+    return false;
+  }
+  if (parsed.origin !== server.origin || parsed.hash !== "") return false;
+  const base = parsed.pathname.replace(/\/$/, "");
+  return base === "" || server.pathname === base || server.pathname.startsWith(`${base}/`);
+}
+
+/**
+ * The spec's order of well-known URLs: for an issuer with a path, RFC 8414 with the path inserted, then
+ * OpenID Connect with the path inserted, then OpenID Connect with the path appended; without a path,
+ * RFC 8414 then OpenID Connect.
+ */
+export function metadataUrls(issuer: string): string[] {
+  const url = new URL(issuer);
+  const path = url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
+  if (path === "") return [`${url.origin}/.well-known/oauth-authorization-server`, `${url.origin}/.well-known/openid-configuration`];
+  return [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}/.well-known/openid-configuration${path}`,
+    `${url.origin}${path}/.well-known/openid-configuration`,
+  ];
+}
+
+/**
+ * RFC 8414 §3.3: "The issuer value returned MUST be identical to the authorization server's issuer
+ * identifier value into which the well-known URI string was inserted" — compared as strings. PKCE is
+ * required, so a server that does not advertise S256 is refused (MCP: absent methods mean no PKCE).
+ */
+export async function discoverAuthServer(issuer: string): Promise<AuthServerMetadata> {
+  for (const candidate of metadataUrls(issuer)) {
+    const document = await getJson(candidate).catch(() => undefined);
+    if (document === undefined) continue;
+    if (document.issuer !== issuer) {
+      throw new AuthError(`the authorization server metadata at ${candidate} names issuer ${JSON.stringify(document.issuer)}, not ${issuer}: refused`);
+    }
+    const { authorization_endpoint: authorizationEndpoint, token_endpoint: tokenEndpoint, registration_endpoint: registrationEndpoint } = document;
+    if (typeof authorizationEndpoint !== "string" || typeof tokenEndpoint !== "string") {
+      throw new AuthError(`the authorization server ${issuer} publishes no authorization or token endpoint`);
+    }
+    if (!(strings(document.code_challenge_methods_supported) ?? []).includes("S256")) {
+      throw new AuthError(`the authorization server ${issuer} does not advertise PKCE with S256: refused`);
+    }
+    return {
+      issuer,
+      authorizationEndpoint,
+      tokenEndpoint,
+      registrationEndpoint: typeof registrationEndpoint === "string" ? registrationEndpoint : undefined,
+      scopesSupported: strings(document.scopes_supported),
+      tokenEndpointAuthMethods: strings(document.token_endpoint_auth_methods_supported),
+      clientIdMetadataDocumentSupported: document.client_id_metadata_document_supported === true,
+      issParameterSupported: document.authorization_response_iss_parameter_supported === true,
+    };
+  }
+  throw new AuthError(`no authorization server metadata found for ${issuer}`);
+}

@@ -1,0 +1,181 @@
+// One server's login as the HTTP transport sees it: the `Authorization` header for each request (refreshed
+// before it expires), and what to do when the server answers 401 or 403 `insufficient_scope` — refresh,
+// step up, or run the whole authorization flow where someone can take it (else: "needs login").
+import { McpError } from "../jsonrpc.js";
+import {
+  buildAuthorizationRequest,
+  chooseScope,
+  codeFromRedirect,
+  identifyClient,
+  requestToken,
+  type ClientIdentity,
+  type ClientOptions,
+  type TokenSet,
+} from "./authorization.js";
+import { AuthError, discoverAuthServer, discoverProtectedResource, parseBearerChallenge, probeChallenge, type AuthServerMetadata } from "./discovery.js";
+import type { StoredLogin, TokenStore } from "./token-store.js";
+
+/** Takes the user (or a test, or the conformance driver) to the authorization URL and back. */
+export interface Authorizer {
+  /** Where the authorization server sends the user back: a loopback URL. */
+  readonly redirectUri: string;
+  /** Resolves with the URL the authorization server redirected to. */
+  visit(authorizationUrl: URL): Promise<URL>;
+}
+
+/** What the HTTP transport asks of a login. */
+export interface HttpAuth {
+  /** `Bearer <token>` for the next request, or undefined before any login. */
+  authorization(): Promise<string | undefined>;
+  /** After a 401, or a 403 with `insufficient_scope`: true when a new token is ready and the request may go again. */
+  challenged(status: number, wwwAuthenticate: string | undefined): Promise<boolean>;
+  /** A request carrying the current token went through. */
+  accepted(): void;
+}
+
+export type OAuthSessionOptions = {
+  /** The alias: the `server` of the McpErrors raised here. */
+  readonly label: string;
+  readonly serverUrl: string;
+  readonly store: TokenStore;
+  readonly client: ClientOptions;
+  /** Scopes the config asks for, used when the server's challenge names none. */
+  readonly scopes?: string;
+  /** Absent where nobody can log in (no terminal, a running chat): a challenge then reports "needs login". */
+  readonly authorizer?: Authorizer;
+  /** Told each new token and secret, so that the session can redact them everywhere. */
+  readonly onSecret?: (secret: string) => void;
+};
+
+/** SEP-2350 asks for a limit on re-authorizations a server keeps refusing; three in a row is ours. */
+export const MAX_AUTHORIZATIONS_WITHOUT_SUCCESS = 3;
+/** A token this close to its expiry is refreshed before use. */
+const REFRESH_MARGIN_MS = 60_000;
+
+export type OAuthSession = HttpAuth & {
+  /** Runs the whole flow now (`mca mcp login`), whatever the stored tokens. */
+  login(): Promise<void>;
+};
+
+export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
+  const { label: server, serverUrl, store } = options;
+  let stored: StoredLogin | undefined;
+  let metadata: AuthServerMetadata | undefined;
+  let attemptsWithoutSuccess = 0;
+  /** One flow at a time: requests challenged together wait for the same one. */
+  let running: Promise<boolean> | undefined;
+
+  async function current(): Promise<StoredLogin> {
+    if (stored === undefined) {
+      stored = await store.load(serverUrl);
+      for (const secret of secretsOf(stored)) options.onSecret?.(secret);
+    }
+    return stored;
+  }
+
+  async function remember(next: StoredLogin): Promise<void> {
+    stored = next;
+    for (const secret of secretsOf(next)) options.onSecret?.(secret);
+    await store.save(next);
+  }
+
+  async function metadataFor(issuer: string): Promise<AuthServerMetadata> {
+    if (metadata?.issuer !== issuer) metadata = await discoverAuthServer(issuer);
+    return metadata;
+  }
+
+  async function refresh(login: StoredLogin): Promise<boolean> {
+    const refreshToken = login.tokens?.refreshToken;
+    const client = login.clients.find((candidate) => candidate.issuer === login.issuer);
+    if (refreshToken === undefined || login.issuer === undefined || login.resource === undefined || client === undefined) return false;
+    try {
+      const tokens = await requestToken(await metadataFor(login.issuer), client, { grant_type: "refresh_token", refresh_token: refreshToken }, login.resource);
+      await remember({ ...login, tokens });
+      return true;
+    } catch {
+      // A refused refresh token is spent: the next challenge runs the whole flow.
+      await remember({ ...login, tokens: undefined });
+      return false;
+    }
+  }
+
+  function needsLogin(why: string): McpError {
+    return new McpError("protocol", `${server} needs a login (${why}): run \`mca mcp login ${server}\``, { server, needsLogin: true });
+  }
+
+  async function authorize(challenge: string | undefined, stepUp: boolean): Promise<boolean> {
+    const bearer = parseBearerChallenge(challenge);
+    const login = await current();
+    const resource = await discoverProtectedResource(serverUrl, bearer);
+    const issuer = resource.authorizationServers[0] ?? "";
+    // SEP-2352: a server that moved to another authorization server gets a client identity of its own there.
+    if (!stepUp && issuer === login.issuer && (await refresh(login))) return true;
+    if (options.authorizer === undefined) throw needsLogin(login.tokens === undefined ? "no stored token" : "the stored token was refused");
+    if (attemptsWithoutSuccess >= MAX_AUTHORIZATIONS_WITHOUT_SUCCESS) return false;
+    attemptsWithoutSuccess += 1;
+    const authServer = await metadataFor(issuer);
+    const { authorizer } = options;
+    const known = login.clients.find((candidate) => candidate.issuer === issuer);
+    const client: ClientIdentity = known ?? (await identifyClient(authServer, options.client, authorizer.redirectUri));
+    const previous = issuer === login.issuer ? login.scope : undefined;
+    const scope = chooseScope(bearer?.scope ?? options.scopes, resource.scopesSupported, previous, authServer);
+    const request = buildAuthorizationRequest(authServer, client, { redirectUri: authorizer.redirectUri, resource: resource.resource, scope });
+    const code = codeFromRedirect(await authorizer.visit(request.url), request, authServer);
+    const grant = { grant_type: "authorization_code", code, code_verifier: request.verifier, redirect_uri: request.redirectUri };
+    const tokens: TokenSet = await requestToken(authServer, client, grant, resource.resource);
+    const clients = [...login.clients.filter((candidate) => candidate.issuer !== issuer), client];
+    await remember({ serverUrl, issuer, resource: resource.resource, scope, tokens, clients });
+    return true;
+  }
+
+  function once(run: () => Promise<boolean>): Promise<boolean> {
+    running ??= run().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  function asMcpError(error: unknown): McpError {
+    if (error instanceof McpError) return error;
+    if (error instanceof AuthError) return new McpError("protocol", `login to ${server} failed: ${error.message}`, { server });
+    return new McpError("unreachable", `login to ${server} failed: ${error instanceof Error ? error.message : String(error)}`, { server });
+  }
+
+  return {
+    async authorization() {
+      const login = await current();
+      const expiresAt = login.tokens?.expiresAt;
+      if (expiresAt !== undefined && expiresAt - Date.now() < REFRESH_MARGIN_MS) {
+        await once(() => refresh(login)).catch(() => false);
+      }
+      const token = stored?.tokens?.accessToken;
+      return token === undefined ? undefined : `Bearer ${token}`;
+    },
+    async challenged(status, wwwAuthenticate) {
+      const stepUp = status === 403;
+      if (stepUp && parseBearerChallenge(wwwAuthenticate)?.error !== "insufficient_scope") return false;
+      try {
+        return await once(() => authorize(wwwAuthenticate, stepUp));
+      } catch (error) {
+        throw asMcpError(error);
+      }
+    },
+    accepted() {
+      attemptsWithoutSuccess = 0;
+    },
+    async login() {
+      attemptsWithoutSuccess = 0;
+      try {
+        const challenge = await probeChallenge(serverUrl);
+        await once(() => authorize(challenge, true).then((done) => done || Promise.reject(new AuthError("no token was issued"))));
+      } catch (error) {
+        throw asMcpError(error);
+      }
+    },
+  };
+}
+
+function secretsOf(login: StoredLogin): string[] {
+  const secrets = [login.tokens?.accessToken, login.tokens?.refreshToken, ...login.clients.map((client) => client.clientSecret)];
+  return secrets.filter((secret): secret is string => secret !== undefined);
+}
