@@ -112,6 +112,37 @@ describe("parseMcpConfig", () => {
     expect(errorOf(oneServer("remote", { url: "http://a/", inheritEnv: true }))).toMatchObject({ path: "mcpServers.remote.inheritEnv" });
   });
 
+  it("reads an HTTP server's oauth settings with ${VAR} expanded", () => {
+    const oauth = { clientId: "${ID}", clientSecret: "${SECRET}", scopes: ["repo", "${SCOPE}"], callbackPort: 8765 };
+    expect(configOf(oneServer("gh", { url: "https://example.com/mcp", oauth }), { ID: "mca-client", SECRET: "s3cret-value", SCOPE: "read:user" }).servers).toEqual([
+      {
+        alias: "gh",
+        transport: "http",
+        url: "https://example.com/mcp",
+        headers: {},
+        oauth: { clientId: "mca-client", clientSecret: "s3cret-value", scopes: ["repo", "read:user"], callbackPort: 8765 },
+        enabled: true,
+      },
+    ]);
+  });
+
+  it("counts an oauth client secret among the config's secrets", () => {
+    const config = configOf(oneServer("gh", { url: "https://example.com/mcp", oauth: { clientId: "id", clientSecret: "${SECRET}" } }), { SECRET: "s3cret-value" });
+    expect(configuredSecrets(config, {})).toContain("s3cret-value");
+  });
+
+  it("rejects oauth mistakes at their position", () => {
+    const url = "https://example.com/mcp";
+    expect(errorOf(oneServer("gh", { url, oauth: { clientID: "x" } }))).toMatchObject({ path: "mcpServers.gh.oauth.clientID" });
+    expect(errorOf(oneServer("gh", { url, oauth: { clientSecret: "x" } }))).toMatchObject({
+      path: "mcpServers.gh.oauth.clientSecret",
+      detail: "needs a clientId beside it",
+    });
+    expect(errorOf(oneServer("gh", { url, oauth: { callbackPort: 70000 } }))).toMatchObject({ path: "mcpServers.gh.oauth.callbackPort" });
+    expect(errorOf(oneServer("gh", { url, oauth: { scopes: "repo" } }))).toMatchObject({ path: "mcpServers.gh.oauth.scopes" });
+    expect(errorOf(oneServer("local", { command: "x", oauth: {} }))).toMatchObject({ path: "mcpServers.local.oauth" });
+  });
+
   it.each(["http", "streamable-http", "streamableHttp"])('treats "type": "%s" as HTTP', (type) => {
     expect(configOf(oneServer("t", { type, url: "http://127.0.0.1:1/mcp" })).servers[0]?.transport).toBe("http");
   });

@@ -1,6 +1,6 @@
 // The MCP server config: mcp.config.json (or --mcp-config) validated into a typed McpConfig with `${VAR}`
 // expanded, or the first ConfigError found. The shape is the one other MCP hosts use: stdio `{ command,
-// args?, env?, cwd? }`, HTTP `{ type: "http", url, headers? }`, plus our own `timeoutMs`, `startupTimeoutMs`, `logLevel` and `enabled`.
+// args?, env?, cwd? }`, HTTP `{ type: "http", url, headers?, oauth? }`, plus our own `timeoutMs`, `startupTimeoutMs`, `logLevel` and `enabled`.
 import { readFile } from "node:fs/promises";
 import { describeError, MODEL_KEY_VARIABLES, secretsIn } from "../kernel/index.js";
 import {
@@ -12,6 +12,7 @@ import {
   type LogLevel,
   type McpConfig,
   type McpServerConfig,
+  type OAuthClientConfig,
   type StdioServerConfig,
 } from "../mcp/index.js";
 import {
@@ -99,6 +100,7 @@ export function configuredSecrets(config: McpConfig | null, env: Env): string[] 
   const values: string[] = [];
   for (const server of config?.servers ?? []) {
     values.push(...Object.values(server.transport === "stdio" ? server.env : server.headers));
+    if (server.transport === "http" && server.oauth?.clientSecret !== undefined) values.push(server.oauth.clientSecret);
   }
   for (const name of MODEL_KEY_VARIABLES) {
     const value = env[name];
@@ -183,13 +185,38 @@ function readStdio(common: Common, server: JsonObjectNode, path: Path, context: 
   };
 }
 
+const OAUTH_FIELDS = ["clientId", "clientSecret", "scopes", "callbackPort"];
+const MAX_PORT = 65_535;
+
+/** `oauth: { clientId?, clientSecret?, scopes?, callbackPort? }`: a pre-registered client and login settings. */
+function readOAuth(node: JsonNode, path: Path, context: ReadContext): OAuthClientConfig {
+  const oauth = readObject(node, path, context);
+  rejectUnknownFields(oauth, path, OAUTH_FIELDS, context);
+  const field = (name: string): JsonNode | undefined => optionalField(oauth, name);
+  const clientId = field("clientId");
+  const clientSecret = field("clientSecret");
+  const scopes = field("scopes");
+  const callbackPort = field("callbackPort");
+  if (clientSecret !== undefined && clientId === undefined) fail(context, [...path, "clientSecret"], clientSecret.offset, "needs a clientId beside it");
+  const port = callbackPort === undefined ? undefined : readPositiveInteger(callbackPort, [...path, "callbackPort"], context, "a TCP port");
+  if (port !== undefined && port > MAX_PORT && callbackPort !== undefined) fail(context, [...path, "callbackPort"], callbackPort.offset, `must be a TCP port (1 to ${MAX_PORT})`);
+  return {
+    ...(clientId === undefined ? {} : { clientId: readNonEmptyExpandedString(clientId, [...path, "clientId"], context) }),
+    ...(clientSecret === undefined ? {} : { clientSecret: readNonEmptyExpandedString(clientSecret, [...path, "clientSecret"], context) }),
+    ...(scopes === undefined ? {} : { scopes: readExpandedStringArray(scopes, [...path, "scopes"], context) }),
+    ...(port === undefined ? {} : { callbackPort: port }),
+  };
+}
+
 function readHttp(common: Common, server: JsonObjectNode, path: Path, context: ReadContext): HttpServerConfig {
   const headers = optionalField(server, "headers");
+  const oauth = optionalField(server, "oauth");
   return {
     ...common,
     transport: "http",
     url: readUrl(requiredField(server, "url", path, context), [...path, "url"], context),
     headers: headers === undefined ? {} : readExpandedStringMap(headers, [...path, "headers"], context, checkHeader),
+    ...(oauth === undefined ? {} : { oauth: readOAuth(oauth, [...path, "oauth"], context) }),
   };
 }
 
@@ -200,7 +227,7 @@ interface TransportEntry {
 
 const TRANSPORTS: Readonly<Record<Transport, TransportEntry>> = {
   stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "inheritEnv", "cwd", "maxLineBytes"], read: readStdio },
-  http: { fields: [...COMMON_FIELDS, "url", "headers"], read: readHttp },
+  http: { fields: [...COMMON_FIELDS, "url", "headers", "oauth"], read: readHttp },
 };
 
 function readServer(alias: string, node: JsonNode, context: ReadContext): McpServerConfig {

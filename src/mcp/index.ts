@@ -18,8 +18,8 @@ export { isJsonObject, McpError, type JsonObject, type JsonRpcFailure, type Json
 export { createLineFramer, type LineFramer } from "./line-framer.js";
 export { mountServers, type McpConfig, type MountedServers } from "./mount-servers.js";
 export { buildNamespace, sanitizeAlias, toolPrefix } from "./namespace.js";
-export { ServerConnection, type ServerStatus, type TransportSeams } from "./server-connection.js";
-export { stdioServerCwd, type HttpServerConfig, type McpServerConfig, type StdioServerConfig } from "./server-spec.js";
+export { ServerConnection, type LoginDeps, type ServerState, type ServerStatus, type TransportSeams } from "./server-connection.js";
+export { stdioServerCwd, type HttpServerConfig, type McpServerConfig, type OAuthClientConfig, type StdioServerConfig } from "./server-spec.js";
 export { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel, type ServerLogEntry } from "./server-log.js";
 export { createStdioTransport, killAllChildrenSync, registerChild, signalProcessGroup, unregisterChild } from "./stdio-transport.js";
 export type { RemoteToolInfo } from "./tool-list.js";

@@ -57,7 +57,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
     tools,
     findTool(name) {
       if (namespace.lookup(name)) return undefined;
-      const owner = connections.find((c) => c.state === "failed" && name.startsWith(toolPrefix(c.alias)));
+      const owner = connections.find((c) => (c.state === "failed" || c.state === "needs login") && name.startsWith(toolPrefix(c.alias)));
       return owner && createUnavailableTool(owner, name);
     },
     lookup: (flatName) => namespace.lookup(flatName),

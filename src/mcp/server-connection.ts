@@ -6,6 +6,8 @@ import { describeError, type Redact, type ToolArgs } from "../kernel/index.js";
 import type { CallToolOutcome } from "./call-result.js";
 import { createMcpClient, type CallToolOptions, type McpClient } from "./client.js";
 import { negotiateEra, type Era } from "./era.js";
+import { createOAuthSession, type HttpAuth } from "./auth/oauth-session.js";
+import type { TokenStore } from "./auth/token-store.js";
 import { createHttpTransport } from "./http/transport.js";
 import { clientCapabilities, type InputResponder } from "./input.js";
 import { asMcpError, McpError, type JsonObject, type Transport } from "./jsonrpc.js";
@@ -15,7 +17,8 @@ import { createServerLog, DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry
 import { serverEnvironment, specRedactor, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
 import type { RemoteToolInfo } from "./tool-list.js";
 
-export type ServerState = "connected" | "failed" | "disconnected";
+/** "needs login": an HTTP server that asks for an authorization no stored token answers (`mca mcp login <alias>`). */
+export type ServerState = "connected" | "failed" | "disconnected" | "needs login";
 
 /** The shape `/mcp` and `mca mcp list --json` show (DESIGN "Scripting contract"). */
 export interface ServerStatus {
@@ -50,6 +53,14 @@ export interface ConnectionDeps {
   /** Each log message of a server at or above its level, as it arrives (during a call or between calls). */
   readonly onLog?: (entry: ServerLogEntry) => void;
   readonly seams?: TransportSeams;
+  /** Where HTTP servers' logins are kept; without it, a server that asks for one simply fails. */
+  readonly logins?: LoginDeps;
+}
+
+export interface LoginDeps {
+  readonly store: TokenStore;
+  /** Told each token and client secret, so that the session can keep them out of every output. */
+  readonly onSecret?: (secret: string) => void;
 }
 
 /** Where tests and the lab's trap versions swap a part: the line framer, or a wrapper around each transport. */
@@ -98,6 +109,8 @@ export class ServerConnection {
   /** Set when a start-up ran out of its budget: nothing more is opened for it. */
   #gaveUp: McpError | undefined;
   #closed = false;
+  /** One login per server, shared by every client it opens (the era probe, restarts). */
+  #auth: HttpAuth | undefined;
 
   constructor(
     readonly spec: McpServerConfig,
@@ -127,7 +140,7 @@ export class ServerConnection {
       this.#state = "connected";
       this.#error = null;
     } catch (error) {
-      this.#state = "failed";
+      this.#state = error instanceof McpError && error.needsLogin ? "needs login" : "failed";
       this.#error = this.#startFailure(error);
       await this.#client?.close();
       this.#client = undefined;
@@ -156,7 +169,7 @@ export class ServerConnection {
       alias: this.alias,
       transport: this.spec.transport,
       state: this.#state,
-      protocolVersion: this.#state === "failed" ? null : (this.#lastClient?.protocolVersion() ?? null),
+      protocolVersion: this.#state === "failed" || this.#state === "needs login" ? null : (this.#lastClient?.protocolVersion() ?? null),
       tools: this.#tools.length,
       error: this.#error === null ? null : this.#redact(this.#error),
       stderrTail: tail === "" ? null : tail,
@@ -174,6 +187,7 @@ export class ServerConnection {
     const unavailable = (why: string): McpError => new McpError("unavailable", why, { server: this.alias });
     if (this.#closed) return unavailable("closed: the session is ending");
     if (this.#state === "failed") return unavailable(`not available: it failed at start-up: ${this.#error}`);
+    if (this.#state === "needs login") return unavailable(`not available: ${this.#error}`);
     if (this.#client) return this.#client;
     if (this.spec.transport === "stdio" && !this.#restartUsed) {
       this.#restartUsed = true;
@@ -280,12 +294,28 @@ export class ServerConnection {
         return transport;
       }
       case "http":
-        return createHttpTransport({ label: spec.alias, url: spec.url, headers: spec.headers, protocolVersion });
+        return createHttpTransport({ label: spec.alias, url: spec.url, headers: spec.headers, protocolVersion, auth: this.#login() });
       default: {
         const unknown: never = spec;
         throw new Error(`unknown transport in ${JSON.stringify(unknown)}`);
       }
     }
+  }
+
+  /** Never interactive here: a server that needs a browser login says so, and `mca mcp login` gives it one. */
+  #login(): HttpAuth | undefined {
+    const { spec } = this;
+    const logins = this.deps.logins;
+    if (spec.transport !== "http" || logins === undefined) return undefined;
+    this.#auth ??= createOAuthSession({
+      label: spec.alias,
+      serverUrl: spec.url,
+      store: logins.store,
+      client: { clientId: spec.oauth?.clientId, clientSecret: spec.oauth?.clientSecret, clientName: "mca" },
+      scopes: spec.oauth?.scopes?.join(" "),
+      ...(logins.onSecret === undefined ? {} : { onSecret: logins.onSecret }),
+    });
+    return this.#auth;
   }
 
   #onClientClosed(client: McpClient, reason: McpError): void {
@@ -296,7 +326,7 @@ export class ServerConnection {
   }
 
   #markDead(reason: string): void {
-    if (this.#state === "failed") return;
+    if (this.#state === "failed" || this.#state === "needs login") return;
     this.#state = "disconnected";
     this.#error = reason;
   }

@@ -35,7 +35,18 @@ export interface HttpServerConfig {
   readonly startupTimeoutMs?: number;
   /** The least severe log message asked of the server; DEFAULT_LOG_LEVEL ("info") when absent. */
   readonly logLevel?: LogLevel;
+  /** A client registered with the server's authorization server by hand, and login settings (`${VAR}` expanded). */
+  readonly oauth?: OAuthClientConfig;
   readonly enabled: boolean;
+}
+
+export interface OAuthClientConfig {
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** Asked for when the server's challenge names no scope. */
+  readonly scopes?: readonly string[];
+  /** The loopback port the login's redirect comes back to; a free one when absent. */
+  readonly callbackPort?: number;
 }
 
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
@@ -66,5 +77,6 @@ export function serverEnvironment(spec: StdioServerConfig, base: Readonly<Record
 
 /** The secrets of one server's own spec: what it is sent (header values) or given (env values) may come back in its text. */
 export function specRedactor(spec: McpServerConfig): Redact {
-  return createRedactor(secretsIn(Object.values(spec.transport === "stdio" ? spec.env : spec.headers)));
+  const secrets = spec.transport === "stdio" ? Object.values(spec.env) : [...Object.values(spec.headers), ...(spec.oauth?.clientSecret === undefined ? [] : [spec.oauth.clientSecret])];
+  return createRedactor(secretsIn(secrets));
 }

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createMcpClient } from "../client.js";
+import { negotiateEra } from "../era.js";
+import { createHttpTransport } from "../http/transport.js";
+import { McpError } from "../jsonrpc.js";
+import { startOAuthLoopbackServer, type OAuthLoopbackServer } from "../test-support/oauth-loopback-server.js";
+import { startLoopbackAuthorizer, type LoopbackAuthorizer } from "./loopback-redirect.js";
+import { createOAuthSession, type OAuthSessionOptions } from "./oauth-session.js";
+import { createMemoryTokenStore } from "./token-store.js";
+
+let server: OAuthLoopbackServer | undefined;
+let authorizer: LoopbackAuthorizer | undefined;
+afterEach(async () => {
+  await authorizer?.close();
+  await server?.close();
+  authorizer = server = undefined;
+});
+
+/** The browser of a user who agrees to everything: it follows the authorization URL back to the listener. */
+async function agreeingBrowser(): Promise<LoopbackAuthorizer> {
+  authorizer = await startLoopbackAuthorizer({ open: async (url) => void (await fetch(url)).text() });
+  return authorizer;
+}
+
+async function setUp(options: Partial<OAuthSessionOptions> & { expiresInSeconds?: number } = {}) {
+  server = await startOAuthLoopbackServer({ expiresInSeconds: options.expiresInSeconds });
+  const store = createMemoryTokenStore();
+  const secrets: string[] = [];
+  const session = createOAuthSession({
+    label: "tickets",
+    serverUrl: server.url,
+    store,
+    client: { clientName: "mca test" },
+    onSecret: (secret) => secrets.push(secret),
+    ...options,
+  });
+  return { server, store, session, secrets };
+}
+
+const challengeOf = (server: OAuthLoopbackServer): string => `Bearer resource_metadata="${server.issuer}/.well-known/oauth-protected-resource/mcp"`;
+
+describe("createOAuthSession", () => {
+  it("logs in on a 401 and stores the tokens under the server URL, telling each secret", async () => {
+    const { server, store, session, secrets } = await setUp({ authorizer: await agreeingBrowser() });
+    expect(await session.authorization()).toBeUndefined();
+    expect(await session.challenged(401, challengeOf(server))).toBe(true);
+    const [token] = server.tokens;
+    expect(await session.authorization()).toBe(`Bearer ${token}`);
+    const stored = await store.load(server.url);
+    expect(stored).toMatchObject({ serverUrl: server.url, issuer: server.issuer, resource: server.url, tokens: { accessToken: token } });
+    expect(stored.clients).toEqual([{ issuer: server.issuer, clientId: "loopback-client", clientSecret: undefined, authMethod: "none" }]);
+    expect(secrets).toContain(token);
+    // RFC 8707: the same resource, exactly as published, on the authorization and the token request.
+    expect(server.resources).toEqual([server.url, server.url]);
+  });
+
+  it("reports that the server needs a login when nobody can take the browser step", async () => {
+    const { server, session } = await setUp();
+    const error = await session.challenged(401, challengeOf(server)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(McpError);
+    expect(error).toMatchObject({ needsLogin: true, message: "tickets needs a login (no stored token): run `mca mcp login tickets`" });
+  });
+
+  it("refreshes a token that is about to expire before it is sent", async () => {
+    const { server, session } = await setUp({ authorizer: await agreeingBrowser(), expiresInSeconds: 30 });
+    await session.login();
+    const refreshed = await session.authorization();
+    expect(server.grants).toEqual(["authorization_code", "refresh_token"]);
+    expect(refreshed).toBe(`Bearer ${server.tokens[1]}`);
+  });
+
+  it("lets the HTTP transport log in on the first request and carry the token on every one after", async () => {
+    const { server, session } = await setUp({ authorizer: await agreeingBrowser() });
+    let client: ReturnType<typeof createMcpClient> | undefined;
+    const open = async () => {
+      await client?.close();
+      client = createMcpClient({ transport: createHttpTransport({ label: "tickets", url: server.url, auth: session }), clientVersion: "0.0.0" });
+      await client.start();
+      return client;
+    };
+    try {
+      const { client: mounted } = await negotiateEra(open, { transport: "http" });
+      expect((await mounted.listTools()).length).toBeGreaterThan(0);
+      expect(server.grants).toEqual(["authorization_code"]);
+    } finally {
+      await client?.close();
+    }
+  });
+});

@@ -1,0 +1,146 @@
+// A small authorization server and protected MCP server on one loopback port, for the login tests: it
+// publishes its metadata, registers clients, answers the authorization URL with a redirect (as a user who
+// always agrees would), checks PKCE at the token endpoint, and lets through to the tickets demo server only
+// requests that carry a token it issued.
+import { createHash } from "node:crypto";
+import http from "node:http";
+import { startTicketsServer } from "../../../servers/tickets.js";
+
+export type OAuthLoopbackOptions = {
+  /** Lifetime of each access token; tokens with little time left are refreshed by the client first. */
+  readonly expiresInSeconds?: number;
+};
+
+export interface OAuthLoopbackServer {
+  /** The protected MCP endpoint. */
+  readonly url: string;
+  readonly issuer: string;
+  /** What the token endpoint was asked for, in order (`authorization_code`, `refresh_token`). */
+  readonly grants: readonly string[];
+  /** The `resource` of each authorization and token request, in order. */
+  readonly resources: readonly string[];
+  /** The access tokens issued so far. */
+  readonly tokens: readonly string[];
+  close(): Promise<void>;
+}
+
+type Pending = { readonly challenge: string; readonly redirectUri: string };
+
+function readBody(request: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+function json(response: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+}
+
+export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {}): Promise<OAuthLoopbackServer> {
+  const tickets = await startTicketsServer({ port: 0 });
+  const grants: string[] = [];
+  const resources: string[] = [];
+  const tokens: string[] = [];
+  const refreshTokens = new Set<string>();
+  const codes = new Map<string, Pending>();
+  let issued = 0;
+  let origin = "";
+
+  function issue(response: http.ServerResponse): void {
+    issued += 1;
+    const accessToken = `access-token-${issued}-${Date.now()}`;
+    const refreshToken = `refresh-token-${issued}-${Date.now()}`;
+    tokens.push(accessToken);
+    refreshTokens.add(refreshToken);
+    json(response, 200, { access_token: accessToken, token_type: "Bearer", expires_in: options.expiresInSeconds ?? 3600, refresh_token: refreshToken });
+  }
+
+  async function forward(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === "string" && !["host", "authorization", "connection", "content-length"].includes(name)) headers[name] = value;
+    }
+    const answer = await fetch(tickets.url, { method: "POST", headers, body: await readBody(request) });
+    response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+    response.end(Buffer.from(await answer.arrayBuffer()));
+  }
+
+  async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", origin);
+    const route = `${request.method ?? ""} ${url.pathname}`;
+    if (route === "GET /.well-known/oauth-protected-resource/mcp") {
+      return json(response, 200, { resource: `${origin}/mcp`, authorization_servers: [origin], scopes_supported: ["tickets"] });
+    }
+    if (route === "GET /.well-known/oauth-authorization-server") {
+      return json(response, 200, {
+        issuer: origin,
+        authorization_endpoint: `${origin}/authorize`,
+        token_endpoint: `${origin}/token`,
+        registration_endpoint: `${origin}/register`,
+        code_challenge_methods_supported: ["S256"],
+        token_endpoint_auth_methods_supported: ["none"],
+        authorization_response_iss_parameter_supported: true,
+      });
+    }
+    if (route === "POST /register") return json(response, 201, { client_id: "loopback-client", token_endpoint_auth_method: "none" });
+    if (route === "GET /authorize") {
+      const redirect = new URL(url.searchParams.get("redirect_uri") ?? "");
+      const code = `code-${codes.size + 1}`;
+      codes.set(code, { challenge: url.searchParams.get("code_challenge") ?? "", redirectUri: redirect.href });
+      resources.push(url.searchParams.get("resource") ?? "");
+      redirect.searchParams.set("code", code);
+      redirect.searchParams.set("state", url.searchParams.get("state") ?? "");
+      redirect.searchParams.set("iss", origin);
+      response.writeHead(302, { location: redirect.href }).end();
+      return;
+    }
+    if (route === "POST /token") {
+      const form = new URLSearchParams(await readBody(request));
+      const grant = form.get("grant_type") ?? "";
+      grants.push(grant);
+      resources.push(form.get("resource") ?? "");
+      if (grant === "authorization_code") {
+        const pending = codes.get(form.get("code") ?? "");
+        const verifier = form.get("code_verifier") ?? "";
+        if (pending === undefined || createHash("sha256").update(verifier).digest("base64url") !== pending.challenge) {
+          return json(response, 400, { error: "invalid_grant" });
+        }
+        codes.delete(form.get("code") ?? "");
+        return issue(response);
+      }
+      const refreshToken = form.get("refresh_token") ?? "";
+      if (grant === "refresh_token" && refreshTokens.delete(refreshToken)) return issue(response);
+      return json(response, 400, { error: "invalid_grant" });
+    }
+    if (route === "POST /mcp") {
+      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+      if (bearer !== undefined && tokens.includes(bearer)) return forward(request, response);
+      await readBody(request);
+      const challenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
+      return json(response, 401, { error: "invalid_token" }, { "www-authenticate": challenge });
+    }
+    json(response, 404, { error: "not_found" });
+  }
+
+  const server = http.createServer((request, response) => {
+    handle(request, response).catch(() => json(response, 500, { error: "server_error" }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const address = server.address();
+  origin = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+  return {
+    url: `${origin}/mcp`,
+    issuer: origin,
+    grants,
+    resources,
+    tokens,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await tickets.close();
+    },
+  };
+}
