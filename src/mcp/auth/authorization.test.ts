@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { chooseScope, codeFromRedirect, type AuthorizationRequest } from "./authorization.js";
+import type { AuthServerMetadata } from "./discovery.js";
+
+const METADATA: AuthServerMetadata = {
+  issuer: "https://auth.example.com/tenant",
+  authorizationEndpoint: "https://auth.example.com/tenant/authorize",
+  tokenEndpoint: "https://auth.example.com/tenant/token",
+  clientIdMetadataDocumentSupported: false,
+  issParameterSupported: true,
+};
+const REQUEST: AuthorizationRequest = { url: new URL(METADATA.authorizationEndpoint), state: "s-1", verifier: "v", redirectUri: "http://127.0.0.1:1/callback" };
+
+function redirect(params: Record<string, string>): URL {
+  const url = new URL(REQUEST.redirectUri);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url;
+}
+
+describe("codeFromRedirect", () => {
+  it("takes the code of a redirect with our state and the issuer's iss", () => {
+    expect(codeFromRedirect(redirect({ code: "c", state: "s-1", iss: METADATA.issuer }), REQUEST, METADATA)).toBe("c");
+  });
+
+  it("refuses an iss that differs, even by a trailing slash, and a missing one the server advertises", () => {
+    expect(() => codeFromRedirect(redirect({ code: "c", state: "s-1", iss: `${METADATA.issuer}/` }), REQUEST, METADATA)).toThrow(/refused/);
+    expect(() => codeFromRedirect(redirect({ code: "c", state: "s-1" }), REQUEST, METADATA)).toThrow(/lacks the iss/);
+  });
+
+  it("refuses a redirect with another state", () => {
+    expect(() => codeFromRedirect(redirect({ code: "c", state: "forged", iss: METADATA.issuer }), REQUEST, METADATA)).toThrow(/state/);
+  });
+});
+
+describe("chooseScope", () => {
+  it("takes the challenge's scope first, then the resource's, then none", () => {
+    expect(chooseScope("a", ["b"], undefined, METADATA)).toBe("a");
+    expect(chooseScope(undefined, ["b", "c"], undefined, METADATA)).toBe("b c");
+    expect(chooseScope(undefined, undefined, undefined, METADATA)).toBeUndefined();
+  });
+
+  it("asks a step-up for the union with what was asked before, and offline_access where the server lists it", () => {
+    expect(chooseScope("write", undefined, "read", { ...METADATA, scopesSupported: ["read", "write", "offline_access"] })).toBe("read write offline_access");
+  });
+});
