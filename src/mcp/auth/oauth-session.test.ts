@@ -61,6 +61,15 @@ describe("createOAuthSession", () => {
     expect(error).toMatchObject({ needsLogin: true, message: "tickets needs a login (no stored token): run `mca mcp login tickets`" });
   });
 
+  it("takes a login stored since it last read the store (mca mcp login in another terminal)", async () => {
+    const { server, store, session } = await setUp();
+    const loggedIn = createOAuthSession({ label: "tickets", serverUrl: server.url, store, client: { clientName: "mca test" }, authorizer: await agreeingBrowser() });
+    expect(await session.authorization()).toBeUndefined();
+    await loggedIn.login();
+    expect(await session.challenged(401, challengeOf(server))).toBe(true);
+    expect(await session.authorization()).toBe(`Bearer ${server.tokens[0]}`);
+  });
+
   it("refreshes a token that is about to expire before it is sent", async () => {
     const { server, session } = await setUp({ authorizer: await agreeingBrowser(), expiresInSeconds: 30 });
     await session.login();

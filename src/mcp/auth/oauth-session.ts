@@ -110,7 +110,16 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     const issuer = resource.authorizationServers[0] ?? "";
     // SEP-2352: a server that moved to another authorization server gets a client identity of its own there.
     if (!stepUp && issuer === login.issuer && (await refresh(login))) return true;
-    if (options.authorizer === undefined) throw needsLogin(login.tokens === undefined ? "no stored token" : "the stored token was refused");
+    if (options.authorizer === undefined) {
+      // Another mca (`mca mcp login` in a second terminal) may have stored a login since this one was read.
+      const reread = await store.load(serverUrl);
+      if (reread.tokens !== undefined && reread.tokens.accessToken !== login.tokens?.accessToken) {
+        stored = undefined;
+        await current();
+        return true;
+      }
+      throw needsLogin(login.tokens === undefined ? "no stored token" : "the stored token was refused");
+    }
     if (attemptsWithoutSuccess >= MAX_AUTHORIZATIONS_WITHOUT_SUCCESS) return false;
     attemptsWithoutSuccess += 1;
     const authServer = await metadataFor(issuer);
