@@ -509,3 +509,73 @@ describe("createHttpTransport: connections", () => {
     });
   });
 });
+
+describe("createHttpTransport: authorization", () => {
+  const CHALLENGE = 'Bearer resource_metadata="http://127.0.0.1:1/prm"';
+  const STEP_UP = 'Bearer error="insufficient_scope", scope="write"';
+
+  /** A login that hands out `access-token-<n>` each time it is challenged, and records what it was told. */
+  function fakeAuth(grant: (status: number) => boolean = () => true) {
+    const seen: Array<{ status: number; challenge: string | undefined }> = [];
+    let issued = 0;
+    let accepted = 0;
+    return {
+      seen,
+      accepted: () => accepted,
+      auth: {
+        authorization: () => Promise.resolve(issued === 0 ? undefined : `Bearer access-token-${issued}`),
+        challenged: (status: number, challenge: string | undefined) => {
+          seen.push({ status, challenge });
+          if (!grant(status)) return Promise.resolve(false);
+          issued += 1;
+          return Promise.resolve(true);
+        },
+        accepted: () => void (accepted += 1),
+      },
+    };
+  }
+
+  it("hands a 401's challenge to the login and sends the request again with the new token, once it has one", async () => {
+    const login = fakeAuth();
+    const { server, inbox, transport } = await setup(
+      [
+        { method: "tools/list", reply: { kind: "json", status: 401, body: { error: "invalid_token" }, headers: { "WWW-Authenticate": CHALLENGE } } },
+        { method: "tools/list", reply: { kind: "json", body: result(1, { tools: [] }) } },
+      ],
+      { auth: login.auth },
+    );
+    await transport.send(request(1, "tools/list"));
+    expect(login.seen).toEqual([{ status: 401, challenge: CHALLENGE }]);
+    expect(server.received.map((received) => received.headers.authorization)).toEqual([undefined, "Bearer access-token-1"]);
+    expect(inbox.messages).toEqual([result(1, { tools: [] })]);
+    expect(login.accepted()).toBe(1);
+  });
+
+  it("fails with the server's refusal, the token kept out of its text, when the login has nothing new", async () => {
+    const login = fakeAuth((status) => status !== 403);
+    const { transport } = await setup(
+      [
+        { method: "tools/call", reply: { kind: "json", status: 401, body: { error: "invalid_token" }, headers: { "WWW-Authenticate": CHALLENGE } } },
+        { method: "tools/call", reply: { kind: "text", status: 403, body: "access-token-1 may not write" } },
+      ],
+      { auth: login.auth },
+    );
+    const error = await transport.send(request(1, "tools/call", { name: "t", arguments: {} })).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ httpStatus: 403 });
+    expect(String(error)).not.toContain("access-token-1");
+    expect(login.seen.map((entry) => entry.status)).toEqual([401, 403]);
+  });
+
+  it("stops sending a request the server keeps challenging, whatever the login says", async () => {
+    const login = fakeAuth();
+    const stepUp = { kind: "json" as const, status: 403, body: { error: "insufficient_scope" }, headers: { "WWW-Authenticate": STEP_UP } };
+    const { server, transport } = await setup(
+      [1, 2, 3, 4].map(() => ({ method: "tools/call", reply: stepUp })),
+      { auth: login.auth },
+    );
+    const error = await transport.send(request(1, "tools/call", { name: "t", arguments: {} })).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ httpStatus: 403, wwwAuthenticate: STEP_UP });
+    expect(server.received).toHaveLength(4);
+    expect(login.seen).toHaveLength(3);
+  });
+});
