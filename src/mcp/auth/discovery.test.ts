@@ -1,5 +1,68 @@
-import { describe, expect, it } from "vitest";
-import { metadataUrls, parseBearerChallenge } from "./discovery.js";
+import http from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { discoverAuthServer, discoverProtectedResource, metadataUrls, parseBearerChallenge } from "./discovery.js";
+
+let server: http.Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+  server = undefined;
+});
+
+/** A loopback server answering GETs from a table of documents (`origin` is filled in), 404 elsewhere; it records the paths asked. */
+async function documents(table: (origin: string) => Record<string, unknown>): Promise<{ origin: string; asked: string[] }> {
+  const asked: string[] = [];
+  let origin = "";
+  server = http.createServer((request, response) => {
+    asked.push(request.url ?? "");
+    const document = table(origin)[request.url ?? ""];
+    if (document === undefined) response.writeHead(404).end();
+    else response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(document));
+  });
+  await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
+  const address = server.address();
+  origin = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+  return { origin, asked };
+}
+
+const asMetadata = (issuer: string, extra: Record<string, unknown> = {}) => ({
+  issuer,
+  authorization_endpoint: `${issuer}/authorize`,
+  token_endpoint: `${issuer}/token`,
+  code_challenge_methods_supported: ["S256"],
+  ...extra,
+});
+
+describe("discoverProtectedResource", () => {
+  it("falls back from the path-based well-known URL to the root one when the challenge names none", async () => {
+    const { origin, asked } = await documents((at) => ({ "/.well-known/oauth-protected-resource": { resource: at, authorization_servers: [at] } }));
+    expect(await discoverProtectedResource(`${origin}/mcp`, undefined)).toEqual({ resource: origin, authorizationServers: [origin], scopesSupported: undefined });
+    expect(asked).toEqual(["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]);
+  });
+
+  it("refuses metadata that names another resource", async () => {
+    const { origin } = await documents((at) => ({ "/.well-known/oauth-protected-resource/mcp": { resource: "https://evil.example.com/mcp", authorization_servers: [at] } }));
+    await expect(discoverProtectedResource(`${origin}/mcp`, undefined)).rejects.toThrow("names https://evil.example.com/mcp, not this server");
+  });
+});
+
+describe("discoverAuthServer", () => {
+  it("refuses metadata whose issuer is not the one its URL was built from", async () => {
+    const { origin } = await documents(() => ({ "/.well-known/oauth-authorization-server": asMetadata("https://attacker.example.com") }));
+    await expect(discoverAuthServer(origin)).rejects.toThrow(/names issuer "https:\/\/attacker.example.com", not/);
+  });
+
+  it("refuses a server that does not advertise PKCE with S256", async () => {
+    const { origin } = await documents((at) => ({ "/.well-known/oauth-authorization-server": asMetadata(at, { code_challenge_methods_supported: ["plain"] }) }));
+    await expect(discoverAuthServer(origin)).rejects.toThrow("does not advertise PKCE with S256: refused");
+  });
+
+  it("reads OpenID Connect discovery where RFC 8414 metadata is missing", async () => {
+    const { origin, asked } = await documents((at) => ({ "/.well-known/openid-configuration": asMetadata(at) }));
+    expect(await discoverAuthServer(origin)).toMatchObject({ issuer: origin, tokenEndpoint: `${origin}/token` });
+    expect(asked).toEqual(["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]);
+  });
+});
 
 describe("parseBearerChallenge", () => {
   it("reads the quoted and bare parameters of a Bearer challenge", () => {
