@@ -12,6 +12,8 @@ export type ClientIdentity = {
   readonly clientSecret?: string;
   /** What registration answered; else chosen from the server's metadata at each token request. */
   readonly authMethod?: string;
+  /** A dynamically registered client: the redirect URI it was registered with. */
+  readonly redirectUri?: string;
 };
 
 export type ClientOptions = {
@@ -66,6 +68,7 @@ export async function identifyClient(metadata: AuthServerMetadata, options: Clie
     clientId: body.client_id,
     clientSecret: typeof body.client_secret === "string" ? body.client_secret : undefined,
     authMethod: typeof body.token_endpoint_auth_method === "string" ? body.token_endpoint_auth_method : undefined,
+    redirectUri,
   };
 }
 

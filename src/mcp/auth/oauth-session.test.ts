@@ -48,10 +48,29 @@ describe("createOAuthSession", () => {
     expect(await session.authorization()).toBe(`Bearer ${token}`);
     const stored = await store.load(server.url);
     expect(stored).toMatchObject({ serverUrl: server.url, issuer: server.issuer, resource: server.url, tokens: { accessToken: token } });
-    expect(stored.clients).toEqual([{ issuer: server.issuer, clientId: "loopback-client", clientSecret: undefined, authMethod: "none" }]);
+    expect(stored.clients).toEqual([
+      { issuer: server.issuer, clientId: "loopback-client", clientSecret: undefined, authMethod: "none", redirectUri: authorizer?.redirectUri },
+    ]);
     expect(secrets).toContain(token);
     // RFC 8707: the same resource, exactly as published, on the authorization and the token request.
     expect(server.resources).toEqual([server.url, server.url]);
+  });
+
+  it("keeps its registered client for the next login on the same redirect URI, and registers again for another", async () => {
+    const { server, store } = await setUp();
+    const loginThrough = async (browser: LoopbackAuthorizer) =>
+      createOAuthSession({ label: "tickets", serverUrl: server.url, store, client: { clientName: "mca test" }, authorizer: browser }).login();
+    const first = await agreeingBrowser();
+    await loginThrough(first);
+    await loginThrough(first);
+    const second = await startLoopbackAuthorizer({ open: async (url) => void (await fetch(url)).text() });
+    try {
+      await loginThrough(second);
+    } finally {
+      await second.close();
+    }
+    expect(server.registrations).toEqual([first.redirectUri, second.redirectUri]);
+    expect((await store.load(server.url)).clients.map((client) => client.clientId)).toEqual(["loopback-client-2"]);
   });
 
   it("reports that the server needs a login when nobody can take the browser step", async () => {

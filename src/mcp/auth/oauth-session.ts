@@ -103,13 +103,13 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     return new McpError("protocol", `${server} needs a login (${why}): run \`mca mcp login ${server}\``, { server, needsLogin: true });
   }
 
-  async function authorize(challenge: string | undefined, stepUp: boolean): Promise<boolean> {
+  async function authorize(challenge: string | undefined, skipRefresh: boolean): Promise<boolean> {
     const bearer = parseBearerChallenge(challenge);
     const login = await current();
     const resource = await discoverProtectedResource(serverUrl, bearer);
     const issuer = resource.authorizationServers[0] ?? "";
     // SEP-2352: a server that moved to another authorization server gets a client identity of its own there.
-    if (!stepUp && issuer === login.issuer && (await refresh(login))) return true;
+    if (!skipRefresh && issuer === login.issuer && (await refresh(login))) return true;
     if (options.authorizer === undefined) {
       // Another mca (`mca mcp login` in a second terminal) may have stored a login since this one was read.
       const reread = await store.load(serverUrl);
@@ -124,7 +124,8 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     attemptsWithoutSuccess += 1;
     const authServer = await metadataFor(issuer);
     const { authorizer } = options;
-    const known = login.clients.find((candidate) => candidate.issuer === issuer);
+    // A client registered for another redirect URI (another loopback port) is registered again.
+    const known = login.clients.find((candidate) => candidate.issuer === issuer && (candidate.redirectUri ?? authorizer.redirectUri) === authorizer.redirectUri);
     const client: ClientIdentity = known ?? (await identifyClient(authServer, options.client, authorizer.redirectUri));
     const previous = issuer === login.issuer ? login.scope : undefined;
     const scope = chooseScope(bearer?.scope ?? options.scopes, resource.scopesSupported, previous, authServer);
@@ -161,6 +162,7 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
       return token === undefined ? undefined : `Bearer ${token}`;
     },
     async challenged(status, wwwAuthenticate) {
+      // A 403 is a step-up (more scopes): a refresh would only bring the same ones back.
       const stepUp = status === 403;
       if (stepUp && parseBearerChallenge(wwwAuthenticate)?.error !== "insufficient_scope") return false;
       try {

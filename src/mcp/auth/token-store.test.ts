@@ -30,7 +30,7 @@ describe("createTokenStore", () => {
     await store.save(LOGIN);
     expect((await stat(oauthFolder)).mode & 0o777).toBe(0o700);
     expect((await stat(store.fileFor(LOGIN.serverUrl))).mode & 0o777).toBe(0o600);
-    expect(await store.load(LOGIN.serverUrl)).toEqual({ ...LOGIN, clients: [{ ...LOGIN.clients[0], clientSecret: undefined, authMethod: undefined }], tokens: { ...LOGIN.tokens, scope: undefined } });
+    expect(await store.load(LOGIN.serverUrl)).toEqual({ ...LOGIN, clients: [{ ...LOGIN.clients[0], clientSecret: undefined, authMethod: undefined, redirectUri: undefined }], tokens: { ...LOGIN.tokens, scope: undefined } });
   });
 
   it("keeps each server URL in a file of its own, named without the URL", async () => {

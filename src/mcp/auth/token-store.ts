@@ -44,7 +44,7 @@ function readClients(value: unknown): ClientIdentity[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((entry: unknown) =>
     isJsonObject(entry) && typeof entry.issuer === "string" && typeof entry.clientId === "string"
-      ? [{ issuer: entry.issuer, clientId: entry.clientId, clientSecret: optionalString(entry.clientSecret), authMethod: optionalString(entry.authMethod) }]
+      ? [{ issuer: entry.issuer, clientId: entry.clientId, clientSecret: optionalString(entry.clientSecret), authMethod: optionalString(entry.authMethod), redirectUri: optionalString(entry.redirectUri) }]
       : [],
   );
 }

@@ -19,6 +19,8 @@ export interface OAuthLoopbackServer {
   readonly grants: readonly string[];
   /** The `resource` of each authorization and token request, in order. */
   readonly resources: readonly string[];
+  /** The redirect URIs of the clients registered so far, in order. */
+  readonly registrations: readonly string[];
   /** The access tokens issued so far. */
   readonly tokens: readonly string[];
   close(): Promise<void>;
@@ -44,6 +46,7 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
   const grants: string[] = [];
   const resources: string[] = [];
   const tokens: string[] = [];
+  const registrations: string[] = [];
   const refreshTokens = new Set<string>();
   const codes = new Map<string, Pending>();
   let issued = 0;
@@ -85,7 +88,12 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
         authorization_response_iss_parameter_supported: true,
       });
     }
-    if (route === "POST /register") return json(response, 201, { client_id: "loopback-client", token_endpoint_auth_method: "none" });
+    if (route === "POST /register") {
+      const body: unknown = JSON.parse(await readBody(request));
+      const uris = typeof body === "object" && body !== null && "redirect_uris" in body && Array.isArray(body.redirect_uris) ? body.redirect_uris : [];
+      registrations.push(String(uris[0]));
+      return json(response, 201, { client_id: `loopback-client${registrations.length === 1 ? "" : `-${registrations.length}`}`, token_endpoint_auth_method: "none" });
+    }
     if (route === "GET /authorize") {
       const redirect = new URL(url.searchParams.get("redirect_uri") ?? "");
       const code = `code-${codes.size + 1}`;
@@ -136,6 +144,7 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
     issuer: origin,
     grants,
     resources,
+    registrations,
     tokens,
     async close() {
       server.closeAllConnections();
