@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { createShutdown, honourNoColor, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
 import type { AgentFactory, CliInputResponder, InputAnswers, ServerStatus } from "./cli/index.js";
-import { createRedactor, type Redact } from "./kernel/index.js";
+import type { Redact } from "./kernel/index.js";
 import type { MountedServers } from "./mcp/index.js";
 import type { SessionMode } from "./session/index.js";
 
@@ -129,9 +129,13 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     return USAGE_EXIT_CODE;
   }
   const { configuredSecrets } = await import("./config/mcp-config.js");
+  const { growingRedactor, loginDeps, runMcpLogin, runMcpLogout } = await import("./cli/mcp-login.js");
   const { mountConfiguredServers, readConfiguredServers, startupFailureLines } = await import("./cli/mcp-servers.js");
   ({ killAllChildrenSync: killChildren } = await import("./mcp/index.js"));
+  // Tokens a login issues join the redaction set the moment they are read or issued.
+  let secrets: ReturnType<typeof growingRedactor> | undefined;
   const mountDeps = {
+    logins: loginDeps(env, (secret) => secrets?.add(secret)),
     projectDir,
     configPath: invocation.options.mcpConfig,
     projectTrusted,
@@ -146,7 +150,14 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     warn(`mca: ${config.message}`);
     return USAGE_EXIT_CODE;
   }
-  redact = createRedactor(configuredSecrets(config, env));
+  secrets = growingRedactor(configuredSecrets(config, env));
+  redact = secrets.redact;
+  if (invocation.kind === "mcp-login" || invocation.kind === "mcp-logout") {
+    const commandDeps = { config, env, out: writeOut, err: writeErr };
+    if (invocation.kind === "mcp-logout") return runMcpLogout(commandDeps, invocation.alias);
+    const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    return runMcpLogin({ ...commandDeps, interactive, addSecret: secrets.add }, invocation.alias);
+  }
   if (config !== null) {
     const mounting = await mountConfiguredServers(config, mountDeps);
     mounted = mounting;
@@ -182,7 +193,9 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     return USAGE_EXIT_CODE;
   }
   input.responder.attachModel(setup.model);
-  return runMode(invocation, setup.makeAgent, setup.banner, env, input.responder, projectDir, sessionId);
+  const mcpLogin = (alias: string, print: (text: string) => void, fail: (text: string) => void): Promise<number> =>
+    runMcpLogin({ config, env, out: print, err: fail, interactive: true, addSecret: (secret) => secrets?.add(secret) }, alias);
+  return runMode(invocation, { makeAgent: setup.makeAgent, banner: setup.banner, env, inputResponder: input.responder, projectDir, sessionId, mcpLogin });
 }
 
 /** Short enough to type after --resume, sorted by start time: `20261202-231834-4242` (UTC, then the pid). */
@@ -190,7 +203,7 @@ function newSessionId(startedAt: string, pid: number): string {
   return `${startedAt.slice(0, 10).replaceAll("-", "")}-${startedAt.slice(11, 19).replaceAll(":", "")}-${pid}`;
 }
 
-function sessionMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" }>): SessionMode {
+function sessionMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | "mcp-login" | "mcp-logout" }>): SessionMode {
   if (invocation.kind !== "session") return "call";
   if (invocation.print !== undefined) return "print";
   return process.stdin.isTTY ? "chat" : "pipe";
@@ -242,15 +255,20 @@ async function setUpInputResponder(
   return { responder, answers };
 }
 
-async function runMode(
-  invocation: Exclude<WorkInvocation, { kind: "mcp-list" }>,
-  makeAgent: AgentFactory,
-  banner: string,
-  env: NodeJS.ProcessEnv,
-  inputResponder: CliInputResponder,
-  projectDir: string,
-  sessionId: string,
-): Promise<number> {
+/** What a mode is run with once the session is set up. */
+interface ModeSetup {
+  readonly makeAgent: AgentFactory;
+  readonly banner: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly inputResponder: CliInputResponder;
+  readonly projectDir: string;
+  readonly sessionId: string;
+  /** `/mcp login <alias>` in the chat. */
+  readonly mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => Promise<number>;
+}
+
+async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | "mcp-login" | "mcp-logout" }>, setup: ModeSetup): Promise<number> {
+  const { makeAgent, banner, env, inputResponder, projectDir, sessionId } = setup;
   const modeDeps = { makeAgent, servers, out: writeOut, err: writeErr, signal: interrupt.signal };
   switch (invocation.kind) {
     case "tools": {
@@ -283,6 +301,7 @@ async function runMode(
         onTerminal: (lend) => inputResponder.attachTerminal(lend),
         projectDir,
         env,
+        mcpLogin: setup.mcpLogin,
       });
       writeOut(`session ${sessionId} · ${continueWith}\n`);
       return code;

@@ -35,6 +35,8 @@ export interface ChatDeps {
   readonly projectDir: string;
   /** Finds the user's config folder, where the input history is kept. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** `/mcp login <alias>`: 0 once logged in. */
+  readonly mcpLogin?: (alias: string, print: (text: string) => void, fail: (text: string) => void) => Promise<number>;
 }
 
 /** Resolves with the exit status when the session ends; the caller then shuts everything down. */
@@ -64,7 +66,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     if (ended) return;
     ended = true;
     input.close();
-    running?.abort();
+    // Ended by main (SIGTERM, SIGHUP): the call cut short says why, not "Aborted by the user".
+    running?.abort(deps.signal.aborted ? deps.signal.reason : undefined);
     renderer.pause();
     out("\n");
     // Only once the aborted turn has settled are its tools' processes gone; a turn that ignores the
@@ -195,6 +198,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       return width();
     },
     lastResult: () => lastResult,
+    ...(deps.mcpLogin === undefined ? {} : { mcpLogin: deps.mcpLogin }),
     // A pager needs a real terminal; elsewhere /last prints.
     ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),
   };

@@ -183,7 +183,7 @@ describe("slash commands", () => {
       "out:/undo",
       "out:/last",
       "out:/clear",
-      "out:/mcp",
+      "out:/mcp [login <alias>]",
       "out:/exit",
     ]);
   });
@@ -236,5 +236,20 @@ describe("/last", () => {
     const paged: string[] = [];
     await runLine("/last", { ...withResult, page: async (text) => void paged.push(text) });
     expect(paged).toHaveLength(1);
+  });
+});
+
+describe("/mcp login", () => {
+  it("runs the login where a person can take the browser step, and says what to do elsewhere", async () => {
+    const { written, context } = setup();
+    expect(await runLine("/mcp login docs", context)).toBe("failed");
+    expect(written).toEqual(["err:/mcp login needs a terminal and a browser: run `mca mcp login docs` in one"]);
+    const asked: string[] = [];
+    written.length = 0;
+    const withLogin = { ...context, mcpLogin: async (alias: string, print: (text: string) => void) => (asked.push(alias), print("Logged in\n"), 0) };
+    expect(await runLine("/mcp login docs", withLogin)).toBe("ok");
+    expect(asked).toEqual(["docs"]);
+    expect(written[0]).toBe("out:Logged in");
+    expect(await runLine("/mcp frobnicate", withLogin)).toBe("failed");
   });
 });

@@ -22,6 +22,8 @@ export interface CommandContext {
   readonly lastResult?: () => LastResult | undefined;
   /** Shows a long text in a pager where there is a terminal; else it is printed. */
   readonly page?: (text: string) => Promise<void>;
+  /** `/mcp login <alias>` where a person can take the browser step (the chat): 0 once logged in. */
+  readonly mcpLogin?: (alias: string, print: (text: string) => void, fail: (text: string) => void) => Promise<number>;
 }
 
 export interface LastResult {
@@ -156,9 +158,23 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: "mcp",
-    usage: "/mcp",
-    summary: "each MCP server's transport, state, protocol version, tools and errors",
-    async run(context) {
+    usage: "/mcp [login <alias>]",
+    summary: "each MCP server's transport, state, protocol version, tools and errors; login: log in to a server that needs it",
+    async run(context, argText) {
+      const login = /^login\s+(\S+)\s*$/u.exec(argText.trim())?.[1];
+      if (login !== undefined) {
+        if (context.mcpLogin === undefined) {
+          context.warn(`/mcp login needs a terminal and a browser: run \`mca mcp login ${untrustedText(login)}\` in one`);
+          return "failed";
+        }
+        const code = await context.mcpLogin(login, (text) => context.print(text.trimEnd()), (text) => context.warn(text.trimEnd()));
+        if (code === 0) context.print("the server's tools come with the next session (mca --resume continues this one)");
+        return code === 0 ? "ok" : "failed";
+      }
+      if (argText.trim() !== "") {
+        context.warn("usage: /mcp, or /mcp login <alias>");
+        return "failed";
+      }
       for (const line of formatServerStatus(context.servers())) context.print(line);
       return "ok";
     },

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadMcpConfig, type McpConfig } from "../config/index.js";
-import { isLegacyVersion, mountServers, type InputResponder, type MountedServers, type ServerStatus } from "../mcp/index.js";
+import { isLegacyVersion, mountServers, type InputResponder, type LoginDeps, type MountedServers, type ServerStatus } from "../mcp/index.js";
 import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -24,6 +24,8 @@ export interface MountDeps {
   readonly inputResponder?: InputResponder;
   /** `--input-responses`: each alias it names must be a server of the config. */
   readonly inputAnswers?: InputAnswers;
+  /** MCP authorization for HTTP servers that answer 401: stored logins, and how new tokens join the redaction set. */
+  readonly logins?: LoginDeps;
 }
 
 async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env" | "projectTrusted">): Promise<McpConfig | Error | null> {
@@ -62,6 +64,7 @@ export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Prom
     // A server's log messages (at its configured level and above) are shown as they come, on stderr.
     onLog: (entry) => deps.warn(untrustedText(`mcp: ${entry.alias} ${entry.level}${entry.logger === undefined ? "" : ` ${entry.logger}`}: ${entry.text}`)),
     ...(deps.inputResponder === undefined ? {} : { inputResponder: deps.inputResponder }),
+    ...(deps.logins === undefined ? {} : { logins: deps.logins }),
   });
 }
 

@@ -44,6 +44,8 @@ describe("parseInvocation", () => {
     expect((await parse(["call", "list_dir"])).invocation).toEqual({ kind: "call", options: defaults, tool: "list_dir", args: undefined, json: false });
     expect((await parse(["mcp", "list", "--json"])).invocation).toEqual({ kind: "mcp-list", options: defaults, json: true });
     expect((await parse(["trust"])).invocation).toEqual({ kind: "trust", options: defaults });
+    expect((await parse(["mcp", "login", "docs"])).invocation).toEqual({ kind: "mcp-login", options: defaults, alias: "docs" });
+    expect((await parse(["mcp", "logout", "docs"])).invocation).toEqual({ kind: "mcp-logout", options: defaults, alias: "docs" });
     expect((await parse(["--trust-project", "tools"])).invocation).toEqual({ kind: "tools", options: { ...defaults, trustProject: true }, json: false });
   });
 

@@ -25,6 +25,9 @@ export type Invocation =
   | { readonly kind: "tools"; readonly options: CommonOptions; readonly json: boolean }
   | { readonly kind: "call"; readonly options: CommonOptions; readonly tool: string; readonly args: string | undefined; readonly json: boolean }
   | { readonly kind: "mcp-list"; readonly options: CommonOptions; readonly json: boolean }
+  /** `mca mcp login <alias>` / `mca mcp logout <alias>`: an HTTP server's MCP authorization. */
+  | { readonly kind: "mcp-login"; readonly options: CommonOptions; readonly alias: string }
+  | { readonly kind: "mcp-logout"; readonly options: CommonOptions; readonly alias: string }
   | { readonly kind: "trust"; readonly options: CommonOptions }
   | { readonly kind: "sessions"; readonly json: boolean }
   /** Help or version was printed, or the arguments were wrong (commander already said why on stderr). */
@@ -109,14 +112,25 @@ export async function parseInvocation(argv: readonly string[], version: string, 
       invocation = { kind: "call", options: commonOptions(command), tool, args, json: command.opts().json === true };
     });
 
-  program
-    .command("mcp")
-    .description("MCP servers")
+  const mcp = program.command("mcp").description("MCP servers");
+  mcp
     .command("list")
     .description("show each configured MCP server and its state")
     .option("--json", "print JSON")
     .action((_options: unknown, command: Command) => {
       invocation = { kind: "mcp-list", options: commonOptions(command), json: command.opts().json === true };
+    });
+  mcp
+    .command("login <alias>")
+    .description("log in to an HTTP server that needs MCP authorization (opens the browser, prints the URL)")
+    .action((alias: string, _options: unknown, command: Command) => {
+      invocation = { kind: "mcp-login", options: commonOptions(command), alias };
+    });
+  mcp
+    .command("logout <alias>")
+    .description("forget the tokens stored for that server")
+    .action((alias: string, _options: unknown, command: Command) => {
+      invocation = { kind: "mcp-logout", options: commonOptions(command), alias };
     });
 
   program
