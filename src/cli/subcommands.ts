@@ -167,5 +167,7 @@ function serverView(server: ServerStatus): ServerStatus {
     tools: server.tools,
     error: server.error,
     stderrTail: server.stderrTail,
+    recentLogs: server.recentLogs ?? [],
+    ...(server.sessionRenewals === undefined ? {} : { sessionRenewals: server.sessionRenewals }),
   };
 }
