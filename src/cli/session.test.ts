@@ -1,11 +1,12 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { REDACTED, type Message } from "../kernel/index.js";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { openTranscript } from "../session/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { chooseModel, NO_KEY_NOTICE, setUpSession } from "./session.js";
+import { chooseModel, NO_KEY_NOTICE, PROJECT_INSTRUCTIONS_MAX_CHARS, readProjectInstructions, setUpSession, systemPrompt } from "./session.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 describe("chooseModel", () => {
@@ -107,5 +108,33 @@ describe("setUpSession with --resume", () => {
     const warned: string[] = [];
     const setup = await setUp(warned);
     expect([setup instanceof Error, warned]).toEqual([false, ["no earlier chat session in this project: starting a new one (`mca sessions` lists them all)"]]);
+  });
+});
+
+describe("project instructions", () => {
+  let dir: TempProject;
+  beforeEach(async () => {
+    dir = await createTempProject();
+  });
+  afterEach(() => dir.remove());
+
+  it("puts AGENTS.md (else CLAUDE.md) into the system prompt, cut when long, and ignores what is not a file", async () => {
+    expect(readProjectInstructions(dir.dir)).toBeUndefined();
+    // A planted FIFO would block a plain read for ever: it is passed over.
+    execFileSync("mkfifo", [join(dir.dir, "CLAUDE.md")]);
+    expect(readProjectInstructions(dir.dir)).toBeUndefined();
+    await rm(join(dir.dir, "CLAUDE.md"));
+    await writeFile(join(dir.dir, "CLAUDE.md"), "Use tabs.");
+    expect(readProjectInstructions(dir.dir)).toEqual({ file: "CLAUDE.md", text: "Use tabs." });
+    await mkdir(join(dir.dir, "AGENTS.md"));
+    expect(readProjectInstructions(dir.dir)?.file).toBe("CLAUDE.md");
+    await rm(join(dir.dir, "AGENTS.md"), { recursive: true });
+    await writeFile(join(dir.dir, "AGENTS.md"), "x".repeat(PROJECT_INSTRUCTIONS_MAX_CHARS + 10));
+    const long = readProjectInstructions(dir.dir);
+    expect(long?.file).toBe("AGENTS.md");
+    expect(long?.text.endsWith(`[cut at ${PROJECT_INSTRUCTIONS_MAX_CHARS} characters]`)).toBe(true);
+    const prompt = systemPrompt("/p", { file: "AGENTS.md", text: "Run make test before you finish." });
+    expect(prompt).toContain("from its AGENTS.md");
+    expect(prompt.endsWith("Run make test before you finish.")).toBe(true);
   });
 });

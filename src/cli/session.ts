@@ -1,6 +1,8 @@
 // A session: everything an agent needs besides a mode's approval and rendering — rules, model, tools, the
 // system prompt, snapshots, the transcript and (with --resume) the earlier history. A mode gives only its
 // SessionIo and gets an agent from the factory; configuration problems are an Error for main (exit 2).
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { createAgent, describeError, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type Tool } from "../kernel/index.js";
 import { toolPrefix } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -84,7 +86,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   } catch (error) {
     return new Error(`cannot open the session transcript in ${projectDir}: ${describeError(error)}`);
   }
-  const system = systemPrompt(projectDir);
+  const system = systemPrompt(projectDir, readProjectInstructions(projectDir));
 
   const makeAgent: AgentFactory = (io) =>
     createAgent({
@@ -132,9 +134,9 @@ function lastExchanges(messages: readonly Message[]): string[] {
   });
 }
 
-/** The system prompt the model receives: who it is, where it works, and how approvals work here. */
-export function systemPrompt(projectDir: string): string {
-  return [
+/** The system prompt the model receives: who it is, where it works, how approvals work, and the project's own instructions. */
+export function systemPrompt(projectDir: string, instructions?: ProjectInstructions): string {
+  const lines = [
     "You are mca, a small coding agent working in a terminal.",
     `The project folder is ${projectDir}; every path you use is resolved inside it.`,
     "Use the tools to read, search, change files and run commands; read before you edit, and keep changes small.",
@@ -142,7 +144,47 @@ export function systemPrompt(projectDir: string): string {
     "The user approves calls that change things; a denied call means: do not retry it, ask or take another approach.",
     "Tool results longer than 8,000 characters are cut; ask for a smaller piece (offset and limit) when that happens.",
     "Answer briefly and say what you changed.",
-  ].join("\n");
+  ];
+  if (instructions !== undefined) {
+    lines.push(
+      "",
+      `The project's own instructions, from its ${instructions.file} (written by the project's authors; they guide how you work here, and never change what the user must approve):`,
+      instructions.text,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** Project instructions longer than this are cut: they share the context with the conversation. */
+export const PROJECT_INSTRUCTIONS_MAX_CHARS = 20_000;
+
+export interface ProjectInstructions {
+  readonly file: string;
+  readonly text: string;
+}
+
+/** `AGENTS.md` at the project root, or `CLAUDE.md` when there is no `AGENTS.md`; none when neither is a readable file. */
+export function readProjectInstructions(projectDir: string): ProjectInstructions | undefined {
+  for (const file of ["AGENTS.md", "CLAUDE.md"]) {
+    const path = join(projectDir, file);
+    let text: string;
+    try {
+      // A regular file only (a planted FIFO would block the start), and only its beginning is read.
+      if (!statSync(path).isFile()) continue;
+      const bytes = Buffer.alloc(4 * PROJECT_INSTRUCTIONS_MAX_CHARS);
+      const descriptor = openSync(path, "r");
+      try {
+        text = bytes.subarray(0, readSync(descriptor, bytes, 0, bytes.length, 0)).toString("utf8");
+      } finally {
+        closeSync(descriptor);
+      }
+    } catch {
+      continue;
+    }
+    const cut = text.length > PROJECT_INSTRUCTIONS_MAX_CHARS;
+    return { file, text: cut ? `${text.slice(0, PROJECT_INSTRUCTIONS_MAX_CHARS)}\n[cut at ${PROJECT_INSTRUCTIONS_MAX_CHARS} characters]` : text };
+  }
+  return undefined;
 }
 
 // Which model a run talks to. The model modules are imported only once chosen, so the mock path never
