@@ -1,6 +1,8 @@
 // The chat's input rules on a real pseudo-terminal: a bracketed paste is one prompt, and Ctrl-C never ends
 // the session on its own — only a second within the window does.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startFakeMessagesApi } from "../model/test-support/fake-messages-api.js";
+import { replyEvents } from "../model/test-support/sse-replies.js";
 import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
@@ -36,5 +38,21 @@ describe("the chat on a terminal", () => {
     chat.type("\u0003");
     chat.type("\u0003");
     expect(await chat.exited).toBe(0);
+  }, 30_000);
+
+  it("shows the turn's tokens, cache figures and estimated cost after an answer from the API, and /cost the session's", async () => {
+    const api = await startFakeMessagesApi([{ kind: "stream", events: replyEvents("claude-sonnet-5-5", [{ type: "text", chunks: ["Hi there."] }], "end_turn") }]);
+    try {
+      chat = await startPtyChat(project, [], { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: api.baseURL });
+      chat.type("hello\r");
+      // The fake reports 25 input tokens and 12 output tokens: $3 and $15 per million.
+      await chat.until(/25 tokens in \(0 read from cache, 0 written\) · 12 out · ~\$0\.0003 this turn/);
+      chat.type("/cost\r");
+      await chat.until(/1 model request: 25 tokens in/);
+      chat.type("\u0004");
+      expect(await chat.exited).toBe(0);
+    } finally {
+      await api.close();
+    }
   }, 30_000);
 });

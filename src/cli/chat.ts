@@ -6,6 +6,7 @@ import { describeError } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, type MarkdownRenderer } from "./markdown.js";
 import { runLine, SLASH_COMMANDS, type LastResult } from "./commands.js";
+import { createCostTally } from "./cost.js";
 import { completeLine } from "./completion.js";
 import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
 import type { ServerStatusProvider } from "./mcp-servers.js";
@@ -46,7 +47,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const out = (text: string): void => {
     deps.output.write(text);
   };
-  const width = (): number | undefined => (deps.output.isTTY === true ? deps.output.columns : undefined);
+  // A terminal that reports no size (0 columns, as under script(1) without one) counts as one of unknown width.
+  const width = (): number | undefined => (deps.output.isTTY === true && (deps.output.columns ?? 0) > 0 ? deps.output.columns : undefined);
   const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true, width);
   // Answers are rendered as Markdown in colour; without colour (NO_COLOR, not a terminal) they stay plain text.
   let markdown: MarkdownRenderer | undefined;
@@ -79,6 +81,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     });
   };
 
+  /** Tokens and estimated cost, per turn and for the session (/cost). */
+  const costs = createCostTally();
   /** The newest tool result, for /last. */
   let lastResult: LastResult | undefined;
   /** Prompts typed while a turn ran, in order: sent as the next prompt when it ends. */
@@ -94,6 +98,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       running = null;
       if (ended) return;
       renderer.pause();
+      const cost = costs.endTurn();
+      if (cost !== undefined) out(`${chalk.dim(cost)}\n`);
       if (outcome === "exit") return end(0);
       const waiting = queued;
       queued = [];
@@ -172,6 +178,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     },
     emit: (event) => {
       if (event.type === "tool_end") lastResult = { tool: event.tool, text: event.text, truncated: event.truncated };
+      if (event.type === "usage") costs.add(event.model, event.usage);
       renderer.emit(event);
     },
   });
@@ -198,6 +205,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       return width();
     },
     lastResult: () => lastResult,
+    costLines: () => costs.sessionLines(),
     ...(deps.mcpLogin === undefined ? {} : { mcpLogin: deps.mcpLogin }),
     // A pager needs a real terminal; elsewhere /last prints.
     ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),

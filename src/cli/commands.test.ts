@@ -182,6 +182,7 @@ describe("slash commands", () => {
       "out:/call <tool> <json>",
       "out:/undo",
       "out:/last",
+      "out:/cost",
       "out:/clear",
       "out:/mcp [login <alias>]",
       "out:/exit",

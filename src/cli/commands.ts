@@ -20,6 +20,8 @@ export interface CommandContext {
   readonly width?: number;
   /** The last tool result of this session, as the model received it (the chat keeps it for /last). */
   readonly lastResult?: () => LastResult | undefined;
+  /** `/cost`: the session's tokens and estimated cost, where the chat keeps them. */
+  readonly costLines?: () => readonly string[];
   /** Shows a long text in a pager where there is a terminal; else it is printed. */
   readonly page?: (text: string) => Promise<void>;
   /** `/mcp login <alias>` where a person can take the browser step (the chat): 0 once logged in. */
@@ -143,6 +145,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const text = `${untrustedText(last.tool)}${cut}:\n${untrustedText(last.text)}`;
       if (context.page === undefined) context.print(text);
       else await context.page(text);
+      return "ok";
+    },
+  },
+  {
+    name: "cost",
+    usage: "/cost",
+    summary: "the session's tokens (cache reads and writes too) and estimated cost",
+    async run(context) {
+      for (const line of context.costLines?.() ?? ["no model usage is kept outside the chat"]) context.print(line);
       return "ok";
     },
   },

@@ -76,6 +76,9 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
       case "error":
         streams.err(`error: ${untrustedText(event.message)}\n`);
         return;
+      case "usage":
+        // -p and pipe mode print the answer alone; the cost line is the chat's.
+        return;
       case "turn_end":
         endLine();
         stepBreak = "none";
@@ -188,6 +191,9 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyR
         return;
       case "error":
         line(chalk.red(`error: ${untrustedText(event.message)}`));
+        return;
+      case "usage":
+        // The chat tallies it and shows the cost line when the turn ends.
         return;
       case "turn_end":
         flushText();

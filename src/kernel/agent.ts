@@ -164,7 +164,8 @@ export function createAgent(deps: AgentDeps): Agent {
         record({ type: "error", message });
         return "model_error";
       }
-      const { message, stopReason } = reply.value;
+      const { message, stopReason, usage } = reply.value;
+      if (usage !== undefined) deps.emit({ type: "usage", model: deps.model.name, usage });
       // A model that does not stream still shows its text once.
       if (!streamed) for (const block of message.content) if (block.type === "text") deps.emit({ type: "text", delta: block.text });
       if (message.content.length > 0) addMessage(message);

@@ -49,6 +49,16 @@ export interface ModelRequest {
 export interface ModelReply {
   readonly message: AssistantMessage;
   readonly stopReason: StopReason;
+  /** What the request cost in tokens, when the model reports it (the offline models do not). */
+  readonly usage?: Usage;
+}
+
+/** Tokens of one model request: input not from the cache, cache reads and writes, and output. */
+export interface Usage {
+  readonly inputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly outputTokens: number;
 }
 
 export interface Model {
@@ -74,6 +84,8 @@ export type AgentEvent =
     }
   | { readonly type: "approval"; readonly callId: string; readonly tool: string; readonly decision: Decision; readonly answer?: string }
   | { readonly type: "notice"; readonly message: string }
+  /** After each model request that reported its tokens: for the cost line, never for the model. */
+  | { readonly type: "usage"; readonly model: string; readonly usage: Usage }
   | { readonly type: "error"; readonly message: string }
   | { readonly type: "turn_end"; readonly reason: "done" | "aborted" | "turn_limit" | "loop_limit" | "model_error" };
 

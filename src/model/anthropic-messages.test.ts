@@ -194,6 +194,7 @@ describe("createReplyAssembler", () => {
     expect(assembler.finish()).toEqual({
       message: { role: "assistant", content: [{ type: "text", text: "Writing" }] },
       stopReason: "max_tokens",
+      usage: { inputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 1 },
     });
   });
 
@@ -222,6 +223,7 @@ describe("createReplyAssembler", () => {
     expect(assembler.finish()).toEqual({
       message: { role: "assistant", content: [{ type: "text", text: "Answer" }] },
       stopReason: "other",
+      usage: { inputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 1 },
     });
     expect(texts).toEqual(["Answer"]);
   });

@@ -2,7 +2,7 @@
 // (system prompt and tool definitions marked for prompt caching), and a streamed reply assembled back
 // into the kernel's AssistantMessage. Type-only imports: anthropic-model.ts loads the SDK lazily.
 import type { Anthropic } from "@anthropic-ai/sdk";
-import { describeError, type AssistantMessage, type Message, type ModelReply, type StopReason, type ToolSpec, type UserMessage } from "../kernel/index.js";
+import { describeError, type AssistantMessage, type Message, type ModelReply, type StopReason, type ToolSpec, type Usage, type UserMessage } from "../kernel/index.js";
 
 const EPHEMERAL_CACHE: Anthropic.CacheControlEphemeral = { type: "ephemeral" };
 
@@ -124,6 +124,7 @@ export function createReplyAssembler(onText: (delta: string) => void): ReplyAsse
   let stopReason: Anthropic.StopReason | null = null;
   let stopped = false;
   let forwardedText = false;
+  let usage: Usage | undefined;
 
   const forward = (text: string): void => {
     if (text === "") return;
@@ -138,6 +139,8 @@ export function createReplyAssembler(onText: (delta: string) => void): ReplyAsse
     accept(event) {
       switch (event.type) {
         case "message_start":
+          usage = readUsage(event.message.usage, usage);
+          return;
         case "content_block_stop":
           return;
         case "content_block_start": {
@@ -164,6 +167,8 @@ export function createReplyAssembler(onText: (delta: string) => void): ReplyAsse
         }
         case "message_delta":
           stopReason = event.delta.stop_reason ?? stopReason;
+          // message_delta's counts are cumulative for the request: they replace message_start's.
+          usage = readUsage(event.usage, usage);
           return;
         case "message_stop":
           stopped = true;
@@ -190,7 +195,7 @@ export function createReplyAssembler(onText: (delta: string) => void): ReplyAsse
         }
         content.push({ type: "tool_use", id: block.id, name: block.name, input });
       }
-      return { message: { role: "assistant", content }, stopReason: toStopReason(stopReason) };
+      return { message: { role: "assistant", content }, stopReason: toStopReason(stopReason), ...(usage === undefined ? {} : { usage }) };
     },
   };
 }
@@ -226,4 +231,19 @@ function toStopReason(reason: Anthropic.StopReason | null): StopReason {
       return "other";
     }
   }
+}
+
+/** The API's usage counts over the ones known so far; a count it leaves out (or null) keeps the earlier one. */
+function readUsage(reported: unknown, known: Usage | undefined): Usage {
+  const count = (key: string, fallback: number): number => {
+    if (typeof reported !== "object" || reported === null || !(key in reported)) return fallback;
+    const value: unknown = Reflect.get(reported, key);
+    return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+  };
+  return {
+    inputTokens: count("input_tokens", known?.inputTokens ?? 0),
+    cacheReadTokens: count("cache_read_input_tokens", known?.cacheReadTokens ?? 0),
+    cacheWriteTokens: count("cache_creation_input_tokens", known?.cacheWriteTokens ?? 0),
+    outputTokens: count("output_tokens", known?.outputTokens ?? 0),
+  };
 }

@@ -15,6 +15,8 @@ describe("createAnthropicModel", () => {
     expect(await model.complete(req)).toEqual({
       message: { role: "assistant", content: [{ type: "text", text: "Hello there" }] },
       stopReason: "end_turn",
+      // What the API reported: message_start's input tokens, message_delta's output tokens.
+      usage: { inputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12 },
     });
     expect(texts).toEqual(["Hel", "lo ", "there"]);
   });
@@ -69,6 +71,7 @@ describe("createAnthropicModel", () => {
         ],
       },
       stopReason: "tool_use",
+      usage: { inputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12 },
     });
   });
 

@@ -21,10 +21,10 @@ export interface PtyChat {
   kill(): void;
 }
 
-export async function startPtyChat(project: TempProject, args: readonly string[] = []): Promise<PtyChat> {
+export async function startPtyChat(project: TempProject, args: readonly string[] = [], extraEnv: Readonly<Record<string, string>> = { MOCK: "1" }): Promise<PtyChat> {
   const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
   const line = [process.execPath, "--import", TSX_LOADER, MAIN, ...args].map(quote).join(" ");
-  const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), MOCK: "1", TERM: "xterm" };
+  const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), TERM: "xterm", ...extraEnv };
   const child = spawn("script", ["-qfec", line, "/dev/null"], { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
   let screen = "";
   child.stdout.on("data", (chunk: Buffer) => {
