@@ -155,7 +155,8 @@ export function createAgent(deps: AgentDeps): Agent {
         streamed = true;
         deps.emit({ type: "text", delta });
       };
-      const request = { system: deps.system, messages, tools: toolSpecs, signal, onText };
+      const onRetry = (message: string): void => deps.emit({ type: "notice", message });
+      const request = { system: deps.system, messages, tools: toolSpecs, signal, onText, onRetry };
       const reply = await settle(() => deps.model.complete(request), signal);
       if (reply.kind === "aborted" || (reply.kind === "failed" && signal.aborted)) return "aborted";
       if (reply.kind === "failed") {

@@ -44,6 +44,8 @@ export interface ModelRequest {
   readonly signal: AbortSignal;
   /** Streamed text as it arrives; the final reply repeats it whole. */
   readonly onText: (delta: string) => void;
+  /** Said while the model waits to try again (a rate limit, an overload): shown to the user, never to the model. */
+  readonly onRetry?: (message: string) => void;
 }
 
 export interface ModelReply {

@@ -166,12 +166,18 @@ describe("createAnthropicModel retries", () => {
     expect(api.requests).toHaveLength(2);
   });
 
-  it("backs off 1 s, 2 s, 4 s on overload and then fails with a clear error", async () => {
+  it("backs off 1 s, 2 s, 4 s on overload, saying so each time, and then fails with a clear error", async () => {
     const { api, model, delays } = await harness.setUp([overloaded(), overloaded(), overloaded(), overloaded()]);
-    await expect(model.complete(requestFor(HELLO).request)).rejects.toThrow(
+    const retries: string[] = [];
+    await expect(model.complete(requestFor(HELLO, { onRetry: (message) => retries.push(message) }).request)).rejects.toThrow(
       new Error("Anthropic API: overloaded (529) after 3 retries: Overloaded"),
     );
     expect(delays).toEqual([1_000, 2_000, 4_000]);
+    expect(retries).toEqual([
+      "overloaded (529); retrying in 1 s, attempt 2 of 4",
+      "overloaded (529); retrying in 2 s, attempt 3 of 4",
+      "overloaded (529); retrying in 4 s, attempt 4 of 4",
+    ]);
     expect(api.unusedReplies()).toBe(0);
   });
 

@@ -61,7 +61,10 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
         if (!failure.retryable || forwardedText || retriesDone === maxRetries(retry)) {
           throw new Error(failureMessage(failure, retriesDone, forwardedText, options.baseURL ?? DEFAULT_BASE_URL));
         }
-        await sleep(retryDelayMs(retriesDone + 1, failure, retry), request.signal);
+        const delayMs = retryDelayMs(retriesDone + 1, failure, retry);
+        // "rate limited (429); retrying in 2 s, attempt 2 of 4": the user sees why nothing happens meanwhile.
+        request.onRetry?.(`${failure.label}; retrying in ${Math.max(1, Math.round(delayMs / 1000))} s, attempt ${retriesDone + 2} of ${maxRetries(retry) + 1}`);
+        await sleep(delayMs, request.signal);
       }
     },
   };
