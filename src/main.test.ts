@@ -241,6 +241,36 @@ describe("mca with ANTHROPIC_API_KEY", () => {
   });
 });
 
+describe("mca -p --output-format", () => {
+  it("json prints one object with the answer, the tool calls with their approval, the tokens and the estimated cost", async () => {
+    const api = await startFakeMessagesApi([{ kind: "stream", events: replyEvents("claude-sonnet-5-5", [{ type: "text", chunks: ["Hi ", "there."] }], "end_turn") }]);
+    try {
+      const run = await project.run(["-p", "hi", "--model", "claude-sonnet-5-5", "--output-format", "json"], "", { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: api.baseURL });
+      expect(run.code).toBe(0);
+      const result: unknown = JSON.parse(run.stdout);
+      expect(result).toMatchObject({
+        text: "Hi there.",
+        toolCalls: [],
+        usage: { inputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12 },
+        errors: [],
+        turnEnd: "done",
+      });
+      // $3 and $15 per million tokens.
+      expect(typeof result === "object" && result !== null && "costUsd" in result ? result.costUsd : undefined).toBeCloseTo((25 * 3 + 12 * 15) / 1_000_000, 9);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("stream-json prints each event as one JSON line as it happens", async () => {
+    const run = await project.run(["-p", 'call read_file {"path":"README.md"}', "--output-format", "stream-json"], "");
+    expect(run.code).toBe(0);
+    const events = run.stdout.trim().split("\n").map((line): unknown => JSON.parse(line));
+    expect(events[0]).toMatchObject({ type: "tool_start", tool: "read_file", args: { path: "README.md" } });
+    expect(events.at(-1)).toEqual({ type: "turn_end", reason: "done" });
+  });
+});
+
 /** The SDK sends the key as `x-api-key` or as a bearer token, depending on its version. */
 function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
   const key = headers["x-api-key"];

@@ -286,7 +286,11 @@ async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | 
       if (invocation.print !== undefined || !process.stdin.isTTY) {
         // One line on stderr, so that stdout stays the answer alone.
         warn(`mca: session ${sessionId} (${continueWith})`);
-        return runPipeMode({ ...modeDeps, lines: invocation.print === undefined ? stdinLines(interrupt.signal) : [invocation.print] });
+        return runPipeMode({
+          ...modeDeps,
+          lines: invocation.print === undefined ? stdinLines(interrupt.signal) : [invocation.print],
+          outputFormat: invocation.outputFormat,
+        });
       }
       const { runChat } = await import("./cli/chat.js");
       const code = await runChat({

@@ -3,8 +3,10 @@
 import { createApproverWithoutTerminal } from "./approval.js";
 import { runLine } from "./commands.js";
 import type { ServerStatusProvider } from "./mcp-servers.js";
+import { createJsonCollector, createStreamJsonRenderer, type OutputFormat } from "./headless-output.js";
 import { createPlainRenderer } from "./render.js";
 import type { AgentFactory } from "./session.js";
+import { untrustedJson } from "./untrusted-text.js";
 
 export interface PipeModeDeps {
   readonly lines: AsyncIterable<string> | Iterable<string>;
@@ -14,6 +16,8 @@ export interface PipeModeDeps {
   readonly err: (text: string) => void;
   /** Aborted on the first interrupt: the running line stops and no further line runs. */
   readonly signal: AbortSignal;
+  /** `--output-format`: plain text (the default), one JSON object at the end, or JSON lines as events happen. */
+  readonly outputFormat?: OutputFormat;
 }
 
 export const PIPE_OK_EXIT_CODE = 0;
@@ -22,7 +26,9 @@ export const INTERRUPTED_EXIT_CODE = 130;
 
 export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
   const { out, err, signal } = deps;
-  const render = createPlainRenderer({ out, err });
+  const format = deps.outputFormat ?? "text";
+  const collector = format === "json" ? createJsonCollector() : undefined;
+  const render = collector?.emit ?? (format === "stream-json" ? createStreamJsonRenderer(out) : createPlainRenderer({ out, err }));
   const agent = deps.makeAgent({
     approve: createApproverWithoutTerminal((line) => err(`${line}\n`)),
     emit: render,
@@ -30,7 +36,8 @@ export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
   const context = {
     agent,
     servers: deps.servers,
-    print: (text: string) => out(text.endsWith("\n") ? text : `${text}\n`),
+    // In a JSON format stdout carries the JSON alone: what a slash command prints goes to stderr.
+    print: (text: string) => (format === "text" ? out : err)(text.endsWith("\n") ? text : `${text}\n`),
     warn: (text: string) => err(`${text}\n`),
     signal,
   };
@@ -41,6 +48,7 @@ export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
     if (outcome === "exit") break;
     if (outcome === "failed") failed = true;
   }
+  if (collector !== undefined) out(untrustedJson(collector.finish()));
   if (signal.aborted) return INTERRUPTED_EXIT_CODE;
   return failed ? PIPE_FAILED_EXIT_CODE : PIPE_OK_EXIT_CODE;
 }

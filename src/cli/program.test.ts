@@ -16,7 +16,7 @@ async function parse(argv: string[]) {
 
 describe("parseInvocation", () => {
   it("starts a session when no subcommand is given", async () => {
-    expect((await parse([])).invocation).toEqual({ kind: "session", options: defaults, print: undefined });
+    expect((await parse([])).invocation).toEqual({ kind: "session", options: defaults, print: undefined, outputFormat: "text" });
   });
 
   it("reads -p and the common options, collecting repeated rules in order", async () => {
@@ -25,7 +25,10 @@ describe("parseInvocation", () => {
       kind: "session",
       options: { mcpConfig: "x.json", allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true, resumeId: undefined, inputResponses: "answers.json", trustProject: false },
       print: "hello",
+      outputFormat: "text",
     });
+    expect((await parse(["-p", "hi", "--output-format", "stream-json"])).invocation).toMatchObject({ print: "hi", outputFormat: "stream-json" });
+    expect((await parse(["-p", "hi", "--output-format", "xml"])).invocation).toEqual({ kind: "exit", code: 2 });
   });
 
   it("parses tools, call and mcp list with --json and common options after the subcommand", async () => {
@@ -54,8 +57,9 @@ describe("parseInvocation", () => {
       kind: "session",
       options: { ...defaults, resume: true, resumeId: "20261202-1" },
       print: "hi",
+      outputFormat: "text",
     });
-    expect((await parse(["--resume"])).invocation).toEqual({ kind: "session", options: { ...defaults, resume: true }, print: undefined });
+    expect((await parse(["--resume"])).invocation).toEqual({ kind: "session", options: { ...defaults, resume: true }, print: undefined, outputFormat: "text" });
     expect((await parse(["sessions", "--json"])).invocation).toEqual({ kind: "sessions", json: true });
   });
 

@@ -2,7 +2,8 @@
 // here, so main.ts decides what to load for each path); mca's own version; and the one way out — close
 // every MCP connection and child, each bounded by CLOSE_TIMEOUT_MS, then exit with the given status.
 import { readFileSync } from "node:fs";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
+import { OUTPUT_FORMATS, type OutputFormat } from "./headless-output.js";
 import { describeError } from "../kernel/index.js";
 
 export interface CommonOptions {
@@ -21,7 +22,7 @@ export interface CommonOptions {
 }
 
 export type Invocation =
-  | { readonly kind: "session"; readonly options: CommonOptions; readonly print: string | undefined }
+  | { readonly kind: "session"; readonly options: CommonOptions; readonly print: string | undefined; readonly outputFormat: OutputFormat }
   | { readonly kind: "tools"; readonly options: CommonOptions; readonly json: boolean }
   | { readonly kind: "call"; readonly options: CommonOptions; readonly tool: string; readonly args: string | undefined; readonly json: boolean }
   | { readonly kind: "mcp-list"; readonly options: CommonOptions; readonly json: boolean }
@@ -82,6 +83,11 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .description("A small terminal coding agent with a hand-written MCP client (2026-07-28).")
     .version(version)
     .option("-p, --print <prompt>", "run one prompt (or slash command) without a terminal, print the answer, exit")
+    .addOption(
+      new Option("--output-format <format>", "with -p or pipe mode: text, json (one object at the end) or stream-json (one event per line)")
+        .choices(OUTPUT_FORMATS)
+        .default("text"),
+    )
     .option("--mcp-config <path>", "MCP servers to mount (the mcpServers shape)")
     .option("--allow <rule>", "allow tools matching a rule, e.g. write_file or 'bash(git status*)' (repeatable)", collect, [])
     .option("--deny <rule>", "deny tools matching a rule (repeatable)", collect, [])
@@ -93,7 +99,8 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .exitOverride()
     .configureOutput(output)
     .action((_options: unknown, command: Command) => {
-      invocation = { kind: "session", options: commonOptions(command), print: stringOption(command.opts(), "print") };
+      const format = OUTPUT_FORMATS.find((candidate) => candidate === command.opts().outputFormat) ?? "text";
+      invocation = { kind: "session", options: commonOptions(command), print: stringOption(command.opts(), "print"), outputFormat: format };
     });
 
   program
