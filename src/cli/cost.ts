@@ -27,6 +27,18 @@ export function estimateCost(model: string, usage: Usage): number | undefined {
   return dollars / 1_000_000;
 }
 
+/** Two counts of tokens added up. */
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+  };
+}
+
+export const NO_USAGE: Usage = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0 };
+
 interface Totals {
   usage: Usage;
   /** null once any request's model had no price. */
@@ -43,16 +55,11 @@ export interface CostTally {
 }
 
 export function createCostTally(): CostTally {
-  const empty = (): Totals => ({ usage: { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0 }, dollars: 0, requests: 0 });
+  const empty = (): Totals => ({ usage: NO_USAGE, dollars: 0, requests: 0 });
   let turn = empty();
   const session = empty();
   const addTo = (totals: Totals, model: string, usage: Usage): void => {
-    totals.usage = {
-      inputTokens: totals.usage.inputTokens + usage.inputTokens,
-      cacheReadTokens: totals.usage.cacheReadTokens + usage.cacheReadTokens,
-      cacheWriteTokens: totals.usage.cacheWriteTokens + usage.cacheWriteTokens,
-      outputTokens: totals.usage.outputTokens + usage.outputTokens,
-    };
+    totals.usage = addUsage(totals.usage, usage);
     const cost = estimateCost(model, usage);
     totals.dollars = totals.dollars === null || cost === undefined ? null : totals.dollars + cost;
     totals.requests += 1;

@@ -3,7 +3,7 @@
 // with its approval and result, the tokens and the estimated cost. Text from outside is escaped as in the
 // other JSON views (`untrustedJson`), and still parses back to the same value.
 import type { AgentEvent, ToolArgs, Usage } from "../kernel/index.js";
-import { estimateCost } from "./cost.js";
+import { addUsage, estimateCost, NO_USAGE } from "./cost.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -38,7 +38,7 @@ export interface HeadlessResult {
 export function createJsonCollector(): { readonly emit: (event: AgentEvent) => void; finish(): HeadlessResult } {
   let text = "";
   const calls = new Map<string, { tool: string; args: ToolArgs; approval: HeadlessCall["approval"]; isError: boolean | null; result: string | null; truncated: boolean }>();
-  let usage: Usage = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0 };
+  let usage: Usage = NO_USAGE;
   let costUsd: number | null = null;
   let costKnown = true;
   const errors: string[] = [];
@@ -65,12 +65,7 @@ export function createJsonCollector(): { readonly emit: (event: AgentEvent) => v
         return;
       }
       case "usage": {
-        usage = {
-          inputTokens: usage.inputTokens + event.usage.inputTokens,
-          cacheReadTokens: usage.cacheReadTokens + event.usage.cacheReadTokens,
-          cacheWriteTokens: usage.cacheWriteTokens + event.usage.cacheWriteTokens,
-          outputTokens: usage.outputTokens + event.usage.outputTokens,
-        };
+        usage = addUsage(usage, event.usage);
         const cost = estimateCost(event.model, event.usage);
         if (cost === undefined) costKnown = false;
         else costUsd = (costUsd ?? 0) + cost;
