@@ -196,7 +196,17 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   input.responder.attachModel(setup.model);
   const mcpLogin = (alias: string, print: (text: string) => void, fail: (text: string) => void): Promise<number> =>
     runMcpLogin({ config, env, out: print, err: fail, interactive: true, addSecret: (secret) => secrets?.add(secret) }, alias);
-  return runMode(invocation, { makeAgent: setup.makeAgent, banner: setup.banner, env, inputResponder: input.responder, projectDir, sessionId, mcpLogin });
+  return runMode(invocation, {
+    makeAgent: setup.makeAgent,
+    banner: setup.banner,
+    env,
+    inputResponder: input.responder,
+    projectDir,
+    sessionId,
+    mcpLogin,
+    switchModel: setup.switchModel,
+    modelName: () => setup.model.name,
+  });
 }
 
 /** Short enough to type after --resume, sorted by start time: `20261202-231834-4242` (UTC, then the pid). */
@@ -264,6 +274,8 @@ interface ModeSetup {
   readonly inputResponder: CliInputResponder;
   readonly projectDir: string;
   readonly sessionId: string;
+  readonly switchModel: (name: string) => Promise<string | Error>;
+  readonly modelName: () => string;
   /** `/mcp login <alias>` in the chat. */
   readonly mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => Promise<number>;
 }
@@ -307,6 +319,9 @@ async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | 
         projectDir,
         env,
         mcpLogin: setup.mcpLogin,
+        switchModel: setup.switchModel,
+        modelName: setup.modelName,
+        sessionId,
       });
       writeOut(`session ${sessionId} · ${continueWith}\n`);
       return code;

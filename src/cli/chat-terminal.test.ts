@@ -40,17 +40,29 @@ describe("the chat on a terminal", () => {
     expect(await chat.exited).toBe(0);
   }, 30_000);
 
-  it("shows the turn's tokens, cache figures and estimated cost after an answer from the API, and /cost the session's", async () => {
-    const api = await startFakeMessagesApi([{ kind: "stream", events: replyEvents("claude-sonnet-5-5", [{ type: "text", chunks: ["Hi there."] }], "end_turn") }]);
+  it("shows each turn's tokens and estimated cost, /cost and /status, and /model switches the next turn's model", async () => {
+    const reply = (model: string) => ({ kind: "stream" as const, events: replyEvents(model, [{ type: "text", chunks: ["Hi there."] }], "end_turn") });
+    const api = await startFakeMessagesApi([reply("claude-sonnet-5-5"), reply("claude-haiku-4-5")]);
     try {
-      chat = await startPtyChat(project, [], { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: api.baseURL });
+      chat = await startPtyChat(project, ["--model", "claude-sonnet-5-5"], { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: api.baseURL });
       chat.type("hello\r");
       // The fake reports 25 input tokens and 12 output tokens: $3 and $15 per million.
       await chat.until(/25 tokens in \(0 read from cache, 0 written\) · 12 out · ~\$0\.0003 this turn/);
       chat.type("/cost\r");
       await chat.until(/1 model request: 25 tokens in/);
+      chat.type("/status\r");
+      await chat.until(/model: claude-sonnet-5-5[\s\S]*context: 25 tokens at the last request \(of 200,000\)[\s\S]*session: \d{8}-\d{6}-\d+/);
+      chat.type("/model claude-haiku-4-5\r");
+      await chat.until(/the next turn uses claude-haiku-4-5/);
+      chat.type("again\r");
+      // Haiku: $1 and $5 per million: 0.000085 this turn, 0.00034 in all.
+      await chat.until(/~\$0\.0001 this turn · ~\$0\.0003 this session/);
       chat.type("\u0004");
       expect(await chat.exited).toBe(0);
+      expect(api.requests.map((request) => (typeof request.body === "object" && request.body !== null && "model" in request.body ? request.body.model : null))).toEqual([
+        "claude-sonnet-5-5",
+        "claude-haiku-4-5",
+      ]);
     } finally {
       await api.close();
     }

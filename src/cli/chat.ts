@@ -7,6 +7,7 @@ import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, type MarkdownRenderer } from "./markdown.js";
 import { runLine, SLASH_COMMANDS, type LastResult } from "./commands.js";
 import { createCostTally } from "./cost.js";
+import { untrustedText } from "./untrusted-text.js";
 import { completeLine } from "./completion.js";
 import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
 import type { ServerStatusProvider } from "./mcp-servers.js";
@@ -15,6 +16,8 @@ import type { AgentFactory } from "./session.js";
 import { createChatInput, createPromptsAsker, showInPager, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
 
 export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
+/** The context window of the Claude models mca talks to, for /status. */
+export const CONTEXT_WINDOW_TOKENS = 200_000;
 export const END_SETTLE_LIMIT_MS = 3000;
 
 export interface ChatDeps {
@@ -36,6 +39,11 @@ export interface ChatDeps {
   readonly projectDir: string;
   /** Finds the user's config folder, where the input history is kept. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** `/model <name>`: the model for the next turn. */
+  readonly switchModel?: (name: string) => Promise<string | Error>;
+  /** The model answering now, and the session's id, for /status. */
+  readonly modelName?: () => string;
+  readonly sessionId?: string;
   /** `/mcp login <alias>`: 0 once logged in. */
   readonly mcpLogin?: (alias: string, print: (text: string) => void, fail: (text: string) => void) => Promise<number>;
 }
@@ -183,6 +191,17 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     },
   });
 
+  const statusLines = (): string[] => {
+    const context = costs.contextTokens();
+    const servers = deps.servers();
+    return [
+      `model: ${deps.modelName?.() ?? "unknown"}`,
+      `context: ${context === undefined ? "no request yet" : `${context.toLocaleString("en-US")} tokens at the last request (of ${CONTEXT_WINDOW_TOKENS.toLocaleString("en-US")})`}`,
+      `MCP servers: ${servers.length === 0 ? "none" : servers.map((server) => `${untrustedText(server.alias)} ${server.state}`).join(", ")}`,
+      `session: ${deps.sessionId ?? "unknown"} · project ${untrustedText(deps.projectDir)}`,
+    ];
+  };
+
   const lendTerminal: TerminalLender = async (question) => {
     renderer.pause();
     const asker = createPromptsAsker(terminal);
@@ -206,6 +225,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     },
     lastResult: () => lastResult,
     costLines: () => costs.sessionLines(),
+    statusLines: () => statusLines(),
+    ...(deps.switchModel === undefined ? {} : { switchModel: deps.switchModel }),
     ...(deps.mcpLogin === undefined ? {} : { mcpLogin: deps.mcpLogin }),
     // A pager needs a real terminal; elsewhere /last prints.
     ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),

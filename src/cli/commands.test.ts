@@ -183,6 +183,8 @@ describe("slash commands", () => {
       "out:/undo",
       "out:/last",
       "out:/cost",
+      "out:/status",
+      "out:/model <name>",
       "out:/clear",
       "out:/mcp [login <alias>]",
       "out:/exit",

@@ -20,6 +20,10 @@ export interface CommandContext {
   readonly width?: number;
   /** The last tool result of this session, as the model received it (the chat keeps it for /last). */
   readonly lastResult?: () => LastResult | undefined;
+  /** `/status`: model, context use, servers and session, where the chat keeps them. */
+  readonly statusLines?: () => readonly string[];
+  /** `/model <name>`: the model for the next turn; its name, or why it cannot change. */
+  readonly switchModel?: (name: string) => Promise<string | Error>;
   /** `/cost`: the session's tokens and estimated cost, where the chat keeps them. */
   readonly costLines?: () => readonly string[];
   /** Shows a long text in a pager where there is a terminal; else it is printed. */
@@ -154,6 +158,34 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     summary: "the session's tokens (cache reads and writes too) and estimated cost",
     async run(context) {
       for (const line of context.costLines?.() ?? ["no model usage is kept outside the chat"]) context.print(line);
+      return "ok";
+    },
+  },
+  {
+    name: "status",
+    usage: "/status",
+    summary: "the model, how full the context is, the MCP servers and the session id",
+    async run(context) {
+      for (const line of context.statusLines?.() ?? ["no status is kept outside the chat"]) context.print(line);
+      return "ok";
+    },
+  },
+  {
+    name: "model",
+    usage: "/model <name>",
+    summary: "the Claude model for the next turn",
+    async run(context, argText) {
+      const name = argText.trim();
+      if (!/^[A-Za-z0-9._:@-]+$/u.test(name)) {
+        context.warn("usage: /model <name>, e.g. /model claude-haiku-4-5");
+        return "failed";
+      }
+      const switched = (await context.switchModel?.(name)) ?? new Error("the model is chosen at start outside the chat (--model)");
+      if (switched instanceof Error) {
+        context.warn(`/model: ${switched.message}`);
+        return "failed";
+      }
+      context.print(`the next turn uses ${untrustedText(switched)}`);
       return "ok";
     },
   },

@@ -49,6 +49,8 @@ export interface SessionSetup {
   readonly model: Model;
   /** One line for the chat's first screen: model, tools, project. */
   readonly banner: string;
+  /** `/model <name>`: the Claude model for the next turn; an Error when the offline model answers. */
+  readonly switchModel: (name: string) => Promise<string | Error>;
 }
 
 export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup | Error> {
@@ -61,10 +63,25 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (deps.announceModel && choice.kind !== "anthropic" && options.model !== undefined) {
     deps.warn(`--model ${JSON.stringify(options.model)} has no effect: the ${choice.kind === "mock" ? "offline mock" : "scripted"} model answers`);
   }
-  const model = await createChosenModel(choice).catch(
+  const chosen = await createChosenModel(choice).catch(
     (error: unknown) => new Error(`cannot set up the model: ${describeError(error)}`),
   );
-  if (model instanceof Error) return model;
+  if (chosen instanceof Error) return chosen;
+  // The agent holds this one model; `/model` changes what it delegates to, from the next request on.
+  let current: Model = chosen;
+  const model: Model = {
+    get name() {
+      return current.name;
+    },
+    complete: (request) => current.complete(request),
+  };
+  const switchModel = async (name: string): Promise<string | Error> => {
+    if (choice.kind !== "anthropic") return new Error(`the ${choice.kind === "mock" ? "offline mock" : "scripted"} model answers here: set ANTHROPIC_API_KEY to choose a Claude model`);
+    const next = await createChosenModel({ ...choice, model: name }).catch((error: unknown) => new Error(describeError(error)));
+    if (next instanceof Error) return next;
+    current = next;
+    return next.name;
+  };
 
   const resumed = options.resume ? findSessionToResume(projectDir, options.resumeId) : null;
   if (resumed instanceof Error) return resumed;
@@ -104,7 +121,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
     });
   const banner = [`mca · model ${model.name} · ${tools.length} tools · ${projectDir} · session ${deps.sessionId}`];
   if (resumed !== null) banner.push(`resumed session ${resumed.id} (${resumed.messages.length} messages); where it left off:`, ...lastExchanges(resumed.messages));
-  return { makeAgent, model, banner: banner.join("\n") };
+  return { makeAgent, model, banner: banner.join("\n"), switchModel };
 }
 
 /** How many of a resumed history's last messages the banner shows, each on one line cut to the width. */
