@@ -20,7 +20,7 @@ describe("promptForApproval", () => {
     expect(await promptForApproval(request, new Chalk({ level: 0 }), asker)).toBe("session");
     expect(asker.transcript).toEqual([
       'say: approval needed: write_file from local tool\n  why: default for write tools: ask\n  {\n    "path": "a.txt"\n  }',
-      "select: Allow write_file? [once|session|deny]",
+      "select: Allow write_file? [once|session|deny|why]",
     ]);
   });
 
@@ -38,8 +38,14 @@ describe("promptForApproval", () => {
         "  why: default for remote tools: ask\n" +
         `  the server says (not trusted): {"title":"${inJson}"}\n` +
         `  {\n    "q": "${inJson}"\n  }`,
-      "select: Allow mcp__t__x? [once|session|deny]",
+      "select: Allow mcp__t__x? [once|session|deny|why]",
     ]);
+  });
+
+  it("denies with the user's sentence for the model when asked to tell it why", async () => {
+    const asker = createScriptedAsker(["why", "use the staging database instead"]);
+    expect(await promptForApproval(request, new Chalk({ level: 0 }), asker)).toEqual({ kind: "denied", because: "use the staging database instead" });
+    expect(asker.transcript.at(-1)).toBe("text: Why? (the model reads this)");
   });
 
   it("is cancelled when the user presses Ctrl-C at the question", async () => {

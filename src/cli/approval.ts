@@ -3,7 +3,7 @@
 // allow for this session / deny. When nobody
 // can be asked (pipe mode, `-p`, subcommands): `ask` means deny, and the message names the flag that allows the call.
 import type { ChalkInstance } from "chalk";
-import type { ApprovalAnswer, ApprovalRequest, NobodyToAsk, Tool } from "../kernel/index.js";
+import type { ApprovalAnswer, ApprovalRequest, NobodyToAsk, Tool, UserDenial } from "../kernel/index.js";
 import { previewCall } from "./change-preview.js";
 import type { Asker, Choice } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -13,6 +13,8 @@ const APPROVAL_CHOICES: ReadonlyArray<Choice<ApprovalAnswer>> = [
   { title: "Allow for this session", value: "session" },
   { title: "Deny", value: "deny" },
 ];
+/** The choice that asks for the user's sentence before denying; it is not an answer the kernel knows. */
+const DENY_WITH_REASON: Choice<"why"> = { title: "Deny, and tell the model why", value: "why" };
 /** Rows kept free for the header lines and the question below a preview. */
 const RESERVED_ROWS = 10;
 const MIN_PREVIEW_LINES = 8;
@@ -24,17 +26,28 @@ const DEFAULT_ROWS = 24;
  * preview was cut, one more choice shows all of it and asks again. "cancelled" when the user pressed Ctrl-C
  * or Escape at the question.
  */
-export async function promptForApproval(request: ApprovalRequest, chalk: ChalkInstance, asker: Asker, screenRows?: number): Promise<ApprovalAnswer | "cancelled"> {
+export async function promptForApproval(
+  request: ApprovalRequest,
+  chalk: ChalkInstance,
+  asker: Asker,
+  screenRows?: number,
+): Promise<ApprovalAnswer | UserDenial | "cancelled"> {
   const preview = await previewCall(request.tool, request.args, chalk);
   const room = Math.max(MIN_PREVIEW_LINES, (screenRows ?? DEFAULT_ROWS) - RESERVED_ROWS);
   const cut = preview.length > room;
   const shown = cut ? [...preview.slice(0, room), chalk.dim(`  … ${preview.length - room} more lines`)] : preview;
   asker.say(describeRequest(request, chalk, shown));
-  const choices: ReadonlyArray<Choice<ApprovalAnswer | "more">> = cut ? [...APPROVAL_CHOICES, { title: `Show all ${preview.length} lines`, value: "more" }] : APPROVAL_CHOICES;
+  const more: ReadonlyArray<Choice<"more">> = cut ? [{ title: `Show all ${preview.length} lines`, value: "more" }] : [];
+  const choices: ReadonlyArray<Choice<ApprovalAnswer | "why" | "more">> = [...APPROVAL_CHOICES, DENY_WITH_REASON, ...more];
   for (;;) {
     const answer = await asker.select(`Allow ${untrustedText(request.tool.name)}?`, choices);
-    if (answer !== "more") return answer ?? "cancelled";
-    asker.say(preview.join("\n"));
+    if (answer === "more") {
+      asker.say(preview.join("\n"));
+      continue;
+    }
+    if (answer !== "why") return answer ?? "cancelled";
+    const because = await asker.text("Why? (the model reads this)", "", (text) => (text.trim() === "" ? "say why, or press Escape to choose again" : undefined));
+    if (because !== undefined) return { kind: "denied", because: because.trim() };
   }
 }
 

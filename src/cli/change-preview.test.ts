@@ -65,8 +65,8 @@ describe("previewCall", () => {
     const [first, question, all, again] = asker.transcript;
     expect(first?.split("\n").length).toBeLessThan(30);
     expect(first).toContain("more lines");
-    expect(question).toBe("select: Allow write_file? [once|session|deny|more]");
+    expect(question).toBe("select: Allow write_file? [once|session|deny|why|more]");
     expect(all).toContain("row 19");
-    expect(again).toBe("select: Allow write_file? [once|session|deny|more]");
+    expect(again).toBe("select: Allow write_file? [once|session|deny|why|more]");
   });
 });

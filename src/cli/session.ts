@@ -3,7 +3,7 @@
 // SessionIo and gets an agent from the factory; configuration problems are an Error for main (exit 2).
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createAgent, describeError, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type Tool } from "../kernel/index.js";
+import { createAgent, describeError, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
 import { toolPrefix } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, openTranscript, type SessionMode } from "../session/index.js";
@@ -13,7 +13,7 @@ import { loadRules, settingsFiles } from "../config/index.js";
 
 /** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
 export interface SessionIo {
-  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk>;
+  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk | UserDenial>;
   readonly emit: (event: AgentEvent) => void;
 }
 

@@ -15,9 +15,10 @@ import {
   type CallContext,
   type CallOutcome,
   type NobodyToAsk,
+  type UserDenial,
 } from "./tool-call.js";
 
-export type { ApprovalRequest, NobodyToAsk } from "./tool-call.js";
+export type { ApprovalRequest, NobodyToAsk, UserDenial } from "./tool-call.js";
 
 // How far one user prompt may go before the kernel ends the turn by itself.
 
@@ -45,7 +46,7 @@ export interface AgentDeps {
   readonly rules: readonly Rule[];
   readonly system: string;
   /** Called only when the gate says ask; the CLI prompts (or, without a terminal, denies). */
-  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk>;
+  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk | UserDenial>;
   readonly snapshots: SnapshotStore;
   readonly transcript: TranscriptSink;
   readonly emit: (event: AgentEvent) => void;

@@ -105,6 +105,11 @@ describe("Agent.call", () => {
     expect(events[1]).toEqual({ type: "approval", callId: "user-call-1", tool: "mcp__tickets__create", decision });
   });
 
+  it("puts the user's own reason for a denial into the result the model reads", async () => {
+    const { agent } = setup({ approve: async () => ({ kind: "denied", because: "not on main; use a branch" }) });
+    expect((await agent.call("write_file", { path: "/p/a" }, signal())).text).toBe('Denied by the user, who said: "not on main; use a branch"');
+  });
+
   it("asks on ask, runs once on 'once', and asks again next time", async () => {
     const { agent, asked, events } = setup({ answers: ["once", "deny"] });
     expect((await agent.call("write_file", { path: "/p/a" }, signal())).text).toBe("wrote /p/a");

@@ -29,6 +29,12 @@ export interface NobodyToAsk {
   readonly reason: string;
 }
 
+/** "Deny, and tell the model why": the user's own sentence goes into the result the model reads. */
+export interface UserDenial {
+  readonly kind: "denied";
+  readonly because: string;
+}
+
 export interface ApprovalRequest {
   readonly tool: Tool;
   readonly args: ToolArgs;
@@ -43,7 +49,7 @@ export interface CallContext {
   readonly sessionAllows: Set<string>;
   readonly guard: LoopGuard;
   readonly snapshots: SnapshotStore;
-  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk>;
+  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk | UserDenial>;
   readonly emit: (event: AgentEvent) => void;
   readonly record: (entry: TranscriptEntry) => void;
   readonly turn: number;
@@ -234,7 +240,7 @@ async function askPermission(
   const settled = await settle(() => context.approve({ tool, args, decision }), signal);
   if (settled.kind === "aborted") return { result: failure(abortedText(signal)), stop: "aborted" };
   // A prompt that fails (a closed input, say) is a no, and nobody said it: the result says what happened.
-  const given: ApprovalAnswer | NobodyToAsk =
+  const given: ApprovalAnswer | NobodyToAsk | UserDenial =
     settled.kind === "done" ? settled.value : { kind: "nobody_to_ask", reason: `the approval question failed (${describeError(settled.error)})` };
   const answer: ApprovalAnswer = typeof given === "string" ? given : "deny";
   context.record({ type: "decision", callId, tool: tool.name, decision, answer });
@@ -246,12 +252,18 @@ async function askPermission(
     case "once":
       return "run";
     case "deny":
-      return { result: failure(typeof given === "string" ? "Denied by the user." : `Not run: ${given.reason}.`), stop: null };
+      return { result: failure(denialText(given)), stop: null };
     default: {
       const unknown: never = answer;
       throw new Error(`unknown approval answer ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+function denialText(given: ApprovalAnswer | NobodyToAsk | UserDenial): string {
+  if (typeof given === "string") return "Denied by the user.";
+  if (given.kind === "denied") return `Denied by the user, who said: ${JSON.stringify(given.because)}`;
+  return `Not run: ${given.reason}.`;
 }
 
 function failure(text: string): ToolResult {
