@@ -185,6 +185,7 @@ describe("slash commands", () => {
       "out:/cost",
       "out:/status",
       "out:/model <name>",
+      "out:/compact",
       "out:/clear",
       "out:/mcp [login <alias>]",
       "out:/exit",

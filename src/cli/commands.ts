@@ -190,6 +190,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: "compact",
+    usage: "/compact",
+    summary: "replace the older turns by the model's summary of them (done by itself near the context window)",
+    async run(context) {
+      context.print(await context.agent.compact(context.signal));
+      return "ok";
+    },
+  },
+  {
     name: "clear",
     usage: "/clear",
     summary: "forget the conversation so far",

@@ -61,7 +61,7 @@ Modes:
   mca --resume [id]   continue the newest chat session, or the one with this id (\`mca sessions\`)
 
 Slash commands (chat and pipe mode):
-  /help /tools /approvals /call <tool> <json> /undo /last /cost /status /model <name> /clear /mcp /exit
+  /help /tools /approvals /call <tool> <json> /undo /last /cost /status /model <name> /compact /clear /mcp /exit
 
 Environment:
   ANTHROPIC_API_KEY   talk to Claude (without it the offline mock model answers, and says so once)

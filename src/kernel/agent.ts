@@ -18,6 +18,8 @@ import {
   type UserDenial,
 } from "./tool-call.js";
 
+import { COMPACT_AT_TOKENS, compactHistory } from "./compaction.js";
+
 export type { ApprovalRequest, NobodyToAsk, UserDenial } from "./tool-call.js";
 
 // How far one user prompt may go before the kernel ends the turn by itself.
@@ -31,12 +33,15 @@ export interface AgentLimits {
   readonly repeatRefuseAt: number;
   /** The nth identical call in one prompt that ends the turn. */
   readonly repeatStopAt: number;
+  /** Input tokens of the latest request from which the older turns are summarised before the next prompt. */
+  readonly compactAtTokens: number;
 }
 
 export const DEFAULT_LIMITS: AgentLimits = {
   maxTurnsPerPrompt: MAX_TURNS_PER_PROMPT,
   repeatRefuseAt: REPEAT_REFUSE_AT,
   repeatStopAt: REPEAT_STOP_AT,
+  compactAtTokens: COMPACT_AT_TOKENS,
 };
 
 export interface AgentDeps {
@@ -89,6 +94,8 @@ export interface Agent {
   undo(): Promise<UndoReport>;
   /** Forgets the conversation (approvals for this session and undo stay). */
   clear(): void;
+  /** `/compact`, and by itself near the context window: older turns replaced by the model's summary of them. */
+  compact(signal: AbortSignal): Promise<string>;
   readonly tools: readonly Tool[];
   readonly messages: readonly Message[];
 }
@@ -149,6 +156,22 @@ export function createAgent(deps: AgentDeps): Agent {
 
   if (messages.length > 0) record({ type: "history", messages });
 
+  /** How many input tokens the latest model request carried: how full the context is. */
+  let contextTokens = 0;
+
+  /** Replaces the older turns by their summary; says what happened, for the screen and the transcript. */
+  async function compact(signal: AbortSignal): Promise<string> {
+    const compacted = await compactHistory(deps.model, messages, signal);
+    if (compacted === null) return "nothing to compact: the conversation is only its latest turns";
+    if (compacted instanceof Error) return `context not compacted: ${compacted.message}`;
+    const folded = messages.length - (compacted.length - 2);
+    messages = compacted;
+    contextTokens = 0;
+    // Recorded whole, so that --resume continues from the compacted form.
+    record({ type: "history", messages });
+    return `context compacted: ${folded} earlier messages replaced by a summary; the latest turns are kept as they were`;
+  }
+
   async function runTurns(context: CallContext, signal: AbortSignal): Promise<TurnEnd> {
     for (let step = 0; step < limits.maxTurnsPerPrompt; step++) {
       let streamed = false;
@@ -167,7 +190,10 @@ export function createAgent(deps: AgentDeps): Agent {
         return "model_error";
       }
       const { message, stopReason, usage } = reply.value;
-      if (usage !== undefined) deps.emit({ type: "usage", model: deps.model.name, usage });
+      if (usage !== undefined) {
+        contextTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+        deps.emit({ type: "usage", model: deps.model.name, usage });
+      }
       // A model that does not stream still shows its text once.
       if (!streamed) for (const block of message.content) if (block.type === "text") deps.emit({ type: "text", delta: block.text });
       if (message.content.length > 0) addMessage(message);
@@ -208,6 +234,7 @@ export function createAgent(deps: AgentDeps): Agent {
 
   return {
     async prompt(text, signal) {
+      if (contextTokens >= limits.compactAtTokens) notice(await compact(signal));
       const context = startTurn();
       addMessage({ role: "user", content: [{ type: "text", text }] });
       let reason: TurnEnd;
@@ -242,8 +269,10 @@ export function createAgent(deps: AgentDeps): Agent {
     },
     clear() {
       messages = [];
+      contextTokens = 0;
       record({ type: "clear" });
     },
+    compact,
     get tools() {
       return deps.tools;
     },

@@ -57,5 +57,9 @@ export function createFakeAgent(script: FakeAgentScript, emit: (event: AgentEven
     clear() {
       received.push("clear");
     },
+    async compact() {
+      received.push("compact");
+      return "context compacted";
+    },
   };
 }
