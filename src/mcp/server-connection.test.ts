@@ -33,6 +33,16 @@ function open(spec: McpServerConfig, extraDeps: Partial<ConnectionDeps> = {}): S
 }
 
 describe("ServerConnection", () => {
+  it("says when a server that was up goes down, at once and once", async () => {
+    const warnings: string[] = [];
+    const connection = open(stdio("flaky", scriptedStdioServer()), { onWarning: (message) => warnings.push(message) });
+    await connection.connect();
+    await connection.callTool("exit", { code: 3, stderr: "going down" }, {});
+    expect(warnings.filter((warning) => warning.includes("disconnected"))).toEqual([
+      "flaky: disconnected: the server exited with code 3 (signal none); stderr: going down",
+    ]);
+  });
+
   it("restarts a stdio server that died once, on the next call, and stays disconnected after a second death", async () => {
     const connection = open(stdio("flaky", scriptedStdioServer()));
     await connection.connect();

@@ -327,6 +327,8 @@ export class ServerConnection {
 
   #markDead(reason: string): void {
     if (this.#state === "failed" || this.#state === "needs login") return;
+    // Told when it happens, not only in /mcp: the next call restarts a stdio server once.
+    if (this.#state === "connected") this.deps.onWarning(`${this.alias}: disconnected: ${this.#redact(reason)}`);
     this.#state = "disconnected";
     this.#error = reason;
   }
