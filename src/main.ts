@@ -29,6 +29,7 @@ const servers = (): readonly ServerStatus[] =>
     error: status.error === null ? null : redact(status.error),
     stderrTail: status.stderrTail === null ? null : redact(status.stderrTail),
     ...(status.recentLogs === undefined ? {} : { recentLogs: status.recentLogs.map(redact) }),
+    ...(status.endpoint === undefined ? {} : { endpoint: redact(status.endpoint) }),
   }));
 
 /** Exit status after a reader closed our output, as a shell reports a process ended by SIGPIPE (`git log | head`). */

@@ -84,10 +84,12 @@ describe("formatServerStatus", () => {
     ]);
   });
 
-  it("shows a server's last log messages and how often its lost session was renewed", () => {
+  it("shows a server's URL, its tools, its last log messages and how often its lost session was renewed", () => {
     const status: ServerStatus = { alias: "docs", transport: "http", state: "connected", protocolVersion: "2025-11-25", tools: 1, error: null, stderrTail: null };
-    expect(formatServerStatus([{ ...status, recentLogs: ["info: indexing", "warning db: slow"], sessionRenewals: 2 }])).toEqual([
+    expect(formatServerStatus([{ ...status, recentLogs: ["info: indexing", "warning db: slow"], sessionRenewals: 2, endpoint: "https://docs.example/mcp", toolNames: ["lookup"] }])).toEqual([
       "docs  http  connected  protocol legacy 2025-11-25  1 tools",
+      "  url: https://docs.example/mcp",
+      "  tools: lookup",
       "  session renewed 2× (the server had lost it)",
       "  log| info: indexing",
       "  log| warning db: slow",

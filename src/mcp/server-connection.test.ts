@@ -217,6 +217,8 @@ describe("ServerConnection with a legacy server", () => {
       state: "connected",
       protocolVersion: "2025-11-25",
       tools: 2,
+      endpoint: legacyStdioServer().args.reduce((line, word) => `${line} ${JSON.stringify(word)}`, JSON.stringify(process.execPath)),
+      toolNames: ["echo", "ask"],
       error: null,
       stderrTail: null,
       recentLogs: [],

@@ -35,6 +35,10 @@ export interface ServerStatus {
    * `level logger: text`. Always set here; optional so that a status built elsewhere need not carry it.
    */
   readonly recentLogs?: readonly string[];
+  /** How the server is reached: its command and arguments, or its URL (redacted where they hold a secret). */
+  readonly endpoint?: string;
+  /** The server's own names of the tools mounted from it. */
+  readonly toolNames?: readonly string[];
   /** HTTP only: how many times the server lost mca's legacy session (a 404) and a new one was started. */
   readonly sessionRenewals?: number;
 }
@@ -171,6 +175,8 @@ export class ServerConnection {
       state: this.#state,
       protocolVersion: this.#state === "failed" || this.#state === "needs login" ? null : (this.#lastClient?.protocolVersion() ?? null),
       tools: this.#tools.length,
+      endpoint: this.#redact(this.spec.transport === "stdio" ? [this.spec.command, ...this.spec.args].map((word) => JSON.stringify(word)).join(" ") : this.spec.url),
+      toolNames: this.#tools.map((tool) => tool.name),
       error: this.#error === null ? null : this.#redact(this.#error),
       stderrTail: tail === "" ? null : tail,
       recentLogs: this.#log.recent(),
