@@ -63,7 +63,7 @@ export function createEditFileTool(projectDir: string): Tool<EditArgs> {
       } catch (error) {
         return errorResult(`could not write ${path}: ${describeError(error)}`);
       }
-      const line = countNewlines(content.subarray(0, at)) + 1;
+      const line = countOccurrences(content.subarray(0, at), NEWLINE) + 1;
       return okResult(`edited ${path}: replaced 1 occurrence at line ${line}`);
     },
   };
@@ -81,16 +81,12 @@ function parseArgs(args: ToolArgs): EditArgs | Error {
   return { path, oldString, newString };
 }
 
+const NEWLINE = Buffer.from("\n");
+
 /** Overlapping occurrences count: in "aaa", "aa" is ambiguous, so it counts twice. */
 function countOccurrences(content: Buffer, needle: Buffer): number {
   let count = 0;
   for (let at = content.indexOf(needle); at !== -1; at = content.indexOf(needle, at + 1)) count += 1;
-  return count;
-}
-
-function countNewlines(bytes: Buffer): number {
-  let count = 0;
-  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) count += 1;
   return count;
 }
 
