@@ -145,14 +145,12 @@ function runCommand(request: CommandRequest): Promise<CommandOutcome> {
       lastProgressMs = Date.now();
       request.onLine(newest);
     };
-    child.stdout.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       output.push(chunk);
       progress(chunk);
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output.push(chunk);
-      progress(chunk);
-    });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
 
     const killGroup = (signal: NodeJS.Signals): void => {
       if (child.pid === undefined) return;
