@@ -1,7 +1,7 @@
 // The sessions of a project as a person picks among them: `mca sessions` lists them, `--resume` continues
 // the newest chat (a one-shot -p or pipe run is never what "continue" means) or the one named by its id.
 import { replayHistory, type Message, type TextBlock } from "../kernel/index.js";
-import { isSessionId, readTranscript, sessionIdsNewestFirst, sessionsDir, transcriptPath, type SessionMode } from "./transcript-file.js";
+import { isSessionId, readTranscript, sessionIdsNewestFirst, sessionsDir, transcriptPath, type SessionMode, type TranscriptContents } from "./transcript-file.js";
 
 /** A first prompt is shown on one line, cut to this many characters. */
 export const FIRST_PROMPT_CHARS = 80;
@@ -27,7 +27,7 @@ export interface ResumedSession {
 /** Every session of the project that holds a message, newest (last written) first. */
 export function listSessions(projectDir: string): SessionSummary[] {
   return sessionIdsNewestFirst(projectDir).flatMap((id) => {
-    const { start, entries } = readTranscript(transcriptPath(sessionsDir(projectDir), id));
+    const { start, entries } = readSession(projectDir, id);
     const messages = replayHistory(entries);
     if (messages.length === 0) return [];
     const firstPrompt = entries.flatMap((entry) => (entry.type === "message" && entry.message.role === "user" ? textOf(entry.message.content) : [])).at(0);
@@ -44,16 +44,20 @@ export function findSessionToResume(projectDir: string, id: string | undefined):
   if (id !== undefined) {
     const known = isSessionId(id) && sessionIdsNewestFirst(projectDir).includes(id);
     if (!known) return new Error(`no session ${JSON.stringify(id)} in this project; \`mca sessions\` lists them`);
-    const { start, entries } = readTranscript(transcriptPath(sessionsDir(projectDir), id));
+    const { start, entries } = readSession(projectDir, id);
     return { id, messages: replayHistory(entries), snapshots: start?.snapshots ?? id };
   }
   for (const candidate of sessionIdsNewestFirst(projectDir)) {
-    const { start, entries } = readTranscript(transcriptPath(sessionsDir(projectDir), candidate));
+    const { start, entries } = readSession(projectDir, candidate);
     if (start?.mode !== "chat") continue;
     const messages = replayHistory(entries);
     if (messages.length > 0) return { id: candidate, messages, snapshots: start.snapshots ?? candidate };
   }
   return null;
+}
+
+function readSession(projectDir: string, id: string): TranscriptContents {
+  return readTranscript(transcriptPath(sessionsDir(projectDir), id));
 }
 
 function textOf(content: ReadonlyArray<{ readonly type: string }>): string[] {
