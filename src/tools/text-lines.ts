@@ -54,10 +54,11 @@ async function* readLines(handle: FileHandle, maxLineChars: number, signal: Abor
   const take = (cut: boolean): TextLine => {
     number += 1;
     const decoded = Buffer.concat(pieces, keptBytes).toString("utf8");
-    const text = cut || decoded.length > maxLineChars ? decoded.slice(0, maxLineChars) : decoded.replace(/\r$/u, "");
+    const isCut = cut || decoded.length > maxLineChars;
+    const text = isCut ? decoded.slice(0, maxLineChars) : decoded.replace(/\r$/u, "");
     pieces = [];
     keptBytes = 0;
-    return { number, text, cut: cut || decoded.length > maxLineChars };
+    return { number, text, cut: isCut };
   };
   /** Keeps `bytes` of the current line; true when they overflow its cap. */
   const keep = (bytes: Buffer): boolean => {
