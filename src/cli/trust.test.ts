@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createScriptedAsker } from "./test-support/scripted-asker.js";
@@ -70,6 +71,16 @@ describe("a cloned repository's own files", () => {
     const changed = await project.run(["tools"], "", env);
     expect(changed.stderr).toContain("changed since you trusted it");
     expect(existsSync(join(project.dir, "STARTED2"))).toBe(false);
+  });
+
+  it("never hang mca when the repository commits a named pipe under a config file's name", async () => {
+    await rm(join(project.dir, "mcp.config.json"));
+    execFileSync("mkfifo", [join(project.dir, "mcp.config.json")]);
+    const tools = await project.run(["tools"], "", env);
+    expect(tools.code).toBe(0);
+    const trusted = await project.run(["--trust-project", "tools"], "", env);
+    expect(trusted.code).toBe(2);
+    expect(trusted.stderr).toContain("mcp.config.json: cannot read the file: not a regular file");
   });
 
   it("are not needed for a config the user names on the command line", async () => {

@@ -2,10 +2,8 @@
 // programs and widen permissions, so they take effect only once the user has seen what they would do and
 // trusted the folder for these contents: the chat asks once; without a terminal they are skipped with one
 // line naming `mca trust` (which shows the same summary and records the trust) and `--trust-project`.
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PROJECT_FILES, parseMcpConfig, projectTrust, readSettingsFile, recordTrust, settingsFiles, type ProjectFiles } from "../config/index.js";
-import { describeError } from "../kernel/index.js";
+import { PROJECT_FILES, parseMcpConfig, parseSettings, projectTrust, recordTrust, settingsFiles, type ProjectFiles } from "../config/index.js";
 import type { McpServerConfig } from "../mcp/index.js";
 import type { Asker, Choice } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -30,7 +28,7 @@ export async function settleProjectTrust(deps: TrustDeps): Promise<boolean | Err
   const state = await projectTrust(deps.projectDir, deps.env);
   if (state instanceof Error) return state;
   if (state.kind !== "untrusted" || deps.trustFlag) return true;
-  const summary = await summarise(state.files, deps);
+  const summary = summarise(state.files, deps);
   // Nothing that would start or widen a permission (say, only deny rules): nothing to ask about.
   if (summary.widens === 0) return true;
   if (deps.asker === undefined) {
@@ -86,7 +84,7 @@ export async function runTrustCommand(deps: TrustCommandDeps): Promise<number> {
     deps.out(`nothing to trust: ${untrustedText(deps.projectDir)} has no ${PROJECT_FILES.join(" or ")}\n`);
     return 0;
   }
-  const summary = await summarise(state.files, { ...deps, mcpConfigFlag: undefined });
+  const summary = summarise(state.files, { ...deps, mcpConfigFlag: undefined });
   deps.out(`${summary.lines.join("\n")}\n`);
   if (state.kind === "trusted") {
     deps.out("already trusted for these contents\n");
@@ -112,12 +110,13 @@ interface TrustSummary {
  * arguments or URL, with the names (never the values) of its env and headers; each allow rule. Every word
  * comes from the repository, so each is printed through untrustedText.
  */
-async function summarise(files: ProjectFiles, deps: Pick<TrustDeps, "projectDir" | "env" | "mcpConfigFlag">): Promise<TrustSummary> {
+function summarise(files: ProjectFiles, deps: Pick<TrustDeps, "projectDir" | "env" | "mcpConfigFlag">): TrustSummary {
   const lines = [`This folder has its own mca configuration: ${untrustedText(files.projectDir)}`];
   let widens = 0;
   const configFile = join(files.projectDir, PROJECT_FILES[0]);
-  if (files.present.includes(configFile) && deps.mcpConfigFlag === undefined) {
-    const servers = await projectServers(configFile, deps.env);
+  const configText = files.texts.get(configFile);
+  if (configText !== undefined && deps.mcpConfigFlag === undefined) {
+    const servers = projectServers(configText, configFile, deps.env);
     if (servers instanceof Error) {
       lines.push(`  ${PROJECT_FILES[0]} cannot be read: ${untrustedText(servers.message)}`);
       widens += 1;
@@ -129,8 +128,9 @@ async function summarise(files: ProjectFiles, deps: Pick<TrustDeps, "projectDir"
     }
   }
   const settingsFile = settingsFiles(files.projectDir, deps.env).project;
-  if (files.present.includes(settingsFile)) {
-    const rules = await readSettingsFile(settingsFile);
+  const settingsText = files.texts.get(settingsFile);
+  if (settingsText !== undefined) {
+    const rules = settingsText instanceof Error ? settingsText : parseSettings(settingsText, settingsFile);
     if (rules instanceof Error) {
       lines.push(`  ${PROJECT_FILES[1]} cannot be read: ${untrustedText(rules.message)}`);
     } else {
@@ -148,13 +148,8 @@ async function summarise(files: ProjectFiles, deps: Pick<TrustDeps, "projectDir"
  * The servers as written: each `${VAR}` the environment defines stays a `${VAR}` placeholder, so no value of
  * the user's environment is shown, while a variable that is not set fails here as it would in the real run.
  */
-async function projectServers(file: string, env: Env): Promise<readonly McpServerConfig[] | Error> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    return new Error(describeError(error));
-  }
+function projectServers(text: string | Error, file: string, env: Env): readonly McpServerConfig[] | Error {
+  if (text instanceof Error) return text;
   const placeholders = Object.fromEntries(Object.keys(env).map((name) => [name, `\${${name}}`]));
   const config = parseMcpConfig(text, file, placeholders);
   return config instanceof Error ? config : config.servers;

@@ -1,6 +1,8 @@
 // Reading a config file into typed values, once, at the boundary: the one error a config file produces
 // (ConfigError: which file, where in it, what is wrong), typed readers over positioned JSON nodes that
 // throw it naming the exact path, line and column, and `${VAR}` expansion from a given environment.
+import { readFile, stat } from "node:fs/promises";
+import { describeError } from "../kernel/index.js";
 import { positionAt, readJson, type JsonNode, type JsonReadError, type PathSegment, type SourcePosition } from "./json-reader.js";
 
 /** Keys made of these print after a dot; any other key prints in brackets, quoted. */
@@ -216,5 +218,19 @@ export function expandVariables(text: string, env: Env): Expansion {
     if (replacement === undefined) return { ok: false, reason: `variable ${name} is not set` };
     expanded += text.slice(index, start) + replacement;
     index = end + 1;
+  }
+}
+
+/**
+ * A config file's text; null when it does not exist; a ConfigError starting with `cannotRead` otherwise. Only a regular file is read: a repository could commit
+ * a named pipe under a config file's name, and reading one waits for ever.
+ */
+export async function readConfigText(file: string, cannotRead: string): Promise<string | null | ConfigError> {
+  try {
+    if (!(await stat(file)).isFile()) return new ConfigError(file, "", `${cannotRead}: not a regular file`);
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if (error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR")) return null;
+    return new ConfigError(file, "", `${cannotRead}: ${describeError(error)}`);
   }
 }

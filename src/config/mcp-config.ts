@@ -1,8 +1,7 @@
 // The MCP server config: mcp.config.json (or --mcp-config) validated into a typed McpConfig with `${VAR}`
 // expanded, or the first ConfigError found. The shape is the one other MCP hosts use: stdio `{ command,
 // args?, env?, cwd? }`, HTTP `{ type: "http", url, headers?, oauth? }`, plus our own `timeoutMs`, `startupTimeoutMs`, `logLevel` and `enabled`.
-import { readFile } from "node:fs/promises";
-import { describeError, MODEL_KEY_VARIABLES, secretsIn } from "../kernel/index.js";
+import { MODEL_KEY_VARIABLES, secretsIn } from "../kernel/index.js";
 import {
   isLogLevel,
   LOG_LEVELS,
@@ -24,6 +23,7 @@ import {
   readExpandedString,
   readExpandedStringArray,
   readExpandedStringMap,
+  readConfigText,
   readingConfig,
   readNonEmptyExpandedString,
   readObject,
@@ -82,13 +82,9 @@ export function parseMcpConfig(text: string, file: string, env: Env): McpConfig 
 
 /** Reads and validates an MCP config file: the config, or a ConfigError (the file cannot be read, or is not valid). */
 export async function loadMcpConfig(path: string, env: Env): Promise<McpConfig | ConfigError> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    return new ConfigError(path, "", `cannot read the file: ${describeError(error)}`);
-  }
-  return parseMcpConfig(text, path, env);
+  const text = await readConfigText(path, "cannot read the file");
+  if (text === null) return new ConfigError(path, "", "cannot read the file: ENOENT: no such file or directory");
+  return text instanceof ConfigError ? text : parseMcpConfig(text, path, env);
 }
 
 /**

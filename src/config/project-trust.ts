@@ -8,7 +8,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describeError } from "../kernel/index.js";
-import { ConfigError, optionalField, readConfigJson, readingConfig, readObject, type ReadContext } from "./config-reader.js";
+import { ConfigError, optionalField, readConfigJson, readConfigText, readingConfig, readObject, type ReadContext } from "./config-reader.js";
 import { userConfigDir } from "./settings.js";
 
 /** The project's own files that trust covers, relative to the project folder, in the order they are hashed. */
@@ -19,6 +19,11 @@ export interface ProjectFiles {
   readonly projectDir: string;
   /** The files of PROJECT_FILES that exist, as absolute paths. */
   readonly present: readonly string[];
+  /**
+   * Each present file's text as it was hashed (or why it cannot be read), so that what the user is shown
+   * before trusting is exactly what the hash records.
+   */
+  readonly texts: ReadonlyMap<string, string | ConfigError>;
   /** sha256 over every file's name, presence and bytes. */
   readonly hash: string;
 }
@@ -40,16 +45,19 @@ export async function readProjectFiles(projectDir: string): Promise<ProjectFiles
   const realDir = realPath(projectDir);
   const hash = createHash("sha256");
   const present: string[] = [];
+  const texts = new Map<string, string | ConfigError>();
   for (const name of PROJECT_FILES) {
     const path = join(realDir, name);
-    const bytes = await readFile(path).catch(() => null);
+    const text = await readConfigText(path, "cannot read it");
     // Name and length prefix each entry, so no two different sets of files give the same stream.
-    hash.update(`${name}\0${bytes === null ? "absent" : `${bytes.length}`}\0`);
-    if (bytes === null) continue;
-    hash.update(bytes);
+    const entry = text === null ? "absent" : text instanceof ConfigError ? "unreadable" : `${Buffer.byteLength(text)}`;
+    hash.update(`${name}\0${entry}\0`);
+    if (text === null) continue;
+    if (typeof text === "string") hash.update(text);
     present.push(path);
+    texts.set(path, text);
   }
-  return { projectDir: realDir, present, hash: hash.digest("hex") };
+  return { projectDir: realDir, present, texts, hash: hash.digest("hex") };
 }
 
 /** Whether the user trusted this project folder for its present contents; a broken store is a ConfigError. */

@@ -1,15 +1,15 @@
 // The user's approval rules: `permissions` from the user and project settings files, plus the
 // `--allow` / `--deny` flags. Validated here, once, into Rules whose origin names where each came from;
 // a settings file is read with the positioned JSON reader, so its errors name `file:line:column`.
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { describeError, parseRule, type Rule, type Verdict } from "../kernel/index.js";
+import { parseRule, type Rule, type Verdict } from "../kernel/index.js";
 import {
   ConfigError,
   fail,
   optionalField,
   readConfigJson,
+  readConfigText,
   readingConfig,
   readObject,
   readString,
@@ -59,8 +59,8 @@ export async function loadRules(files: SettingsFiles, flags: RuleFlags, projectT
 }
 
 /** The rules of one settings file; none when it does not exist. */
-export async function readSettingsFile(file: string): Promise<Rule[] | Error> {
-  const text = await readSettingsText(file);
+async function readSettingsFile(file: string): Promise<Rule[] | Error> {
+  const text = await readConfigText(file, "cannot read settings");
   if (text instanceof Error || text === null) return text ?? [];
   return parseSettings(text, file);
 }
@@ -108,17 +108,4 @@ export function parseRuleFlags(flags: RuleFlags): Rule[] | Error {
     }
   }
   return rules;
-}
-
-async function readSettingsText(file: string): Promise<string | null | ConfigError> {
-  try {
-    return await readFile(file, "utf8");
-  } catch (error) {
-    if (isErrnoException(error) && error.code === "ENOENT") return null;
-    return new ConfigError(file, "", `cannot read settings: ${describeError(error)}`);
-  }
-}
-
-function isErrnoException(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && "code" in error;
 }
