@@ -1,6 +1,6 @@
 // The agent loop: a user prompt, then model turns and tool calls until the model ends its turn or a
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
-import { unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
+import { unknownToolDecision, type Decision, type Rule } from "./gate.js";
 import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT } from "./history.js";
 import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, TurnUndo } from "./ports.js";
 import type { Redact } from "./redaction.js";
@@ -12,10 +12,9 @@ import {
   judgeCall,
   runToolCall,
   type ApprovalRequest,
+  type ApproverReply,
   type CallContext,
   type CallOutcome,
-  type NobodyToAsk,
-  type UserDenial,
 } from "./tool-call.js";
 
 import { COMPACT_AT_TOKENS, compactHistory } from "./compaction.js";
@@ -51,7 +50,7 @@ export interface AgentDeps {
   readonly rules: readonly Rule[];
   readonly system: string;
   /** Called only when the gate says ask; the CLI prompts (or, without a terminal, denies). */
-  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk | UserDenial>;
+  readonly approve: (request: ApprovalRequest) => Promise<ApproverReply>;
   readonly snapshots: SnapshotStore;
   readonly transcript: TranscriptSink;
   readonly emit: (event: AgentEvent) => void;

@@ -35,6 +35,9 @@ export interface UserDenial {
   readonly because: string;
 }
 
+/** What the approver can answer: the user's answer, a denial with the user's reason, or that nobody could be asked. */
+export type ApproverReply = ApprovalAnswer | NobodyToAsk | UserDenial;
+
 export interface ApprovalRequest {
   readonly tool: Tool;
   readonly args: ToolArgs;
@@ -49,7 +52,7 @@ export interface CallContext {
   readonly sessionAllows: Set<string>;
   readonly guard: LoopGuard;
   readonly snapshots: SnapshotStore;
-  readonly approve: (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk | UserDenial>;
+  readonly approve: (request: ApprovalRequest) => Promise<ApproverReply>;
   readonly emit: (event: AgentEvent) => void;
   readonly record: (entry: TranscriptEntry) => void;
   readonly turn: number;
@@ -240,7 +243,7 @@ async function askPermission(
   const settled = await settle(() => context.approve({ tool, args, decision }), signal);
   if (settled.kind === "aborted") return { result: failure(abortedText(signal)), stop: "aborted" };
   // A prompt that fails (a closed input, say) is a no, and nobody said it: the result says what happened.
-  const given: ApprovalAnswer | NobodyToAsk | UserDenial =
+  const given: ApproverReply =
     settled.kind === "done" ? settled.value : { kind: "nobody_to_ask", reason: `the approval question failed (${describeError(settled.error)})` };
   const answer: ApprovalAnswer = typeof given === "string" ? given : "deny";
   context.record({ type: "decision", callId, tool: tool.name, decision, answer });
@@ -260,7 +263,7 @@ async function askPermission(
   }
 }
 
-function denialText(given: ApprovalAnswer | NobodyToAsk | UserDenial): string {
+function denialText(given: ApproverReply): string {
   if (typeof given === "string") return "Denied by the user.";
   if (given.kind === "denied") return `Denied by the user, who said: ${JSON.stringify(given.because)}`;
   return `Not run: ${given.reason}.`;
