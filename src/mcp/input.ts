@@ -267,12 +267,11 @@ export interface LegacyAskContext {
 export async function answerLegacyInputRequest(
   method: string,
   params: JsonObject,
-  responder: InputResponder | undefined,
+  responder: InputResponder,
   context: LegacyAskContext,
 ): Promise<ServerRequestAnswer> {
   const request = parseInputRequest({ method, params });
   if (request instanceof Error) return { error: { code: INVALID_PARAMS, message: request.message } };
-  if (responder === undefined) return { error: { code: METHOD_NOT_FOUND, message: `mca does not offer ${method}` } };
   const why = undeclaredReason(request, responder.support);
   if (why !== undefined) return { error: { code: METHOD_NOT_FOUND, message: `the server asked for ${why}` } };
   const answer = await responder.answer({ request }, { ...context, round: 1 });
