@@ -206,8 +206,13 @@ export function callSubject(tool: Pick<Tool, "kind" | "gateSubject">, args: Tool
   const { command, path } = args;
   if (tool.kind === "exec" && typeof command === "string") return { kind: "command", text: command };
   if (typeof path === "string") {
-    const normal = posix.normalize(path).replace(/(?<=.)\/+$/u, "");
+    const normal = normalizedPath(path);
     return { kind: "path", text: normal, outside: normal === ".." || normal.startsWith("../") };
   }
   return { kind: "arguments", text: stableJson(args) };
+}
+
+/** A `/`-separated path as the gate matches it: `.` and `..` resolved lexically, no trailing slash. */
+export function normalizedPath(path: string): string {
+  return posix.normalize(path).replace(/(?<=.)\/+$/u, "");
 }

@@ -2,8 +2,8 @@
 // (`../x`, absolute paths elsewhere) and through symbolic links (a link inside the folder that points
 // outside it); the gate judges the path where it really leads; a write tool names the file it changes.
 import { lstatSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, posix, relative, resolve, sep } from "node:path";
-import type { GateSubject } from "../kernel/index.js";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { normalizedPath, type GateSubject } from "../kernel/index.js";
 
 /** The absolute path of `path` (relative to the project folder), or an Error the model can read. */
 export function resolveInProject(projectDir: string, path: string): string | Error {
@@ -18,7 +18,7 @@ export function resolveInProject(projectDir: string, path: string): string | Err
  */
 export function pathSubject(projectDir: string, path: string): GateSubject {
   const located = locate(projectDir, path);
-  if (located instanceof Error) return { kind: "path", text: posix.normalize(path.split(sep).join("/")).replace(/(?<=.)\/+$/u, ""), outside: true };
+  if (located instanceof Error) return { kind: "path", text: normalizedPath(path.split(sep).join("/")), outside: true };
   const real = relative(located.realRoot, located.realTarget).split(sep).join("/");
   return { kind: "path", text: real === "" ? "." : real, outside: false };
 }
