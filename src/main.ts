@@ -134,10 +134,11 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   const { growingRedactor, loginDeps, runMcpLogin, runMcpLogout } = await import("./cli/mcp-login.js");
   const { mountConfiguredServers, readConfiguredServers, startupFailureLines } = await import("./cli/mcp-servers.js");
   ({ killAllChildrenSync: killChildren } = await import("./mcp/index.js"));
-  // Tokens a login issues join the redaction set the moment they are read or issued.
-  let secrets: ReturnType<typeof growingRedactor> | undefined;
+  // The configured values join the redaction set once the config is read; a login's tokens as they are issued.
+  const secrets = growingRedactor([]);
+  redact = secrets.redact;
   const mountDeps = {
-    logins: loginDeps(env, (secret) => secrets?.add(secret)),
+    logins: loginDeps(env, secrets.add),
     projectDir,
     configPath: invocation.options.mcpConfig,
     projectTrusted,
@@ -152,8 +153,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     warn(`mca: ${config.message}`);
     return USAGE_EXIT_CODE;
   }
-  secrets = growingRedactor(configuredSecrets(config, env));
-  redact = secrets.redact;
+  for (const secret of configuredSecrets(config, env)) secrets.add(secret);
   if (invocation.kind === "mcp-login" || invocation.kind === "mcp-logout") {
     const commandDeps = { config, env, out: writeOut, err: writeErr };
     if (invocation.kind === "mcp-logout") return runMcpLogout(commandDeps, invocation.alias);
@@ -196,7 +196,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   }
   input.responder.attachModel(setup.model);
   const mcpLogin = (alias: string, print: (text: string) => void, fail: (text: string) => void): Promise<number> =>
-    runMcpLogin({ config, env, out: print, err: fail, interactive: true, addSecret: (secret) => secrets?.add(secret) }, alias);
+    runMcpLogin({ config, env, out: print, err: fail, interactive: true, addSecret: secrets.add }, alias);
   return runMode(invocation, {
     makeAgent: setup.makeAgent,
     banner: setup.banner,

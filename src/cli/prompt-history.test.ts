@@ -27,11 +27,13 @@ describe("prompt history", () => {
     expect(loadPromptHistory(file)).toEqual(["fine", "ok"]);
   });
 
-  it("keeps at most PROMPT_HISTORY_SIZE prompts", () => {
+  it("keeps at most PROMPT_HISTORY_SIZE prompts", async () => {
     const file = promptHistoryFile(root(), env());
     for (let index = 0; index < 2 * PROMPT_HISTORY_SIZE + 5; index += 1) appendPromptHistory(file, `p${index}`);
     const loaded = loadPromptHistory(file);
     expect(loaded).toHaveLength(PROMPT_HISTORY_SIZE);
     expect(loaded[0]).toBe(`p${2 * PROMPT_HISTORY_SIZE + 4}`);
+    // Loading cut the file itself back, so it does not grow without end.
+    expect((await readFile(file, "utf8")).trim().split("\n")).toHaveLength(PROMPT_HISTORY_SIZE);
   });
 });

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { userConfigDir } from "../config/index.js";
 import { untrustedText } from "./untrusted-text.js";
 
-/** As many as the input line keeps; the file is cut back to this many when it has grown to twice that. */
+/** As many as the input line keeps; the file is cut back to this many, when it is loaded, once it has grown to twice that. */
 export const PROMPT_HISTORY_SIZE = 500;
 
 export function promptHistoryFile(projectDir: string, env: Readonly<Record<string, string | undefined>>): string {
@@ -30,8 +30,17 @@ export function loadPromptHistory(file: string): string[] {
   } catch {
     return [];
   }
+  const lines = text.split("\n").filter((line) => line !== "");
+  // Appending never reads the file back: it is cut to size here, once per session.
+  if (lines.length > 2 * PROMPT_HISTORY_SIZE) {
+    try {
+      writeFileSync(file, `${lines.slice(-PROMPT_HISTORY_SIZE).join("\n")}\n`, { mode: 0o600 });
+    } catch {
+      // Left long: it is cut again next time.
+    }
+  }
   const prompts: string[] = [];
-  for (const line of text.split("\n")) {
+  for (const line of lines) {
     const prompt = parsePrompt(line);
     if (prompt !== undefined && prompt !== prompts.at(-1)) prompts.push(prompt);
   }
@@ -44,8 +53,6 @@ export function appendPromptHistory(file: string, prompt: string): void {
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     appendFileSync(file, `${JSON.stringify(prompt)}\n`, { mode: 0o600 });
-    const lines = readFileSync(file, "utf8").split("\n").filter((line) => line !== "");
-    if (lines.length > 2 * PROMPT_HISTORY_SIZE) writeFileSync(file, `${lines.slice(-PROMPT_HISTORY_SIZE).join("\n")}\n`, { mode: 0o600 });
   } catch {
     // Nothing to do: the session goes on without saving this line.
   }
