@@ -13,7 +13,7 @@ import { openTextFile, type TextLine } from "./text-lines.js";
 
 const SEARCH_MAX_MATCHES = 200;
 /** The whole search, walking, reading and matching, ends by then. */
-export const SEARCH_TIME_LIMIT_MS = 5_000;
+const SEARCH_TIME_LIMIT_MS = 5_000;
 const SEARCH_SHOWN_LINE_CHARS = 300;
 /** A longer line is matched on its beginning only, so one endless line cannot fill memory. */
 const SEARCH_MATCHED_LINE_CHARS = 100_000;
