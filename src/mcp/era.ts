@@ -238,7 +238,7 @@ export async function negotiateEra(open: () => Promise<McpClient>, options: Nego
     const probeStop = new AbortController();
     const probing = client.probe({ transport, signal: probeStop.signal });
     const early = await answeredWithin(probing, options.probeTimeoutMs ?? PROBE_TIMEOUT_MS);
-    if (early === "late") return { client, era: await raceLateProbe(client, probing, probeStop) };
+    if (early === LATE) return { client, era: await raceLateProbe(client, probing, probeStop) };
     if (early.era === "modern") return { client, era: "modern" };
     if (early.connectionLost) {
       // Some legacy servers exit on any request before `initialize`: restart once and go straight to it.
@@ -253,14 +253,17 @@ export async function negotiateEra(open: () => Promise<McpClient>, options: Nego
   }
 }
 
-/** The probe's verdict if it came within `limitMs` (or its failure, thrown), else "late"; the probe goes on either way. */
-async function answeredWithin(probing: Promise<ProbeVerdict>, limitMs: number): Promise<ProbeVerdict | "late"> {
+/** What `answeredWithin` gives when `limitMs` passed first. */
+export const LATE: unique symbol = Symbol("late");
+
+/** `pending`'s value if it settled within `limitMs` (its failure, thrown), else LATE; `pending` goes on either way. */
+export async function answeredWithin<T>(pending: Promise<T>, limitMs: number): Promise<T | typeof LATE> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), limitMs);
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), limitMs);
   });
   try {
-    return await Promise.race([probing, late]);
+    return await Promise.race([pending, late]);
   } finally {
     clearTimeout(timer);
   }

@@ -5,7 +5,7 @@
 import { describeError, type Redact, type ToolArgs } from "../kernel/index.js";
 import type { CallToolOutcome } from "./call-result.js";
 import { createMcpClient, type CallToolOptions, type McpClient } from "./client.js";
-import { negotiateEra, type Era } from "./era.js";
+import { answeredWithin, LATE, negotiateEra, type Era } from "./era.js";
 import { createOAuthSession, type HttpAuth } from "./auth/oauth-session.js";
 import type { TokenStore } from "./auth/token-store.js";
 import { createHttpTransport } from "./http/transport.js";
@@ -215,18 +215,10 @@ export class ServerConnection {
    */
   async #withinStartupBudget<T>(startUp: () => Promise<T>): Promise<T> {
     const budgetMs = this.spec.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
-    let timer: NodeJS.Timeout | undefined;
-    const overBudget = new Promise<"over budget">((resolve) => {
-      timer = setTimeout(() => resolve("over budget"), budgetMs);
-    });
     this.#gaveUp = undefined;
     const starting = startUp();
-    try {
-      const outcome = await Promise.race([starting, overBudget]);
-      if (outcome !== "over budget") return outcome;
-    } finally {
-      clearTimeout(timer);
-    }
+    const outcome = await answeredWithin(starting, budgetMs);
+    if (outcome !== LATE) return outcome;
     const waited = `after ${duration(budgetMs)} (startupTimeoutMs)`;
     const tail = this.#stderrTail?.() ?? "";
     const seen =
