@@ -2,7 +2,7 @@
 // Ctrl-C rule in every state — the first interrupts what runs (or clears the line being typed) and says
 // that a second within DOUBLE_INTERRUPT_WINDOW_MS exits, which it does; Ctrl-D on an empty line exits.
 // A prompt typed while a turn runs is queued and sent when the turn ends.
-import { describeError } from "../kernel/index.js";
+import { CONTEXT_WINDOW_TOKENS, describeError } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, type MarkdownRenderer } from "./markdown.js";
 import { runLine, SLASH_COMMANDS, type LastResult } from "./commands.js";
@@ -16,8 +16,6 @@ import type { AgentFactory } from "./session.js";
 import { createChatInput, createPromptsAsker, showInPager, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
 
 export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
-/** The context window of the Claude models mca talks to, for /status. */
-export const CONTEXT_WINDOW_TOKENS = 200_000;
 export const END_SETTLE_LIMIT_MS = 3000;
 
 export interface ChatDeps {

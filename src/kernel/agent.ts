@@ -16,7 +16,6 @@ import {
   type CallContext,
   type CallOutcome,
 } from "./tool-call.js";
-
 import { COMPACT_AT_TOKENS, compactHistory } from "./compaction.js";
 
 export type { ApprovalRequest, NobodyToAsk, UserDenial } from "./tool-call.js";

@@ -5,8 +5,10 @@
 import type { Message, Model } from "./ports.js";
 import { describeError } from "./settle.js";
 
-/** The Claude models' window is 200,000 tokens; compaction starts at three quarters of it. */
-export const COMPACT_AT_TOKENS = 150_000;
+/** The context window of the Claude models mca talks to. */
+export const CONTEXT_WINDOW_TOKENS = 200_000;
+/** Compaction starts at three quarters of the window: 150,000 tokens. */
+export const COMPACT_AT_TOKENS = (CONTEXT_WINDOW_TOKENS * 3) / 4;
 /** How many of the latest turns are kept as they are. */
 export const KEPT_TURNS = 2;
 
