@@ -37,8 +37,9 @@ const OUTPUT_CLOSED_EXIT_CODE = 141;
 /** Set once stdout or stderr is gone (a closed pipe): nothing is written any more, not even a warning. */
 let outputClosed = false;
 /**
- * Set once the config is read: every line mca itself writes passes through it, so no configured header or
- * env value, nor the API key, is printed (what tools return is redacted by the agent before it is cut).
+ * The run's redactor once the MCP setup begins (it learns the configured header and env values, the API key
+ * and a login's tokens as they come): every line mca itself writes passes through it, so none is printed
+ * (what tools return is redacted by the agent before it is cut).
  */
 let redact: Redact = (text) => text;
 const writeOut = (text: string): void => void (outputClosed || process.stdout.write(redact(text)));
