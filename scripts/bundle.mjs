@@ -1,21 +1,85 @@
-// Builds the `mca` command into one file, dist/src/main.cjs, so that start-up does not pay Node's ES module
-// loader for ~80 modules: CommonJS, because a single CommonJS file starts ~15 ms faster than the same code
-// as an ES module. Left outside the file, and loaded only on the paths that need them: the Anthropic SDK,
-// `prompts` and the Markdown renderer with its highlighter (large, needed only with a key, a question or the
-// chat), and the self-test, which runs from tsc's output (dist/src/selftest) beside the demo servers it
-// starts. `tsc -p tsconfig.build.json` runs first and type-checks.
+// Builds the `mca` command: dist/src/main.cjs (scripts/launcher.cjs) runs dist/src/bundle.js, all of mca's
+// own code and its small dependencies in one file, so that start-up does not pay Node's ES module loader for
+// ~80 modules, from the V8 code cache written here beside it (bundle.js.cache). The bundle is CommonJS, because
+// one CommonJS file starts ~15 ms faster than the same code as an ES module. Left outside it, and loaded only
+// on the paths that need them: the Anthropic SDK, `prompts` and the Markdown renderer with its highlighter
+// (large, needed only with a key, a question or the chat), and the self-test, which runs from tsc's output
+// (dist/src/selftest) beside the demo servers it starts. `tsc -p tsconfig.build.json` runs first and
+// type-checks.
+import { chmod, copyFile, mkdir, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
+import { Script } from "node:vm";
 import { build } from "esbuild";
 
-await build({
+// Node compiles a built-in module the first time it is required, and the ones below are not in its start-up
+// snapshot: child_process, net, crypto, http(s) and tls, readline and streams cost ~20 ms together, while
+// `mca tools --json` or pipe mode with empty input needs almost none of them. In the bundle each one is a
+// stand-in whose properties load the real module on first use, so a run pays only for what it touches.
+const DEFERRED_BUILTINS = [
+  "child_process", "crypto", "dgram", "fs/promises", "http", "https", "net", "os", "readline",
+  "readline/promises", "stream", "stream/promises", "string_decoder", "tls", "tty", "worker_threads", "zlib",
+];
+
+const deferBuiltins = {
+  name: "defer-builtins",
+  setup(builder) {
+    const names = DEFERRED_BUILTINS.map((name) => name.replace("/", "\\/")).join("|");
+    builder.onResolve({ filter: new RegExp(`^(node:)?(${names})$`) }, (args) =>
+      // The stand-in's own require is the real module.
+      args.namespace === "deferred-builtin"
+        ? { path: args.path, external: true }
+        : { path: args.path.replace(/^node:/, ""), namespace: "deferred-builtin" },
+    );
+    builder.onLoad({ filter: /.*/, namespace: "deferred-builtin" }, ({ path }) => {
+      const keys = Object.keys(createRequire(import.meta.url)(path));
+      return {
+        loader: "js",
+        contents: [
+          `let real;`,
+          `const load = () => (real ??= require(${JSON.stringify(`node:${path}`)}));`,
+          `for (const key of ${JSON.stringify(keys)}) {`,
+          `  Object.defineProperty(exports, key, { enumerable: true, get: () => load()[key] });`,
+          `}`,
+        ].join("\n"),
+      };
+    });
+  },
+};
+
+const BUNDLE = "dist/src/bundle.js";
+const LAUNCHER = "dist/src/main.cjs";
+/** The parameters bundle.js's function takes: CommonJS's five, and the dynamic import of scripts/launcher.cjs. */
+const PARAMETERS = "exports, require, module, __filename, __dirname, __mcaImport";
+/** What the bundle leaves outside itself and imports when a path needs it. */
+const EXTERNAL = ["@anthropic-ai/sdk", "prompts", "marked", "marked-terminal", "./selftest/*"];
+
+const built = await build({
   entryPoints: ["src/main.ts"],
-  outfile: "dist/src/main.cjs",
+  write: false,
+  outfile: BUNDLE,
   bundle: true,
   platform: "node",
   format: "cjs",
   target: "node20",
-  external: ["@anthropic-ai/sdk", "prompts", "marked", "marked-terminal", "./selftest/*"],
+  external: EXTERNAL,
+  plugins: [deferBuiltins],
   // main.ts reads its package.json next to itself through import.meta.url, which CommonJS lacks.
   define: { "import.meta.url": "__mcaModuleUrl" },
-  banner: { js: "const __mcaModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: "warning",
 });
+
+// A script compiled by vm has no import() of its own, so each one goes through the launcher's.
+const code = built.outputFiles[0].text.replace(/^#!.*\n/u, "").replace(/\bimport\((?=")/gu, "__mcaImport(");
+const leftover = /^.*\bimport\(.*$/mu.exec(code);
+if (leftover !== null) throw new Error(`bundle.js keeps an import() the launcher cannot serve: ${leftover[0].trim()}`);
+// One line before the code, so a stack trace's line numbers are the bundle's plus one.
+const text =
+  `(function (${PARAMETERS}) {"use strict"; const __mcaModuleUrl = require("node:url").pathToFileURL(__filename).href;\n` +
+  `${code}\n})\n`;
+await mkdir(dirname(BUNDLE), { recursive: true });
+await writeFile(BUNDLE, text);
+// The cache of compiling exactly this text, by this Node: the launcher hands it to V8, which checks that it fits.
+await writeFile(`${BUNDLE}.cache`, new Script(text, { filename: resolve(BUNDLE) }).createCachedData());
+await copyFile("scripts/launcher.cjs", LAUNCHER);
+await chmod(LAUNCHER, 0o755);

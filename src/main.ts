@@ -5,6 +5,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { isatty } from "node:tty";
 import { createShutdown, honourNoColor, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
 import type { AgentFactory, CliInputResponder, InputAnswers, ServerStatus } from "./cli/index.js";
 import type { Redact } from "./kernel/index.js";
@@ -158,7 +159,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   if (invocation.kind === "mcp-login" || invocation.kind === "mcp-logout") {
     const commandDeps = { config, env, out: writeOut, err: writeErr };
     if (invocation.kind === "mcp-logout") return runMcpLogout(commandDeps, invocation.alias);
-    const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    const interactive = stdinIsTerminal() && process.stdout.isTTY === true;
     return runMcpLogin({ ...commandDeps, interactive, addSecret: secrets.add }, invocation.alias);
   }
   if (config !== null) {
@@ -219,12 +220,17 @@ function newSessionId(startedAt: string, pid: number): string {
 function sessionMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | "mcp-login" | "mcp-logout" }>): SessionMode {
   if (invocation.kind !== "session") return "call";
   if (invocation.print !== undefined) return "print";
-  return process.stdin.isTTY ? "chat" : "pipe";
+  return stdinIsTerminal() ? "chat" : "pipe";
+}
+
+/** Asked of the descriptor, not of process.stdin: creating that stream costs a run that never reads it ~3 ms. */
+function stdinIsTerminal(): boolean {
+  return isatty(0);
 }
 
 /** Whether the chat can ask the user questions on the terminal (trust, approvals, MCP input requests). */
 function isInteractive(invocation: WorkInvocation): boolean {
-  return invocation.kind === "session" && invocation.print === undefined && process.stdin.isTTY === true;
+  return invocation.kind === "session" && invocation.print === undefined && stdinIsTerminal();
 }
 
 /** Whether the project's own files apply: asked once in the chat, told in one line elsewhere. */
@@ -297,7 +303,7 @@ async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | 
     case "session": {
       const { runPipeMode } = await import("./cli/pipe-mode.js");
       const continueWith = `mca --resume ${sessionId} continues it`;
-      if (invocation.print !== undefined || !process.stdin.isTTY) {
+      if (invocation.print !== undefined || !stdinIsTerminal()) {
         // One line on stderr, so that stdout stays the answer alone.
         warn(`mca: session ${sessionId} (${continueWith})`);
         return runPipeMode({

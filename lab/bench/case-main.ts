@@ -6,7 +6,7 @@ import { connectCase } from "./case-endpoint.js";
 import { largeResultMs, sequentialLatencyUs, throughputPerSecond } from "./measure/call-loops.js";
 import { serverCommand, type Command } from "./servers/server-command.js";
 
-const START_UP_WARMUPS = 2;
+const START_UP_WARMUPS = 3;
 const MOUNT_WARMUPS = 1;
 const LIST_WARMUPS = 3;
 

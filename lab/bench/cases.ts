@@ -127,7 +127,7 @@ const MOUNT_SCENARIO = "discovery · mca mounting 4 stdio servers, one answering
 /** The floor under the mount scenario: starting 4 node processes at once on this machine's CPUs. */
 const BOOT_SCENARIO = "discovery · reference: mca mounting fast stdio servers only";
 const SLOW_DELAY_MS = 1000;
-const START_UP_SAMPLES = 10;
+const START_UP_SAMPLES = 30;
 
 function startUp(scenario: string, subject: StartUpTarget, anchor: StartUpTarget): BenchCase[] {
   return [subject, anchor].map((target) => single(`start-up/${scenario}/${target}`, `start-up · ${scenario}`, target, "ms", { kind: "start-up", target, samples: START_UP_SAMPLES }));

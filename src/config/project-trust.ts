@@ -40,30 +40,29 @@ export function trustStoreFile(env: Readonly<Record<string, string | undefined>>
   return join(userConfigDir(env), "trusted-projects.json");
 }
 
-/** The project's own files and their hash, read now. */
-export async function readProjectFiles(projectDir: string): Promise<ProjectFiles> {
+/** The project's own files and their hash, read now; null when it has none of them (nothing to hash or trust). */
+async function readProjectFiles(projectDir: string): Promise<ProjectFiles | null> {
   const realDir = realPath(projectDir);
-  const hash = createHash("sha256");
-  const present: string[] = [];
   const texts = new Map<string, string | ConfigError>();
+  // Name and length prefix each entry, so no two different sets of files give the same stream.
+  const stream: string[] = [];
   for (const name of PROJECT_FILES) {
     const path = join(realDir, name);
     const text = await readConfigText(path, "cannot read it");
-    // Name and length prefix each entry, so no two different sets of files give the same stream.
     const entry = text === null ? "absent" : text instanceof ConfigError ? "unreadable" : `${Buffer.byteLength(text)}`;
-    hash.update(`${name}\0${entry}\0`);
-    if (text === null) continue;
-    if (typeof text === "string") hash.update(text);
-    present.push(path);
-    texts.set(path, text);
+    stream.push(`${name}\0${entry}\0`, typeof text === "string" ? text : "");
+    if (text !== null) texts.set(path, text);
   }
-  return { projectDir: realDir, present, texts, hash: hash.digest("hex") };
+  if (texts.size === 0) return null;
+  const hash = createHash("sha256");
+  for (const part of stream) hash.update(part);
+  return { projectDir: realDir, present: [...texts.keys()], texts, hash: hash.digest("hex") };
 }
 
 /** Whether the user trusted this project folder for its present contents; a broken store is a ConfigError. */
 export async function projectTrust(projectDir: string, env: Readonly<Record<string, string | undefined>>): Promise<TrustState | ConfigError> {
   const files = await readProjectFiles(projectDir);
-  if (files.present.length === 0) return { kind: "no-project-files" };
+  if (files === null) return { kind: "no-project-files" };
   const store = await readStore(trustStoreFile(env));
   if (store instanceof ConfigError) return store;
   const recorded = store.get(files.projectDir);

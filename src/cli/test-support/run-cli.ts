@@ -1,5 +1,6 @@
-// Runs the real CLI (`node --import tsx src/main.ts`) as a child process in a temporary project, stdin
-// piped, with a temporary HOME and XDG_CONFIG_HOME so the user's own settings never leak in.
+// Runs the real CLI (`node --import tsx src/main.ts`, or the built bundle `dist/src/main.cjs` that users run)
+// as a child process in a temporary project, stdin piped, with a temporary HOME and XDG_CONFIG_HOME so the
+// user's own settings never leak in.
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -8,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+export const BUNDLE = fileURLToPath(new URL("../../../dist/src/main.cjs", import.meta.url));
 /** Absolute, because the CLI runs from a temporary project folder where `tsx` cannot be resolved. */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const CLI_LIMIT_MS = 15_000;
@@ -33,7 +35,10 @@ export interface TempProject {
   remove(): Promise<void>;
 }
 
-export async function createTempProject(): Promise<TempProject> {
+/** Which CLI a temporary project runs: the TypeScript sources through tsx, or the bundle `pnpm build` makes. */
+export type CliEntry = "source" | "bundle";
+
+export async function createTempProject(entry: CliEntry = "source"): Promise<TempProject> {
   const root = await mkdtemp(join(tmpdir(), "mca-cli-"));
   const dir = join(root, "project");
   const home = join(root, "home");
@@ -43,9 +48,9 @@ export async function createTempProject(): Promise<TempProject> {
   return {
     dir,
     home,
-    run: (args, stdin, env = { MOCK: "1" }) => runCli(args, stdin, dir, { ...baseEnv(home), ...env }),
-    runIn: (sub, args, stdin, env = { MOCK: "1" }) => runCli(args, stdin, join(dir, sub), { ...baseEnv(home), ...env }),
-    runIntoClosedPipe: (args, stdin) => runCli(args, stdin, dir, { ...baseEnv(home), MOCK: "1" }, true),
+    run: (args, stdin, env = { MOCK: "1" }) => runCli(entry, args, stdin, dir, { ...baseEnv(home), ...env }),
+    runIn: (sub, args, stdin, env = { MOCK: "1" }) => runCli(entry, args, stdin, join(dir, sub), { ...baseEnv(home), ...env }),
+    runIntoClosedPipe: (args, stdin) => runCli(entry, args, stdin, dir, { ...baseEnv(home), MOCK: "1" }, true),
     remove: () => rm(root, { recursive: true, force: true }),
   };
 }
@@ -54,8 +59,16 @@ function baseEnv(home: string): Record<string, string> {
   return { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config") };
 }
 
-function runCli(args: readonly string[], stdin: string, cwd: string, env: Record<string, string>, closeOnOutput = false): Promise<CliRun> {
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+function runCli(
+  entry: CliEntry,
+  args: readonly string[],
+  stdin: string,
+  cwd: string,
+  env: Record<string, string>,
+  closeOnOutput = false,
+): Promise<CliRun> {
+  const command = entry === "bundle" ? [BUNDLE, ...args] : ["--import", TSX_LOADER, MAIN, ...args];
+  const child = spawn(process.execPath, command, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   const closeOutput = (): void => {
