@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { isatty } from "node:tty";
 import { createShutdown, honourNoColor, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
-import type { AgentFactory, CliInputResponder, InputAnswers, ServerStatus } from "./cli/index.js";
+import type { AgentFactory, CliInputResponder, InputAnswers, ServerReconnect, ServerStatus } from "./cli/index.js";
 import type { Redact } from "./kernel/index.js";
 import type { MountedServers } from "./mcp/index.js";
 import type { SessionMode } from "./session/index.js";
@@ -24,14 +24,20 @@ const closers: Closer[] = [];
 /** The MCP servers of this run, once mounted; their statuses are read afresh by /mcp and `mca mcp list`. */
 let mounted: MountedServers | undefined;
 /** Redacted here as well: the chat prints statuses straight to the terminal, and one server's error may quote another's secret. */
-const servers = (): readonly ServerStatus[] =>
-  (mounted?.statuses() ?? []).map((status) => ({
-    ...status,
-    error: status.error === null ? null : redact(status.error),
-    stderrTail: status.stderrTail === null ? null : redact(status.stderrTail),
-    ...(status.recentLogs === undefined ? {} : { recentLogs: status.recentLogs.map(redact) }),
-    ...(status.endpoint === undefined ? {} : { endpoint: redact(status.endpoint) }),
-  }));
+const shownStatus = (status: ServerStatus): ServerStatus => ({
+  ...status,
+  error: status.error === null ? null : redact(status.error),
+  stderrTail: status.stderrTail === null ? null : redact(status.stderrTail),
+  ...(status.recentLogs === undefined ? {} : { recentLogs: status.recentLogs.map(redact) }),
+  ...(status.endpoint === undefined ? {} : { endpoint: redact(status.endpoint) }),
+});
+const servers = (): readonly ServerStatus[] => (mounted?.statuses() ?? []).map(shownStatus);
+/** `/mcp reconnect <alias>`: the status shown as /mcp shows it, and the remote tools offered now. */
+const reconnectServer: ServerReconnect = async (alias) => {
+  if (mounted === undefined) return new Error("no MCP servers configured");
+  const status = await mounted.reconnect(alias);
+  return status instanceof Error ? status : { status: shownStatus(status), remoteTools: mounted.tools };
+};
 
 /** Exit status after a reader closed our output, as a shell reports a process ended by SIGPIPE (`git log | head`). */
 const OUTPUT_CLOSED_EXIT_CODE = 141;
@@ -45,7 +51,10 @@ let outputClosed = false;
 let redact: Redact = (text) => text;
 const writeOut = (text: string): void => void (outputClosed || process.stdout.write(redact(text)));
 const writeErr = (text: string): void => void (outputClosed || process.stderr.write(redact(text)));
-const warn = (text: string): void => writeErr(`${text}\n`);
+/** Where warnings go: stderr, or while the chat runs, the chat's own place for them (above its input line). */
+const warnOnStderr = (text: string): void => writeErr(`${text}\n`);
+let showWarning = warnOnStderr;
+const warn = (text: string): void => showWarning(text);
 const shutdown = createShutdown({ closers, exit: (code) => process.exit(code), warn });
 /**
  * Aborted when the work must stop: the first SIGINT outside the chat (pipe mode, -p, subcommands), and
@@ -310,6 +319,7 @@ async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | 
           ...modeDeps,
           lines: invocation.print === undefined ? stdinLines(interrupt.signal) : [invocation.print],
           outputFormat: invocation.outputFormat,
+          reconnectServer,
         });
       }
       const { runChat } = await import("./cli/chat.js");
@@ -327,10 +337,15 @@ async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | 
         projectDir,
         env,
         mcpLogin: setup.mcpLogin,
+        reconnectServer,
         switchModel: setup.switchModel,
         modelName: setup.modelName,
         sessionId,
+        onNotices: (show) => {
+          showWarning = (text) => void (outputClosed || show(redact(text)));
+        },
       });
+      showWarning = warnOnStderr;
       writeOut(`session ${sessionId} · ${continueWith}\n`);
       return code;
     }

@@ -1,6 +1,9 @@
 // The chat's input rules on a real pseudo-terminal: a bracketed paste is one prompt, and Ctrl-C never ends
 // the session on its own — only a second within the window does.
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { startFakeMessagesApi } from "../model/test-support/fake-messages-api.js";
 import { replyEvents } from "../model/test-support/sse-replies.js";
 import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
@@ -17,7 +20,36 @@ afterEach(async () => {
   await project.remove();
 });
 
+/** Ends every process whose command line holds `text` (by pid, from /proc). */
+async function killProcessesNaming(text: string): Promise<number> {
+  let killed = 0;
+  for (const pid of (await readdir("/proc")).filter((name) => /^\d+$/u.test(name))) {
+    const commandLine = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+    if (!commandLine.includes(text)) continue;
+    process.kill(Number(pid), "SIGTERM");
+    killed += 1;
+  }
+  return killed;
+}
+
 describe("the chat on a terminal", () => {
+  it("announces a server that disconnects above the input line, which keeps what was being typed", async () => {
+    const toolsFile = join(project.dir, "tools.txt");
+    await writeFile(toolsFile, "echo\n");
+    const server = scriptedStdioServer(`--tools-from=${toolsFile}`);
+    await writeFile(join(project.dir, "mcp.config.json"), JSON.stringify({ mcpServers: { fragile: server } }));
+    chat = await startPtyChat(project, ["--trust-project"]);
+    chat.type("half typed");
+    await chat.until(/half typed/);
+    expect(await killProcessesNaming(toolsFile)).toBe(1);
+    await chat.until(/mcp: fragile: disconnected: [^\n]*\n[\s\S]*› [^\n]*half typed/);
+    chat.type(" and sent\r");
+    await chat.until(/You asked: "half typed and sent"/);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+  }, 30_000);
+
+
   it("turns on bracketed paste and sends a pasted block of lines as one prompt", async () => {
     chat = await startPtyChat(project);
     expect(chat.screen()).toContain("\u001b[?2004h");

@@ -217,7 +217,7 @@ const CONFIRM: InputRequest = {
 function startChatAskedForInput() {
   const responder: CliInputResponder = createCliInputResponder({ interactive: true, projectDir: "/p", notify: () => undefined });
   const makeAgent = (io: SessionIo): Agent => ({
-    ...createFakeAgent({}, io.emit),
+    ...createFakeAgent({ tools: [fakeTool("mcp__tickets__close_ticket", "remote", "tickets")] }, io.emit),
     call: async (name, _args, signal) => {
       const answer = await responder.answer({ confirm: CONFIRM }, { server: "tickets", tool: "close_ticket", round: 1, signal });
       const text = `answer: ${JSON.stringify(answer)} aborted: ${String(signal.aborted)}`;

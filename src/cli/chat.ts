@@ -2,7 +2,7 @@
 // Ctrl-C rule in every state — the first interrupts what runs (or clears the line being typed) and says
 // that a second within DOUBLE_INTERRUPT_WINDOW_MS exits, which it does; Ctrl-D on an empty line exits.
 // A prompt typed while a turn runs is queued and sent when the turn ends.
-import { CONTEXT_WINDOW_TOKENS, describeError } from "../kernel/index.js";
+import { CONTEXT_WINDOW_TOKENS, describeError, type ContextUse } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, type MarkdownRenderer } from "./markdown.js";
 import { runLine, SLASH_COMMANDS, type LastResult } from "./commands.js";
@@ -10,7 +10,7 @@ import { createCostTally } from "./cost.js";
 import { untrustedText } from "./untrusted-text.js";
 import { completeLine } from "./completion.js";
 import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
-import type { ServerStatusProvider } from "./mcp-servers.js";
+import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createSpinner, createTtyRenderer } from "./render.js";
 import type { AgentFactory } from "./session.js";
 import { createChatInput, createPromptsAsker, showInPager, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
@@ -44,6 +44,23 @@ export interface ChatDeps {
   readonly sessionId?: string;
   /** `/mcp login <alias>`: 0 once logged in. */
   readonly mcpLogin?: (alias: string, print: (text: string) => void, fail: (text: string) => void) => Promise<number>;
+  /** `/mcp reconnect <alias>`; absent when no server is mounted. */
+  readonly reconnectServer?: ServerReconnect;
+  /**
+   * Given once the chat is up: where the run's warnings go from then on (a server that disconnects, its log
+   * lines), so that they stand above the input line, or between the turn's lines, instead of cutting through them.
+   */
+  readonly onNotices?: (show: (text: string) => void) => void;
+}
+
+/** /status's context line: the tokens of the latest request, against the window. */
+function contextText(context: ContextUse | null): string {
+  if (context === null) return "no request yet (or none since the last /clear or compaction)";
+  const tokens = context.tokens.toLocaleString("en-US");
+  const window = CONTEXT_WINDOW_TOKENS.toLocaleString("en-US");
+  return context.estimated
+    ? `about ${tokens} tokens (of ${window}), estimated from its length: the model reports no usage`
+    : `${tokens} tokens at the last request (of ${window})`;
 }
 
 /** Resolves with the exit status when the session ends; the caller then shuts everything down. */
@@ -190,11 +207,11 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   });
 
   const statusLines = (): string[] => {
-    const context = costs.contextTokens();
+    const context = agent.contextUse();
     const servers = deps.servers();
     return [
       `model: ${deps.modelName?.() ?? "unknown"}`,
-      `context: ${context === undefined ? "no request yet" : `${context.toLocaleString("en-US")} tokens at the last request (of ${CONTEXT_WINDOW_TOKENS.toLocaleString("en-US")})`}`,
+      `context: ${contextText(context)}`,
       `MCP servers: ${servers.length === 0 ? "none" : servers.map((server) => `${untrustedText(server.alias)} ${server.state}`).join(", ")}`,
       `session: ${deps.sessionId ?? "unknown"} · project ${untrustedText(deps.projectDir)}`,
     ];
@@ -212,6 +229,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     return undefined;
   };
   deps.onTerminal?.(lendTerminal);
+  deps.onNotices?.((text) => (running === null ? input.printAbove(text) : renderer.note(text)));
 
   const context = {
     agent,
@@ -226,6 +244,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     statusLines: () => statusLines(),
     ...(deps.switchModel === undefined ? {} : { switchModel: deps.switchModel }),
     ...(deps.mcpLogin === undefined ? {} : { mcpLogin: deps.mcpLogin }),
+    ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
     // A pager needs a real terminal; elsewhere /last prints.
     ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),
   };

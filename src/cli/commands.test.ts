@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../kernel/index.js";
 import { parseCallArgs, parseCallLine, runLine, type CommandContext } from "./commands.js";
-import type { ServerStatus } from "./mcp-servers.js";
+import type { ServerReconnect, ServerStatus } from "./mcp-servers.js";
 import { createFakeAgent, fakeTool, type FakeAgentScript } from "./test-support/fake-agent.js";
 
 function setup(script: FakeAgentScript = {}, servers: readonly ServerStatus[] = []) {
@@ -187,7 +187,7 @@ describe("slash commands", () => {
       "out:/model <name>",
       "out:/compact",
       "out:/clear",
-      "out:/mcp [login <alias>]",
+      "out:/mcp [reconnect <alias> | login <alias>]",
       "out:/exit",
     ]);
   });
@@ -243,17 +243,57 @@ describe("/last", () => {
   });
 });
 
-describe("/mcp login", () => {
-  it("runs the login where a person can take the browser step, and says what to do elsewhere", async () => {
-    const { written, context } = setup();
-    expect(await runLine("/mcp login docs", context)).toBe("failed");
-    expect(written).toEqual(["err:/mcp login needs a terminal and a browser: run `mca mcp login docs` in one"]);
+const RECONNECTED: ServerStatus = { alias: "notes", transport: "stdio", state: "connected", protocolVersion: "2026-07-28", tools: 1, error: null, stderrTail: null };
+
+/** A reconnect that records the aliases asked for and brings `notes` back with one tool, `find`. */
+function reconnecting(asked: string[]): ServerReconnect {
+  return async (alias) => {
+    asked.push(alias);
+    return alias === "notes" ? { status: RECONNECTED, remoteTools: [fakeTool("mcp__notes__find", "remote", "notes")] } : new Error(`no MCP server "${alias}"`);
+  };
+}
+
+describe("/mcp reconnect", () => {
+  it("restarts the server, prints its status and offers its tools now in place of the remote tools before", async () => {
+    const { written, agent, context } = setup({ tools });
     const asked: string[] = [];
+    expect(await runLine("/mcp reconnect notes", { ...context, reconnectServer: reconnecting(asked) })).toBe("ok");
+    expect(asked).toEqual(["notes"]);
+    expect(agent.received).toEqual(["setTools read_file write_file mcp__notes__find"]);
+    expect(written).toEqual(["out:notes  stdio  connected  protocol 2026-07-28  1 tools"]);
+  });
+
+  it("fails with the reason for an alias it does not know, and without servers, and leaves the tools alone", async () => {
+    const { written, agent, context } = setup({ tools });
+    expect(await runLine("/mcp reconnect nope", { ...context, reconnectServer: reconnecting([]) })).toBe("failed");
+    expect(await runLine("/mcp reconnect notes", context)).toBe("failed");
+    expect(await runLine("/mcp reconnect", context)).toBe("failed");
+    expect(written).toEqual([
+      'err:no MCP server "nope"',
+      "err:no MCP servers configured",
+      "err:usage: /mcp, /mcp reconnect <alias> or /mcp login <alias>",
+    ]);
+    expect(agent.received).toEqual([]);
+  });
+});
+
+describe("/mcp login", () => {
+  it("runs the login where a person can take the browser step, then reconnects the server; elsewhere it says what to do", async () => {
+    const { written, agent, context } = setup({ tools });
+    expect(await runLine("/mcp login notes", context)).toBe("failed");
+    expect(written).toEqual(["err:/mcp login needs a terminal and a browser: run `mca mcp login notes` in one"]);
+    const asked: string[] = [];
+    const reconnected: string[] = [];
     written.length = 0;
-    const withLogin = { ...context, mcpLogin: async (alias: string, print: (text: string) => void) => (asked.push(alias), print("Logged in\n"), 0) };
-    expect(await runLine("/mcp login docs", withLogin)).toBe("ok");
-    expect(asked).toEqual(["docs"]);
-    expect(written[0]).toBe("out:Logged in");
+    const withLogin = {
+      ...context,
+      mcpLogin: async (alias: string, print: (text: string) => void) => (asked.push(alias), print("Logged in\n"), 0),
+      reconnectServer: reconnecting(reconnected),
+    };
+    expect(await runLine("/mcp login notes", withLogin)).toBe("ok");
+    expect([asked, reconnected]).toEqual([["notes"], ["notes"]]);
+    expect(written).toEqual(["out:Logged in", "out:notes  stdio  connected  protocol 2026-07-28  1 tools"]);
+    expect(agent.received).toEqual(["setTools read_file write_file mcp__notes__find"]);
     expect(await runLine("/mcp frobnicate", withLogin)).toBe("failed");
   });
 });

@@ -2,9 +2,9 @@
 // commands are a table: each is a plain object, and adding one is a one-row change. The same rows serve
 // the chat, pipe mode, `-p` and the plain output of the subcommands. What a tool, a server or a file
 // supplied is printed through untrustedText.
-import { describeError, unknownToolDecision, type Agent, type ToolArgs, type TurnUndo } from "../kernel/index.js";
+import { describeError, type Agent, type ToolArgs, type TurnUndo } from "../kernel/index.js";
 import { toolClaims } from "./approval.js";
-import { formatServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
+import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatusProvider } from "./mcp-servers.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export interface CommandContext {
@@ -30,6 +30,8 @@ export interface CommandContext {
   readonly page?: (text: string) => Promise<void>;
   /** `/mcp login <alias>` where a person can take the browser step (the chat): 0 once logged in. */
   readonly mcpLogin?: (alias: string, print: (text: string) => void, fail: (text: string) => void) => Promise<number>;
+  /** `/mcp reconnect <alias>`; absent when the run mounted no servers. */
+  readonly reconnectServer?: ServerReconnect;
 }
 
 export interface LastResult {
@@ -210,25 +212,27 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: "mcp",
-    usage: "/mcp [login <alias>]",
-    summary: "each MCP server's transport, state, protocol version, tools and errors; login: log in to a server that needs it",
+    usage: "/mcp [reconnect <alias> | login <alias>]",
+    summary: "each MCP server's transport, state, protocol version, tools and errors; reconnect: restart one; login: log in to one that needs it",
     async run(context, argText) {
-      const login = /^login\s+(\S+)\s*$/u.exec(argText.trim())?.[1];
-      if (login !== undefined) {
-        if (context.mcpLogin === undefined) {
-          context.warn(`/mcp login needs a terminal and a browser: run \`mca mcp login ${untrustedText(login)}\` in one`);
-          return "failed";
-        }
-        const code = await context.mcpLogin(login, (text) => context.print(text.trimEnd()), (text) => context.warn(text.trimEnd()));
-        if (code === 0) context.print("the server's tools come with the next session (mca --resume continues this one)");
-        return code === 0 ? "ok" : "failed";
+      const [verb, alias, ...rest] = argText.trim().split(/\s+/u).filter((word) => word !== "");
+      if (verb === undefined) {
+        for (const line of formatServerStatus(context.servers())) context.print(line);
+        return "ok";
       }
-      if (argText.trim() !== "") {
-        context.warn("usage: /mcp, or /mcp login <alias>");
+      if ((verb !== "login" && verb !== "reconnect") || alias === undefined || rest.length > 0) {
+        context.warn("usage: /mcp, /mcp reconnect <alias> or /mcp login <alias>");
         return "failed";
       }
-      for (const line of formatServerStatus(context.servers())) context.print(line);
-      return "ok";
+      if (verb === "reconnect") return reconnectServer(context, alias);
+      if (context.mcpLogin === undefined) {
+        context.warn(`/mcp login needs a terminal and a browser: run \`mca mcp login ${untrustedText(alias)}\` in one`);
+        return "failed";
+      }
+      const code = await context.mcpLogin(alias, (text) => context.print(text.trimEnd()), (text) => context.warn(text.trimEnd()));
+      if (code !== 0) return "failed";
+      // Logged in: the server comes up with the login now, its tools offered from the next prompt on.
+      return reconnectServer(context, alias);
     },
   },
   {
@@ -240,6 +244,23 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
 ];
+
+/** Restarts one server and offers the tools it lists now in place of the remote tools offered before. */
+async function reconnectServer(context: CommandContext, alias: string): Promise<CommandOutcome> {
+  if (context.reconnectServer === undefined) {
+    context.warn(NO_SERVERS_MESSAGE);
+    return "failed";
+  }
+  const reconnected = await context.reconnectServer(alias);
+  if (reconnected instanceof Error) {
+    context.warn(untrustedText(reconnected.message));
+    return "failed";
+  }
+  const local = context.agent.tools.filter((tool) => tool.kind !== "remote");
+  context.agent.setTools([...local, ...reconnected.remoteTools]);
+  for (const line of formatServerStatus([reconnected.status])) context.print(line);
+  return reconnected.status.state === "connected" ? "ok" : "failed";
+}
 
 export function findSlashCommand(name: string, commands: readonly SlashCommand[] = SLASH_COMMANDS): SlashCommand | undefined {
   return commands.find((command) => command.name === name);
@@ -297,8 +318,8 @@ export function parseCallLine(text: string): CallLine | Error {
  * kernel): the name, the closest names there are, and where the list is. undefined when the tool exists
  * (a stand-in for a server that did not come up counts: its call names the reason).
  */
-export function unknownToolProblem(agent: Pick<Agent, "tools" | "decide">, name: string): string | undefined {
-  if (agent.decide(name).reason !== unknownToolDecision(name).reason) return undefined;
+export function unknownToolProblem(agent: Pick<Agent, "tools" | "hasTool">, name: string): string | undefined {
+  if (agent.hasTool(name)) return undefined;
   const closest = closestNames(name, agent.tools.map((tool) => tool.name));
   const hint = closest.length === 0 ? "" : `; did you mean ${closest.join(", ")}?`;
   return `there is no tool named ${untrustedText(JSON.stringify(name))}${hint} (\`mca tools\` lists them all)`;

@@ -52,15 +52,12 @@ export interface CostTally {
   endTurn(): string | undefined;
   /** `/cost`: the session's totals. */
   sessionLines(): string[];
-  /** How full the context was at the newest request: all its input tokens, cached or not; undefined before one. */
-  contextTokens(): number | undefined;
 }
 
 export function createCostTally(): CostTally {
   const empty = (): Totals => ({ usage: NO_USAGE, dollars: 0, requests: 0 });
   let turn = empty();
   const session = empty();
-  let latestInput: number | undefined;
   const addTo = (totals: Totals, model: string, usage: Usage): void => {
     totals.usage = addUsage(totals.usage, usage);
     const cost = estimateCost(model, usage);
@@ -69,7 +66,6 @@ export function createCostTally(): CostTally {
   };
   return {
     add(model, usage) {
-      latestInput = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
       addTo(turn, model, usage);
       addTo(session, model, usage);
     },
@@ -79,7 +75,6 @@ export function createCostTally(): CostTally {
       turn = empty();
       return line;
     },
-    contextTokens: () => latestInput,
     sessionLines() {
       if (session.requests === 0) return ["no model usage yet in this session"];
       return [

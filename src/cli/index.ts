@@ -4,5 +4,5 @@
 export * from "./program.js";
 export type { InputAnswers } from "./input/answers-file.js";
 export type { CliInputResponder } from "./input/responder.js";
-export type { ServerStatus, ServerStatusProvider } from "./mcp-servers.js";
+export type { ServerReconnect, ServerStatus, ServerStatusProvider } from "./mcp-servers.js";
 export type { AgentFactory, SessionIo } from "./session.js";

@@ -41,6 +41,23 @@ describe("mca with mcp.config.json", () => {
     expect(run.code).toBe(1);
   });
 
+  it("/mcp reconnect restarts one server and the next lines see the tools it lists now", async () => {
+    const changing = scriptedStdioServer(`--tools-from=${join(project.dir, "tools.txt")}`);
+    await writeFile(join(project.dir, "tools.txt"), "echo\nold_tool\n");
+    await writeConfig(JSON.stringify({ mcpServers: { changing: { command: changing.command, args: changing.args } } }));
+    const rewrite = JSON.stringify({ command: "printf 'echo\\nnew_tool\\n' > tools.txt" });
+    const lines = ["/tools", `/call bash ${rewrite}`, "/mcp reconnect changing", "/tools", "/mcp reconnect nope"];
+    const run = await project.run(["--trust-project", "--allow", "bash"], `${lines.join("\n")}\n`);
+    const [before, after] = run.stdout.split(/^changing {2}stdio {2}connected .*$/mu);
+    expect(before).toContain("mcp__changing__old_tool");
+    expect(before).not.toContain("mcp__changing__new_tool");
+    expect(after).toContain("mcp__changing__new_tool");
+    expect(after).not.toContain("mcp__changing__old_tool");
+    expect(run.stdout).toContain("  tools: echo, new_tool");
+    expect(run.stderr).toContain('no MCP server "nope" in');
+    expect(run.code).toBe(1);
+  });
+
   it("lists each server's health as JSON", async () => {
     const run = await project.run(["mcp", "list", "--json", "--trust-project"], "");
     const servers = JSON.parse(run.stdout) as Array<Record<string, unknown>>;

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { loadMcpConfig, type McpConfig } from "../config/index.js";
 import { isLegacyVersion, mountServers, type InputResponder, type LoginDeps, type MountedServers, type ServerStatus } from "../mcp/index.js";
+import type { Tool } from "../kernel/index.js";
 import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -70,6 +71,9 @@ export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Prom
 
 /** Called each time a view is drawn, so a server that died since start-up shows as disconnected. */
 export type ServerStatusProvider = () => readonly ServerStatus[];
+
+/** `/mcp reconnect <alias>`: the server closed and connected again; its status, and every remote tool offered now. */
+export type ServerReconnect = (alias: string) => Promise<{ readonly status: ServerStatus; readonly remoteTools: readonly Tool[] } | Error>;
 
 export const NO_SERVERS_MESSAGE = "no MCP servers configured";
 

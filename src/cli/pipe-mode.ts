@@ -2,7 +2,7 @@
 // order; plain text out; the exit status says whether any line failed.
 import { createApproverWithoutTerminal } from "./approval.js";
 import { runLine } from "./commands.js";
-import type { ServerStatusProvider } from "./mcp-servers.js";
+import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createJsonCollector, createStreamJsonRenderer, type OutputFormat } from "./headless-output.js";
 import { createPlainRenderer } from "./render.js";
 import type { AgentFactory } from "./session.js";
@@ -18,6 +18,8 @@ export interface PipeModeDeps {
   readonly signal: AbortSignal;
   /** `--output-format`: plain text (the default), one JSON object at the end, or JSON lines as events happen. */
   readonly outputFormat?: OutputFormat;
+  /** `/mcp reconnect <alias>`; absent when no server is mounted. */
+  readonly reconnectServer?: ServerReconnect;
 }
 
 export const PIPE_OK_EXIT_CODE = 0;
@@ -40,6 +42,7 @@ export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
     print: (text: string) => (format === "text" ? out : err)(text.endsWith("\n") ? text : `${text}\n`),
     warn: (text: string) => err(`${text}\n`),
     signal,
+    ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
   };
   let failed = false;
   for await (const line of deps.lines) {

@@ -108,6 +108,11 @@ function setup(columns?: number) {
   const spinner: Spinner = {
     start: (label) => written.push(`[spin ${label}]`),
     stop: () => written.push("[stop]"),
+    aside: (print) => {
+      written.push("[aside]");
+      print();
+      written.push("[back]");
+    },
   };
   const width = columns === undefined ? {} : { width: () => columns };
   const renderer = createTtyRenderer({ out: (text) => written.push(text), chalk: new Chalk({ level: 0 }), spinner, ...width });
@@ -115,6 +120,13 @@ function setup(columns?: number) {
 }
 
 describe("createTtyRenderer", () => {
+  it("prints a note from outside the turn on a line of its own, with the progress line stepping aside for it", () => {
+    const { written, renderer } = setup();
+    renderer.emit({ type: "text", delta: "half a line" });
+    renderer.note("mcp: notes: disconnected");
+    expect(written).toEqual(["[stop]", "half a line", "[aside]", "[stop]", "\n", "[stop]", "mcp: notes: disconnected\n", "[back]"]);
+  });
+
   it("cuts the one-line summaries of a call to the terminal's width", () => {
     const { written, renderer } = setup(40);
     renderer.emit({ type: "tool_start", callId: "c1", tool: "bash", args: { command: "x".repeat(100) } });
@@ -227,6 +239,16 @@ describe("createSpinner", () => {
     expect(line.endsWith(" · 3 s")).toBe(true);
     expect(line.length).toBeLessThanOrEqual(30);
     expect(line).toContain("…");
+  });
+
+  it("steps aside for a line and comes back with its label, but only if it was showing", () => {
+    const written: string[] = [];
+    const spinner = createSpinner((text) => written.push(text), true);
+    spinner.aside(() => written.push("before\n"));
+    spinner.start("bash ls");
+    spinner.aside(() => written.push("a line\n"));
+    spinner.stop();
+    expect(written).toEqual(["before\n", "\r\u001b[K⠋ bash ls", "\r\u001b[K", "a line\n", "\r\u001b[K⠙ bash ls", "\r\u001b[K"]);
   });
 
   it("draws nothing when disabled, and stop without start writes nothing", () => {

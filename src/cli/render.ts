@@ -98,6 +98,8 @@ export interface TtyRenderer {
   readonly thinking: () => void;
   /** Something else needs the terminal (an approval prompt): stop the spinner, end the line. */
   readonly pause: () => void;
+  /** A line from outside the turn (a server's warning or log line), between the turn's own; the progress line stays. */
+  readonly note: (text: string) => void;
 }
 
 export interface TtyRendererDeps {
@@ -217,6 +219,7 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyR
       spinner.stop();
       if (midLine) write("\n");
     },
+    note: (text) => spinner.aside(() => line(chalk.dim(text))),
   };
 }
 
@@ -231,6 +234,8 @@ export interface Spinner {
   /** `sinceMs`: when the work it shows began (Date.now()); the line then counts the seconds. */
   start(label: string, sinceMs?: number): void;
   stop(): void;
+  /** Steps aside for what `print` writes, then shows again what it showed, if it was showing. */
+  aside(print: () => void): void;
 }
 
 /** When disabled (the stream is not a terminal) it draws nothing at all; `width` cuts the line to the terminal. */
@@ -247,22 +252,30 @@ export function createSpinner(write: (text: string) => void, enabled: boolean, w
     write(`${CLEAR_LINE}${SPINNER_FRAMES[frame % SPINNER_FRAMES.length] ?? ""} ${shown}${elapsed}`);
     frame += 1;
   };
+  const start = (next: string, sinceMs: number | undefined): void => {
+    if (!enabled) return;
+    label = next;
+    since = sinceMs;
+    draw();
+    if (timer === undefined) {
+      timer = setInterval(draw, SPINNER_INTERVAL_MS);
+      timer.unref();
+    }
+  };
+  const stop = (): void => {
+    if (timer === undefined) return;
+    clearInterval(timer);
+    timer = undefined;
+    write(CLEAR_LINE);
+  };
   return {
-    start(next, sinceMs) {
-      if (!enabled) return;
-      label = next;
-      since = sinceMs;
-      draw();
-      if (timer === undefined) {
-        timer = setInterval(draw, SPINNER_INTERVAL_MS);
-        timer.unref();
-      }
-    },
-    stop() {
-      if (timer === undefined) return;
-      clearInterval(timer);
-      timer = undefined;
-      write(CLEAR_LINE);
+    start,
+    stop,
+    aside(print) {
+      const showing = timer !== undefined;
+      stop();
+      print();
+      if (showing) start(label, since);
     },
   };
 }

@@ -39,6 +39,11 @@ export interface ChatInput {
   prompt(): void;
   /** Puts text into the input line for the user to edit or send (it is not sent). */
   prefill(text: string): void;
+  /**
+   * Prints a line above the input line, which is drawn again below it with what was typed so far: for what
+   * arrives while the user types (a server that disconnects, its log lines). `text` ends without a newline.
+   */
+  printAbove(text: string): void;
   /** Closes the input line while `work` owns the terminal, then opens it again. */
   suspend<T>(work: () => Promise<T>): Promise<T>;
   close(): void;
@@ -137,6 +142,20 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
     },
     prefill(text) {
       current?.write(text);
+    },
+    printAbove(text) {
+      const typing = current;
+      if (typing === null || !isTerminal) {
+        deps.output.write(`${text}\n`);
+        return;
+      }
+      // Emptied through readline itself (End, then Ctrl-U), so that it erases every row the typed text took.
+      const typed = typing.line;
+      typing.write(null, { ctrl: true, name: "e" });
+      typing.write(null, { ctrl: true, name: "u" });
+      deps.output.write(`\r\u001b[2K${text}\n`);
+      typing.prompt();
+      typing.write(typed);
     },
     async suspend(work) {
       detach();

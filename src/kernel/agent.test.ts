@@ -109,6 +109,30 @@ describe("createAgent: the loop", () => {
     expect(events.at(-1)).toEqual({ type: "turn_end", reason: "done" });
   });
 
+  it("offers the tools given by setTools from the next request on, and runs only those", async () => {
+    const offered: string[][] = [];
+    const offering = (step: ScriptStep): ScriptStep => (request) => {
+      offered.push(request.tools.map((tool) => tool.name));
+      return step(request);
+    };
+    const shout = fakeTool({ name: "shout", run: async () => ({ text: "HEY", isError: false }) });
+    const { agent, events } = setup([
+      offering(streamed(text("first"))),
+      offering(() => reply(use("t1", "echo", { word: "gone" }), use("t2", "shout"))),
+      offering(streamed(text("done"))),
+    ]);
+    await agent.prompt("one", signal());
+    agent.setTools([shout]);
+    await agent.prompt("two", signal());
+    expect(offered).toEqual([["echo"], ["shout"], ["shout"]]);
+    expect(agent.tools).toEqual([shout]);
+    const ends = events.filter((event) => event.type === "tool_end").map((event) => [event.tool, event.isError, event.text]);
+    expect(ends).toEqual([
+      ["echo", true, 'Unknown tool "echo": call one of the tools you were given.'],
+      ["shout", false, "HEY"],
+    ]);
+  });
+
   it("answers invalid arguments with an error result and does not run the tool", async () => {
     const { agent, events } = setup([() => reply(use("t1", "echo", { word: 7 })), streamed(text("ok"))]);
     await agent.prompt("go", signal());

@@ -2,7 +2,7 @@
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
 import { unknownToolDecision, type Decision, type Rule } from "./gate.js";
 import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT } from "./history.js";
-import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, TurnUndo } from "./ports.js";
+import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, ToolSpec, TurnUndo } from "./ports.js";
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
 import type { Tool, ToolArgs } from "./tool.js";
@@ -16,7 +16,7 @@ import {
   type CallContext,
   type CallOutcome,
 } from "./tool-call.js";
-import { COMPACT_AT_TOKENS, compactHistory } from "./compaction.js";
+import { COMPACT_AT_TOKENS, compactHistory, estimatedTokens } from "./compaction.js";
 
 export type { ApprovalRequest, NobodyToAsk, UserDenial } from "./tool-call.js";
 
@@ -83,6 +83,8 @@ export interface Agent {
   prompt(text: string, signal: AbortSignal): Promise<TurnEnd>;
   /** `/call` and `mca call`: one tool call through the same path as the model's; counts as its own prompt. */
   call(name: string, args: ToolArgs, signal: AbortSignal): Promise<CallReport>;
+  /** Whether a call of this name reaches a tool: one offered, or one of a server that never came up. */
+  hasTool(name: string): boolean;
   /** The gate's verdict for a tool (args default {}), with its reason. */
   decide(name: string, args?: ToolArgs): Decision;
   /**
@@ -94,8 +96,24 @@ export interface Agent {
   clear(): void;
   /** `/compact`, and by itself near the context window: older turns replaced by the model's summary of them. */
   compact(signal: AbortSignal): Promise<string>;
+  /**
+   * Replaces the tools offered, from the next model request on (`/mcp reconnect`: a server's tools may have
+   * changed). Called between turns; a call already under way keeps the tool it started with.
+   */
+  setTools(tools: readonly Tool[]): void;
+  /** How full the context is after the latest request; null before one (and after /clear or a compaction). */
+  contextUse(): ContextUse | null;
   readonly tools: readonly Tool[];
   readonly messages: readonly Message[];
+}
+
+/**
+ * How full the context is: the input tokens of the latest request as the API counted them (cached ones
+ * included), or, for a model that reports no usage, an estimate from the characters of what it was sent.
+ */
+export interface ContextUse {
+  readonly tokens: number;
+  readonly estimated: boolean;
 }
 
 export type TurnEnd = Extract<AgentEvent, { type: "turn_end" }>["reason"];
@@ -109,10 +127,17 @@ const unfinished = (): { text: string; isError: boolean } => ({ text: NEVER_STAR
 
 export function createAgent(deps: AgentDeps): Agent {
   const limits: AgentLimits = { ...DEFAULT_LIMITS, ...deps.limits };
-  const toolsByName = new Map<string, Tool>();
-  for (const tool of deps.tools) if (!toolsByName.has(tool.name)) toolsByName.set(tool.name, tool);
+  let tools = deps.tools;
+  let toolsByName = new Map<string, Tool>();
+  let toolSpecs: ToolSpec[] = [];
+  const offer = (next: readonly Tool[]): void => {
+    tools = next;
+    toolsByName = new Map();
+    for (const tool of next) if (!toolsByName.has(tool.name)) toolsByName.set(tool.name, tool);
+    toolSpecs = next.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+  };
+  offer(deps.tools);
   const findTool = (name: string): Tool | undefined => toolsByName.get(name) ?? deps.findTool?.(name);
-  const toolSpecs = deps.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   const guard = createLoopGuard({ refuseAt: limits.repeatRefuseAt, stopAt: limits.repeatStopAt });
   const sessionAllows = new Set<string>();
   let messages: Message[] = closeOpenToolUses(deps.history ?? [], unfinished);
@@ -154,8 +179,8 @@ export function createAgent(deps: AgentDeps): Agent {
 
   if (messages.length > 0) record({ type: "history", messages });
 
-  /** How many input tokens the latest model request carried: how full the context is. */
-  let contextTokens = 0;
+  /** How full the context is; null before the first request, and again after /clear or a compaction. */
+  let contextUse: ContextUse | null = null;
 
   /** Replaces the older turns by their summary; says what happened, for the screen and the transcript. */
   async function compact(signal: AbortSignal): Promise<string> {
@@ -164,7 +189,7 @@ export function createAgent(deps: AgentDeps): Agent {
     if (compacted instanceof Error) return `context not compacted: ${compacted.message}`;
     const folded = messages.length - (compacted.length - 2);
     messages = compacted;
-    contextTokens = 0;
+    contextUse = null;
     // Recorded whole, so that --resume continues from the compacted form.
     record({ type: "history", messages });
     return `context compacted: ${folded} earlier messages replaced by a summary; the latest turns are kept as they were`;
@@ -188,13 +213,14 @@ export function createAgent(deps: AgentDeps): Agent {
         return "model_error";
       }
       const { message, stopReason, usage } = reply.value;
-      if (usage !== undefined) {
-        contextTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
-        deps.emit({ type: "usage", model: deps.model.name, usage });
-      }
+      if (usage !== undefined) deps.emit({ type: "usage", model: deps.model.name, usage });
       // A model that does not stream still shows its text once.
       if (!streamed) for (const block of message.content) if (block.type === "text") deps.emit({ type: "text", delta: block.text });
       if (message.content.length > 0) addMessage(message);
+      contextUse =
+        usage === undefined
+          ? { tokens: estimatedTokens(deps.system, messages, toolSpecs), estimated: true }
+          : { tokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens, estimated: false };
       const uses = message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
       if (uses.length === 0) {
         if (stopReason === "max_tokens") notice("The model's reply was cut off at its output limit.");
@@ -232,7 +258,7 @@ export function createAgent(deps: AgentDeps): Agent {
 
   return {
     async prompt(text, signal) {
-      if (contextTokens >= limits.compactAtTokens) notice(await compact(signal));
+      if ((contextUse?.tokens ?? 0) >= limits.compactAtTokens) notice(await compact(signal));
       const context = startTurn();
       addMessage({ role: "user", content: [{ type: "text", text }] });
       let reason: TurnEnd;
@@ -267,12 +293,15 @@ export function createAgent(deps: AgentDeps): Agent {
     },
     clear() {
       messages = [];
-      contextTokens = 0;
+      contextUse = null;
       record({ type: "clear" });
     },
     compact,
+    setTools: offer,
+    hasTool: (name) => findTool(name) !== undefined,
+    contextUse: () => contextUse,
     get tools() {
-      return deps.tools;
+      return tools;
     },
     get messages() {
       return messages;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createAgent } from "./agent.js";
-import { splitForCompaction, SUMMARY_HEADER } from "./compaction.js";
-import type { Message, ModelReply } from "./ports.js";
+import { createAgent, type Agent, type AgentDeps } from "./agent.js";
+import { estimatedTokens, splitForCompaction, SUMMARY_HEADER } from "./compaction.js";
+import type { Message, Model, ModelReply } from "./ports.js";
 import { eventLog, memorySnapshots, memoryTranscript, reply, scriptedModel, text, use } from "./test-support/fakes.js";
 
 /** Every tool_use not answered by a tool_result in the message that follows it. */
@@ -19,6 +19,21 @@ const turn = (words: string, id: string): Message[] => [
   { role: "user", content: [{ type: "tool_result", toolUseId: id, text: "X", isError: false }] },
   { role: "assistant", content: [text(`done ${words}`)] },
 ];
+
+/** An agent with no tools and no system prompt that compacts at `compactAtTokens`. */
+function toollessAgent(model: Model, compactAtTokens: number, sinks: Partial<Pick<AgentDeps, "transcript" | "emit">> = {}): Agent {
+  return createAgent({
+    model,
+    tools: [],
+    rules: [],
+    system: "",
+    approve: async () => "deny",
+    snapshots: memorySnapshots(),
+    transcript: sinks.transcript ?? memoryTranscript(),
+    emit: sinks.emit ?? (() => undefined),
+    limits: { compactAtTokens },
+  });
+}
 
 describe("splitForCompaction", () => {
   it("cuts at the start of a turn, keeping the latest turns whole, tool_use with tool_result", () => {
@@ -41,20 +56,9 @@ describe("automatic compaction", () => {
       (request: { readonly tools: readonly unknown[] }) => (expect(request.tools).toEqual([]), reply(text("The user asked three things."))),
       () => reply(text("fourth answer")),
     ];
-    const model = scriptedModel(steps);
     const transcript = memoryTranscript();
     const { events, emit } = eventLog();
-    const agent = createAgent({
-      model,
-      tools: [],
-      rules: [],
-      system: "",
-      approve: async () => "deny",
-      snapshots: memorySnapshots(),
-      transcript,
-      emit,
-      limits: { compactAtTokens: 100 },
-    });
+    const agent = toollessAgent(scriptedModel(steps), 100, { transcript, emit });
     const signal = new AbortController().signal;
     for (const prompt of ["one", "two", "three", "four"]) await agent.prompt(prompt, signal);
     const messages = agent.messages;
@@ -71,5 +75,48 @@ describe("automatic compaction", () => {
     expect(unpairedToolUses(messages)).toEqual([]);
     expect(events.some((event) => event.type === "notice" && event.message.startsWith("context compacted: 2 earlier messages"))).toBe(true);
     expect(transcript.entries.filter((entry) => entry.type === "history").at(-1)).toMatchObject({ type: "history" });
+  });
+});
+
+describe("estimatedTokens", () => {
+  it("counts a quarter token for each character of the system prompt, the tool list and every block", () => {
+    const messages: Message[] = [
+      { role: "user", content: [text("12345678")] },
+      { role: "assistant", content: [use("a", "read_file", { path: "x" })] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: "a", text: "1234", isError: false }] },
+    ];
+    const tools = [{ name: "read_file", description: "reads", inputSchema: { type: "object" } }];
+    const chars = "system".length + JSON.stringify(tools).length + 8 + "read_file".length + '{"path":"x"}'.length + 4;
+    expect(estimatedTokens("system", messages, tools)).toBe(Math.ceil(chars / 4));
+  });
+});
+
+describe("automatic compaction for a model that reports no usage", () => {
+  it("compacts on the estimate, marked as estimated, and counts afresh after the compaction and after /clear", async () => {
+    const long = "x".repeat(400);
+    const model = scriptedModel([
+      () => reply(text(long)),
+      () => reply(text(long)),
+      () => reply(text(long)),
+      () => reply(text("a summary")),
+      () => reply(text("short")),
+    ]);
+    // Two answers of 400 characters pass 150 estimated tokens; one does not. The two latest turns are kept,
+    // so the first compaction that folds anything comes before the fourth prompt.
+    const agent = toollessAgent(model, 150);
+    const signal = new AbortController().signal;
+    expect(agent.contextUse()).toBeNull();
+    await agent.prompt("one", signal);
+    expect(agent.contextUse()).toEqual({ tokens: Math.ceil(("one".length + 2 + long.length) / 4), estimated: true });
+    await agent.prompt("two", signal);
+    expect(agent.contextUse()?.tokens).toBeGreaterThan(150);
+    await agent.prompt("three", signal);
+    const beforeCompaction = agent.contextUse()?.tokens ?? 0;
+    await agent.prompt("four", signal);
+    expect(agent.messages[0]).toEqual({ role: "user", content: [text(`${SUMMARY_HEADER}\na summary`)] });
+    // Counted afresh from the compacted conversation: the first turn's 400 characters are gone from it.
+    expect(agent.contextUse()?.tokens).toBeLessThan(beforeCompaction);
+    agent.clear();
+    expect(agent.contextUse()).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
 // summarised through the model itself and replaced by that summary; the recent turns stay word for word.
 // The cut is always at the start of a turn (a user message with the user's own words), so every tool_use
 // kept has its tool_result kept too.
-import type { Message, Model } from "./ports.js";
+import type { Message, Model, ToolSpec } from "./ports.js";
 import { describeError } from "./settle.js";
 
 /** The context window of the Claude models mca talks to. */
@@ -11,6 +11,21 @@ export const CONTEXT_WINDOW_TOKENS = 200_000;
 export const COMPACT_AT_TOKENS = (CONTEXT_WINDOW_TOKENS * 3) / 4;
 /** How many of the latest turns are kept as they are. */
 export const KEPT_TURNS = 2;
+
+/** About four characters a token: the usual rule of thumb for English and code. */
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * The tokens a request would take, for a model that reports no usage (the offline mock, a scripted model),
+ * so that the threshold still applies to it: its characters over CHARS_PER_TOKEN.
+ */
+export function estimatedTokens(system: string, messages: readonly Message[], tools: readonly ToolSpec[]): number {
+  let chars = system.length + JSON.stringify(tools).length;
+  for (const message of messages) {
+    for (const block of message.content) chars += block.type === "tool_use" ? block.name.length + JSON.stringify(block.input).length : block.text.length;
+  }
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
 
 export const SUMMARY_HEADER = "[Summary of the earlier conversation, made by mca to keep the context small]";
 

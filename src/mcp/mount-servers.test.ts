@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -242,5 +245,43 @@ describe("a mounted tool without an input responder", () => {
       isError: true,
     });
     expect(capabilitiesSent(bodies)).toEqual([{}, {}, {}]);
+  });
+});
+
+describe("mountServers: reconnecting one server", () => {
+  it("offers the tools the server lists now, under the one namespace, and keeps the others", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mca-reconnect-"));
+    const toolsFile = join(dir, "tools.txt");
+    writeFileSync(toolsFile, "echo\nold_tool\n");
+    const mounted = await mount([stdio("changing", scriptedStdioServer(`--tools-from=${toolsFile}`)), stdio("steady", scriptedStdioServer())]);
+    expect(mounted.tools.map((tool) => tool.name)).toEqual([
+      "mcp__changing__echo",
+      "mcp__changing__old_tool",
+      "mcp__steady__alpha",
+      "mcp__steady__beta",
+      "mcp__steady__gamma",
+    ]);
+    writeFileSync(toolsFile, "echo\nnew_tool\n");
+
+    const status = await mounted.reconnect("changing");
+
+    expect(status).toMatchObject({ alias: "changing", state: "connected", toolNames: ["echo", "new_tool"], error: null });
+    expect(mounted.tools.map((tool) => tool.name)).toEqual([
+      "mcp__changing__echo",
+      "mcp__changing__new_tool",
+      "mcp__steady__alpha",
+      "mcp__steady__beta",
+      "mcp__steady__gamma",
+    ]);
+    expect(mounted.lookup("mcp__changing__old_tool")).toBeUndefined();
+    expect(mounted.lookup("mcp__changing__new_tool")).toEqual({ alias: "changing", tool: "new_tool" });
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("names the enabled servers for an alias it does not have, and says when the server is disabled", async () => {
+    const off: McpServerConfig = { ...stdio("off", scriptedStdioServer()), enabled: false };
+    const mounted = await mount([stdio("steady", scriptedStdioServer()), off]);
+    expect(await mounted.reconnect("nope")).toEqual(new Error('no MCP server "nope" in /tmp/mcp.config.json; its servers: steady'));
+    expect(await mounted.reconnect("off")).toEqual(new Error('MCP server "off" is disabled in /tmp/mcp.config.json ("enabled": false)'));
   });
 });

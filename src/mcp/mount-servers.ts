@@ -20,13 +20,18 @@ export interface McpConfig {
 }
 
 export interface MountedServers {
-  /** The remote tools, under their flat names, in namespace order. */
+  /** The remote tools, under their flat names, in namespace order; a reconnect may change them. */
   readonly tools: readonly Tool[];
   /** For a name under the prefix of a server that never came up: a tool whose call names the reason. */
   findTool(name: string): Tool | undefined;
   /** Reverse lookup of a flat name, through the namespace's table only. */
   lookup(flatName: string): ToolRef | undefined;
   statuses(): ServerStatus[];
+  /**
+   * Closes one server and connects it again (`/mcp reconnect`), then offers the tools it lists now: its
+   * status after the attempt, or an Error when the alias names no enabled server.
+   */
+  reconnect(alias: string): Promise<ServerStatus | Error>;
   close(): Promise<void>;
 }
 
@@ -44,17 +49,25 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   await Promise.all(connections.map((connection) => connection.connect()));
 
   const byAlias = new Map(connections.map((connection) => [connection.alias, connection]));
-  const namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))));
+  let namespace = buildNamespace([]);
+  let tools: Tool[] = [];
+  /** The flat names are one namespace over every server, so a server's new tools rebuild all of it. */
+  const offerTools = (): void => {
+    namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))));
+    tools = [];
+    for (const entry of namespace.entries()) {
+      const connection = byAlias.get(entry.alias);
+      const info = connection?.tools.find((tool) => tool.name === entry.tool);
+      if (connection && info) tools.push(createMountedTool(connection, info, entry.flatName));
+    }
+  };
+  offerTools();
   for (const group of namespace.sanitisingCollisions()) deps.onWarning(collisionWarning(group));
-  const tools: Tool[] = [];
-  for (const entry of namespace.entries()) {
-    const connection = byAlias.get(entry.alias);
-    const info = connection?.tools.find((tool) => tool.name === entry.tool);
-    if (connection && info) tools.push(createMountedTool(connection, info, entry.flatName));
-  }
 
   return {
-    tools,
+    get tools() {
+      return tools;
+    },
     findTool(name) {
       if (namespace.lookup(name)) return undefined;
       const owner = connections.find((c) => (c.state === "failed" || c.state === "needs login") && name.startsWith(toolPrefix(c.alias)));
@@ -62,10 +75,24 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
     },
     lookup: (flatName) => namespace.lookup(flatName),
     statuses: () => connections.map((connection) => connection.status()),
+    async reconnect(alias) {
+      const connection = byAlias.get(alias);
+      if (connection === undefined) return new Error(unknownServerText(config, alias));
+      await connection.reconnect();
+      offerTools();
+      return connection.status();
+    },
     close: async () => {
       await Promise.all(connections.map((connection) => connection.close()));
     },
   };
+}
+
+function unknownServerText(config: McpConfig, alias: string): string {
+  const named = JSON.stringify(alias);
+  if (config.servers.some((server) => server.alias === alias)) return `MCP server ${named} is disabled in ${config.file} ("enabled": false)`;
+  const aliases = config.servers.filter((server) => server.enabled).map((server) => server.alias);
+  return `no MCP server ${named} in ${config.file}${aliases.length === 0 ? "" : `; its servers: ${aliases.join(", ")}`}`;
 }
 
 /** Said once at start: a rule written with the plain name reaches neither tool, the server's own names do. */

@@ -9,7 +9,7 @@ import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";
 import { recordingTransport } from "./test-support/received-by-server.js";
 import { summary } from "./test-support/mcp-rejection.js";
 import { startScriptedHttpServer } from "./test-support/scripted-http-server.js";
-import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
+import { scriptedStdioServer, waitUntilGone } from "./test-support/scripted-stdio-server.js";
 
 const deps: ConnectionDeps = { clientVersion: "0.15.0", configFile: "/tmp/mcp.config.json", baseEnv: { PATH: process.env.PATH }, onWarning: () => undefined };
 const opened: ServerConnection[] = [];
@@ -72,6 +72,33 @@ describe("ServerConnection", () => {
     const pidOf = (outcome: unknown): unknown =>
       outcome !== null && typeof outcome === "object" && "structuredContent" in outcome ? outcome.structuredContent : outcome;
     expect(pidOf(first)).toEqual(pidOf(second));
+    expect(connection.state).toBe("connected");
+  });
+
+  it("reconnect ends the old process, starts a new one and gives back the one restart a call may trigger", async () => {
+    const connection = open(stdio("again", scriptedStdioServer()));
+    await connection.connect();
+    const serverPid = async (): Promise<number> => {
+      const outcome = await connection.callTool("pids", {}, {});
+      const pids = !(outcome instanceof Error) && outcome.kind === "complete" ? outcome.structuredContent : undefined;
+      if (!isJsonObject(pids) || typeof pids.server !== "number") throw new Error(`no pid in ${JSON.stringify(outcome)}`);
+      return pids.server;
+    };
+    const first = await serverPid();
+    await connection.callTool("exit", { code: 1 }, {});
+    const restarted = await serverPid();
+    await connection.callTool("exit", { code: 1 }, {});
+    expect(connection.state).toBe("disconnected");
+
+    await connection.reconnect();
+    expect(connection.status()).toMatchObject({ state: "connected", error: null, tools: 3 });
+    const reconnected = await serverPid();
+    await connection.reconnect();
+    expect(await waitUntilGone(reconnected, 5000)).toBe(true);
+    expect(new Set([first, restarted, reconnected, await serverPid()]).size).toBe(4);
+    // The restart is there again: a death after the reconnect is followed by a fresh process on the next call.
+    await connection.callTool("exit", { code: 1 }, {});
+    expect(await serverPid()).toBeGreaterThan(0);
     expect(connection.state).toBe("connected");
   });
 

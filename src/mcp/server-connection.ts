@@ -151,6 +151,26 @@ export class ServerConnection {
     }
   }
 
+  /**
+   * `/mcp reconnect`: the server as if newly configured — its client closed (a stdio child ends), then
+   * discovered and listed again, the era probed afresh and the one restart on a call available again. A
+   * login is read anew from the token store, so one made meanwhile (`/mcp login`) is used.
+   */
+  async reconnect(): Promise<void> {
+    if (this.#closed) return;
+    // A restart under way finishes first, so that what it opens is closed here too.
+    await this.#restart;
+    this.#restart = undefined;
+    const old = this.#client;
+    this.#client = undefined;
+    await old?.close();
+    this.#restartUsed = false;
+    this.#era = undefined;
+    this.#auth = undefined;
+    this.#tools = [];
+    await this.connect();
+  }
+
   async callTool(name: string, args: ToolArgs, options: CallToolOptions): Promise<CallToolOutcome | McpError> {
     const client = await this.#clientForCall();
     if (client instanceof McpError) return client;

@@ -85,8 +85,9 @@ function summariseResults(messages: readonly Message[]): string {
 function help(question: string, tools: readonly ToolSpec[]): string {
   const intro = `You asked: ${quote(question)}. I am the offline mock model: I do not answer questions, but I can call tools.`;
   if (tools.length === 0) return `${intro} I can see no tools.`;
-  const examples = tools.slice(0, TOOLS_NAMED_IN_HELP).map((tool) => `  ${exampleCall(tool)}`);
-  return [`${intro} For example:`, ...examples, `Say "tools" to list all ${tools.length}.`].join("\n");
+  // Markdown, as a model writes: the chat renders it, pipe mode prints it as it is.
+  const examples = tools.slice(0, TOOLS_NAMED_IN_HELP).map((tool) => `- \`${exampleCall(tool)}\``);
+  return [`${intro} For example:`, "", ...examples, "", `Say "tools" to list all ${tools.length}.`].join("\n");
 }
 
 /** `call read_file {"path":"<path>"}`: the tool's required arguments as placeholders. */

@@ -1,6 +1,6 @@
 // A stand-in Agent for unit tests of the CLI: fixed tools, verdicts and reports, and a record of the
 // calls it received. The real kernel is exercised by the end-to-end tests of main.ts.
-import type { Agent, AgentEvent, CallReport, Decision, Tool, ToolArgs, ToolKind, TurnEnd, UndoReport } from "../../kernel/index.js";
+import type { Agent, AgentEvent, CallReport, ContextUse, Decision, Tool, ToolArgs, ToolKind, TurnEnd, UndoReport } from "../../kernel/index.js";
 
 export function fakeTool(name: string, kind: ToolKind, source = "local"): Tool {
   return {
@@ -21,6 +21,7 @@ export interface FakeAgentScript {
   readonly undoReport?: UndoReport;
   /** Events a prompt emits, through the emit the fake was made with. */
   readonly promptEvents?: (text: string) => readonly AgentEvent[];
+  readonly contextUse?: ContextUse;
 }
 
 export interface FakeAgent extends Agent {
@@ -29,12 +30,20 @@ export interface FakeAgent extends Agent {
 
 export function createFakeAgent(script: FakeAgentScript, emit: (event: AgentEvent) => void = () => undefined): FakeAgent {
   const received: string[] = [];
-  const tools = script.tools ?? [];
+  let tools = script.tools ?? [];
   const decide = (name: string): Decision => script.decisions?.[name] ?? { verdict: "allow", reason: "default for read tools: allow" };
   return {
     received,
-    tools,
+    get tools() {
+      return tools;
+    },
+    setTools(next) {
+      received.push(`setTools ${next.map((tool) => tool.name).join(" ")}`);
+      tools = next;
+    },
     messages: [],
+    contextUse: () => script.contextUse ?? null,
+    hasTool: (name) => tools.some((tool) => tool.name === name),
     decide,
     async prompt(text) {
       received.push(`prompt ${text}`);

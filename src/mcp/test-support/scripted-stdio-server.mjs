@@ -1,6 +1,7 @@
 // A scripted MCP server over stdio for the transport and client tests. Flags on argv shape the whole
 // process (pagination, versions, start-up noise, exits, teardown); the tool called picks one behaviour.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const flags = new Map(
@@ -60,7 +61,14 @@ const PAGES = {
   repeat: { first: "again", pages: { again: { tools: [TOOLS[2]], nextCursor: "again" } } },
 };
 
+/** `--tools-from=<file>`: one page of the tools named in that file, one name a line, read at each listing. */
+function toolsFromFile(file) {
+  const names = readFileSync(file, "utf8").split("\n").filter((name) => name !== "");
+  return names.map((name) => ({ name, description: `Listed from ${file}`, inputSchema: { type: "object" } }));
+}
+
 function listTools(id, params) {
+  if (flags.has("tools-from")) return result(id, { tools: toolsFromFile(flags.get("tools-from")) });
   const plan = PAGES[flags.get("pages") ?? "normal"];
   if (params.cursor === undefined) return result(id, { tools: TOOLS.slice(0, 2), nextCursor: plan.first });
   const page = plan.pages[params.cursor];
