@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { isatty } from "node:tty";
 import { createShutdown, honourNoColor, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
-import type { AgentFactory, CliInputResponder, InputAnswers, ServerReconnect, ServerStatus } from "./cli/index.js";
+import type { AgentFactory, CliInputResponder, InputAnswers, ServerReconnect, ServerStatus, SettledTrust } from "./cli/index.js";
 import type { Redact } from "./kernel/index.js";
 import type { MountedServers } from "./mcp/index.js";
 import type { SessionMode } from "./session/index.js";
@@ -131,9 +131,9 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     const [{ runSessionsCommand }, { listSessions }] = await Promise.all([import("./cli/subcommands.js"), import("./session/index.js")]);
     return runSessionsCommand({ sessions: listSessions(projectDir), out: writeOut }, invocation.json);
   }
-  const projectTrusted = await settleTrust(invocation, projectDir, env);
-  if (projectTrusted instanceof Error) {
-    warn(`mca: ${projectTrusted.message}`);
+  const project = await settleTrust(invocation, projectDir, env);
+  if (project instanceof Error) {
+    warn(`mca: ${project.message}`);
     return USAGE_EXIT_CODE;
   }
   const input = await setUpInputResponder(invocation, projectDir);
@@ -152,7 +152,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     logins: loginDeps(env, secrets.add),
     projectDir,
     configPath: invocation.options.mcpConfig,
-    projectTrusted,
+    project,
     env,
     clientVersion: readPackageVersion(import.meta.url),
     warn,
@@ -190,7 +190,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     projectDir,
     env,
     options: invocation.options,
-    projectTrusted,
+    project,
     sessionId,
     mode: sessionMode(invocation),
     startedAt,
@@ -243,7 +243,7 @@ function isInteractive(invocation: WorkInvocation): boolean {
 }
 
 /** Whether the project's own files apply: asked once in the chat, told in one line elsewhere. */
-async function settleTrust(invocation: WorkInvocation, projectDir: string, env: NodeJS.ProcessEnv): Promise<boolean | Error> {
+async function settleTrust(invocation: WorkInvocation, projectDir: string, env: NodeJS.ProcessEnv): Promise<SettledTrust | Error> {
   const { settleProjectTrust } = await import("./cli/trust.js");
   let asker;
   if (isInteractive(invocation)) {

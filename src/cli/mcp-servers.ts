@@ -1,23 +1,21 @@
 // The run's MCP servers as the CLI mounts and shows them: the config found and mounted at start-up, and
 // each server's health read afresh whenever a view is drawn (`/mcp`, `mca mcp list`), so a server that
 // died since start-up shows as disconnected.
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { loadMcpConfig, type McpConfig } from "../config/index.js";
+import { resolve } from "node:path";
+import { ConfigError, loadMcpConfig, parseMcpConfig, PROJECT_MCP_CONFIG, projectFileRead, type McpConfig } from "../config/index.js";
 import { isLegacyVersion, mountServers, type InputResponder, type LoginDeps, type MountedServers, type ServerStatus } from "../mcp/index.js";
 import type { Tool } from "../kernel/index.js";
 import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
+import type { SettledTrust } from "./trust.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export type { ServerStatus };
 
-const DEFAULT_MCP_CONFIG = "mcp.config.json";
-
 export interface MountDeps {
   readonly projectDir: string;
   readonly configPath: string | undefined;
-  /** Whether the project's own mcp.config.json may be used (the user trusts it); `--mcp-config` needs no trust. */
-  readonly projectTrusted: boolean;
+  /** The project's own mcp.config.json as read for the trust decision, used only when trusted; `--mcp-config` needs no trust. */
+  readonly project: SettledTrust;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly clientVersion: string;
   readonly warn: (text: string) => void;
@@ -29,10 +27,11 @@ export interface MountDeps {
   readonly logins?: LoginDeps;
 }
 
-async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env" | "projectTrusted">): Promise<McpConfig | Error | null> {
-  const path = deps.configPath === undefined ? join(deps.projectDir, DEFAULT_MCP_CONFIG) : resolve(deps.projectDir, deps.configPath);
-  if (deps.configPath === undefined && (!deps.projectTrusted || !existsSync(path))) return null;
-  return loadMcpConfig(path, deps.env);
+async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env" | "project">): Promise<McpConfig | Error | null> {
+  if (deps.configPath !== undefined) return loadMcpConfig(resolve(deps.projectDir, deps.configPath), deps.env);
+  const own = projectFileRead(deps.project.files, PROJECT_MCP_CONFIG);
+  if (!deps.project.trusted || own === null) return null;
+  return own.text instanceof ConfigError ? own.text : parseMcpConfig(own.text, own.path, deps.env);
 }
 
 /** One line per server that did not come up, so the user knows before the first prompt. */

@@ -70,7 +70,7 @@ describe("setUpSession with --resume", () => {
       projectDir: dir(),
       env: { MOCK: "1", HOME: dir() },
       options,
-      projectTrusted: false,
+      project: { trusted: false, files: null },
       sessionId: "20261202-100000-2",
       mode: "chat",
       startedAt: "2026-12-02T10:00:00.000Z",

@@ -9,7 +9,8 @@ import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, openTranscript, type SessionMode } from "../session/index.js";
 import { createLocalTools } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
-import { loadRules, settingsFiles } from "../config/index.js";
+import { loadRules, PROJECT_SETTINGS, projectFileRead, userSettingsFile } from "../config/index.js";
+import type { SettledTrust } from "./trust.js";
 
 /** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
 export interface SessionIo {
@@ -23,8 +24,11 @@ export interface SessionSetupDeps {
   readonly projectDir: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly options: CommonOptions;
-  /** Whether the project's own allow rules apply (the user trusts the folder); its deny and ask rules always do. */
-  readonly projectTrusted: boolean;
+  /**
+   * The project's own files as read for the trust decision: its settings' allow rules apply when the user
+   * trusts the folder; its deny and ask rules always do.
+   */
+  readonly project: SettledTrust;
   /** Names this run's transcript file; made by main, which may read the clock. */
   readonly sessionId: string;
   /** How this run goes and when it started (ISO 8601): the transcript's first line, for `mca sessions` and `--resume`. */
@@ -55,7 +59,8 @@ export interface SessionSetup {
 
 export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup | Error> {
   const { projectDir, options } = deps;
-  const rules = await loadRules(settingsFiles(projectDir, deps.env), options, deps.projectTrusted);
+  const projectSettings = { read: projectFileRead(deps.project.files, PROJECT_SETTINGS), trusted: deps.project.trusted };
+  const rules = await loadRules(userSettingsFile(deps.env), projectSettings, options);
   if (rules instanceof Error) return rules;
 
   const choice = chooseModel(deps.env, options.model);

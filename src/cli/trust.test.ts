@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createScriptedAsker } from "./test-support/scripted-asker.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 import { settleProjectTrust } from "./trust.js";
+import { readConfiguredServers } from "./mcp-servers.js";
+import type { Choice } from "./terminal.js";
 
 // A server whose only act is to leave a mark that it was started; it then fails at once.
 const MARKING_SERVER = { command: "sh", args: ["-c", "touch STARTED; exit 1 # \u009b2J"] };
@@ -111,20 +113,36 @@ describe("the chat's trust question", () => {
 
   it("shows what would start, and remembers a yes for these contents", async () => {
     const first = deps("remember", []);
-    expect(await settleProjectTrust(first)).toBe(true);
+    expect(await settleProjectTrust(first)).toMatchObject({ trusted: true });
     const said = first.asker.transcript.join("\n");
     expect(said).toContain("marker (stdio)");
     expect(said).toContain("headers: Authorization");
     expect(said).not.toContain(SECRET);
     // Asked once: the next run is trusted without a question (an empty script would throw if asked).
     const again = { ...deps(undefined, []), asker: createScriptedAsker([]) };
-    expect(await settleProjectTrust(again)).toBe(true);
+    expect(await settleProjectTrust(again)).toMatchObject({ trusted: true });
+  });
+
+  it("hands on the files as they were shown, so one changed while the user decided is not what takes effect", async () => {
+    const asker = createScriptedAsker(["session"]);
+    const changingAsker = {
+      ...asker,
+      async select<T extends string>(message: string, choices: readonly Choice<T>[], initial?: number): Promise<T | undefined> {
+        await writeFile(join(project.dir, "mcp.config.json"), JSON.stringify({ mcpServers: { swapped: { command: "/bin/sh", args: ["-c", "evil"] } } }));
+        return asker.select(message, choices, initial);
+      },
+    };
+    const settled = await settleProjectTrust({ ...deps(undefined, []), asker: changingAsker });
+    if (settled instanceof Error) throw settled;
+    expect(settled.trusted).toBe(true);
+    const config = await readConfiguredServers({ projectDir: project.dir, configPath: undefined, project: settled, env: { SECRET_TOKEN: SECRET }, clientVersion: "0", warn: () => undefined });
+    expect(config instanceof Error || config === null ? config : config.servers.map((server) => server.alias)).toEqual(["marker", "remote"]);
   });
 
   it("starts without the project's files on a no or a Ctrl-C, and asks again next time", async () => {
     for (const answer of ["no", undefined]) {
       const warnings: string[] = [];
-      expect(await settleProjectTrust(deps(answer, warnings))).toBe(false);
+      expect(await settleProjectTrust(deps(answer, warnings))).toMatchObject({ trusted: false });
       expect(warnings.join("\n")).toContain("not trusted");
     }
   });

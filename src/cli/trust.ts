@@ -2,8 +2,17 @@
 // programs and widen permissions, so they take effect only once the user has seen what they would do and
 // trusted the folder for these contents: the chat asks once; without a terminal they are skipped with one
 // line naming `mca trust` (which shows the same summary and records the trust) and `--trust-project`.
-import { join } from "node:path";
-import { PROJECT_FILES, parseMcpConfig, parseSettings, projectTrust, recordTrust, settingsFiles, type ProjectFiles } from "../config/index.js";
+import {
+  PROJECT_FILES,
+  PROJECT_MCP_CONFIG,
+  PROJECT_SETTINGS,
+  parseMcpConfig,
+  parseSettings,
+  projectFileRead,
+  projectTrust,
+  recordTrust,
+  type ProjectFiles,
+} from "../config/index.js";
 import type { McpServerConfig } from "../mcp/index.js";
 import type { Asker, Choice } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -23,20 +32,31 @@ export interface TrustDeps {
   readonly now: () => Date;
 }
 
-/** Whether this run applies the project's own files (starts its servers, applies its allow rules). */
-export async function settleProjectTrust(deps: TrustDeps): Promise<boolean | Error> {
+/**
+ * Whether this run applies the project's own files (starts its servers, applies its allow rules), and the
+ * files as they were read for that decision: the run takes them from here, never from a later read.
+ */
+export interface SettledTrust {
+  readonly trusted: boolean;
+  /** Null when the project has none of its own files. */
+  readonly files: ProjectFiles | null;
+}
+
+export async function settleProjectTrust(deps: TrustDeps): Promise<SettledTrust | Error> {
   const state = await projectTrust(deps.projectDir, deps.env);
   if (state instanceof Error) return state;
-  if (state.kind !== "untrusted" || deps.trustFlag) return true;
+  if (state.kind === "no-project-files") return { trusted: true, files: null };
+  const settled = (trusted: boolean): SettledTrust => ({ trusted, files: state.files });
+  if (state.kind === "trusted" || deps.trustFlag) return settled(true);
   const summary = summarise(state.files, deps);
   // Nothing that would start or widen a permission (say, only deny rules): nothing to ask about.
-  if (summary.widens === 0) return true;
+  if (summary.widens === 0) return settled(true);
   if (deps.asker === undefined) {
     deps.warn(
       `mca: ${untrustedText(state.files.projectDir)} ${state.changed ? "changed since you trusted it" : "is not trusted"}: ` +
         "its MCP servers are not started and its allow rules are not applied; review and trust it with `mca trust`, or pass --trust-project for this run",
     );
-    return false;
+    return settled(false);
   }
   deps.asker.say(summary.lines.join("\n"));
   const answer = await deps.asker.select(state.changed ? "These files changed since you trusted them. Trust them now?" : "Trust this folder?", TRUST_CHOICES, 2);
@@ -44,14 +64,14 @@ export async function settleProjectTrust(deps: TrustDeps): Promise<boolean | Err
     case "remember": {
       const recorded = await recordTrust(state.files, deps.env, deps.now());
       if (recorded instanceof Error) deps.warn(`mca: ${recorded.message} (trusted for this session only)`);
-      return true;
+      return settled(true);
     }
     case "session":
-      return true;
+      return settled(true);
     case "no":
     case undefined:
       deps.warn("mca: not trusted: starting without the project's MCP servers and allow rules");
-      return false;
+      return settled(false);
     default: {
       const unknown: never = answer;
       throw new Error(`unknown trust answer ${JSON.stringify(unknown)}`);
@@ -113,30 +133,28 @@ interface TrustSummary {
 function summarise(files: ProjectFiles, deps: Pick<TrustDeps, "projectDir" | "env" | "mcpConfigFlag">): TrustSummary {
   const lines = [`This folder has its own mca configuration: ${untrustedText(files.projectDir)}`];
   let widens = 0;
-  const configFile = join(files.projectDir, PROJECT_FILES[0]);
-  const configText = files.texts.get(configFile);
-  if (configText !== undefined && deps.mcpConfigFlag === undefined) {
-    const servers = projectServers(configText, configFile, deps.env);
+  const config = projectFileRead(files, PROJECT_MCP_CONFIG);
+  if (config !== null && deps.mcpConfigFlag === undefined) {
+    const servers = projectServers(config.text, config.path, deps.env);
     if (servers instanceof Error) {
-      lines.push(`  ${PROJECT_FILES[0]} cannot be read: ${untrustedText(servers.message)}`);
+      lines.push(`  ${PROJECT_MCP_CONFIG} cannot be read: ${untrustedText(servers.message)}`);
       widens += 1;
     } else {
       const enabled = servers.filter((server) => server.enabled);
       widens += enabled.length;
-      lines.push(`  ${PROJECT_FILES[0]} would start ${enabled.length === 0 ? "no servers" : "these MCP servers:"}`);
+      lines.push(`  ${PROJECT_MCP_CONFIG} would start ${enabled.length === 0 ? "no servers" : "these MCP servers:"}`);
       for (const server of enabled) lines.push(`    ${describeServer(server)}`);
     }
   }
-  const settingsFile = settingsFiles(files.projectDir, deps.env).project;
-  const settingsText = files.texts.get(settingsFile);
-  if (settingsText !== undefined) {
-    const rules = settingsText instanceof Error ? settingsText : parseSettings(settingsText, settingsFile);
+  const settings = projectFileRead(files, PROJECT_SETTINGS);
+  if (settings !== null) {
+    const rules = settings.text instanceof Error ? settings.text : parseSettings(settings.text, settings.path);
     if (rules instanceof Error) {
-      lines.push(`  ${PROJECT_FILES[1]} cannot be read: ${untrustedText(rules.message)}`);
+      lines.push(`  ${PROJECT_SETTINGS} cannot be read: ${untrustedText(rules.message)}`);
     } else {
       const allows = rules.filter((rule) => rule.verdict === "allow");
       widens += allows.length;
-      lines.push(`  ${PROJECT_FILES[1]} would allow without asking ${allows.length === 0 ? "nothing" : "these calls:"}`);
+      lines.push(`  ${PROJECT_SETTINGS} would allow without asking ${allows.length === 0 ? "nothing" : "these calls:"}`);
       for (const rule of allows) lines.push(`    ${untrustedText(rule.pattern.text)}`);
       lines.push("  (its deny and ask rules apply whether or not you trust it)");
     }

@@ -11,8 +11,10 @@ import { describeError } from "../kernel/index.js";
 import { ConfigError, optionalField, readConfigJson, readConfigText, readingConfig, readObject, type ReadContext } from "./config-reader.js";
 import { userConfigDir } from "./settings.js";
 
+export const PROJECT_MCP_CONFIG = "mcp.config.json";
+export const PROJECT_SETTINGS = join(".mca", "settings.json");
 /** The project's own files that trust covers, relative to the project folder, in the order they are hashed. */
-export const PROJECT_FILES = ["mcp.config.json", join(".mca", "settings.json")] as const;
+export const PROJECT_FILES = [PROJECT_MCP_CONFIG, PROJECT_SETTINGS] as const;
 
 export interface ProjectFiles {
   /** The real path of the project folder: the key of the trust record. */
@@ -26,6 +28,23 @@ export interface ProjectFiles {
   readonly texts: ReadonlyMap<string, string | ConfigError>;
   /** sha256 over every file's name, presence and bytes. */
   readonly hash: string;
+}
+
+/** One of the project's own files as it was read for the trust decision: its path and text (or why it could not be read). */
+export interface ProjectFileRead {
+  readonly path: string;
+  readonly text: string | ConfigError;
+}
+
+/**
+ * A project file as read with the others (null when absent): what the run uses, never a later read, so a
+ * file changed after it was read — while the user decided, say — is not what takes effect.
+ */
+export function projectFileRead(files: ProjectFiles | null, name: (typeof PROJECT_FILES)[number]): ProjectFileRead | null {
+  if (files === null) return null;
+  const path = join(files.projectDir, name);
+  const text = files.texts.get(path);
+  return text === undefined ? null : { path, text };
 }
 
 export type TrustState =
@@ -48,7 +67,7 @@ async function readProjectFiles(projectDir: string): Promise<ProjectFiles | null
   const stream: string[] = [];
   for (const name of PROJECT_FILES) {
     const path = join(realDir, name);
-    const text = await readConfigText(path, "cannot read it");
+    const text = await readConfigText(path, "cannot read the file");
     const entry = text === null ? "absent" : text instanceof ConfigError ? "unreadable" : `${Buffer.byteLength(text)}`;
     stream.push(`${name}\0${entry}\0`, typeof text === "string" ? text : "");
     if (text !== null) texts.set(path, text);

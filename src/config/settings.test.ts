@@ -1,9 +1,9 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Rule } from "../kernel/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { loadRules, parseRuleFlags, parseSettings, settingsFiles } from "./settings.js";
+import { loadRules, parseRuleFlags, parseSettings, userSettingsFile, type ProjectSettings } from "./settings.js";
 
 const FILE = "/p/.mca/settings.json";
 
@@ -13,13 +13,13 @@ function written(result: readonly Rule[] | Error): unknown {
   return result.map(({ verdict, pattern, origin }) => ({ verdict, pattern: pattern.text, origin }));
 }
 
-describe("settingsFiles", () => {
-  it("reads the user file under XDG_CONFIG_HOME, then the project file", () => {
-    expect(settingsFiles("/p", { XDG_CONFIG_HOME: "/x", HOME: "/h" })).toEqual({ user: "/x/mca/settings.json", project: "/p/.mca/settings.json" });
+describe("userSettingsFile", () => {
+  it("is under XDG_CONFIG_HOME", () => {
+    expect(userSettingsFile({ XDG_CONFIG_HOME: "/x", HOME: "/h" })).toBe("/x/mca/settings.json");
   });
 
   it("falls back to ~/.config when XDG_CONFIG_HOME is unset or empty", () => {
-    expect(settingsFiles("/p", { XDG_CONFIG_HOME: "", HOME: "/h" })).toEqual({ user: "/h/.config/mca/settings.json", project: "/p/.mca/settings.json" });
+    expect(userSettingsFile({ XDG_CONFIG_HOME: "", HOME: "/h" })).toBe("/h/.config/mca/settings.json");
   });
 });
 
@@ -82,13 +82,18 @@ describe("parseRuleFlags", () => {
   });
 });
 
+/** The project's settings as the trust step hands them on: the file's text, read now. */
+async function projectSettings(path: string, trusted: boolean): Promise<ProjectSettings> {
+  return { read: { path, text: await readFile(path, "utf8") }, trusted };
+}
+
 describe("loadRules", () => {
   const dir = tempProjectPerTest("mca-settings-");
 
   it("collects the rules of existing files and the flags, skipping missing files", async () => {
     const file = join(dir(), "settings.json");
     await writeFile(file, '{"permissions":{"allow":["list_dir"]}}');
-    expect(written(await loadRules({ user: join(dir(), "missing.json"), project: file }, { allow: ["write_file"], deny: [] }, true))).toEqual([
+    expect(written(await loadRules(join(dir(), "missing.json"), await projectSettings(file, true), { allow: ["write_file"], deny: [] }))).toEqual([
       { verdict: "allow", pattern: "list_dir", origin: file },
       { verdict: "allow", pattern: "write_file", origin: "--allow" },
     ]);
@@ -99,20 +104,20 @@ describe("loadRules", () => {
     const project = join(dir(), "project.json");
     await writeFile(user, '{"permissions":{"allow":["list_dir"]}}');
     await writeFile(project, '{"permissions":{"allow":["bash"],"ask":["read_file"],"deny":["write_file"]}}');
-    const untrusted = written(await loadRules({ user, project }, { allow: [], deny: [] }, false));
+    const untrusted = written(await loadRules(user, await projectSettings(project, false), { allow: [], deny: [] }));
     expect(untrusted).toEqual([
       { verdict: "allow", pattern: "list_dir", origin: user },
       { verdict: "ask", pattern: "read_file", origin: project },
       { verdict: "deny", pattern: "write_file", origin: project },
     ]);
-    const trusted = written(await loadRules({ user, project }, { allow: [], deny: [] }, true));
+    const trusted = written(await loadRules(user, await projectSettings(project, true), { allow: [], deny: [] }));
     expect(trusted).toContainEqual({ verdict: "allow", pattern: "bash", origin: project });
   });
 
   it("reports a settings path it cannot read as a file", async () => {
     const folder = join(dir(), "settings.json");
     await mkdir(folder);
-    const result = await loadRules({ user: folder, project: join(dir(), "missing.json") }, { allow: [], deny: [] }, true);
+    const result = await loadRules(folder, { read: null, trusted: true }, { allow: [], deny: [] });
     expect(result instanceof Error ? result.message : result).toMatch(new RegExp(`^${folder}: cannot read settings: `));
   });
 });

@@ -17,6 +17,7 @@ import {
   type JsonObjectNode,
   type ReadContext,
 } from "./config-reader.js";
+import type { ProjectFileRead } from "./project-trust.js";
 
 const SETTINGS_VERDICTS: readonly Verdict[] = ["allow", "ask", "deny"];
 
@@ -32,30 +33,33 @@ export function userConfigDir(env: Readonly<Record<string, string | undefined>>)
   return join(configHome, "mca");
 }
 
-export interface SettingsFiles {
-  /** `<user config folder>/settings.json`: the user's own rules, always applied. */
-  readonly user: string;
-  /** `<project>/.mca/settings.json`: written by whoever wrote the repository. */
-  readonly project: string;
+/** `<user config folder>/settings.json`: the user's own rules, always applied. */
+export function userSettingsFile(env: Readonly<Record<string, string | undefined>>): string {
+  return join(userConfigDir(env), "settings.json");
 }
 
-export function settingsFiles(projectDir: string, env: Readonly<Record<string, string | undefined>>): SettingsFiles {
-  return { user: join(userConfigDir(env), "settings.json"), project: join(projectDir, ".mca", "settings.json") };
+/** `<project>/.mca/settings.json`, written by whoever wrote the repository, as read for the trust decision. */
+export interface ProjectSettings {
+  /** Null when the project has no such file. */
+  readonly read: ProjectFileRead | null;
+  /** Whether the user trusts the project, and so its allow rules. */
+  readonly trusted: boolean;
 }
 
 /**
- * Every rule from the files and the flags; the first problem found, as an Error naming its file and entry.
- * The project's deny and ask rules always apply (they can only tighten); its allow rules only when the
- * user trusted the project, since a repository must not widen its own permissions.
+ * Every rule from the user's settings file, the project's and the flags; the first problem found, as an
+ * Error naming its file and entry. The project's deny and ask rules always apply (they can only tighten);
+ * its allow rules only when the user trusted the project, since a repository must not widen its own permissions.
  */
-export async function loadRules(files: SettingsFiles, flags: RuleFlags, projectTrusted: boolean): Promise<Rule[] | Error> {
-  const user = await readSettingsFile(files.user);
+export async function loadRules(userFile: string, project: ProjectSettings, flags: RuleFlags): Promise<Rule[] | Error> {
+  const user = await readSettingsFile(userFile);
   if (user instanceof Error) return user;
-  const project = await readSettingsFile(files.project);
-  if (project instanceof Error) return project;
+  const { read } = project;
+  const own = read === null ? [] : read.text instanceof ConfigError ? read.text : parseSettings(read.text, read.path);
+  if (own instanceof Error) return own;
   const flagged = parseRuleFlags(flags);
   if (flagged instanceof Error) return flagged;
-  return [...user, ...project.filter((rule) => projectTrusted || rule.verdict !== "allow"), ...flagged];
+  return [...user, ...own.filter((rule) => project.trusted || rule.verdict !== "allow"), ...flagged];
 }
 
 /** The rules of one settings file; none when it does not exist. */
