@@ -1,7 +1,7 @@
 // Reading a config file into typed values, once, at the boundary: the one error a config file produces
 // (ConfigError: which file, where in it, what is wrong), typed readers over positioned JSON nodes that
 // throw it naming the exact path, line and column, and `${VAR}` expansion from a given environment.
-import { readFile, stat } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { describeError } from "../kernel/index.js";
 import { positionAt, readJson, type JsonNode, type JsonReadError, type PathSegment, type SourcePosition } from "./json-reader.js";
 
@@ -222,15 +222,26 @@ export function expandVariables(text: string, env: Env): Expansion {
 }
 
 /**
- * A config file's text; null when it does not exist; a ConfigError starting with `cannotRead` otherwise. Only a regular file is read: a repository could commit
- * a named pipe under a config file's name, and reading one waits for ever.
+ * A config file's text; null when it does not exist; a ConfigError starting with `cannotRead` otherwise.
+ * Only a regular file is read: a repository could commit a named pipe under a config file's name, and
+ * reading one waits for ever. Opened without blocking (a pipe opens at once) and checked on the open file,
+ * so nothing can be swapped in between; read synchronously, as these files are small and read at start-up,
+ * where the first asynchronous file operation would start libuv's thread pool for nothing.
  */
-export async function readConfigText(file: string, cannotRead: string): Promise<string | null | ConfigError> {
+export function readConfigText(file: string, cannotRead: string): string | null | ConfigError {
+  let fd: number;
   try {
-    if (!(await stat(file)).isFile()) return new ConfigError(file, "", `${cannotRead}: not a regular file`);
-    return await readFile(file, "utf8");
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR")) return null;
     return new ConfigError(file, "", `${cannotRead}: ${describeError(error)}`);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return new ConfigError(file, "", `${cannotRead}: not a regular file`);
+    return readFileSync(fd, "utf8");
+  } catch (error) {
+    return new ConfigError(file, "", `${cannotRead}: ${describeError(error)}`);
+  } finally {
+    closeSync(fd);
   }
 }

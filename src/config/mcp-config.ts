@@ -82,7 +82,7 @@ export function parseMcpConfig(text: string, file: string, env: Env): McpConfig 
 
 /** Reads and validates an MCP config file: the config, or a ConfigError (the file cannot be read, or is not valid). */
 export async function loadMcpConfig(path: string, env: Env): Promise<McpConfig | ConfigError> {
-  const text = await readConfigText(path, "cannot read the file");
+  const text = readConfigText(path, "cannot read the file");
   if (text === null) return new ConfigError(path, "", "cannot read the file: ENOENT: no such file or directory");
   return text instanceof ConfigError ? text : parseMcpConfig(text, path, env);
 }

@@ -67,7 +67,7 @@ async function readProjectFiles(projectDir: string): Promise<ProjectFiles | null
   const stream: string[] = [];
   for (const name of PROJECT_FILES) {
     const path = join(realDir, name);
-    const text = await readConfigText(path, "cannot read the file");
+    const text = readConfigText(path, "cannot read the file");
     const entry = text === null ? "absent" : text instanceof ConfigError ? "unreadable" : `${Buffer.byteLength(text)}`;
     stream.push(`${name}\0${entry}\0`, typeof text === "string" ? text : "");
     if (text !== null) texts.set(path, text);

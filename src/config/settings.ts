@@ -64,7 +64,7 @@ export async function loadRules(userFile: string, project: ProjectSettings, flag
 
 /** The rules of one settings file; none when it does not exist. */
 async function readSettingsFile(file: string): Promise<Rule[] | Error> {
-  const text = await readConfigText(file, "cannot read settings");
+  const text = readConfigText(file, "cannot read settings");
   if (text instanceof Error || text === null) return text ?? [];
   return parseSettings(text, file);
 }
