@@ -6,6 +6,7 @@ import type { ToolContext } from "../kernel/index.js";
 import { mountServers, type McpConfig } from "../mcp/index.js";
 import { startOAuthLoopbackServer, type OAuthLoopbackServer } from "../mcp/test-support/oauth-loopback-server.js";
 import { growingRedactor, loginDeps, loginStore, runMcpLogin, runMcpLogout, type LoginDepsForCommand } from "./mcp-login.js";
+import { startupFailureLines } from "./mcp-servers.js";
 
 const context: ToolContext = { signal: new AbortController().signal };
 let server: OAuthLoopbackServer | undefined;
@@ -42,10 +43,11 @@ describe("mca mcp login", () => {
     const { mount } = await setUp();
     const mounted = await mount();
     try {
-      expect(mounted.statuses()).toMatchObject([{ alias: "tickets", state: "needs login", error: "tickets needs a login (no stored token): run `mca mcp login tickets`" }]);
+      expect(mounted.statuses()).toMatchObject([{ alias: "tickets", state: "needs login", error: "needs a login (no stored token): run `mca mcp login tickets`" }]);
       const result = await mounted.findTool("mcp__tickets__list_tickets")?.run({}, context);
-      expect(result).toMatchObject({ isError: true });
-      expect(JSON.stringify(result)).toContain("mca mcp login tickets");
+      // Each names the server once and the login once.
+      expect(result).toEqual({ isError: true, text: 'MCP server "tickets" is not available: needs a login (no stored token): run `mca mcp login tickets`' });
+      expect(startupFailureLines(mounted)).toEqual(["mcp: tickets (http): needs a login (no stored token): run `mca mcp login tickets`"]);
     } finally {
       await mounted.close();
     }

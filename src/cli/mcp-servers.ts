@@ -39,7 +39,11 @@ export function startupFailureLines(mounted: MountedServers): string[] {
   return mounted
     .statuses()
     .filter((status) => status.state !== "connected")
-    .map((status) => untrustedText(`mcp: ${status.alias} (${status.transport}) ${status.state}: ${status.error ?? "no reason given"}`));
+    // "needs login" says itself in its reason ("needs a login (…): run `mca mcp login x`").
+    .map((status) => {
+      const state = status.state === "needs login" ? "" : ` ${status.state}`;
+      return untrustedText(`mcp: ${status.alias} (${status.transport})${state}: ${status.error ?? "no reason given"}`);
+    });
 }
 
 /**

@@ -77,7 +77,7 @@ describe("createOAuthSession", () => {
     const { server, session } = await setUp();
     const error = await session.challenged(401, challengeOf(server)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(McpError);
-    expect(error).toMatchObject({ needsLogin: true, message: "tickets needs a login (no stored token): run `mca mcp login tickets`" });
+    expect(error).toMatchObject({ needsLogin: true, message: "needs a login (no stored token): run `mca mcp login tickets`" });
   });
 
   it("takes a login stored since it last read the store (mca mcp login in another terminal)", async () => {

@@ -100,7 +100,8 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
   }
 
   function needsLogin(why: string): McpError {
-    return new McpError("protocol", `${server} needs a login (${why}): run \`mca mcp login ${server}\``, { server, needsLogin: true });
+    // The server is named by whoever shows it ("MCP server "x" is not available: needs a login …").
+    return new McpError("protocol", `needs a login (${why}): run \`mca mcp login ${server}\``, { server, needsLogin: true });
   }
 
   async function authorize(challenge: string | undefined, skipRefresh: boolean): Promise<boolean> {
