@@ -179,11 +179,12 @@ function ruleMatches(rule: Rule, tool: GateTool, texts: SubjectTexts): boolean {
  * rule still reaches a tool whose flat name was sanitised or hash-suffixed.
  */
 function toolMatches(glob: RegExp, tool: GateTool): boolean {
-  return glob.test(tool.name) || (tool.kind === "remote" && glob.test(serverSideName(tool)));
+  return glob.test(tool.name) || (tool.kind === "remote" && glob.test(serverSideName(tool.source, tool.originalName)));
 }
 
-function serverSideName(tool: GateTool): string {
-  return `mcp__${tool.source}__${tool.originalName}`;
+/** The second name a remote tool answers to in rules: its server's alias and its own name there, as written. */
+export function serverSideName(alias: string, originalName: string): string {
+  return `mcp__${alias}__${originalName}`;
 }
 
 /**

@@ -2,7 +2,7 @@
 // start-up takes as long as the slowest server and one failure never stops the others — and offers each
 // remote tool as an ordinary Tool of kind "remote" under its flat name, whose run sends the server's
 // ORIGINAL name and turns every outcome, failures included, into a result.
-import type { Tool, ToolArgs, ToolContext, ToolResult } from "../kernel/index.js";
+import { serverSideName, type Tool, type ToolArgs, type ToolContext, type ToolResult } from "../kernel/index.js";
 import { completeResultText, inputRequiredText } from "./call-result.js";
 import { callToolToCompletion } from "./input.js";
 import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
@@ -99,7 +99,7 @@ function unknownServerText(config: McpConfig, alias: string): string {
 function collisionWarning(group: readonly NamespaceEntry[]): string {
   const names = group.map((entry) => JSON.stringify(entry.tool)).join(", ");
   const flat = group.map((entry) => entry.flatName).join(", ");
-  const own = group.map((entry) => JSON.stringify(`mcp__${entry.alias}__${entry.tool}`)).join(", ");
+  const own = group.map((entry) => JSON.stringify(serverSideName(entry.alias, entry.tool))).join(", ");
   return `${group[0]?.alias ?? ""}: tools ${names} have the same name once sanitised; they are offered as ${flat}, and rules reach them as these or as ${own}`;
 }
 
