@@ -4,7 +4,7 @@
 // `x-mcp-header` declarations it learns from the `tools/list` replies that pass through it.
 import http from "node:http";
 import https from "node:https";
-import { createRedactor, secretsIn } from "../../kernel/index.js";
+import { createRedactor, secretsIn, type Redact } from "../../kernel/index.js";
 import { CANCELLED_NOTIFICATION, McpError, type JsonRpcId, type JsonRpcMessage, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
@@ -68,6 +68,15 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const extraHeaders = userHeaders(options.headers ?? {});
   // Secrets are found whatever their case, and before any cut (a body snippet) can split one.
   const redact = createRedactor(secretsIn(Object.values(extraHeaders)));
+  /** With a login, its token joins them; made once per token, not once per request. */
+  let tokenRedactor: { readonly authorization: string; readonly redact: Redact } | undefined;
+  const redactWith = (authorization: string | undefined): Redact => {
+    if (authorization === undefined) return redact;
+    if (tokenRedactor?.authorization !== authorization) {
+      tokenRedactor = { authorization, redact: createRedactor(secretsIn([...Object.values(extraHeaders), authorization])) };
+    }
+    return tokenRedactor.redact;
+  };
   const paramHeaders = createParamHeaderTable();
   const inFlight = new Set<Exchange>();
   const byRequestId = new Map<JsonRpcId, Exchange>();
@@ -156,7 +165,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         if (requestId !== undefined && byRequestId.get(requestId) === exchange) byRequestId.delete(requestId);
       },
       // A token is a secret like the user's header values: never in an error's text.
-      redact: authorization === undefined ? redact : createRedactor(secretsIn([...Object.values(extraHeaders), authorization])),
+      redact: redactWith(authorization),
       holdAuthChallenges: options.auth !== undefined,
     });
     inFlight.add(exchange);
