@@ -3,10 +3,10 @@
 // strings are matched as UTF-8), so every byte outside the replaced span stays as it was, even in a file
 // that is not valid UTF-8 (decoding and re-encoding would turn each invalid byte into U+FFFD).
 import { isUtf8 } from "node:buffer";
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
 import { errorResult, okResult, requiredString } from "./local-tool.js";
-import { changedFiles, pathSubject, resolveInProject } from "./project-files.js";
+import { changedFiles, openRegularFile, pathSubject, resolveInProject } from "./project-files.js";
 
 type EditArgs = { readonly path: string; readonly oldString: string; readonly newString: string };
 
@@ -44,7 +44,8 @@ export function createEditFileTool(projectDir: string): Tool<EditArgs> {
       if (info !== undefined && !info.isFile() && !info.isDirectory()) return errorResult(`${path} is not a regular file`);
       let content: Buffer;
       try {
-        content = await readFile(absolute);
+        const file = await openRegularFile(absolute, "read");
+        content = await file.readFile().finally(() => file.close());
       } catch (error) {
         return errorResult(readFailure(path, error));
       }
@@ -59,7 +60,8 @@ export function createEditFileTool(projectDir: string): Tool<EditArgs> {
       const at = content.indexOf(needle);
       const updated = Buffer.concat([content.subarray(0, at), Buffer.from(newString, "utf8"), content.subarray(at + needle.length)]);
       try {
-        await writeFile(absolute, updated);
+        const file = await openRegularFile(absolute, "write");
+        await file.writeFile(updated).finally(() => file.close());
       } catch (error) {
         return errorResult(`could not write ${path}: ${describeError(error)}`);
       }

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pathSubject, resolveInProject } from "./project-files.js";
+import { openRegularFile, pathSubject, resolveInProject } from "./project-files.js";
 
 let base: string;
 let project: string;
@@ -106,5 +107,27 @@ describe("pathSubject", () => {
     symlinkSync(join(elsewhere, "secret.txt"), join(project, "link.txt"));
     expect(pathSubject(project, "link.txt")).toEqual({ kind: "path", text: "link.txt", outside: true });
     expect(pathSubject(project, "a/../../x/")).toEqual({ kind: "path", text: "../x", outside: true });
+  });
+});
+
+describe("openRegularFile", () => {
+  it("opens a regular file to read and to write", async () => {
+    writeFileSync(join(project, "a.txt"), "old");
+    const reading = await openRegularFile(join(project, "a.txt"), "read");
+    expect(await reading.readFile("utf8").finally(() => reading.close())).toBe("old");
+    const writing = await openRegularFile(join(project, "b.txt"), "write");
+    await writing.writeFile("new").finally(() => writing.close());
+    expect(readFileSync(join(project, "b.txt"), "utf8")).toBe("new");
+  });
+
+  it("refuses a named pipe at once, to read or to write, instead of waiting for its other end", async () => {
+    execFileSync("mkfifo", [join(project, "pipe")]);
+    await expect(openRegularFile(join(project, "pipe"), "read")).rejects.toThrow("not a regular file (a pipe, socket or device)");
+    await expect(openRegularFile(join(project, "pipe"), "write")).rejects.toThrow("not a regular file (a pipe, socket or device)");
+  });
+
+  it("refuses a folder with EISDIR", async () => {
+    mkdirSync(join(project, "folder"));
+    await expect(openRegularFile(join(project, "folder"), "read")).rejects.toMatchObject({ code: "EISDIR" });
   });
 });

@@ -1,7 +1,8 @@
 // The project folder as the local tools see it: every path a tool touches is confined to it, lexically
 // (`../x`, absolute paths elsewhere) and through symbolic links (a link inside the folder that points
 // outside it); the gate judges the path where it really leads; a write tool names the file it changes.
-import { lstatSync, realpathSync } from "node:fs";
+import { constants, lstatSync, realpathSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { normalizedPath, type GateSubject } from "../kernel/index.js";
 
@@ -62,6 +63,33 @@ function locate(projectDir: string, path: string): Located | Error {
 export function changedFiles(projectDir: string, path: string): readonly string[] {
   const absolute = resolveInProject(projectDir, path);
   return absolute instanceof Error ? [] : [absolute];
+}
+
+const OPEN_FLAGS = { read: constants.O_RDONLY, write: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC } as const;
+
+/**
+ * Opens a file a tool reads or writes; regular files only. Opening a named pipe waits for the other end for
+ * ever, so the open does not block (a pipe opens at once, or fails with ENXIO when written with nobody
+ * reading) and the open file itself is checked: nothing can be swapped in between a check and the open.
+ * A folder is an Error with code EISDIR, anything else not regular an Error saying what it is.
+ */
+export async function openRegularFile(path: string, mode: keyof typeof OPEN_FLAGS): Promise<FileHandle> {
+  const notRegular = new Error("not a regular file (a pipe, socket or device)");
+  let handle: FileHandle;
+  try {
+    handle = await open(path, OPEN_FLAGS[mode] | constants.O_NONBLOCK, 0o666);
+  } catch (error) {
+    throw error instanceof Error && "code" in error && error.code === "ENXIO" ? notRegular : error;
+  }
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw Object.assign(new Error("it is a folder, not a file"), { code: "EISDIR" });
+    if (!info.isFile()) throw notRegular;
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
 }
 
 function isInside(root: string, candidate: string): boolean {

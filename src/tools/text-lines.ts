@@ -1,7 +1,8 @@
 // A project file read a line at a time with positioned reads of a fixed-size buffer, so a tool can stop
 // as soon as it has what it needs: memory stays bounded by the chunk and the longest kept line, whatever
 // the file's size (a 2 GB log, a sparse file, one endless line). Binary files are told from text first.
-import { open, type FileHandle } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { openRegularFile } from "./project-files.js";
 
 const CHUNK_BYTES = 1024 * 1024;
 const SNIFF_BYTES = 8_000;
@@ -27,9 +28,9 @@ export interface TextFile {
   close(): Promise<void>;
 }
 
-/** Opens `path` and reads its first bytes to tell binary from text; whoever opens it closes it. */
+/** Opens `path` (a regular file) and reads its first bytes to tell binary from text; whoever opens it closes it. */
 export async function openTextFile(path: string): Promise<TextFile> {
-  const handle = await open(path, "r");
+  const handle = await openRegularFile(path, "read");
   try {
     const sniff = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await handle.read(sniff, 0, SNIFF_BYTES, 0);

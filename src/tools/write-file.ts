@@ -1,9 +1,9 @@
 // write_file: creates or overwrites a project file with the given content, creating parent folders.
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { describeError, type Tool, type ToolArgs } from "../kernel/index.js";
 import { errorResult, okResult, requiredString } from "./local-tool.js";
-import { changedFiles, pathSubject, resolveInProject } from "./project-files.js";
+import { changedFiles, openRegularFile, pathSubject, resolveInProject } from "./project-files.js";
 
 type WriteArgs = { readonly path: string; readonly content: string };
 
@@ -38,7 +38,8 @@ export function createWriteFileTool(projectDir: string): Tool<WriteArgs> {
       if (existing !== undefined && !existing.isFile()) return errorResult(`${path} is not a regular file`);
       try {
         await mkdir(dirname(absolute), { recursive: true });
-        await writeFile(absolute, content, "utf8");
+        const file = await openRegularFile(absolute, "write");
+        await file.writeFile(content, "utf8").finally(() => file.close());
       } catch (error) {
         return errorResult(`could not write ${path}: ${describeError(error)}`);
       }
