@@ -123,6 +123,14 @@ describe("the chat's trust question", () => {
     expect(await settleProjectTrust(again)).toMatchObject({ trusted: true });
   });
 
+  it("shows the project's servers even when --mcp-config replaces them in this run, since the trust it records covers them", async () => {
+    const asked = deps("remember", []);
+    expect(await settleProjectTrust({ ...asked, mcpConfigFlag: "mine.json" })).toMatchObject({ trusted: true });
+    const said = asked.asker.transcript.join("\n");
+    expect(said).toContain("would start these MCP servers (not in this run: --mcp-config replaces it):");
+    expect(said).toContain("marker (stdio)");
+  });
+
   it("hands on the files as they were shown, so one changed while the user decided is not what takes effect", async () => {
     const asker = createScriptedAsker(["session"]);
     const changingAsker = {

@@ -134,7 +134,8 @@ function summarise(files: ProjectFiles, deps: Pick<TrustDeps, "projectDir" | "en
   const lines = [`This folder has its own mca configuration: ${untrustedText(files.projectDir)}`];
   let widens = 0;
   const config = projectFileRead(files, PROJECT_MCP_CONFIG);
-  if (config !== null && deps.mcpConfigFlag === undefined) {
+  // Shown with --mcp-config too: the trust recorded covers the file, and it takes effect in the next run without the flag.
+  if (config !== null) {
     const servers = projectServers(config.text, config.path, deps.env);
     if (servers instanceof Error) {
       lines.push(`  ${PROJECT_MCP_CONFIG} cannot be read: ${untrustedText(servers.message)}`);
@@ -142,7 +143,8 @@ function summarise(files: ProjectFiles, deps: Pick<TrustDeps, "projectDir" | "en
     } else {
       const enabled = servers.filter((server) => server.enabled);
       widens += enabled.length;
-      lines.push(`  ${PROJECT_MCP_CONFIG} would start ${enabled.length === 0 ? "no servers" : "these MCP servers:"}`);
+      const notNow = deps.mcpConfigFlag === undefined ? "" : " (not in this run: --mcp-config replaces it)";
+      lines.push(`  ${PROJECT_MCP_CONFIG} would start ${enabled.length === 0 ? "no servers" : "these MCP servers"}${notNow}${enabled.length === 0 ? "" : ":"}`);
       for (const server of enabled) lines.push(`    ${describeServer(server)}`);
     }
   }
