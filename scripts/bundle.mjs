@@ -6,7 +6,8 @@
 // (large, needed only with a key, a question or the chat), and the self-test, which runs from tsc's output
 // (dist/src/selftest) beside the demo servers it starts. `tsc -p tsconfig.build.json` runs first and
 // type-checks.
-import { chmod, copyFile, mkdir, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { chmod, copyFile, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { Script } from "node:vm";
@@ -21,32 +22,34 @@ const DEFERRED_BUILTINS = [
   "readline/promises", "stream", "stream/promises", "string_decoder", "tls", "tty", "worker_threads", "zlib",
 ];
 
+const builtin = createRequire(import.meta.url);
+
 const deferBuiltins = {
   name: "defer-builtins",
   setup(builder) {
     const names = DEFERRED_BUILTINS.map((name) => name.replace("/", "\\/")).join("|");
-    builder.onResolve({ filter: new RegExp(`^(node:)?(${names})$`) }, (args) =>
-      // The stand-in's own require is the real module.
-      args.namespace === "deferred-builtin"
-        ? { path: args.path, external: true }
-        : { path: args.path.replace(/^node:/, ""), namespace: "deferred-builtin" },
-    );
-    builder.onLoad({ filter: /.*/, namespace: "deferred-builtin" }, ({ path }) => {
-      const keys = Object.keys(createRequire(import.meta.url)(path));
-      return {
-        loader: "js",
-        contents: [
-          `let real;`,
-          `const load = () => (real ??= require(${JSON.stringify(`node:${path}`)}));`,
-          `for (const key of ${JSON.stringify(keys)}) {`,
-          `  Object.defineProperty(exports, key, { enumerable: true, get: () => load()[key] });`,
-          `}`,
-        ].join("\n"),
-      };
+    builder.onResolve({ filter: new RegExp(`^(node:)?(${names})$`) }, (args) => {
+      const name = args.path.replace(/^node:/, "");
+      // The stand-in's own require is the real module; so is a module that is itself a function (`stream`),
+      // which no object of getters can stand in for.
+      if (args.namespace === "deferred-builtin" || typeof builtin(name) === "function") return { path: args.path, external: true };
+      return { path: name, namespace: "deferred-builtin" };
     });
+    builder.onLoad({ filter: /.*/, namespace: "deferred-builtin" }, ({ path }) => ({
+      loader: "js",
+      contents: [
+        `let real;`,
+        `const load = () => (real ??= require(${JSON.stringify(`node:${path}`)}));`,
+        `for (const key of ${JSON.stringify(Object.keys(builtin(path)))}) {`,
+        `  Object.defineProperty(exports, key, { enumerable: true, get: () => load()[key], set: (value) => { load()[key] = value; } });`,
+        `}`,
+      ].join("\n"),
+    }));
   },
 };
 
+/** scripts/launcher.cjs, for the cache's format, which the build writes and the launcher checks. */
+const launcher = createRequire(import.meta.url)("./launcher.cjs");
 const BUNDLE = "dist/src/bundle.js";
 const LAUNCHER = "dist/src/main.cjs";
 /** The parameters bundle.js's function takes: CommonJS's five, and the dynamic import of scripts/launcher.cjs. */
@@ -73,13 +76,23 @@ const built = await build({
 const code = built.outputFiles[0].text.replace(/^#!.*\n/u, "").replace(/\bimport\((?=")/gu, "__mcaImport(");
 const leftover = /^.*\bimport\(.*$/mu.exec(code);
 if (leftover !== null) throw new Error(`bundle.js keeps an import() the launcher cannot serve: ${leftover[0].trim()}`);
-// One line before the code, so a stack trace's line numbers are the bundle's plus one.
-const text =
+// One line before the code, so a stack trace's line numbers are the bundle's plus one; the last names it.
+const body =
   `(function (${PARAMETERS}) {"use strict"; const __mcaModuleUrl = require("node:url").pathToFileURL(__filename).href;\n` +
   `${code}\n})\n`;
+const bundleId = createHash("sha256").update(body).digest("hex").slice(0, 32);
+const text = `${body}// mca-bundle ${bundleId}\n`;
+if (launcher.BUNDLE_ID.exec(text.slice(-200))?.[1] !== bundleId) throw new Error("the launcher would not find the bundle's id");
+// The old cache goes first and the new one is renamed into place: a build cut short leaves no cache that
+// names this bundle, never a stale one.
+const cacheFile = `${BUNDLE}.cache`;
+await rm(cacheFile, { force: true });
 await mkdir(dirname(BUNDLE), { recursive: true });
 await writeFile(BUNDLE, text);
-// The cache of compiling exactly this text, by this Node: the launcher hands it to V8, which checks that it fits.
-await writeFile(`${BUNDLE}.cache`, new Script(text, { filename: resolve(BUNDLE) }).createCachedData());
+// The cache of compiling exactly this text, by this Node, behind the line the launcher checks.
+const data = new Script(text, { filename: resolve(BUNDLE) }).createCachedData();
+const header = `${launcher.CACHE_MAGIC} ${bundleId} ${launcher.checksum(data)}\n`;
+await writeFile(`${cacheFile}.tmp`, Buffer.concat([Buffer.from(header, "latin1"), data]));
+await rename(`${cacheFile}.tmp`, cacheFile);
 await copyFile("scripts/launcher.cjs", LAUNCHER);
 await chmod(LAUNCHER, 0o755);

@@ -2,11 +2,13 @@
 // rest of the suite only loads from the TypeScript sources: the built-ins it defers until first use (a child
 // process, HTTP, readline), the packages it leaves outside the file (the Anthropic SDK), and package.json.
 import { execFile } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { Script } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTicketsServer, type TicketsServer } from "../servers/tickets.js";
 import { createTempProject, type TempProject } from "../src/cli/test-support/run-cli.js";
@@ -29,6 +31,49 @@ beforeAll(async () => {
 afterAll(async () => {
   await tickets.close();
   await project.remove();
+});
+
+interface Launcher {
+  readonly BUNDLE_ID: RegExp;
+  cacheFor(file: string, bundleId: string | undefined): Buffer | undefined;
+}
+
+describe("the bundle's code cache", () => {
+  const launcher = createRequire(import.meta.url)("../scripts/launcher.cjs") as Launcher;
+  const bundle = join(ROOT, "dist", "src", "bundle.js");
+
+  it("is written for the bundle beside it, and V8 takes it", async () => {
+    const source = await readFile(bundle, "utf8");
+    const data = launcher.cacheFor(`${bundle}.cache`, launcher.BUNDLE_ID.exec(source.slice(-200))?.[1]);
+    expect(data?.length).toBeGreaterThan(10_000);
+    expect(new Script(source, { filename: bundle, cachedData: data }).cachedDataRejected).toBe(false);
+  });
+
+  it("is not used when damaged, made for another bundle, or missing, and mca still runs", async () => {
+    const copy = await mkdtemp(join(tmpdir(), "mca-bundle-copy-"));
+    try {
+      // The built files with what they need around them: package.json two folders up, node_modules for the SDK.
+      await mkdir(join(copy, "dist", "src"), { recursive: true });
+      for (const name of ["main.cjs", "bundle.js"]) await copyFile(join(ROOT, "dist", "src", name), join(copy, "dist", "src", name));
+      await copyFile(join(ROOT, "package.json"), join(copy, "package.json"));
+      await symlink(join(ROOT, "node_modules"), join(copy, "node_modules"));
+      const cache = await readFile(`${bundle}.cache`);
+      const cacheCopy = join(copy, "dist", "src", "bundle.js.cache");
+      const damaged = Buffer.from(cache);
+      for (let at = damaged.length - 2000; at < damaged.length; at += 97) damaged[at] = (damaged[at] ?? 0) ^ 0xff;
+      const otherBundle = Buffer.from(cache.toString("latin1").replace(/^(mca-code-cache )\w+/u, "$1" + "0".repeat(32)), "latin1");
+      const { version } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string };
+      for (const variant of [damaged, otherBundle, undefined]) {
+        await rm(cacheCopy, { force: true });
+        if (variant !== undefined) await writeFile(cacheCopy, variant);
+        expect(launcher.cacheFor(cacheCopy, launcher.BUNDLE_ID.exec(await readFile(join(copy, "dist", "src", "bundle.js"), "utf8"))?.[1])).toBeUndefined();
+        const run = await promisify(execFile)(process.execPath, [join(copy, "dist", "src", "main.cjs"), "--version"], { cwd: copy });
+        expect(run.stdout).toBe(`${version}\n`);
+      }
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("the bundled mca", () => {
