@@ -33,18 +33,21 @@ async function killProcessesNaming(text: string): Promise<number> {
 }
 
 describe("the chat on a terminal", () => {
-  it("announces a server that disconnects above the input line, which keeps what was being typed", async () => {
+  it("announces a server that disconnects above the input line, which keeps what was being typed and the cursor", async () => {
     const toolsFile = join(project.dir, "tools.txt");
     await writeFile(toolsFile, "echo\n");
     const server = scriptedStdioServer(`--tools-from=${toolsFile}`);
     await writeFile(join(project.dir, "mcp.config.json"), JSON.stringify({ mcpServers: { fragile: server } }));
     chat = await startPtyChat(project, ["--trust-project"]);
     chat.type("half typed");
+    // The cursor three characters back, before "ped".
+    chat.type("\u001b[D\u001b[D\u001b[D");
     await chat.until(/half typed/);
     expect(await killProcessesNaming(toolsFile)).toBe(1);
     await chat.until(/mcp: fragile: disconnected: [^\n]*\n[\s\S]*› [^\n]*half typed/);
-    chat.type(" and sent\r");
-    await chat.until(/You asked: "half typed and sent"/);
+    // Typed where the cursor was, then at the end (Ctrl-E).
+    chat.type("X\u0005 and sent\r");
+    await chat.until(/You asked: "half tyXped and sent"/);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
   }, 30_000);

@@ -229,7 +229,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     return undefined;
   };
   deps.onTerminal?.(lendTerminal);
-  deps.onNotices?.((text) => (running === null ? input.printAbove(text) : renderer.note(text)));
+  // Above the input line when it is shown, held while a question owns the terminal, else between the turn's lines.
+  deps.onNotices?.((text) => (running === null || input.suspended ? input.printAbove(text) : renderer.note(text)));
 
   const context = {
     agent,

@@ -2,6 +2,7 @@ import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../kernel/index.js";
 import { createPlainRenderer, createSpinner, createTtyRenderer, type Spinner } from "./render.js";
+import type { MarkdownRenderer } from "./markdown.js";
 import { HOSTILE, HOSTILE_SHOWN } from "./test-support/hostile-text.js";
 
 /** A turn in which every text an event carries is the hostile string. */
@@ -103,7 +104,7 @@ describe("createPlainRenderer", () => {
   });
 });
 
-function setup(columns?: number) {
+function setup(columns?: number, markdown?: MarkdownRenderer) {
   const written: string[] = [];
   const spinner: Spinner = {
     start: (label) => written.push(`[spin ${label}]`),
@@ -115,11 +116,25 @@ function setup(columns?: number) {
     },
   };
   const width = columns === undefined ? {} : { width: () => columns };
-  const renderer = createTtyRenderer({ out: (text) => written.push(text), chalk: new Chalk({ level: 0 }), spinner, ...width });
+  const rendering = markdown === undefined ? {} : { markdown: () => markdown };
+  const renderer = createTtyRenderer({ out: (text) => written.push(text), chalk: new Chalk({ level: 0 }), spinner, ...width, ...rendering });
   return { written, renderer };
 }
 
 describe("createTtyRenderer", () => {
+  it("keeps a Markdown block whole when a note arrives in the middle of it", () => {
+    const { written, renderer } = setup(undefined, (block) => `[block ${JSON.stringify(block)}]\n`);
+    renderer.emit({ type: "text", delta: "```ts\nconst a = 1;\n" });
+    renderer.note("mcp: notes: disconnected");
+    renderer.emit({ type: "text", delta: "const b = 2;\n```\n\nAfter." });
+    renderer.emit({ type: "turn_end", reason: "done" });
+    expect(written.filter((text) => !text.startsWith("["))).toEqual(["mcp: notes: disconnected\n"]);
+    expect(written.filter((text) => text.startsWith("[block"))).toEqual([
+      '[block "```ts\\nconst a = 1;\\nconst b = 2;\\n```\\n\\n"]\n',
+      '[block "After."]\n',
+    ]);
+  });
+
   it("prints a note from outside the turn on a line of its own, with the progress line stepping aside for it", () => {
     const { written, renderer } = setup();
     renderer.emit({ type: "text", delta: "half a line" });

@@ -219,7 +219,12 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyR
       spinner.stop();
       if (midLine) write("\n");
     },
-    note: (text) => spinner.aside(() => line(chalk.dim(text))),
+    // Not through `line`: the Markdown block being streamed is not on the screen yet, and must not be cut in two.
+    note: (text) =>
+      spinner.aside(() => {
+        if (midLine) write("\n");
+        write(`${chalk.dim(text)}\n`);
+      }),
   };
 }
 

@@ -1,6 +1,6 @@
 // The terminal the chat talks through and lends out: its streams, the chat's input line, the lender that
 // hands the terminal to a question from inside a running turn, and the asker those questions use.
-import { createInterface, type Interface } from "node:readline";
+import { clearScreenDown, createInterface, cursorTo, moveCursor, type Interface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { ChalkInstance } from "chalk";
 import type { PromptObject } from "prompts";
@@ -42,8 +42,11 @@ export interface ChatInput {
   /**
    * Prints a line above the input line, which is drawn again below it with what was typed so far: for what
    * arrives while the user types (a server that disconnects, its log lines). `text` ends without a newline.
+   * While the terminal is lent out (suspend) the line waits, and is printed when it comes back.
    */
   printAbove(text: string): void;
+  /** Whether the terminal is lent out now (an approval or a server's question owns it). */
+  readonly suspended: boolean;
   /** Closes the input line while `work` owns the terminal, then opens it again. */
   suspend<T>(work: () => Promise<T>): Promise<T>;
   close(): void;
@@ -56,6 +59,9 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
   /** Lines of a prompt not yet sent: those of a paste so far, or those ended by a backslash. */
   let gathered: string[] = [];
   let pasting = false;
+  /** While the terminal is lent out (suspend): lines for printAbove wait here. */
+  let suspended = false;
+  const held: string[] = [];
   const isTerminal = deps.input.isTTY === true;
   let pasteMode = false;
   /** The terminal is left as it was found: bracketed paste on only while this input line reads. */
@@ -144,24 +150,44 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
       current?.write(text);
     },
     printAbove(text) {
+      if (suspended) {
+        held.push(text);
+        return;
+      }
       const typing = current;
       if (typing === null || !isTerminal) {
         deps.output.write(`${text}\n`);
         return;
       }
-      // Emptied through readline itself (End, then Ctrl-U), so that it erases every row the typed text took.
-      const typed = typing.line;
-      typing.write(null, { ctrl: true, name: "e" });
-      typing.write(null, { ctrl: true, name: "u" });
-      deps.output.write(`\r\u001b[2K${text}\n`);
-      typing.prompt();
-      typing.write(typed);
+      const { line: typed, cursor } = typing;
+      // From the first row of the input line (it may wrap over several) everything is cleared; the text goes
+      // there, and a new input line below it gets what was typed back, the cursor where it was. Readline's own
+      // redraw is not used: its count of the rows the line takes is stale after a paste.
+      moveCursor(deps.output, 0, -typing.getCursorPos().rows);
+      cursorTo(deps.output, 0);
+      clearScreenDown(deps.output);
+      deps.output.write(`${text}\n`);
+      // A paste that arrives in pieces goes on being one, in the new line.
+      const wasPasting = pasting;
+      detach();
+      const next = open();
+      pasting = wasPasting;
+      if (gathered.length > 0) next.setPrompt(CONTINUATION_PROMPT);
+      next.prompt();
+      retype(next, typed, cursor);
+    },
+    get suspended() {
+      return suspended;
     },
     async suspend(work) {
       detach();
+      suspended = true;
       try {
         return await work();
       } finally {
+        suspended = false;
+        // What came while the terminal was lent out, now that nothing else draws on it.
+        for (const text of held.splice(0)) deps.output.write(`${text}\n`);
         if (!closed) open();
       }
     },
@@ -170,6 +196,17 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
       detach();
     },
   };
+}
+
+/** Types `typed` into a fresh input line a character at a time, so readline keeps count of the rows it takes, then puts the cursor back. */
+function retype(line: Interface, typed: string, cursor: number): void {
+  // A control character would be taken as a key (a tab completes): such a line goes in whole, cursor at its end.
+  if (/[\u0000-\u001f\u007f]/u.test(typed)) {
+    line.write(typed);
+    return;
+  }
+  for (const character of typed) line.write(character);
+  for (let left = [...typed.slice(cursor)].length; left > 0; left -= 1) line.write(null, { name: "left" });
 }
 
 /**
