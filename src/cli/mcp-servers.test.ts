@@ -35,7 +35,7 @@ describe("mca with mcp.config.json", () => {
     const run = await project.run(["--trust-project", "--allow", "mcp__*"], "/tools\n/mcp\n/call mcp__down__search {}\n");
     expect(run.stdout).toContain("mcp__good__alpha");
     expect(run.stdout).toMatch(/down\s+http\s+failed/);
-    expect(run.stdout).toMatch(/MCP server "down" is not available: it failed at start-up: .*cannot reach/);
+    expect(run.stdout).toMatch(/MCP server "down" is not available: it failed to start: .*cannot reach/);
     expect(run.stderr).toMatch(/^mcp: down \(http\) failed: cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp: connection refused$/m);
     expect(run.stdout + run.stderr).not.toContain(SECRET);
     expect(run.code).toBe(1);

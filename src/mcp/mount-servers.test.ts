@@ -110,7 +110,7 @@ describe("mountServers", () => {
     const tool = mounted.findTool("mcp__broken__search");
     const result = await tool?.run({}, context);
     expect(result?.isError).toBe(true);
-    expect(result?.text).toMatch(/^MCP server "broken" is not available: it failed at start-up: cannot start/);
+    expect(result?.text).toMatch(/^MCP server "broken" is not available: it failed to start: cannot start/);
     expect(mounted.findTool("mcp__other__search")).toBeUndefined();
   });
 

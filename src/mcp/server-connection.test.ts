@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -100,6 +101,16 @@ describe("ServerConnection", () => {
     await connection.callTool("exit", { code: 1 }, {});
     expect(await serverPid()).toBeGreaterThan(0);
     expect(connection.state).toBe("connected");
+  });
+
+  it("shares one reconnect between two asked for at once, leaving one server process", async () => {
+    const connection = open(stdio("twice", scriptedStdioServer()));
+    await connection.connect();
+    await Promise.all([connection.reconnect(), connection.reconnect()]);
+    const outcome = await connection.callTool("pids", {}, {});
+    const pids = !(outcome instanceof Error) && outcome.kind === "complete" ? outcome.structuredContent : undefined;
+    if (!isJsonObject(pids) || typeof pids.server !== "number") throw new Error(`no pid in ${JSON.stringify(outcome)}`);
+    expect(liveChildren(scriptedStdioServer().args[0] ?? "")).toEqual([pids.server]);
   });
 
   it("fails a stdio server whose message outgrows the configured maxLineBytes, with an error naming the cap", async () => {
@@ -232,6 +243,22 @@ describe("ServerConnection seams", () => {
   });
 });
 
+/** This process's children that are alive (not zombies) and whose command line holds `text`. */
+function liveChildren(text: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/u.test(name))
+    .flatMap((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+        const [state, parent] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        const live = state !== "Z" && Number(parent) === process.pid && readFileSync(`/proc/${name}/cmdline`, "utf8").includes(text);
+        return live ? [Number(name)] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
 describe("ServerConnection with a legacy server", () => {
   const legacy = (...flags: string[]): McpServerConfig => stdio("old", legacyStdioServer(...flags));
 
@@ -250,6 +277,15 @@ describe("ServerConnection with a legacy server", () => {
       stderrTail: null,
       recentLogs: [],
     });
+  });
+
+  it("reconnects a server that exits on the era probe without telling of a disconnect", async () => {
+    const warnings: string[] = [];
+    const connection = open(legacy("--probe=exit"), { onWarning: (warning) => warnings.push(warning) });
+    await connection.connect();
+    await connection.reconnect();
+    expect(connection.status()).toMatchObject({ state: "connected", protocolVersion: "2025-11-25" });
+    expect(warnings.filter((warning) => warning.includes("disconnected"))).toEqual([]);
   });
 
   it("runs the handshake again on a restarted child before calling it", async () => {

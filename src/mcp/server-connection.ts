@@ -113,6 +113,7 @@ export class ServerConnection {
   /** Set when a start-up ran out of its budget: nothing more is opened for it. */
   #gaveUp: McpError | undefined;
   #closed = false;
+  #reconnecting: Promise<void> | undefined;
   /** One login per server, shared by every client it opens (the era probe, restarts). */
   #auth: HttpAuth | undefined;
 
@@ -157,10 +158,21 @@ export class ServerConnection {
    * login is read anew from the token store, so one made meanwhile (`/mcp login`) is used.
    */
   async reconnect(): Promise<void> {
+    // Two at once share one: a second would close what the first is opening.
+    this.#reconnecting ??= this.#reconnectOnce().finally(() => {
+      this.#reconnecting = undefined;
+    });
+    return this.#reconnecting;
+  }
+
+  async #reconnectOnce(): Promise<void> {
     if (this.#closed) return;
     // A restart under way finishes first, so that what it opens is closed here too.
     await this.#restart;
     this.#restart = undefined;
+    // Not "connected" while it comes up again: the old client's end, or an era probe's, is not a disconnect to tell.
+    this.#state = "failed";
+    this.#error = "reconnecting";
     const old = this.#client;
     this.#client = undefined;
     await old?.close();
@@ -212,7 +224,7 @@ export class ServerConnection {
   async #clientForCall(): Promise<McpClient | McpError> {
     const unavailable = (why: string): McpError => new McpError("unavailable", why, { server: this.alias });
     if (this.#closed) return unavailable("closed: the session is ending");
-    if (this.#state === "failed") return unavailable(`not available: it failed at start-up: ${this.#error}`);
+    if (this.#state === "failed") return unavailable(`not available: it failed to start: ${this.#error}`);
     if (this.#state === "needs login") return unavailable(`not available: ${this.#error}`);
     if (this.#client) return this.#client;
     if (this.spec.transport === "stdio" && !this.#restartUsed) {
