@@ -12,6 +12,12 @@ const { join } = require("node:path");
 const { pathToFileURL } = require("node:url");
 const { Script } = require("node:vm");
 
+/** What the build bundled on its own, by the specifiers the bundle imports it by. */
+const BUNDLED_APART = new Map([
+  ["marked", "markdown-libraries.cjs"],
+  ["marked-terminal", "markdown-libraries.cjs"],
+]);
+
 /** The cache file's first line: `mca-code-cache <bundle id> <checksum of the rest>`. */
 const CACHE_MAGIC = "mca-code-cache";
 /** bundle.js's last line names it: `// mca-bundle <id>`, the id a hash of the rest, written by the build. */
@@ -48,7 +54,11 @@ function run() {
   // what stays outside it: a script compiled from a code cache has no import() of its own in Node 20's vm.
   const main = new Script(source, { filename: bundle, cachedData }).runInThisContext();
   // A relative specifier (the self-test) is taken from the bundle's folder, wherever this file was run from.
-  const importFromBundle = (specifier) => import(specifier.startsWith(".") ? pathToFileURL(join(here, specifier)).href : specifier);
+  const importFromBundle = async (specifier) => {
+    const apart = BUNDLED_APART.get(specifier);
+    if (apart !== undefined) return require(join(here, apart));
+    return import(specifier.startsWith(".") ? pathToFileURL(join(here, specifier)).href : specifier);
+  };
   main(module.exports, createRequire(bundle), module, bundle, here, importFromBundle);
 }
 

@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { Script } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTicketsServer, type TicketsServer } from "../servers/tickets.js";
+import { startPtyChat } from "../src/cli/test-support/pty-chat.js";
 import { createTempProject, type TempProject } from "../src/cli/test-support/run-cli.js";
 import { startFakeMessagesApi } from "../src/model/test-support/fake-messages-api.js";
 import { replyEvents } from "../src/model/test-support/sse-replies.js";
@@ -102,6 +103,31 @@ describe("the bundled mca", () => {
     expect(run).toMatchObject({ code: 0, stderr: "" });
     const names = (JSON.parse(run.stdout) as { name: string }[]).map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(["mcp__notes__search", "mcp__tickets__search"]));
+  });
+
+  it("renders the chat's answers as Markdown with the libraries bundled apart", async () => {
+    const chat = await startPtyChat(project, [], { MOCK: "1" }, "bundle");
+    try {
+      // The renderer loads once the prompt is up; an answer that starts before it is ready stays plain.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      chat.type("hello\r");
+      // The mock's examples are a Markdown list: rendered, its items are "  * "; plain, they would be "- ".
+      await chat.until(/ {2}\* (\u001b\[0m)?`call read_file/u);
+      chat.type("\u0004");
+      expect(await chat.exited).toBe(0);
+    } finally {
+      chat.kill();
+    }
+  }, 30_000);
+
+  it("colours fenced code with the highlighter bundled apart", async () => {
+    const libraries = join(ROOT, "dist", "src", "markdown-libraries.cjs");
+    const render = `const { Marked, markedTerminal } = require(${JSON.stringify(libraries)});
+      process.stdout.write(new Marked(markedTerminal({})).parse("# Title\\n\\n\\u0060\\u0060\\u0060ts\\nconst a: number = 1;\\n\\u0060\\u0060\\u0060\\n"));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["-e", render], { env: { ...process.env, FORCE_COLOR: "1" } });
+    expect(stdout).toContain("Title");
+    // The keyword and the type, each in its own colour.
+    expect(stdout).toMatch(/\u001b\[\d+mconst\u001b\[39m a: \u001b\[\d+mnumber\u001b\[39m/u);
   });
 
   it("loads the Anthropic SDK and talks to the Messages API", async () => {

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { TempProject } from "./run-cli.js";
+import { BUNDLE, type CliEntry, type TempProject } from "./run-cli.js";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
@@ -21,9 +21,15 @@ export interface PtyChat {
   kill(): void;
 }
 
-export async function startPtyChat(project: TempProject, args: readonly string[] = [], extraEnv: Readonly<Record<string, string>> = { MOCK: "1" }): Promise<PtyChat> {
+export async function startPtyChat(
+  project: TempProject,
+  args: readonly string[] = [],
+  extraEnv: Readonly<Record<string, string>> = { MOCK: "1" },
+  entry: CliEntry = "source",
+): Promise<PtyChat> {
   const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
-  const line = [process.execPath, "--import", TSX_LOADER, MAIN, ...args].map(quote).join(" ");
+  const command = entry === "bundle" ? [process.execPath, BUNDLE, ...args] : [process.execPath, "--import", TSX_LOADER, MAIN, ...args];
+  const line = command.map(quote).join(" ");
   const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), TERM: "xterm", ...extraEnv };
   const child = spawn("script", ["-qfec", line, "/dev/null"], { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
   let screen = "";
