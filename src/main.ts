@@ -33,9 +33,9 @@ const shownStatus = (status: ServerStatus): ServerStatus => ({
 });
 const servers = (): readonly ServerStatus[] => (mounted?.statuses() ?? []).map(shownStatus);
 /** `/mcp reconnect <alias>`: the status shown as /mcp shows it, and the remote tools offered now. */
-const reconnectServer: ServerReconnect = async (alias) => {
+const reconnectServer: ServerReconnect = async (alias, signal) => {
   if (mounted === undefined) return new Error("no MCP servers configured");
-  const status = await mounted.reconnect(alias);
+  const status = await mounted.reconnect(alias, signal);
   return status instanceof Error ? status : { status: shownStatus(status), remoteTools: mounted.tools };
 };
 

@@ -251,7 +251,7 @@ async function reconnectServer(context: CommandContext, alias: string): Promise<
     context.warn(NO_SERVERS_MESSAGE);
     return "failed";
   }
-  const reconnected = await context.reconnectServer(alias);
+  const reconnected = await context.reconnectServer(alias, context.signal);
   if (reconnected instanceof Error) {
     context.warn(untrustedText(reconnected.message));
     return "failed";

@@ -76,7 +76,7 @@ export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Prom
 export type ServerStatusProvider = () => readonly ServerStatus[];
 
 /** `/mcp reconnect <alias>`: the server closed and connected again; its status, and every remote tool offered now. */
-export type ServerReconnect = (alias: string) => Promise<{ readonly status: ServerStatus; readonly remoteTools: readonly Tool[] } | Error>;
+export type ServerReconnect = (alias: string, signal: AbortSignal) => Promise<{ readonly status: ServerStatus; readonly remoteTools: readonly Tool[] } | Error>;
 
 export const NO_SERVERS_MESSAGE = "no MCP servers configured";
 

@@ -31,7 +31,7 @@ export interface MountedServers {
    * Closes one server and connects it again (`/mcp reconnect`), then offers the tools it lists now: its
    * status after the attempt, or an Error when the alias names no enabled server.
    */
-  reconnect(alias: string): Promise<ServerStatus | Error>;
+  reconnect(alias: string, signal?: AbortSignal): Promise<ServerStatus | Error>;
   close(): Promise<void>;
 }
 
@@ -75,10 +75,10 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
     },
     lookup: (flatName) => namespace.lookup(flatName),
     statuses: () => connections.map((connection) => connection.status()),
-    async reconnect(alias) {
+    async reconnect(alias, signal) {
       const connection = byAlias.get(alias);
       if (connection === undefined) return new Error(unknownServerText(config, alias));
-      await connection.reconnect();
+      await connection.reconnect(signal);
       offerTools();
       return connection.status();
     },

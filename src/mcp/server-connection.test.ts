@@ -103,6 +103,18 @@ describe("ServerConnection", () => {
     expect(connection.state).toBe("connected");
   });
 
+  it("gives up a reconnect when its signal is aborted, long before the start-up budget, and leaves no process", async () => {
+    const silent = { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000) // mca-test-silent-server"] };
+    const connection = open(stdio("silent", silent, { startupTimeoutMs: 20_000 }));
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 200);
+    const started = Date.now();
+    await connection.reconnect(stop.signal);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(connection.status()).toMatchObject({ state: "failed", error: "stopped while it came up" });
+    await expect.poll(() => liveChildren("mca-test-silent-server")).toEqual([]);
+  });
+
   it("shares one reconnect between two asked for at once, leaving one server process", async () => {
     const connection = open(stdio("twice", scriptedStdioServer()));
     await connection.connect();

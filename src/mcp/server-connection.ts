@@ -78,6 +78,8 @@ export interface TransportSeams {
  * config sets `startupTimeoutMs`: a cold `npx -y <server>` takes about 15 s.
  */
 export const STARTUP_TIMEOUT_MS = 30_000;
+/** A start-up given up because its signal was aborted. */
+const STOPPED: unique symbol = Symbol("stopped");
 
 /** A URL as messages show it: without credentials, query or fragment. */
 function shownUrl(url: string): string {
@@ -134,14 +136,17 @@ export class ServerConnection {
     return this.#state;
   }
 
-  /** Discovers the server and lists its tools; never rejects — a failure is recorded with its reason. */
-  async connect(): Promise<void> {
+  /**
+   * Discovers the server and lists its tools; never rejects — a failure is recorded with its reason. An
+   * abort of `signal` gives up as the start-up budget does (`/mcp reconnect` stopped by Ctrl-C).
+   */
+  async connect(signal?: AbortSignal): Promise<void> {
     try {
       await this.#withinStartupBudget(async () => {
         const { client, era } = await negotiateEra(() => this.#open(), { transport: this.spec.transport });
         this.#era = era;
         this.#tools = await client.listTools();
-      });
+      }, signal);
       this.#state = "connected";
       this.#error = null;
     } catch (error) {
@@ -157,15 +162,15 @@ export class ServerConnection {
    * discovered and listed again, the era probed afresh and the one restart on a call available again. A
    * login is read anew from the token store, so one made meanwhile (`/mcp login`) is used.
    */
-  async reconnect(): Promise<void> {
+  async reconnect(signal?: AbortSignal): Promise<void> {
     // Two at once share one: a second would close what the first is opening.
-    this.#reconnecting ??= this.#reconnectOnce().finally(() => {
+    this.#reconnecting ??= this.#reconnectOnce(signal).finally(() => {
       this.#reconnecting = undefined;
     });
     return this.#reconnecting;
   }
 
-  async #reconnectOnce(): Promise<void> {
+  async #reconnectOnce(signal: AbortSignal | undefined): Promise<void> {
     if (this.#closed) return;
     // A restart under way finishes first, so that what it opens is closed here too.
     await this.#restart;
@@ -180,7 +185,7 @@ export class ServerConnection {
     this.#era = undefined;
     this.#auth = undefined;
     this.#tools = [];
-    await this.connect();
+    await this.connect(signal);
   }
 
   async callTool(name: string, args: ToolArgs, options: CallToolOptions): Promise<CallToolOutcome | McpError> {
@@ -245,24 +250,33 @@ export class ServerConnection {
    * Start-up has its own budget, apart from each request's timeout: past it, the client being opened is
    * closed (which fails whatever it waits for) and the error says what was seen in that time.
    */
-  async #withinStartupBudget<T>(startUp: () => Promise<T>): Promise<T> {
+  async #withinStartupBudget<T>(startUp: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const budgetMs = this.spec.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
     this.#gaveUp = undefined;
     const starting = startUp();
-    const outcome = await answeredWithin(starting, budgetMs);
-    if (outcome !== LATE) return outcome;
-    const waited = `after ${duration(budgetMs)} (startupTimeoutMs)`;
-    const tail = this.#stderrTail?.() ?? "";
-    const seen =
-      this.spec.transport === "http"
-        ? `no answer from ${shownUrl(this.spec.url)} ${waited}`
-        : `no answer on stdout ${waited}; ${tail === "" ? "it wrote nothing on stderr" : `its stderr said: ${tail}`}`;
-    const timedOut = new McpError("timeout", seen, { server: this.alias });
+    const stopped = new Promise<typeof STOPPED>((resolve) => {
+      if (signal?.aborted === true) resolve(STOPPED);
+      signal?.addEventListener("abort", () => resolve(STOPPED), { once: true });
+    });
+    const outcome = await answeredWithin(Promise.race([starting, stopped]), budgetMs);
+    if (outcome !== LATE && outcome !== STOPPED) return outcome;
+    let reason: McpError;
+    if (outcome === STOPPED) {
+      reason = new McpError("aborted", "stopped while it came up", { server: this.alias });
+    } else {
+      const waited = `after ${duration(budgetMs)} (startupTimeoutMs)`;
+      const tail = this.#stderrTail?.() ?? "";
+      const seen =
+        this.spec.transport === "http"
+          ? `no answer from ${shownUrl(this.spec.url)} ${waited}`
+          : `no answer on stdout ${waited}; ${tail === "" ? "it wrote nothing on stderr" : `its stderr said: ${tail}`}`;
+      reason = new McpError("timeout", seen, { server: this.alias });
+    }
     // No fresh child either: the era negotiation reads a closed client as a legacy server that died of the probe.
-    this.#gaveUp = timedOut;
+    this.#gaveUp = reason;
     await this.#opening?.close();
     await starting.catch(() => undefined);
-    throw timedOut;
+    throw reason;
   }
 
   /** A start-up failure as the status shows it: with what the server wrote on stderr, unless the text has it already. */
