@@ -97,30 +97,8 @@ await rename(`${cacheFile}.tmp`, cacheFile);
 
 // The Markdown renderer of the chat, marked and marked-terminal with their highlighter, in one CommonJS file
 // of their own, dist/src/markdown-libraries.cjs, which the launcher hands to the bundle's import("marked") and
-// import("marked-terminal"): from ~200 files it costs ~220 ms, in one ~70 ms, taken right after the chat's
-// prompt is up. highlight.js registers every language it knows at load (~190, a third of that time); code in
-// the chat is coloured for the common ones below, and shown plain in any other.
-const HIGHLIGHTED_LANGUAGES = [
-  "bash", "c", "clojure", "cpp", "csharp", "css", "dart", "diff", "dockerfile", "elixir", "erlang", "go", "haskell",
-  "ini", "java", "javascript", "json", "kotlin", "less", "lua", "makefile", "markdown", "objectivec", "perl", "php",
-  "plaintext", "powershell", "protobuf", "python", "r", "ruby", "rust", "scala", "scss", "shell", "sql", "swift",
-  "typescript", "xml", "yaml",
-];
-const commonLanguages = {
-  name: "common-languages",
-  setup(builder) {
-    builder.onResolve({ filter: /^highlight\.js$/ }, (args) => ({ path: "highlight.js", namespace: "common-languages", pluginData: args.resolveDir }));
-    builder.onLoad({ filter: /.*/, namespace: "common-languages" }, (args) => ({
-      resolveDir: args.pluginData,
-      loader: "js",
-      contents: [
-        `const hljs = require("highlight.js/lib/core");`,
-        ...HIGHLIGHTED_LANGUAGES.map((name) => `hljs.registerLanguage(${JSON.stringify(name)}, require("highlight.js/lib/languages/${name}"));`),
-        `module.exports = hljs;`,
-      ].join("\n"),
-    }));
-  },
-};
+// import("marked-terminal"): from ~200 files it costs ~220 ms, in one ~90 ms, taken right after the chat's
+// prompt is up.
 await build({
   stdin: { contents: 'export { Marked } from "marked";\nexport { markedTerminal } from "marked-terminal";\n', resolveDir: ".", loader: "js" },
   outfile: "dist/src/markdown-libraries.cjs",
@@ -128,7 +106,6 @@ await build({
   platform: "node",
   format: "cjs",
   target: "node20",
-  plugins: [commonLanguages],
   logLevel: "warning",
 });
 

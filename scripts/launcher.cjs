@@ -23,7 +23,10 @@ const CACHE_MAGIC = "mca-code-cache";
 /** bundle.js's last line names it: `// mca-bundle <id>`, the id a hash of the rest, written by the build. */
 const BUNDLE_ID = /\/\/ mca-bundle (\w+)\n$/u;
 
-/** CRC-32 in hex, enough to tell a damaged file: native and quick (zlib.crc32, Node 20.15); undefined before it. */
+/**
+ * CRC-32 in hex, enough to tell a damaged file: native and quick (zlib.crc32, Node 20.15). Before 20.15 it is
+ * undefined, no cache matches, and the bundle is compiled as usual.
+ */
 function checksum(bytes) {
   const { crc32 } = require("node:zlib");
   return typeof crc32 === "function" ? crc32(bytes).toString(16) : undefined;

@@ -161,8 +161,8 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
       }
       const { line: typed, cursor } = typing;
       // From the first row of the input line (it may wrap over several) everything is cleared; the text goes
-      // there, and a new input line below it gets what was typed back, the cursor where it was. Readline's own
-      // redraw is not used: its count of the rows the line takes is stale after a paste.
+      // there, and a new input line below it gets what was typed back, the cursor where it was. The old line
+      // is not asked to redraw itself: readline's count of the rows it takes is stale after a paste.
       moveCursor(deps.output, 0, -typing.getCursorPos().rows);
       cursorTo(deps.output, 0);
       clearScreenDown(deps.output);
@@ -173,8 +173,10 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
       const next = open();
       pasting = wasPasting;
       if (gathered.length > 0) next.setPrompt(CONTINUATION_PROMPT);
-      next.prompt();
-      retype(next, typed, cursor);
+      // Readline's documented state of the input line, set, then drawn in one go by prompt(true), which
+      // also counts the rows it takes: linear in the line's length, however long a paste.
+      Object.assign(next, { line: typed, cursor });
+      next.prompt(true);
     },
     get suspended() {
       return suspended;
@@ -196,17 +198,6 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
       detach();
     },
   };
-}
-
-/** Types `typed` into a fresh input line a character at a time, so readline keeps count of the rows it takes, then puts the cursor back. */
-function retype(line: Interface, typed: string, cursor: number): void {
-  // A control character would be taken as a key (a tab completes): such a line goes in whole, cursor at its end.
-  if (/[\u0000-\u001f\u007f]/u.test(typed)) {
-    line.write(typed);
-    return;
-  }
-  for (const character of typed) line.write(character);
-  for (let left = [...typed.slice(cursor)].length; left > 0; left -= 1) line.write(null, { name: "left" });
 }
 
 /**

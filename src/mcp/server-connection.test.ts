@@ -115,6 +115,19 @@ describe("ServerConnection", () => {
     await expect.poll(() => liveChildren("mca-test-silent-server")).toEqual([]);
   });
 
+  it("lets a call made during a reconnect wait for it, and a reconnect already stopped leaves the server as it was", async () => {
+    const connection = open(stdio("waited", scriptedStdioServer()));
+    await connection.connect();
+    const reconnecting = connection.reconnect();
+    const echoed = await connection.callTool("echo", { word: "after" }, {});
+    await reconnecting;
+    expect(echoed instanceof Error ? echoed.message : echoed.kind).toBe("complete");
+    const stopped = new AbortController();
+    stopped.abort();
+    await connection.reconnect(stopped.signal);
+    expect(connection.status()).toMatchObject({ state: "connected", error: null });
+  });
+
   it("shares one reconnect between two asked for at once, leaving one server process", async () => {
     const connection = open(stdio("twice", scriptedStdioServer()));
     await connection.connect();

@@ -171,7 +171,7 @@ export class ServerConnection {
   }
 
   async #reconnectOnce(signal: AbortSignal | undefined): Promise<void> {
-    if (this.#closed) return;
+    if (this.#closed || signal?.aborted === true) return;
     // A restart under way finishes first, so that what it opens is closed here too.
     await this.#restart;
     this.#restart = undefined;
@@ -227,6 +227,8 @@ export class ServerConnection {
   }
 
   async #clientForCall(): Promise<McpClient | McpError> {
+    // A call that comes while the server is reconnected waits for it, rather than reading "reconnecting" as a failure.
+    await this.#reconnecting;
     const unavailable = (why: string): McpError => new McpError("unavailable", why, { server: this.alias });
     if (this.#closed) return unavailable("closed: the session is ending");
     if (this.#state === "failed") return unavailable(`not available: it failed to start: ${this.#error}`);
