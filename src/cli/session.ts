@@ -60,7 +60,7 @@ export interface SessionSetup {
 export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup | Error> {
   const { projectDir, options } = deps;
   const projectSettings = { read: projectFileRead(deps.project.files, PROJECT_SETTINGS), trusted: deps.project.trusted };
-  const rules = await loadRules(userSettingsFile(deps.env), projectSettings, options);
+  const rules = loadRules(userSettingsFile(deps.env), projectSettings, options);
   if (rules instanceof Error) return rules;
 
   const choice = chooseModel(deps.env, options.model);

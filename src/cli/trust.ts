@@ -43,7 +43,7 @@ export interface SettledTrust {
 }
 
 export async function settleProjectTrust(deps: TrustDeps): Promise<SettledTrust | Error> {
-  const state = await projectTrust(deps.projectDir, deps.env);
+  const state = projectTrust(deps.projectDir, deps.env);
   if (state instanceof Error) return state;
   if (state.kind === "no-project-files") return { trusted: true, files: null };
   const settled = (trusted: boolean): SettledTrust => ({ trusted, files: state.files });
@@ -95,7 +95,7 @@ export interface TrustCommandDeps {
 
 /** `mca trust`: shows what the project's files would do, then records the trust for exactly these contents. */
 export async function runTrustCommand(deps: TrustCommandDeps): Promise<number> {
-  const state = await projectTrust(deps.projectDir, deps.env);
+  const state = projectTrust(deps.projectDir, deps.env);
   if (state instanceof Error) {
     deps.err(`mca: ${state.message}\n`);
     return 1;

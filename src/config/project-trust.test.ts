@@ -15,27 +15,27 @@ describe("project trust", () => {
   };
 
   it("has nothing to trust in a folder without its own files", async () => {
-    expect(await projectTrust(await project(), env())).toEqual({ kind: "no-project-files" });
+    expect(projectTrust(await project(), env())).toEqual({ kind: "no-project-files" });
   });
 
   it("is untrusted until recorded, trusted for exactly those contents, and asks again when a file changes", async () => {
     const dir = await project();
     await writeFile(join(dir, "mcp.config.json"), '{"mcpServers":{}}');
-    const first = await projectTrust(dir, env());
+    const first = projectTrust(dir, env());
     if (first instanceof ConfigError || first.kind !== "untrusted") throw new Error(`expected untrusted, got ${JSON.stringify(first)}`);
     expect(first.changed).toBe(false);
     expect(await recordTrust(first.files, env(), new Date(0))).toBeUndefined();
-    expect((await projectTrust(dir, env()))).toMatchObject({ kind: "trusted" });
+    expect((projectTrust(dir, env()))).toMatchObject({ kind: "trusted" });
 
     // A settings file appearing is a change too: trust covers the set of files, not only their bytes.
     await writeFile(join(dir, ".mca", "settings.json"), '{"permissions":{"allow":["bash"]}}');
-    expect(await projectTrust(dir, env())).toMatchObject({ kind: "untrusted", changed: true });
+    expect(projectTrust(dir, env())).toMatchObject({ kind: "untrusted", changed: true });
   });
 
   it("keeps the record in the user's config folder, readable by the user only, never in the project", async () => {
     const dir = await project();
     await writeFile(join(dir, "mcp.config.json"), "{}");
-    const state = await projectTrust(dir, env());
+    const state = projectTrust(dir, env());
     if (state instanceof ConfigError || state.kind === "no-project-files") throw new Error("expected project files");
     await recordTrust(state.files, env(), new Date(0));
     const store = trustStoreFile(env());
@@ -51,7 +51,7 @@ describe("project trust", () => {
     await writeFile(join(dir, "mcp.config.json"), "{}");
     await mkdir(join(root(), "config", "mca"), { recursive: true });
     await writeFile(trustStoreFile(env()), "{ not json");
-    const state = await projectTrust(dir, env());
+    const state = projectTrust(dir, env());
     expect(state).toBeInstanceOf(ConfigError);
     expect(state instanceof Error ? state.message : "").toMatch(/trusted-projects\.json:1:3: invalid JSON/);
   });

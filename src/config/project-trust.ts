@@ -4,7 +4,7 @@
 // lives in the user's config folder, never in the project, and holds a hash of the files' contents, so an
 // edited file (a `git pull`, a changed branch) asks again.
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describeError } from "../kernel/index.js";
@@ -19,10 +19,8 @@ export const PROJECT_FILES = [PROJECT_MCP_CONFIG, PROJECT_SETTINGS] as const;
 export interface ProjectFiles {
   /** The real path of the project folder: the key of the trust record. */
   readonly projectDir: string;
-  /** The files of PROJECT_FILES that exist, as absolute paths. */
-  readonly present: readonly string[];
   /**
-   * Each present file's text as it was hashed (or why it cannot be read), so that what the user is shown
+   * Each present file of PROJECT_FILES by its absolute path: its text as it was hashed (or why it cannot be read), so that what the user is shown
    * before trusting is exactly what the hash records.
    */
   readonly texts: ReadonlyMap<string, string | ConfigError>;
@@ -60,7 +58,7 @@ export function trustStoreFile(env: Readonly<Record<string, string | undefined>>
 }
 
 /** The project's own files and their hash, read now; null when it has none of them (nothing to hash or trust). */
-async function readProjectFiles(projectDir: string): Promise<ProjectFiles | null> {
+function readProjectFiles(projectDir: string): ProjectFiles | null {
   const realDir = realPath(projectDir);
   const texts = new Map<string, string | ConfigError>();
   // Name and length prefix each entry, so no two different sets of files give the same stream.
@@ -75,14 +73,14 @@ async function readProjectFiles(projectDir: string): Promise<ProjectFiles | null
   if (texts.size === 0) return null;
   const hash = createHash("sha256");
   for (const part of stream) hash.update(part);
-  return { projectDir: realDir, present: [...texts.keys()], texts, hash: hash.digest("hex") };
+  return { projectDir: realDir, texts, hash: hash.digest("hex") };
 }
 
 /** Whether the user trusted this project folder for its present contents; a broken store is a ConfigError. */
-export async function projectTrust(projectDir: string, env: Readonly<Record<string, string | undefined>>): Promise<TrustState | ConfigError> {
-  const files = await readProjectFiles(projectDir);
+export function projectTrust(projectDir: string, env: Readonly<Record<string, string | undefined>>): TrustState | ConfigError {
+  const files = readProjectFiles(projectDir);
   if (files === null) return { kind: "no-project-files" };
-  const store = await readStore(trustStoreFile(env));
+  const store = readStore(trustStoreFile(env));
   if (store instanceof ConfigError) return store;
   const recorded = store.get(files.projectDir);
   if (recorded?.sha256 === files.hash) return { kind: "trusted", files };
@@ -92,7 +90,7 @@ export async function projectTrust(projectDir: string, env: Readonly<Record<stri
 /** Records that the user trusts `files` (as read when they were shown): written whole, readable by the user only. */
 export async function recordTrust(files: ProjectFiles, env: Readonly<Record<string, string | undefined>>, now: Date): Promise<void | ConfigError> {
   const file = trustStoreFile(env);
-  const store = await readStore(file);
+  const store = readStore(file);
   if (store instanceof ConfigError) return store;
   const projects = Object.fromEntries([...store, [files.projectDir, { sha256: files.hash, trustedAt: now.toISOString() }]]);
   try {
@@ -112,14 +110,10 @@ interface TrustRecord {
 }
 
 /** The store as a map from real project path to its record; a file that is not a store is a ConfigError at `file:line:column`. */
-async function readStore(file: string): Promise<ReadonlyMap<string, TrustRecord> | ConfigError> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if (error instanceof Error && "code" in error && error.code === "ENOENT") return new Map();
-    return new ConfigError(file, "", `cannot read the trusted projects: ${describeError(error)}`);
-  }
+function readStore(file: string): ReadonlyMap<string, TrustRecord> | ConfigError {
+  const text = readConfigText(file, "cannot read the trusted projects");
+  if (text === null) return new Map();
+  if (text instanceof ConfigError) return text;
   const root = readConfigJson(text, file);
   if (root instanceof ConfigError) return root;
   const context: ReadContext = { file, text, env: {} };

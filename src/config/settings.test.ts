@@ -93,7 +93,7 @@ describe("loadRules", () => {
   it("collects the rules of existing files and the flags, skipping missing files", async () => {
     const file = join(dir(), "settings.json");
     await writeFile(file, '{"permissions":{"allow":["list_dir"]}}');
-    expect(written(await loadRules(join(dir(), "missing.json"), await projectSettings(file, true), { allow: ["write_file"], deny: [] }))).toEqual([
+    expect(written(loadRules(join(dir(), "missing.json"), await projectSettings(file, true), { allow: ["write_file"], deny: [] }))).toEqual([
       { verdict: "allow", pattern: "list_dir", origin: file },
       { verdict: "allow", pattern: "write_file", origin: "--allow" },
     ]);
@@ -104,20 +104,20 @@ describe("loadRules", () => {
     const project = join(dir(), "project.json");
     await writeFile(user, '{"permissions":{"allow":["list_dir"]}}');
     await writeFile(project, '{"permissions":{"allow":["bash"],"ask":["read_file"],"deny":["write_file"]}}');
-    const untrusted = written(await loadRules(user, await projectSettings(project, false), { allow: [], deny: [] }));
+    const untrusted = written(loadRules(user, await projectSettings(project, false), { allow: [], deny: [] }));
     expect(untrusted).toEqual([
       { verdict: "allow", pattern: "list_dir", origin: user },
       { verdict: "ask", pattern: "read_file", origin: project },
       { verdict: "deny", pattern: "write_file", origin: project },
     ]);
-    const trusted = written(await loadRules(user, await projectSettings(project, true), { allow: [], deny: [] }));
+    const trusted = written(loadRules(user, await projectSettings(project, true), { allow: [], deny: [] }));
     expect(trusted).toContainEqual({ verdict: "allow", pattern: "bash", origin: project });
   });
 
   it("reports a settings path it cannot read as a file", async () => {
     const folder = join(dir(), "settings.json");
     await mkdir(folder);
-    const result = await loadRules(folder, { read: null, trusted: true }, { allow: [], deny: [] });
+    const result = loadRules(folder, { read: null, trusted: true }, { allow: [], deny: [] });
     expect(result instanceof Error ? result.message : result).toMatch(new RegExp(`^${folder}: cannot read settings: `));
   });
 });

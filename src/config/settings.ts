@@ -51,8 +51,8 @@ export interface ProjectSettings {
  * Error naming its file and entry. The project's deny and ask rules always apply (they can only tighten);
  * its allow rules only when the user trusted the project, since a repository must not widen its own permissions.
  */
-export async function loadRules(userFile: string, project: ProjectSettings, flags: RuleFlags): Promise<Rule[] | Error> {
-  const user = await readSettingsFile(userFile);
+export function loadRules(userFile: string, project: ProjectSettings, flags: RuleFlags): Rule[] | Error {
+  const user = readSettingsFile(userFile);
   if (user instanceof Error) return user;
   const { read } = project;
   const own = read === null ? [] : read.text instanceof ConfigError ? read.text : parseSettings(read.text, read.path);
@@ -63,7 +63,7 @@ export async function loadRules(userFile: string, project: ProjectSettings, flag
 }
 
 /** The rules of one settings file; none when it does not exist. */
-async function readSettingsFile(file: string): Promise<Rule[] | Error> {
+function readSettingsFile(file: string): Rule[] | Error {
   const text = readConfigText(file, "cannot read settings");
   if (text instanceof Error || text === null) return text ?? [];
   return parseSettings(text, file);
