@@ -32,12 +32,13 @@ const shownStatus = (status: ServerStatus): ServerStatus => ({
   ...(status.endpoint === undefined ? {} : { endpoint: redact(status.endpoint) }),
 });
 const servers = (): readonly ServerStatus[] => (mounted?.statuses() ?? []).map(shownStatus);
-/** `/mcp reconnect <alias>`: the status shown as /mcp shows it, and the remote tools offered now. */
-const reconnectServer: ServerReconnect = async (alias, signal) => {
-  if (mounted === undefined) return new Error("no MCP servers configured");
-  const status = await mounted.reconnect(alias, signal);
-  return status instanceof Error ? status : { status: shownStatus(status), remoteTools: mounted.tools };
-};
+/** `/mcp reconnect <alias>` of the mounted servers: the status shown as /mcp shows it, and the remote tools offered now. */
+const reconnectFor =
+  (servers: MountedServers): ServerReconnect =>
+  async (alias, signal) => {
+    const status = await servers.reconnect(alias, signal);
+    return status instanceof Error ? status : { status: shownStatus(status), remoteTools: servers.tools };
+  };
 
 /** Exit status after a reader closed our output, as a shell reports a process ended by SIGPIPE (`git log | head`). */
 const OUTPUT_CLOSED_EXIT_CODE = 141;
@@ -300,6 +301,8 @@ interface ModeSetup {
 async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | "mcp-login" | "mcp-logout" }>, setup: ModeSetup): Promise<number> {
   const { makeAgent, banner, env, inputResponder, projectDir, sessionId } = setup;
   const modeDeps = { makeAgent, servers, out: writeOut, err: writeErr, signal: interrupt.signal };
+  // Without mounted servers there is nothing to reconnect, and /mcp reconnect says so.
+  const reconnecting = mounted === undefined ? {} : { reconnectServer: reconnectFor(mounted) };
   switch (invocation.kind) {
     case "tools": {
       const { runToolsCommand } = await import("./cli/subcommands.js");
@@ -319,7 +322,7 @@ async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | 
           ...modeDeps,
           lines: invocation.print === undefined ? stdinLines(interrupt.signal) : [invocation.print],
           outputFormat: invocation.outputFormat,
-          reconnectServer,
+          ...reconnecting,
         });
       }
       const { runChat } = await import("./cli/chat.js");
@@ -337,7 +340,7 @@ async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | 
         projectDir,
         env,
         mcpLogin: setup.mcpLogin,
-        reconnectServer,
+        ...reconnecting,
         switchModel: setup.switchModel,
         modelName: setup.modelName,
         sessionId,

@@ -127,7 +127,7 @@ const unfinished = (): { text: string; isError: boolean } => ({ text: NEVER_STAR
 
 export function createAgent(deps: AgentDeps): Agent {
   const limits: AgentLimits = { ...DEFAULT_LIMITS, ...deps.limits };
-  let tools = deps.tools;
+  let tools: readonly Tool[] = [];
   let toolsByName = new Map<string, Tool>();
   let toolSpecs: ToolSpec[] = [];
   const offer = (next: readonly Tool[]): void => {

@@ -6,7 +6,7 @@ import { serverSideName, type Tool, type ToolArgs, type ToolContext, type ToolRe
 import { completeResultText, inputRequiredText } from "./call-result.js";
 import { callToolToCompletion } from "./input.js";
 import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
-import { buildNamespace, toolPrefix, type NamespaceEntry, type ToolRef } from "./namespace.js";
+import { buildNamespace, toolPrefix, type Namespace, type NamespaceEntry, type ToolRef } from "./namespace.js";
 import type { ConnectionDeps, ServerConnection, ServerStatus } from "./server-connection.js";
 import type { McpServerConfig } from "./server-spec.js";
 import type { RemoteToolInfo } from "./tool-list.js";
@@ -49,19 +49,18 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   await Promise.all(connections.map((connection) => connection.connect()));
 
   const byAlias = new Map(connections.map((connection) => [connection.alias, connection]));
-  let namespace = buildNamespace([]);
-  let tools: Tool[] = [];
   /** The flat names are one namespace over every server, so a server's new tools rebuild all of it. */
-  const offerTools = (): void => {
-    namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))));
-    tools = [];
+  const offered = (): { namespace: Namespace; tools: Tool[] } => {
+    const namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))));
+    const tools: Tool[] = [];
     for (const entry of namespace.entries()) {
       const connection = byAlias.get(entry.alias);
       const info = connection?.tools.find((tool) => tool.name === entry.tool);
       if (connection && info) tools.push(createMountedTool(connection, info, entry.flatName));
     }
+    return { namespace, tools };
   };
-  offerTools();
+  let { namespace, tools } = offered();
   for (const group of namespace.sanitisingCollisions()) deps.onWarning(collisionWarning(group));
 
   return {
@@ -79,7 +78,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
       const connection = byAlias.get(alias);
       if (connection === undefined) return new Error(unknownServerText(config, alias));
       await connection.reconnect(signal);
-      offerTools();
+      ({ namespace, tools } = offered());
       return connection.status();
     },
     close: async () => {
