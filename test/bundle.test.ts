@@ -19,6 +19,10 @@ import { replyEvents } from "../src/model/test-support/sse-replies.js";
 const ROOT = join(import.meta.dirname, "..");
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
+async function packageVersion(): Promise<string> {
+  return (JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+}
+
 let project: TempProject;
 let tickets: TicketsServer;
 
@@ -63,7 +67,7 @@ describe("the bundle's code cache", () => {
       const damaged = Buffer.from(cache);
       for (let at = damaged.length - 2000; at < damaged.length; at += 97) damaged[at] = (damaged[at] ?? 0) ^ 0xff;
       const otherBundle = Buffer.from(cache.toString("latin1").replace(/^(mca-code-cache )\w+/u, "$1" + "0".repeat(32)), "latin1");
-      const { version } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string };
+      const version = await packageVersion();
       for (const variant of [damaged, otherBundle, undefined]) {
         await rm(cacheCopy, { force: true });
         if (variant !== undefined) await writeFile(cacheCopy, variant);
@@ -79,8 +83,7 @@ describe("the bundle's code cache", () => {
 
 describe("the bundled mca", () => {
   it("prints the version from package.json", async () => {
-    const { version } = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string };
-    expect(await project.run(["--version"], "")).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+    expect(await project.run(["--version"], "")).toEqual({ code: 0, stdout: `${await packageVersion()}\n`, stderr: "" });
   });
 
   it("runs a shell command through bash", async () => {

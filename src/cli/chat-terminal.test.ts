@@ -1,9 +1,9 @@
 // The chat's input rules on a real pseudo-terminal: a bracketed paste is one prompt, and Ctrl-C never ends
 // the session on its own — only a second within the window does.
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
+import { processesNaming, scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { startFakeMessagesApi } from "../model/test-support/fake-messages-api.js";
 import { replyEvents } from "../model/test-support/sse-replies.js";
 import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
@@ -20,18 +20,6 @@ afterEach(async () => {
   await project.remove();
 });
 
-/** Ends every process whose command line holds `text` (by pid, from /proc). */
-async function killProcessesNaming(text: string): Promise<number> {
-  let killed = 0;
-  for (const pid of (await readdir("/proc")).filter((name) => /^\d+$/u.test(name))) {
-    const commandLine = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
-    if (!commandLine.includes(text)) continue;
-    process.kill(Number(pid), "SIGTERM");
-    killed += 1;
-  }
-  return killed;
-}
-
 describe("the chat on a terminal", () => {
   it("announces a server that disconnects above the input line, which keeps what was being typed and the cursor", async () => {
     const toolsFile = join(project.dir, "tools.txt");
@@ -43,7 +31,9 @@ describe("the chat on a terminal", () => {
     // The cursor three characters back, before "ped".
     chat.type("\u001b[D\u001b[D\u001b[D");
     await chat.until(/half typed/);
-    expect(await killProcessesNaming(toolsFile)).toBe(1);
+    const running = processesNaming(toolsFile);
+    expect(running).toHaveLength(1);
+    for (const pid of running) process.kill(pid, "SIGTERM");
     await chat.until(/mcp: fragile: disconnected: [^\n]*\n[\s\S]*› [^\n]*half typed/);
     // Typed where the cursor was, then at the end (Ctrl-E).
     chat.type("X\u0005 and sent\r");

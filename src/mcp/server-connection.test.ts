@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -10,7 +9,7 @@ import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";
 import { recordingTransport } from "./test-support/received-by-server.js";
 import { summary } from "./test-support/mcp-rejection.js";
 import { startScriptedHttpServer } from "./test-support/scripted-http-server.js";
-import { scriptedStdioServer, waitUntilGone } from "./test-support/scripted-stdio-server.js";
+import { processesNaming, scriptedStdioServer, waitUntilGone } from "./test-support/scripted-stdio-server.js";
 
 const deps: ConnectionDeps = { clientVersion: "0.15.0", configFile: "/tmp/mcp.config.json", baseEnv: { PATH: process.env.PATH }, onWarning: () => undefined };
 const opened: ServerConnection[] = [];
@@ -79,27 +78,21 @@ describe("ServerConnection", () => {
   it("reconnect ends the old process, starts a new one and gives back the one restart a call may trigger", async () => {
     const connection = open(stdio("again", scriptedStdioServer()));
     await connection.connect();
-    const serverPid = async (): Promise<number> => {
-      const outcome = await connection.callTool("pids", {}, {});
-      const pids = !(outcome instanceof Error) && outcome.kind === "complete" ? outcome.structuredContent : undefined;
-      if (!isJsonObject(pids) || typeof pids.server !== "number") throw new Error(`no pid in ${JSON.stringify(outcome)}`);
-      return pids.server;
-    };
-    const first = await serverPid();
+    const first = await serverPid(connection);
     await connection.callTool("exit", { code: 1 }, {});
-    const restarted = await serverPid();
+    const restarted = await serverPid(connection);
     await connection.callTool("exit", { code: 1 }, {});
     expect(connection.state).toBe("disconnected");
 
     await connection.reconnect();
     expect(connection.status()).toMatchObject({ state: "connected", error: null, tools: 3 });
-    const reconnected = await serverPid();
+    const reconnected = await serverPid(connection);
     await connection.reconnect();
     expect(await waitUntilGone(reconnected, 5000)).toBe(true);
-    expect(new Set([first, restarted, reconnected, await serverPid()]).size).toBe(4);
+    expect(new Set([first, restarted, reconnected, await serverPid(connection)]).size).toBe(4);
     // The restart is there again: a death after the reconnect is followed by a fresh process on the next call.
     await connection.callTool("exit", { code: 1 }, {});
-    expect(await serverPid()).toBeGreaterThan(0);
+    expect(await serverPid(connection)).toBeGreaterThan(0);
     expect(connection.state).toBe("connected");
   });
 
@@ -112,7 +105,7 @@ describe("ServerConnection", () => {
     await connection.reconnect(stop.signal);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(connection.status()).toMatchObject({ state: "failed", error: "stopped while it came up" });
-    await expect.poll(() => liveChildren("mca-test-silent-server")).toEqual([]);
+    await expect.poll(() => processesNaming("mca-test-silent-server", process.pid)).toEqual([]);
   });
 
   it("lets a call made during a reconnect wait for it, and a reconnect already stopped leaves the server as it was", async () => {
@@ -132,10 +125,7 @@ describe("ServerConnection", () => {
     const connection = open(stdio("twice", scriptedStdioServer()));
     await connection.connect();
     await Promise.all([connection.reconnect(), connection.reconnect()]);
-    const outcome = await connection.callTool("pids", {}, {});
-    const pids = !(outcome instanceof Error) && outcome.kind === "complete" ? outcome.structuredContent : undefined;
-    if (!isJsonObject(pids) || typeof pids.server !== "number") throw new Error(`no pid in ${JSON.stringify(outcome)}`);
-    expect(liveChildren(scriptedStdioServer().args[0] ?? "")).toEqual([pids.server]);
+    expect(processesNaming(scriptedStdioServer().args[0] ?? "", process.pid)).toEqual([await serverPid(connection)]);
   });
 
   it("fails a stdio server whose message outgrows the configured maxLineBytes, with an error naming the cap", async () => {
@@ -268,20 +258,12 @@ describe("ServerConnection seams", () => {
   });
 });
 
-/** This process's children that are alive (not zombies) and whose command line holds `text`. */
-function liveChildren(text: string): number[] {
-  return readdirSync("/proc")
-    .filter((name) => /^\d+$/u.test(name))
-    .flatMap((name) => {
-      try {
-        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-        const [state, parent] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        const live = state !== "Z" && Number(parent) === process.pid && readFileSync(`/proc/${name}/cmdline`, "utf8").includes(text);
-        return live ? [Number(name)] : [];
-      } catch {
-        return [];
-      }
-    });
+/** The pid of the scripted server behind `connection`, from its `pids` tool. */
+async function serverPid(connection: ServerConnection): Promise<number> {
+  const outcome = await connection.callTool("pids", {}, {});
+  const pids = !(outcome instanceof Error) && outcome.kind === "complete" ? outcome.structuredContent : undefined;
+  if (!isJsonObject(pids) || typeof pids.server !== "number") throw new Error(`no pid in ${JSON.stringify(outcome)}`);
+  return pids.server;
 }
 
 describe("ServerConnection with a legacy server", () => {

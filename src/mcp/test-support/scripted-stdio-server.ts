@@ -1,5 +1,5 @@
 // How tests launch the scripted stdio server, and how they tell that a process is really gone.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const SCRIPT_PATH = fileURLToPath(new URL("./scripted-stdio-server.mjs", import.meta.url));
@@ -25,6 +25,20 @@ export function isProcessGone(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/** Live processes (zombies do not count) whose command line holds `text`; only the children of `parent` when given. */
+export function processesNaming(text: string, parent?: number): number[] {
+  const pids = readdirSync("/proc").filter((name) => /^\d+$/u.test(name)).map(Number);
+  return pids.filter((pid) => {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text) || isProcessGone(pid)) return false;
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return parent === undefined || Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent;
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
 }
 
 /** Polls until the process is gone, for at most `limitMs`; returns whether it went. */
