@@ -3,7 +3,8 @@
 // never changes when an internal type grows. Nobody can be asked for approval here, so `ask` means deny.
 import type { AgentEvent, CallReport, Decision, Tool, Verdict } from "../kernel/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
-import { findSlashCommand, parseCallArgs, unknownToolProblem } from "./commands.js";
+import { parseCallArgs, unknownToolProblem } from "./call-line.js";
+import { findSlashCommand } from "./commands.js";
 import { formatServerStatus, type ServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE } from "./program.js";
 import type { AgentFactory } from "./session.js";
