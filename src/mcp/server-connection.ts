@@ -115,6 +115,7 @@ export class ServerConnection {
   /** Set when a start-up ran out of its budget: nothing more is opened for it. */
   #gaveUp: McpError | undefined;
   #closed = false;
+  /** The reconnect under way (`/mcp reconnect`): a second one joins it, a call waits for it. */
   #reconnecting: Promise<void> | undefined;
   /** One login per server, shared by every client it opens (the era probe, restarts). */
   #auth: HttpAuth | undefined;
