@@ -1,6 +1,8 @@
+import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { chooseScope, codeFromRedirect, type AuthorizationRequest } from "./authorization.js";
+import { chooseScope, codeFromRedirect, requestToken, type AuthorizationRequest } from "./authorization.js";
 import type { AuthServerMetadata } from "./discovery.js";
+import { AuthError } from "./endpoint-json.js";
 
 const METADATA: AuthServerMetadata = {
   issuer: "https://auth.example.com/tenant",
@@ -41,5 +43,24 @@ describe("chooseScope", () => {
 
   it("asks a step-up for the union with what was asked before, and offline_access where the server lists it", () => {
     expect(chooseScope("write", undefined, "read", { ...METADATA, scopesSupported: ["read", "write", "offline_access"] })).toBe("read write offline_access");
+  });
+});
+
+describe("requestToken", () => {
+  it("gives up on a token endpoint that never answers when the deadline passes", async () => {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", () => resolve()));
+    const address = silent.address();
+    const tokenEndpoint = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/token`;
+    try {
+      const grant = { grant_type: "authorization_code", code: "c" };
+      const error = await requestToken({ ...METADATA, tokenEndpoint }, { issuer: METADATA.issuer, clientId: "c" }, grant, "https://x.example/mcp", { maxBytes: 1024, timeoutMs: 100 }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(error).toEqual(new AuthError(`${tokenEndpoint} did not answer within 0.1 s: given up`));
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });

@@ -2,8 +2,8 @@
 // Metadata Document, or dynamic registration, in the spec's order), the authorization request with PKCE
 // S256 and `resource=`, the checks on the redirect (`state`, RFC 9207 `iss`), and the token requests.
 import { createHash, randomBytes } from "node:crypto";
-import { isJsonObject } from "../jsonrpc.js";
-import { AuthError, type AuthServerMetadata } from "./discovery.js";
+import type { AuthServerMetadata } from "./discovery.js";
+import { AuthError, ENDPOINT_LIMITS, fetchEndpointJson, type EndpointLimits } from "./endpoint-json.js";
 
 /** A client identity, valid at the one authorization server that issued or accepts it. */
 export type ClientIdentity = {
@@ -33,10 +33,13 @@ export type TokenSet = {
   readonly scope?: string;
 };
 
-const TOKEN_TIMEOUT_MS = 15_000;
-
 /** MCP: pre-registered first, then a Client ID Metadata Document where supported, then dynamic registration. */
-export async function identifyClient(metadata: AuthServerMetadata, options: ClientOptions, redirectUri: string): Promise<ClientIdentity> {
+export async function identifyClient(
+  metadata: AuthServerMetadata,
+  options: ClientOptions,
+  redirectUri: string,
+  limits: EndpointLimits = ENDPOINT_LIMITS,
+): Promise<ClientIdentity> {
   const { issuer } = metadata;
   if (options.clientId !== undefined) return { issuer, clientId: options.clientId, clientSecret: options.clientSecret };
   if (options.clientMetadataUrl !== undefined && metadata.clientIdMetadataDocumentSupported) {
@@ -45,23 +48,19 @@ export async function identifyClient(metadata: AuthServerMetadata, options: Clie
   if (metadata.registrationEndpoint === undefined) {
     throw new AuthError(`the authorization server ${issuer} offers no registration: set oauth.clientId for this server in the config`);
   }
-  const response = await fetch(metadata.registrationEndpoint, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
-    signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
-    body: JSON.stringify({
-      client_name: options.clientName,
-      redirect_uris: [redirectUri],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      // SEP-837: a client that registers dynamically says what kind of application it is.
-      application_type: "native",
-    }),
+  const registration = JSON.stringify({
+    client_name: options.clientName,
+    redirect_uris: [redirectUri],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+    // SEP-837: a client that registers dynamically says what kind of application it is.
+    application_type: "native",
   });
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok || !isJsonObject(body) || typeof body.client_id !== "string") {
-    throw new AuthError(`registration at ${issuer} failed (HTTP ${response.status})`);
+  const headers = { "content-type": "application/json", accept: "application/json" };
+  const { status, json: body } = await fetchEndpointJson(metadata.registrationEndpoint, { method: "POST", headers, body: registration }, limits);
+  if (!isSuccess(status) || body === undefined || typeof body.client_id !== "string") {
+    throw new AuthError(`registration at ${issuer} failed (HTTP ${status})`);
   }
   return {
     issuer,
@@ -131,7 +130,17 @@ function chooseAuthMethod(client: ClientIdentity, metadata: AuthServerMetadata):
   return "none";
 }
 
-export async function requestToken(metadata: AuthServerMetadata, client: ClientIdentity, grant: Record<string, string>, resource: string): Promise<TokenSet> {
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+export async function requestToken(
+  metadata: AuthServerMetadata,
+  client: ClientIdentity,
+  grant: Record<string, string>,
+  resource: string,
+  limits: EndpointLimits = ENDPOINT_LIMITS,
+): Promise<TokenSet> {
   const body = new URLSearchParams({ ...grant, resource });
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
   const method = chooseAuthMethod(client, metadata);
@@ -143,11 +152,10 @@ export async function requestToken(metadata: AuthServerMetadata, client: ClientI
     body.set("client_id", client.clientId);
     if (method === "client_secret_post" && client.clientSecret !== undefined) body.set("client_secret", client.clientSecret);
   }
-  const response = await fetch(metadata.tokenEndpoint, { method: "POST", headers, body, signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS) });
-  const answer: unknown = await response.json().catch(() => undefined);
-  if (!response.ok || !isJsonObject(answer) || typeof answer.access_token !== "string") {
-    const reason = isJsonObject(answer) && typeof answer.error === "string" ? `: ${answer.error}` : "";
-    throw new AuthError(`the token request to ${metadata.issuer} failed (HTTP ${response.status}${reason})`);
+  const { status, json: answer } = await fetchEndpointJson(metadata.tokenEndpoint, { method: "POST", headers, body }, limits);
+  if (!isSuccess(status) || answer === undefined || typeof answer.access_token !== "string") {
+    const reason = typeof answer?.error === "string" ? `: ${answer.error}` : "";
+    throw new AuthError(`the token request to ${metadata.issuer} failed (HTTP ${status}${reason})`);
   }
   const expiresIn = typeof answer.expires_in === "number" ? answer.expires_in : undefined;
   return {

@@ -1,5 +1,6 @@
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { AuthError } from "./endpoint-json.js";
 import { discoverAuthServer, discoverProtectedResource, metadataUrls, parseBearerChallenge } from "./discovery.js";
 
 let server: http.Server | undefined;
@@ -55,6 +56,21 @@ describe("discoverAuthServer", () => {
   it("refuses a server that does not advertise PKCE with S256", async () => {
     const { origin } = await documents((at) => ({ "/.well-known/oauth-authorization-server": asMetadata(at, { code_challenge_methods_supported: ["plain"] }) }));
     await expect(discoverAuthServer(origin)).rejects.toThrow("does not advertise PKCE with S256: refused");
+  });
+
+  it("refuses a file: authorization endpoint, which a browser would open as a local file", async () => {
+    const { origin } = await documents((at) => ({ "/.well-known/oauth-authorization-server": asMetadata(at, { authorization_endpoint: "file:///etc/passwd" }) }));
+    await expect(discoverAuthServer(origin)).rejects.toThrow(
+      new AuthError(`the authorization server ${origin} names "file:///etc/passwd" as its authorization endpoint: only http: and https: URLs are used`),
+    );
+  });
+
+  it("stops at metadata over the cap, instead of reading on or trying the next URL", async () => {
+    const { origin, asked } = await documents(() => ({ "/.well-known/oauth-authorization-server": "x".repeat(4096) }));
+    await expect(discoverAuthServer(origin, { maxBytes: 1024, timeoutMs: 5000 })).rejects.toThrow(
+      new AuthError(`${origin}/.well-known/oauth-authorization-server sent more than 1024 bytes: refused`),
+    );
+    expect(asked).toEqual(["/.well-known/oauth-authorization-server"]);
   });
 
   it("reads OpenID Connect discovery where RFC 8414 metadata is missing", async () => {

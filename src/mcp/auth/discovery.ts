@@ -1,7 +1,8 @@
 // Finding who guards an MCP server (spec §5.9): the `WWW-Authenticate` challenge, the server's Protected
 // Resource Metadata (RFC 9728), and its authorization server's metadata (RFC 8414 / OpenID discovery), each
 // checked the way the specification orders before anything is sent to the authorization server.
-import { isJsonObject, type JsonObject } from "../jsonrpc.js";
+import type { JsonObject } from "../jsonrpc.js";
+import { AuthError, ENDPOINT_LIMITS, fetchEndpointJson, type EndpointLimits } from "./endpoint-json.js";
 
 /** The parameters of a `Bearer` challenge that the flow uses. */
 export type BearerChallenge = {
@@ -28,16 +29,6 @@ export type AuthServerMetadata = {
   readonly issParameterSupported: boolean;
 };
 
-/** A step of discovery that cannot go on: the text says why, for the user. */
-export class AuthError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "AuthError";
-  }
-}
-
-const METADATA_TIMEOUT_MS = 10_000;
-
 /** Reads `Bearer k="v", k2=v2` (RFC 6750 §3); other schemes in the same header are skipped. */
 export function parseBearerChallenge(header: string | undefined): BearerChallenge | undefined {
   if (header === undefined) return undefined;
@@ -53,25 +44,41 @@ export function parseBearerChallenge(header: string | undefined): BearerChalleng
 }
 
 /** What the server says to a request without a token: its `WWW-Authenticate`, if it asks for one. */
-export async function probeChallenge(serverUrl: string): Promise<string | undefined> {
-  const response = await fetch(serverUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }),
-    signal: AbortSignal.timeout(METADATA_TIMEOUT_MS),
-  });
-  await response.body?.cancel();
-  return response.status === 401 ? (response.headers.get("www-authenticate") ?? undefined) : undefined;
+export async function probeChallenge(serverUrl: string, limits: EndpointLimits = ENDPOINT_LIMITS): Promise<string | undefined> {
+  const answer = await fetchEndpointJson(
+    serverUrl,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }),
+    },
+    limits,
+  );
+  return answer.status === 401 ? (answer.headers.get("www-authenticate") ?? undefined) : undefined;
 }
 
-export async function getJson(url: string): Promise<JsonObject | undefined> {
-  const response = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(METADATA_TIMEOUT_MS) });
-  if (!response.ok) {
-    await response.body?.cancel();
+/**
+ * A well-known document, or undefined where there is none (not 2xx, not a JSON object, no connection) so
+ * that the next candidate is tried; an answer over the cap or past the deadline stops discovery instead.
+ */
+async function wellKnownDocument(url: string, limits: EndpointLimits): Promise<JsonObject | undefined> {
+  try {
+    const answer = await fetchEndpointJson(url, { headers: { accept: "application/json" } }, limits);
+    return answer.status >= 200 && answer.status < 300 ? answer.json : undefined;
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
     return undefined;
   }
-  const value: unknown = await response.json().catch(() => undefined);
-  return isJsonObject(value) ? value : undefined;
+}
+
+/** An absolute http: or https: URL. */
+function isWebUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
 }
 
 function strings(value: unknown): string[] | undefined {
@@ -83,7 +90,11 @@ function strings(value: unknown): string[] | undefined {
  * same at the root. The resource it names must be this server (RFC 9728 §3.3): the server URL itself or a
  * parent of it on the same origin — else a token for it could be replayed elsewhere.
  */
-export async function discoverProtectedResource(serverUrl: string, challenge: BearerChallenge | undefined): Promise<ProtectedResource> {
+export async function discoverProtectedResource(
+  serverUrl: string,
+  challenge: BearerChallenge | undefined,
+  limits: EndpointLimits = ENDPOINT_LIMITS,
+): Promise<ProtectedResource> {
   const server = new URL(serverUrl);
   const path = server.pathname === "/" ? "" : server.pathname.replace(/\/$/, "");
   const candidates = [
@@ -92,7 +103,7 @@ export async function discoverProtectedResource(serverUrl: string, challenge: Be
     ...(path === "" ? [] : [`${server.origin}/.well-known/oauth-protected-resource`]),
   ];
   for (const candidate of candidates) {
-    const document = await getJson(candidate).catch(() => undefined);
+    const document = await wellKnownDocument(candidate, limits);
     if (document === undefined) continue;
     const resource = document.resource;
     const authorizationServers = strings(document.authorization_servers) ?? [];
@@ -139,9 +150,9 @@ export function metadataUrls(issuer: string): string[] {
  * identifier value into which the well-known URI string was inserted" — compared as strings. PKCE is
  * required, so a server that does not advertise S256 is refused (MCP: absent methods mean no PKCE).
  */
-export async function discoverAuthServer(issuer: string): Promise<AuthServerMetadata> {
+export async function discoverAuthServer(issuer: string, limits: EndpointLimits = ENDPOINT_LIMITS): Promise<AuthServerMetadata> {
   for (const candidate of metadataUrls(issuer)) {
-    const document = await getJson(candidate).catch(() => undefined);
+    const document = await wellKnownDocument(candidate, limits);
     if (document === undefined) continue;
     if (document.issuer !== issuer) {
       throw new AuthError(`the authorization server metadata at ${candidate} names issuer ${JSON.stringify(document.issuer)}, not ${issuer}: refused`);
@@ -149,6 +160,12 @@ export async function discoverAuthServer(issuer: string): Promise<AuthServerMeta
     const { authorization_endpoint: authorizationEndpoint, token_endpoint: tokenEndpoint, registration_endpoint: registrationEndpoint } = document;
     if (typeof authorizationEndpoint !== "string" || typeof tokenEndpoint !== "string") {
       throw new AuthError(`the authorization server ${issuer} publishes no authorization or token endpoint`);
+    }
+    // The authorization endpoint is opened in a browser: a `file:` or `javascript:` one would run there.
+    for (const [name, endpoint] of [["authorization", authorizationEndpoint], ["token", tokenEndpoint], ["registration", registrationEndpoint]]) {
+      if (typeof endpoint === "string" && !isWebUrl(endpoint)) {
+        throw new AuthError(`the authorization server ${issuer} names ${JSON.stringify(endpoint)} as its ${name} endpoint: only http: and https: URLs are used`);
+      }
     }
     if (!(strings(document.code_challenge_methods_supported) ?? []).includes("S256")) {
       throw new AuthError(`the authorization server ${issuer} does not advertise PKCE with S256: refused`);

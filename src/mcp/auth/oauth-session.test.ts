@@ -9,11 +9,13 @@ import { createOAuthSession, type OAuthSessionOptions } from "./oauth-session.js
 import { createMemoryTokenStore } from "./token-store.js";
 
 let server: OAuthLoopbackServer | undefined;
+let otherServer: OAuthLoopbackServer | undefined;
 let authorizer: LoopbackAuthorizer | undefined;
 afterEach(async () => {
   await authorizer?.close();
   await server?.close();
-  authorizer = server = undefined;
+  await otherServer?.close();
+  authorizer = server = otherServer = undefined;
 });
 
 /** The browser of a user who agrees to everything: it follows the authorization URL back to the listener. */
@@ -113,5 +115,53 @@ describe("createOAuthSession", () => {
     } finally {
       await client?.close();
     }
+  });
+});
+
+describe("createOAuthSession with client credentials from the config", () => {
+  const client = { clientId: "configured-client", clientSecret: "configured-secret-123", clientName: "mca test" };
+
+  /** Logs in once at the server's own authorization server, then the server names another one. */
+  async function movedServer(confirmIssuer?: OAuthSessionOptions["confirmIssuer"]) {
+    const { server, store } = await setUp();
+    const browser = await agreeingBrowser();
+    const session = () => createOAuthSession({ label: "tickets", serverUrl: server.url, store, client, authorizer: browser, ...(confirmIssuer === undefined ? {} : { confirmIssuer }) });
+    await session().login();
+    otherServer = await startOAuthLoopbackServer();
+    server.moveTo(otherServer.issuer);
+    return { server, other: otherServer, store, login: () => session().login() };
+  }
+
+  it("binds them to the first authorization server they are sent to, and stores the binding", async () => {
+    const { server, store } = await movedServer();
+    expect(server.clientSecrets).toEqual([client.clientSecret]);
+    expect((await store.load(server.url)).clientBinding).toEqual({ clientId: client.clientId, issuer: server.issuer });
+  });
+
+  it("sends nothing to another authorization server when nobody can be asked, and says why", async () => {
+    const { server, other, store, login } = await movedServer();
+    await expect(login()).rejects.toThrow(
+      `login to tickets failed: the server now names authorization server ${other.issuer}, but the client id and secret in the config were set up for ${server.issuer}: not sent there; run \`mca mcp login tickets\` in a terminal to decide`,
+    );
+    expect({ resources: other.resources, grants: other.grants, secrets: other.clientSecrets }).toEqual({ resources: [], grants: [], secrets: [] });
+    expect((await store.load(server.url)).clientBinding).toEqual({ clientId: client.clientId, issuer: server.issuer });
+  });
+
+  it("asks before sending them to another authorization server, and sends nothing when the answer is no", async () => {
+    const asked: unknown[] = [];
+    const { server, other, login } = await movedServer(async (change) => {
+      asked.push(change);
+      return false;
+    });
+    await expect(login()).rejects.toThrow(`the client id and secret in the config stay with ${server.issuer}: not sent to ${other.issuer}`);
+    expect(asked).toEqual([{ server: "tickets", was: server.issuer, now: other.issuer, sendsSecret: true }]);
+    expect({ resources: other.resources, grants: other.grants, secrets: other.clientSecrets }).toEqual({ resources: [], grants: [], secrets: [] });
+  });
+
+  it("moves the binding to the new authorization server when the user agrees", async () => {
+    const { server, other, store, login } = await movedServer(async () => true);
+    await login();
+    expect(other.clientSecrets).toEqual([client.clientSecret]);
+    expect(await store.load(server.url)).toMatchObject({ issuer: other.issuer, clientBinding: { clientId: client.clientId, issuer: other.issuer } });
   });
 });

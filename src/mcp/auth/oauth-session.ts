@@ -12,7 +12,8 @@ import {
   type ClientOptions,
   type TokenSet,
 } from "./authorization.js";
-import { AuthError, discoverAuthServer, discoverProtectedResource, parseBearerChallenge, probeChallenge, type AuthServerMetadata } from "./discovery.js";
+import { discoverAuthServer, discoverProtectedResource, parseBearerChallenge, probeChallenge, type AuthServerMetadata } from "./discovery.js";
+import { AuthError, type EndpointLimits } from "./endpoint-json.js";
 import type { StoredLogin, TokenStore } from "./token-store.js";
 
 /** Takes the user (or a test, or the conformance driver) to the authorization URL and back. */
@@ -45,6 +46,22 @@ export type OAuthSessionOptions = {
   readonly authorizer?: Authorizer;
   /** Told each new token and secret, so that the session can redact them everywhere. */
   readonly onSecret?: (secret: string) => void;
+  /**
+   * Asked before the config's client credentials go to an authorization server other than the one they
+   * were first used with; absent where nobody can answer, and then they are not sent.
+   */
+  readonly confirmIssuer?: (change: IssuerChange) => Promise<boolean>;
+  /** The cap and deadline of each answer from the authorization server; ENDPOINT_LIMITS by default. */
+  readonly limits?: EndpointLimits;
+};
+
+/** The server names another authorization server than the one the configured client is bound to. */
+export type IssuerChange = {
+  readonly server: string;
+  readonly was: string;
+  readonly now: string;
+  /** Whether a client secret is configured (else only the client id would go there). */
+  readonly sendsSecret: boolean;
 };
 
 /** SEP-2350 asks for a limit on re-authorizations a server keeps refusing; three in a row is ours. */
@@ -58,7 +75,7 @@ export type OAuthSession = HttpAuth & {
 };
 
 export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
-  const { label: server, serverUrl, store } = options;
+  const { label: server, serverUrl, store, limits } = options;
   let stored: StoredLogin | undefined;
   let metadata: AuthServerMetadata | undefined;
   let attemptsWithoutSuccess = 0;
@@ -80,7 +97,7 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
   }
 
   async function metadataFor(issuer: string): Promise<AuthServerMetadata> {
-    if (metadata?.issuer !== issuer) metadata = await discoverAuthServer(issuer);
+    if (metadata?.issuer !== issuer) metadata = await discoverAuthServer(issuer, limits);
     return metadata;
   }
 
@@ -89,7 +106,8 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     const client = login.clients.find((candidate) => candidate.issuer === login.issuer);
     if (refreshToken === undefined || login.issuer === undefined || login.resource === undefined || client === undefined) return false;
     try {
-      const tokens = await requestToken(await metadataFor(login.issuer), client, { grant_type: "refresh_token", refresh_token: refreshToken }, login.resource);
+      const grant = { grant_type: "refresh_token", refresh_token: refreshToken };
+      const tokens = await requestToken(await metadataFor(login.issuer), client, grant, login.resource, limits);
       await remember({ ...login, tokens });
       return true;
     } catch {
@@ -104,10 +122,35 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     return new McpError("protocol", `needs a login (${why}): run \`mca mcp login ${server}\``, { server, needsLogin: true });
   }
 
+  /**
+   * The config's client credentials are bound to the first authorization server they are used with (the
+   * binding is stored with the login); another one gets them only when the user agrees, which moves the binding.
+   */
+  async function bindConfiguredClient(login: StoredLogin, issuer: string): Promise<StoredLogin> {
+    const { clientId, clientSecret } = options.client;
+    if (clientId === undefined) return login;
+    const bound = login.clientBinding?.clientId === clientId ? login.clientBinding.issuer : undefined;
+    if (bound === issuer) return login;
+    if (bound !== undefined) {
+      const what = clientSecret === undefined ? "client id" : "client id and secret";
+      if (options.confirmIssuer === undefined) {
+        throw new AuthError(
+          `the server now names authorization server ${issuer}, but the ${what} in the config were set up for ${bound}: not sent there; run \`mca mcp login ${server}\` in a terminal to decide`,
+        );
+      }
+      if (!(await options.confirmIssuer({ server, was: bound, now: issuer, sendsSecret: clientSecret !== undefined }))) {
+        throw new AuthError(`the ${what} in the config stay with ${bound}: not sent to ${issuer}`);
+      }
+    }
+    const next: StoredLogin = { ...login, clientBinding: { clientId, issuer } };
+    await remember(next);
+    return next;
+  }
+
   async function authorize(challenge: string | undefined, skipRefresh: boolean): Promise<boolean> {
     const bearer = parseBearerChallenge(challenge);
     const login = await current();
-    const resource = await discoverProtectedResource(serverUrl, bearer);
+    const resource = await discoverProtectedResource(serverUrl, bearer, limits);
     const issuer = resource.authorizationServers[0] ?? "";
     // SEP-2352: a server that moved to another authorization server gets a client identity of its own there.
     if (!skipRefresh && issuer === login.issuer && (await refresh(login))) return true;
@@ -124,18 +167,19 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     if (attemptsWithoutSuccess >= MAX_AUTHORIZATIONS_WITHOUT_SUCCESS) return false;
     attemptsWithoutSuccess += 1;
     const authServer = await metadataFor(issuer);
+    const { clientBinding } = await bindConfiguredClient(login, issuer);
     const { authorizer } = options;
     // A client registered for another redirect URI (another loopback port) is registered again.
     const known = login.clients.find((candidate) => candidate.issuer === issuer && (candidate.redirectUri ?? authorizer.redirectUri) === authorizer.redirectUri);
-    const client: ClientIdentity = known ?? (await identifyClient(authServer, options.client, authorizer.redirectUri));
+    const client: ClientIdentity = known ?? (await identifyClient(authServer, options.client, authorizer.redirectUri, limits));
     const previous = issuer === login.issuer ? login.scope : undefined;
     const scope = chooseScope(bearer?.scope ?? options.scopes, resource.scopesSupported, previous, authServer);
     const request = buildAuthorizationRequest(authServer, client, { redirectUri: authorizer.redirectUri, resource: resource.resource, scope });
     const code = codeFromRedirect(await authorizer.visit(request.url), request, authServer);
     const grant = { grant_type: "authorization_code", code, code_verifier: request.verifier, redirect_uri: request.redirectUri };
-    const tokens: TokenSet = await requestToken(authServer, client, grant, resource.resource);
+    const tokens: TokenSet = await requestToken(authServer, client, grant, resource.resource, limits);
     const clients = [...login.clients.filter((candidate) => candidate.issuer !== issuer), client];
-    await remember({ serverUrl, issuer, resource: resource.resource, scope, tokens, clients });
+    await remember({ serverUrl, issuer, resource: resource.resource, scope, tokens, clients, clientBinding });
     return true;
   }
 
@@ -178,7 +222,7 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     async login() {
       attemptsWithoutSuccess = 0;
       try {
-        const challenge = await probeChallenge(serverUrl);
+        const challenge = await probeChallenge(serverUrl, limits);
         await once(() => authorize(challenge, true).then((done) => done || Promise.reject(new AuthError("no token was issued"))));
       } catch (error) {
         throw asMcpError(error);

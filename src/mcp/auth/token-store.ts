@@ -15,7 +15,11 @@ export type StoredLogin = {
   readonly scope?: string;
   readonly tokens?: TokenSet;
   readonly clients: readonly ClientIdentity[];
+  /** The authorization server the config's client id (and secret) were first sent to: no other gets them unasked. */
+  readonly clientBinding?: ClientBinding;
 };
+
+export type ClientBinding = { readonly clientId: string; readonly issuer: string };
 
 export interface TokenStore {
   load(serverUrl: string): Promise<StoredLogin>;
@@ -49,6 +53,10 @@ function readClients(value: unknown): ClientIdentity[] {
   );
 }
 
+function readBinding(value: unknown): ClientBinding | undefined {
+  return isJsonObject(value) && typeof value.clientId === "string" && typeof value.issuer === "string" ? { clientId: value.clientId, issuer: value.issuer } : undefined;
+}
+
 /** A store in `folder` (the CLI passes `<user config folder>/oauth`). */
 export function createTokenStore(folder: string): TokenStore {
   const fileFor = (serverUrl: string): string => join(folder, `${createHash("sha256").update(serverUrl).digest("hex").slice(0, 32)}.json`);
@@ -71,6 +79,7 @@ export function createTokenStore(folder: string): TokenStore {
         scope: optionalString(value.scope),
         tokens: readTokens(value.tokens),
         clients: readClients(value.clients),
+        clientBinding: readBinding(value.clientBinding),
       };
     },
     async save(login) {

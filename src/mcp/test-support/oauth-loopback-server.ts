@@ -23,6 +23,10 @@ export interface OAuthLoopbackServer {
   readonly registrations: readonly string[];
   /** The access tokens issued so far. */
   readonly tokens: readonly string[];
+  /** The client secrets presented at the token endpoint (HTTP Basic or form), in order. */
+  readonly clientSecrets: readonly string[];
+  /** From now on the protected resource metadata names this authorization server instead of its own. */
+  moveTo(issuer: string): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +51,8 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
   const resources: string[] = [];
   const tokens: string[] = [];
   const registrations: string[] = [];
+  const clientSecrets: string[] = [];
+  let authorizationServer: string | undefined;
   const refreshTokens = new Set<string>();
   const codes = new Map<string, Pending>();
   let issued = 0;
@@ -75,7 +81,7 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
     const url = new URL(request.url ?? "/", origin);
     const route = `${request.method ?? ""} ${url.pathname}`;
     if (route === "GET /.well-known/oauth-protected-resource/mcp") {
-      return json(response, 200, { resource: `${origin}/mcp`, authorization_servers: [origin], scopes_supported: ["tickets"] });
+      return json(response, 200, { resource: `${origin}/mcp`, authorization_servers: [authorizationServer ?? origin], scopes_supported: ["tickets"] });
     }
     if (route === "GET /.well-known/oauth-authorization-server") {
       return json(response, 200, {
@@ -84,7 +90,7 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
         token_endpoint: `${origin}/token`,
         registration_endpoint: `${origin}/register`,
         code_challenge_methods_supported: ["S256"],
-        token_endpoint_auth_methods_supported: ["none"],
+        token_endpoint_auth_methods_supported: ["none", "client_secret_basic"],
         authorization_response_iss_parameter_supported: true,
       });
     }
@@ -109,6 +115,9 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
       const form = new URLSearchParams(await readBody(request));
       const grant = form.get("grant_type") ?? "";
       grants.push(grant);
+      const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+      const secret = basic === undefined ? form.get("client_secret") : decodeURIComponent(Buffer.from(basic, "base64").toString("utf8").split(":")[1] ?? "");
+      if (secret !== null) clientSecrets.push(secret);
       resources.push(form.get("resource") ?? "");
       if (grant === "authorization_code") {
         const pending = codes.get(form.get("code") ?? "");
@@ -146,6 +155,10 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
     resources,
     registrations,
     tokens,
+    clientSecrets,
+    moveTo(issuer) {
+      authorizationServer = issuer;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
