@@ -19,7 +19,7 @@ import type { InputResponder } from "./input.js";
 import { isJsonObject, McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type Transport } from "./jsonrpc.js";
 import { createNotificationRouter, createPeer, type NotificationListener } from "./peer.js";
 import type { LogLevel } from "./server-log.js";
-import { collectPages, readToolList, type RemoteToolInfo } from "./tool-list.js";
+import { listServerTools, type RemoteToolInfo } from "./tool-list.js";
 import { isLegacyVersion, LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS } from "./versions.js";
 
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -88,7 +88,8 @@ export interface McpClient {
    * answered. Aborted by `signal` (a late modern answer to the probe won), it changes nothing.
    */
   initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo>;
-  listTools(): Promise<RemoteToolInfo[]>;
+  /** Every page, then the first `maxTools` tools (MAX_TOOLS_PER_SERVER by default); the rest refused with one warning. */
+  listTools(maxTools?: number): Promise<RemoteToolInfo[]>;
   callTool(name: string, args: ToolArgs, options?: CallToolOptions): Promise<CallToolOutcome>;
   /** How many times a legacy HTTP server's lost session was replaced by a new one. */
   sessionRenewals(): number;
@@ -313,14 +314,9 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     }
   }
 
-  async function listTools(): Promise<RemoteToolInfo[]> {
-    const items = await collectPages({
-      server,
-      method: "tools/list",
-      itemsKey: "tools",
-      fetchPage: (cursor) => exchange("tools/list", cursor === undefined ? {} : { cursor }, {}),
-    });
-    return readToolList(items, warn);
+  function listTools(maxTools?: number): Promise<RemoteToolInfo[]> {
+    const fetchPage = (cursor: string | undefined): Promise<JsonObject> => exchange("tools/list", cursor === undefined ? {} : { cursor }, {});
+    return listServerTools({ server, maxTools, fetchPage, warn });
   }
 
   async function callTool(name: string, args: ToolArgs, callOptions: CallToolOptions = {}): Promise<CallToolOutcome> {

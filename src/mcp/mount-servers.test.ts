@@ -16,10 +16,17 @@ import type { ServerLogEntry } from "./server-log.js";
 import { startInputRequiredServer } from "./test-support/input-required-server.js";
 import { unusedLoopbackUrl } from "./test-support/scripted-http-server.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
+import { MAX_TOOLS_SETTING } from "./tool-list.js";
 
 const deps = { clientVersion: "0.0.0-test", baseEnv: { PATH: process.env.PATH }, onWarning: () => undefined };
 const context: ToolContext = { signal: new AbortController().signal };
 const opened: Array<{ close(): Promise<void> }> = [];
+
+const MANY_TOOLS_SERVER = fileURLToPath(new URL("./test-support/many-tools-server.mjs", import.meta.url));
+
+function manyToolsServer(...flags: string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: [MANY_TOOLS_SERVER, ...flags] };
+}
 
 function stdio(alias: string, command: { command: string; args: string[] }, extra: { timeoutMs?: number } = {}): McpServerConfig {
   return { alias, transport: "stdio", env: {}, enabled: true, ...command, ...extra };
@@ -138,6 +145,34 @@ describe("mountServers", () => {
     if (deny instanceof Error) throw deny;
     const verdicts = mounted.tools.map((tool) => decide(tool, callSubject(tool, {}, {}), [deny], new Set()).verdict);
     expect(verdicts).toEqual(["ask", "deny", "ask"]);
+  });
+
+  it("mounts the first 1,000 of 300,000 tools listed over 3 pages, with one warning naming the cap and the setting", async () => {
+    const warnings: string[] = [];
+    const mounted = await mount([stdio("many", manyToolsServer("--tools=300000", "--pages=3"))], { ...deps, onWarning: (message) => warnings.push(message) });
+    expect({ tools: mounted.tools.length, last: mounted.tools.at(-1)?.originalName, status: mounted.statuses()[0]?.tools, warnings }).toEqual({
+      tools: 1000,
+      last: "t999",
+      status: 1000,
+      warnings: [
+        "many: lists more than 10000 tools (the listing was read no further): 1000 are mounted and the rest are not, " +
+          `since one server offers at most 1000 (raise it with ${MAX_TOOLS_SETTING})`,
+      ],
+    });
+    // The listing stopped after its first page: the call says how many pages the server served.
+    expect((await mounted.tools[0]?.run({}, context))?.text).toBe("called t0; tools/list pages served: 1");
+  });
+
+  it("mounts as many tools as maxToolsPerServer allows", async () => {
+    const mounted = await mount([stdio("many", manyToolsServer("--tools=3000", "--pages=3"))], { ...deps, maxToolsPerServer: 2500 });
+    expect(mounted.tools.length).toBe(2500);
+  });
+
+  it("names five groups of colliding tools of a server one by one and counts the rest in one warning", async () => {
+    const warnings: string[] = [];
+    await mount([stdio("same", manyToolsServer("--tools=30", "--same-name"))], { ...deps, onWarning: (message) => warnings.push(message) });
+    expect(warnings.length).toBe(6);
+    expect(warnings.at(-1)).toBe("same: 5 more groups of tools have the same name once sanitised; each tool is offered under a hash-suffixed name");
   });
 
   it("never shows a configured header value in a status or a result", async () => {

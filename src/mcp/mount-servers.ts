@@ -52,16 +52,18 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   /** The flat names are one namespace over every server, so a server's new tools rebuild all of it. */
   const offered = (): { namespace: Namespace; tools: Tool[] } => {
     const namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))));
+    // A table per server, not a search per entry: a server's thousand tools cost a thousand look-ups, not a million.
+    const infoByAlias = new Map(connections.map((c) => [c.alias, new Map(c.tools.map((tool) => [tool.name, tool]))]));
     const tools: Tool[] = [];
     for (const entry of namespace.entries()) {
       const connection = byAlias.get(entry.alias);
-      const info = connection?.tools.find((tool) => tool.name === entry.tool);
+      const info = infoByAlias.get(entry.alias)?.get(entry.tool);
       if (connection && info) tools.push(createMountedTool(connection, info, entry.flatName));
     }
     return { namespace, tools };
   };
   let { namespace, tools } = offered();
-  for (const group of namespace.sanitisingCollisions()) deps.onWarning(collisionWarning(group));
+  for (const warning of collisionWarnings(namespace.sanitisingCollisions())) deps.onWarning(warning);
 
   return {
     get tools() {
@@ -94,7 +96,26 @@ function unknownServerText(config: McpConfig, alias: string): string {
   return `no MCP server ${named} in ${config.file}${aliases.length === 0 ? "" : `; its servers: ${aliases.join(", ")}`}`;
 }
 
-/** Said once at start: a rule written with the plain name reaches neither tool, the server's own names do. */
+/** A server's colliding groups are named one by one up to this many; the rest are counted in one more warning. */
+const MAX_COLLISION_WARNINGS_PER_SERVER = 5;
+
+/** Said once at start, a bounded number per server: a server can make every one of its tools collide. */
+function collisionWarnings(groups: readonly (readonly NamespaceEntry[])[]): string[] {
+  const byAlias = new Map<string, (readonly NamespaceEntry[])[]>();
+  for (const group of groups) {
+    const alias = group[0]?.alias ?? "";
+    const own = byAlias.get(alias);
+    if (own === undefined) byAlias.set(alias, [group]);
+    else own.push(group);
+  }
+  return [...byAlias].flatMap(([alias, own]) => {
+    const named = own.slice(0, MAX_COLLISION_WARNINGS_PER_SERVER).map(collisionWarning);
+    const more = own.length - named.length;
+    return more === 0 ? named : [...named, `${alias}: ${more} more groups of tools have the same name once sanitised; each tool is offered under a hash-suffixed name`];
+  });
+}
+
+/** A rule written with the plain name reaches neither tool, the server's own names do. */
 function collisionWarning(group: readonly NamespaceEntry[]): string {
   const names = group.map((entry) => JSON.stringify(entry.tool)).join(", ");
   const flat = group.map((entry) => entry.flatName).join(", ");

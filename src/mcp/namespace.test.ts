@@ -104,6 +104,18 @@ describe("buildNamespace", () => {
     expect(buildNamespace([{ alias: "evil", tool: "list" }]).sanitisingCollisions()).toEqual([]);
   });
 
+  it("gives 150,000 tools that all sanitise to one name 150,000 flat names, and reports them as one group", () => {
+    // Every 9-character string over four characters the flat names do not allow: 262,144 tools, one plain name.
+    const symbols = [".", "/", " ", "!"];
+    const tools = Array.from({ length: 150_000 }, (_, index) =>
+      Array.from({ length: 9 }, (_, digit) => symbols[Math.floor(index / 4 ** digit) % 4]).join(""),
+    );
+    const namespace = buildNamespace(tools.map((tool) => ({ alias: "evil", tool })));
+    const flatNames = new Set(namespace.entries().map((entry) => entry.flatName));
+    const groups = namespace.sanitisingCollisions();
+    expect({ flatNames: flatNames.size, groups: groups.length, members: groups[0]?.length }).toEqual({ flatNames: 150_000, groups: 1, members: 150_000 });
+  });
+
   it("suffixes names of different servers that join to the same string", () => {
     const namespace = buildNamespace([
       { alias: "a__b", tool: "c" },

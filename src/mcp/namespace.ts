@@ -108,7 +108,8 @@ function resolve(refs: readonly ToolRef[]): Slot[] {
     const groups = collidingGroups(slots);
     if (groups.length === 0) return slots;
     for (const group of groups) {
-      const lowest = Math.min(...group.map((slot) => slot.round));
+      // A loop, not Math.min(...rounds): spreading a group of 200,000 overflows the stack.
+      const lowest = group.reduce((least, slot) => Math.min(least, slot.round), Number.POSITIVE_INFINITY);
       for (const slot of group.filter((member) => member.round === lowest)) {
         slot.round += 1;
         slot.name = nameFor(slot.ref, slot.round);
@@ -146,7 +147,9 @@ export function buildNamespace(refs: readonly ToolRef[]): Namespace {
       for (const entry of entries) {
         // Keyed by alias too: different servers whose names join to the same string are not one server's problem.
         const key = JSON.stringify([entry.alias, plainName(entry)]);
-        byPlainName.set(key, [...(byPlainName.get(key) ?? []), entry]);
+        const group = byPlainName.get(key);
+        if (group === undefined) byPlainName.set(key, [entry]);
+        else group.push(entry);
       }
       return [...byPlainName.values()].filter((group) => group.length > 1);
     },

@@ -59,6 +59,8 @@ export interface ConnectionDeps {
   readonly seams?: TransportSeams;
   /** Where HTTP servers' logins are kept; without it, a server that asks for one simply fails. */
   readonly logins?: LoginDeps;
+  /** The most tools one server offers (the user's `mcp.maxToolsPerServer`); MAX_TOOLS_PER_SERVER when absent. */
+  readonly maxToolsPerServer?: number;
 }
 
 export interface LoginDeps {
@@ -146,7 +148,7 @@ export class ServerConnection {
       await this.#withinStartupBudget(async () => {
         const { client, era } = await negotiateEra(() => this.#open(), { transport: this.spec.transport });
         this.#era = era;
-        this.#tools = await client.listTools();
+        this.#tools = await client.listTools(this.deps.maxToolsPerServer);
       }, signal);
       this.#state = "connected";
       this.#error = null;

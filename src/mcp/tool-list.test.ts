@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { McpError, type JsonObject } from "./jsonrpc.js";
-import { collectPages, MAX_LIST_PAGES, readToolList } from "./tool-list.js";
+import { collectPages, listServerTools, MAX_LIST_PAGES, MAX_TOOLS_SETTING, readToolList } from "./tool-list.js";
 
 function pager(pages: Record<string, JsonObject>) {
   const asked: Array<string | undefined> = [];
@@ -24,13 +24,13 @@ describe("collectPages", () => {
       "<first>": { tools: [1, 2], nextCursor: "opaque/+=" },
       "opaque/+=": { tools: [3], resultType: "complete" },
     });
-    expect(await collectPages(input)).toEqual([1, 2, 3]);
+    expect(await collectPages(input)).toEqual({ items: [1, 2, 3], cut: false });
     expect(asked).toEqual([undefined, "opaque/+="]);
   });
 
   it("treats an empty string as a cursor, not as the end", async () => {
     const { asked, input } = pager({ "<first>": { tools: [1], nextCursor: "" }, "": { tools: [2] } });
-    expect(await collectPages(input)).toEqual([1, 2]);
+    expect(await collectPages(input)).toEqual({ items: [1, 2], cut: false });
     expect(asked).toEqual([undefined, ""]);
   });
 
@@ -48,6 +48,28 @@ describe("collectPages", () => {
       `protocol, notes: tools/list has more than ${MAX_LIST_PAGES} pages`,
     );
     expect(page).toBe(MAX_LIST_PAGES);
+  });
+
+  it("takes a page of 200,000 items whole", async () => {
+    const tools = Array.from({ length: 200_000 }, (_, index) => index);
+    const { items, cut } = await collectPages(pager({ "<first>": { tools } }).input);
+    expect({ length: items.length, last: items.at(-1), cut }).toEqual({ length: 200_000, last: 199_999, cut: false });
+  });
+
+  it("stops reading at maxItems: the rest of the page is not kept and no further page is asked for", async () => {
+    const { asked, input } = pager({ "<first>": { tools: [1, 2], nextCursor: "a" }, a: { tools: [3, 4, 5], nextCursor: "b" } });
+    expect(await collectPages({ ...input, maxItems: 4 })).toEqual({ items: [1, 2, 3, 4], cut: true });
+    expect(asked).toEqual([undefined, "a"]);
+  });
+
+  it("does not ask for a next page once maxItems are in", async () => {
+    const { asked, input } = pager({ "<first>": { tools: [1, 2], nextCursor: "a" } });
+    expect(await collectPages({ ...input, maxItems: 2 })).toEqual({ items: [1, 2], cut: true });
+    expect(asked).toEqual([undefined]);
+  });
+
+  it("is not cut when the last page ends exactly at maxItems", async () => {
+    expect(await collectPages({ ...pager({ "<first>": { tools: [1, 2] } }).input, maxItems: 2 })).toEqual({ items: [1, 2], cut: false });
   });
 
   it("rejects a page without its array, a non-string cursor and an input_required page", async () => {
@@ -115,6 +137,63 @@ describe("readToolList", () => {
     expect(read([{ name: "a", inputSchema: {} }, { name: "a", inputSchema: { type: "object" } }])).toEqual({
       tools: [{ name: "a", inputSchema: {} }],
       warnings: ['dropping a second tool named "a": tool names must be unique per server'],
+    });
+  });
+});
+
+describe("readToolList: the cap on one server's tools", () => {
+  const tool = (name: string): { name: string; inputSchema: { type: string } } => ({ name, inputSchema: { type: "object" } });
+
+  it("mounts the first maxTools valid tools and refuses the rest with one warning naming the cap and the setting", () => {
+    const warnings: string[] = [];
+    const tools = readToolList([tool("a"), "?", tool("b"), tool("c"), tool("d")], (w) => warnings.push(w), { maxTools: 2 });
+    expect(tools.map((t) => t.name)).toEqual(["a", "b"]);
+    expect(warnings).toEqual([
+      "dropping a tool from tools/list: a tool is not an object",
+      `lists 5 tools: 2 are mounted and the rest are not, since one server offers at most 2 (raise it with ${MAX_TOOLS_SETTING})`,
+    ]);
+  });
+
+  it("says so when the listing itself was not read to its end", () => {
+    const warnings: string[] = [];
+    readToolList([tool("a"), tool("b"), tool("c")], (w) => warnings.push(w), { maxTools: 2, cut: true });
+    expect(warnings).toEqual([
+      `lists more than 3 tools (the listing was read no further): 2 are mounted and the rest are not, since one server offers at most 2 (raise it with ${MAX_TOOLS_SETTING})`,
+    ]);
+  });
+
+  it("gives no cap warning when the tools fit", () => {
+    const warnings: string[] = [];
+    expect(readToolList([tool("a"), tool("b")], (w) => warnings.push(w), { maxTools: 2 })).toEqual([tool("a"), tool("b")]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("names ten dropped tools one by one and counts the rest in one warning", () => {
+    const warnings: string[] = [];
+    readToolList(Array.from({ length: 1000 }, () => tool("same")), (w) => warnings.push(w));
+    expect(warnings.length).toBe(11);
+    expect(warnings.at(-1)).toBe("dropping 989 more tools from tools/list (malformed or named twice)");
+  });
+});
+
+describe("listServerTools", () => {
+  it("reads ten times the cap at most: a listing of 300,000 tools over 3 pages stops after the first page", async () => {
+    const asked: Array<string | undefined> = [];
+    const page = (from: number) => Array.from({ length: 100_000 }, (_, index) => ({ name: `t${from + index}`, inputSchema: {} }));
+    const pages: Record<string, JsonObject> = { "<first>": { tools: page(0), nextCursor: "2" }, "2": { tools: page(100_000), nextCursor: "3" }, "3": { tools: page(200_000) } };
+    const fetchPage = async (cursor: string | undefined): Promise<JsonObject> => {
+      asked.push(cursor);
+      return pages[cursor ?? "<first>"] ?? {};
+    };
+    const warnings: string[] = [];
+    const tools = await listServerTools({ server: "many", fetchPage, warn: (w) => warnings.push(w) });
+    expect({ count: tools.length, last: tools.at(-1)?.name, asked, warnings }).toEqual({
+      count: 1000,
+      last: "t999",
+      asked: [undefined],
+      warnings: [
+        `lists more than 10000 tools (the listing was read no further): 1000 are mounted and the rest are not, since one server offers at most 1000 (raise it with ${MAX_TOOLS_SETTING})`,
+      ],
     });
   });
 });

@@ -1,12 +1,21 @@
 // A server's tool list: every page followed to its end (spec §4: "only present vs absent matters — an
 // empty string is a valid cursor"), each cursor passed back untouched, and each tool kept verbatim (spec
 // §4 "Tool definition"): schemas are never rewritten or dereferenced, because the model and the
-// conformance suite must see exactly what the server sent.
+// conformance suite must see exactly what the server sent. What one server may offer is capped, and a
+// listing far past the cap is not read to its end, so a server listing 300,000 tools costs what the cap allows.
 import type { JsonSchema } from "../kernel/index.js";
 import { readResultType } from "./call-result.js";
 import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
 
 export const MAX_LIST_PAGES = 10_000;
+/** The most tools one server offers the model unless the user's settings raise it (`MAX_TOOLS_SETTING`). */
+export const MAX_TOOLS_PER_SERVER = 1000;
+/** Where the user raises the cap, as warnings name it. */
+export const MAX_TOOLS_SETTING = '"mcp": { "maxToolsPerServer": <n> } in your settings.json';
+/** A listing is read to this many times the cap at most: past it, no page is fetched and no item held. */
+export const LISTING_READ_FACTOR = 10;
+/** Dropped tools are named one by one up to this many; the rest are counted in one more warning. */
+const MAX_DROP_WARNINGS = 10;
 
 export interface RemoteToolInfo {
   readonly name: string;
@@ -54,22 +63,44 @@ function parseRemoteTool(value: unknown): RemoteToolInfo | Error {
   };
 }
 
-/** The tools of a whole listing; a malformed tool, or a second tool of the same name, is dropped with a warning. */
-export function readToolList(items: readonly unknown[], warn: (message: string) => void): RemoteToolInfo[] {
+/**
+ * The tools of a whole listing, the first `maxTools` valid ones in the server's order; a malformed tool, or a
+ * second tool of the same name, is dropped with a warning. Past the cap the rest is refused with one warning.
+ */
+export function readToolList(
+  items: readonly unknown[],
+  warn: (message: string) => void,
+  options: { readonly maxTools?: number; readonly cut?: boolean } = {},
+): RemoteToolInfo[] {
+  const maxTools = options.maxTools ?? MAX_TOOLS_PER_SERVER;
   const tools: RemoteToolInfo[] = [];
   const names = new Set<string>();
-  for (const item of items) {
-    const tool = parseRemoteTool(item);
+  let dropped = 0;
+  const drop = (message: string): void => {
+    dropped += 1;
+    if (dropped <= MAX_DROP_WARNINGS) warn(message);
+  };
+  let index = 0;
+  for (; index < items.length && tools.length < maxTools; index += 1) {
+    const tool = parseRemoteTool(items[index]);
     if (tool instanceof Error) {
-      warn(`dropping a tool from tools/list: ${tool.message}`);
+      drop(`dropping a tool from tools/list: ${tool.message}`);
     } else if (names.has(tool.name)) {
-      warn(`dropping a second tool named "${tool.name}": tool names must be unique per server`);
+      drop(`dropping a second tool named ${JSON.stringify(tool.name)}: tool names must be unique per server`);
     } else {
       names.add(tool.name);
       tools.push(tool);
     }
   }
+  if (dropped > MAX_DROP_WARNINGS) warn(`dropping ${dropped - MAX_DROP_WARNINGS} more tools from tools/list (malformed or named twice)`);
+  if (index < items.length || options.cut === true) warn(capWarning(items.length, tools.length, maxTools, options.cut === true));
   return tools;
+}
+
+function capWarning(listed: number, mounted: number, maxTools: number, cut: boolean): string {
+  const count = cut ? `more than ${listed} tools (the listing was read no further)` : `${listed} tools`;
+  return `lists ${count}: ${mounted} are mounted and the rest are not, since one server offers at most ` +
+    `${maxTools} (raise it with ${MAX_TOOLS_SETTING})`;
 }
 
 export interface ListPagesInput {
@@ -82,9 +113,19 @@ export interface ListPagesInput {
   readonly fetchPage: (cursor: string | undefined) => Promise<JsonObject>;
 }
 
-/** Every item of every page, in order; a server that repeats a cursor is refused instead of followed forever. */
-export async function collectPages(input: ListPagesInput): Promise<unknown[]> {
+export interface CollectedItems {
+  readonly items: unknown[];
+  /** The listing went on past `maxItems`, and was not read further. */
+  readonly cut: boolean;
+}
+
+/**
+ * Every item of every page, in order, up to `maxItems`: a listing that goes on past it is not read to its
+ * end. A server that repeats a cursor is refused instead of followed forever.
+ */
+export async function collectPages(input: ListPagesInput & { readonly maxItems?: number }): Promise<CollectedItems> {
   const { server, method, itemsKey } = input;
+  const maxItems = input.maxItems ?? Number.POSITIVE_INFINITY;
   const fail = (page: number, what: string): McpError => new McpError("protocol", `${method} page ${page}: ${what}`, { server });
   const items: unknown[] = [];
   const seenCursors = new Set<string>();
@@ -94,16 +135,38 @@ export async function collectPages(input: ListPagesInput): Promise<unknown[]> {
     const resultType = readResultType(result);
     if (resultType instanceof Error) throw fail(page, resultType.message);
     if (resultType !== "complete") throw fail(page, `a list cannot be ${resultType}`);
-    const pageItems = result[itemsKey];
+    const pageItems: unknown = result[itemsKey];
     if (!Array.isArray(pageItems)) throw fail(page, `\`${itemsKey}\` is not an array`);
-    items.push(...pageItems);
+    // One at a time: spreading a page of 200,000 items into push() overflows the stack.
+    const room = Math.min(pageItems.length, maxItems - items.length);
+    for (let index = 0; index < room; index += 1) items.push(pageItems[index]);
+    if (room < pageItems.length) return { items, cut: true };
     const next = result.nextCursor;
     // null is not in the schema, but servers that serialise absent fields as null mean "no more".
-    if (next === undefined || next === null) return items;
+    if (next === undefined || next === null) return { items, cut: false };
     if (typeof next !== "string") throw fail(page, "`nextCursor` is not a string");
     if (seenCursors.has(next)) throw fail(page, `the cursor ${JSON.stringify(next)} was already used; the list would never end`);
+    if (items.length >= maxItems) return { items, cut: true };
     seenCursors.add(next);
     cursor = next;
   }
   throw new McpError("protocol", `${method} has more than ${MAX_LIST_PAGES} pages`, { server });
+}
+
+/** A server's whole tool list as mounted: read to `LISTING_READ_FACTOR` times the cap, then capped. */
+export async function listServerTools(input: {
+  readonly server: string;
+  readonly maxTools?: number;
+  readonly fetchPage: (cursor: string | undefined) => Promise<JsonObject>;
+  readonly warn: (message: string) => void;
+}): Promise<RemoteToolInfo[]> {
+  const maxTools = input.maxTools ?? MAX_TOOLS_PER_SERVER;
+  const { items, cut } = await collectPages({
+    server: input.server,
+    method: "tools/list",
+    itemsKey: "tools",
+    fetchPage: input.fetchPage,
+    maxItems: maxTools * LISTING_READ_FACTOR,
+  });
+  return readToolList(items, input.warn, { maxTools, cut });
 }
