@@ -146,7 +146,7 @@ describe("mca -p without a terminal to ask on", () => {
     const script = join(project.home, "script.json");
     await writeFile(script, JSON.stringify([[{ name: "write_file", input: { path: "a.txt", content: "x" } }], "ok"]));
     const run = await project.run(["-p", "write it"], "", { MCA_MOCK_SCRIPT: script });
-    const sessions = join(project.dir, ".mca", "sessions");
+    const sessions = project.sessionsDir;
     const [name] = await readdir(sessions);
     const results = (await readFile(join(sessions, name ?? ""), "utf8"))
       .split("\n")
@@ -190,7 +190,7 @@ describe("mca --resume", () => {
     expect(again.stderr).toContain("no earlier chat session in this project");
     const byId = await project.run(["--resume", id, "-p", "and again"], "");
     expect([byId.code, byId.stderr.split("\n").filter((line) => line !== "" && !SESSION_LINE.test(line))]).toEqual([0, []]);
-    const resumedFile = join(project.dir, ".mca", "sessions", `${sessionIdOf(byId.stderr)}.jsonl`);
+    const resumedFile = join(project.sessionsDir, `${sessionIdOf(byId.stderr)}.jsonl`);
     const history = (await readFile(resumedFile, "utf8")).split("\n").find((line) => line.startsWith('{"type":"history"'));
     expect(history).toContain("hello");
   });
@@ -319,13 +319,14 @@ describe("mca configuration errors", () => {
 });
 
 describe("mca started in a subfolder", () => {
-  it("works on the project root: its files are read relative to the root and nothing is created in the subfolder", async () => {
+  it("works on the project root: its files are read relative to the root, its state is the root's, and nothing is created in the project", async () => {
     await mkdir(join(project.dir, ".git"));
     await mkdir(join(project.dir, "src", "deep"), { recursive: true });
     const run = await project.runIn(join("src", "deep"), [], '/call read_file {"path":"README.md"}\n');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("hello from the readme");
     expect(existsSync(join(project.dir, "src", "deep", ".mca"))).toBe(false);
-    expect(existsSync(join(project.dir, ".mca"))).toBe(true);
+    expect(existsSync(join(project.dir, ".mca"))).toBe(false);
+    expect((await readdir(project.sessionsDir)).length).toBe(1);
   });
 });

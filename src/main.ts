@@ -128,9 +128,12 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     const { runTrustCommand } = await import("./cli/trust.js");
     return runTrustCommand({ projectDir, env, out: writeOut, err: writeErr, now: () => new Date() });
   }
+  // mca's own state for this project lives in the user's state folder, never in the project.
+  const { listSessions, projectState } = await import("./session/index.js");
+  const state = projectState(projectDir, env, env.HOME ?? homedir());
   if (invocation.kind === "sessions") {
-    const [{ runSessionsCommand }, { listSessions }] = await Promise.all([import("./cli/subcommands.js"), import("./session/index.js")]);
-    return runSessionsCommand({ sessions: listSessions(projectDir), out: writeOut }, invocation.json);
+    const { runSessionsCommand } = await import("./cli/subcommands.js");
+    return runSessionsCommand({ sessions: listSessions(state), out: writeOut }, invocation.json);
   }
   const project = await settleTrust(invocation, projectDir, env);
   if (project instanceof Error) {
@@ -189,6 +192,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
   const sessionId = newSessionId(startedAt, process.pid);
   const setup = await setUpSession({
     projectDir,
+    state,
     env,
     options: invocation.options,
     project,

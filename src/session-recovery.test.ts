@@ -58,7 +58,7 @@ interface Entry {
 
 /** Every entry of every transcript in the project, oldest file first (names start with the start time). */
 function transcriptEntries(): Entry[] {
-  const dir = join(project.dir, ".mca", "sessions");
+  const dir = project.sessionsDir;
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.endsWith(".jsonl")).sort();
@@ -87,7 +87,7 @@ describe("a call cut short by a signal", () => {
     child?.kill("SIGKILL");
     await exited;
     // A -p run is continued by its id: `--resume` alone continues only chat sessions.
-    const [killed] = readdirSync(join(project.dir, ".mca", "sessions"));
+    const [killed] = readdirSync(project.sessionsDir);
     const resumed = await project.run(["--resume", (killed ?? "").replace(/\.jsonl$/, ""), "-p", "what happened?"], "");
     expect(resumed.code).toBe(0);
     const history = transcriptEntries().find((entry) => entry.type === "history");

@@ -6,11 +6,11 @@ import { appendPromptHistory, loadPromptHistory, PROMPT_HISTORY_SIZE, promptHist
 
 describe("prompt history", () => {
   const root = tempProjectPerTest("mca-history-");
-  const env = () => ({ XDG_CONFIG_HOME: join(root(), "config") });
+  const env = () => ({ XDG_STATE_HOME: join(root(), "state") });
 
-  it("is kept per project in the user's config folder, newest first, readable by the user only", async () => {
+  it("is kept per project in the user's state folder, newest first, readable by the user only", async () => {
     const file = promptHistoryFile(root(), env());
-    expect(file.startsWith(join(root(), "config", "mca", "history"))).toBe(true);
+    expect(file.startsWith(join(root(), "state", "mca", "projects"))).toBe(true);
     expect(promptHistoryFile(join(root(), "other"), env())).not.toBe(file);
     appendPromptHistory(file, "first");
     appendPromptHistory(file, "second");

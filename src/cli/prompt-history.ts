@@ -1,25 +1,18 @@
-// The chat's input history, kept across sessions of the same project: one file per project in the user's
-// config folder (never in the project, where a cloned repository could plant lines), a JSON string per
-// line, readable by the user only. What is read back is checked: a line that is not a plain prompt (one
-// with control or hidden characters) is dropped rather than shown when the user presses Up.
-import { createHash } from "node:crypto";
-import { appendFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+// The chat's input history, kept across sessions of the same project: one file in the project's state
+// folder (never in the project, where a cloned repository could plant lines), a JSON string per line,
+// readable by the user only. What is read back is checked: a line that is not a plain prompt (one with
+// control or hidden characters) is dropped rather than shown when the user presses Up.
+import { homedir } from "node:os";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { userConfigDir } from "../config/index.js";
+import { projectState } from "../session/index.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** As many as the input line keeps; the file is cut back to this many, when it is loaded, once it has grown to twice that. */
 export const PROMPT_HISTORY_SIZE = 500;
 
 export function promptHistoryFile(projectDir: string, env: Readonly<Record<string, string | undefined>>): string {
-  let real = projectDir;
-  try {
-    real = realpathSync(projectDir);
-  } catch {
-    // A folder that vanished keeps its name as written.
-  }
-  const key = createHash("sha256").update(real).digest("hex").slice(0, 16);
-  return join(userConfigDir(env), "history", `${key}.jsonl`);
+  return join(projectState(projectDir, env, env.HOME ?? homedir()).dir, "prompt-history.jsonl");
 }
 
 /** Newest first, as the input line wants them; none when there is no file or it cannot be read. */

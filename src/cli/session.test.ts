@@ -48,9 +48,10 @@ describe("a session over a real MCP server", () => {
     expect(run.stdout.toLowerCase()).not.toContain("0123456789abcdef");
     expect(run.stdout).not.toContain("sk-ant-the-users-own-key");
     expect(run.stdout).toContain(REDACTED);
-    const transcripts = await readdir(join(project.dir, ".mca", "sessions")).catch(() => []);
+    const transcripts = await readdir(project.sessionsDir);
+    expect(transcripts).toHaveLength(1);
     for (const file of transcripts) {
-      expect((await readFile(join(project.dir, ".mca", "sessions", file), "utf8")).toLowerCase()).not.toContain("0123456789abcdef");
+      expect((await readFile(join(project.sessionsDir, file), "utf8")).toLowerCase()).not.toContain("0123456789abcdef");
     }
   });
 
@@ -68,6 +69,7 @@ describe("setUpSession with --resume", () => {
   const setUp = (warned: string[] = []) =>
     setUpSession({
       projectDir: dir(),
+      state: { projectDir: dir(), dir: join(dir(), ".state") },
       env: { MOCK: "1", HOME: dir() },
       options,
       project: { trusted: false, files: null },
@@ -82,7 +84,7 @@ describe("setUpSession with --resume", () => {
     });
 
   it("shows the resumed session's id and its last exchanges, one line each, before the first prompt", async () => {
-    const earlier = openTranscript(dir(), "20261202-090000-1", undefined, { mode: "chat", startedAt: "2026-12-02T09:00:00.000Z" });
+    const earlier = openTranscript({ projectDir: dir(), dir: join(dir(), ".state") }, "20261202-090000-1", { mode: "chat", startedAt: "2026-12-02T09:00:00.000Z", snapshots: "20261202-090000-1" });
     const said: Message[] = [
       { role: "user", content: [{ type: "text", text: "an old question" }] },
       { role: "assistant", content: [{ type: "text", text: "an old answer" }] },

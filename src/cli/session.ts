@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createAgent, describeError, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
 import { toolPrefix } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
-import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, openTranscript, type SessionMode } from "../session/index.js";
+import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, type ProjectState, type SessionMode } from "../session/index.js";
 import { createLocalTools } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
 import { loadRules, PROJECT_SETTINGS, projectFileRead, userSettingsFile } from "../config/index.js";
@@ -22,6 +22,8 @@ export type AgentFactory = (io: SessionIo) => Agent;
 
 export interface SessionSetupDeps {
   readonly projectDir: string;
+  /** The folder outside the project where this session's transcript, snapshots and checkpoints go. */
+  readonly state: ProjectState;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly options: CommonOptions;
   /**
@@ -88,7 +90,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
     return next.name;
   };
 
-  const resumed = options.resume ? findSessionToResume(projectDir, options.resumeId) : null;
+  const resumed = options.resume ? findSessionToResume(deps.state, options.resumeId) : null;
   if (resumed instanceof Error) return resumed;
   if (options.resume && resumed === null) deps.warn("no earlier chat session in this project: starting a new one (`mca sessions` lists them all)");
   const history = resumed?.messages ?? null;
@@ -101,12 +103,14 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   }
   // Sessions never share snapshots; a resumed one goes on in the folder of the one it resumed, so /undo reaches back.
   const snapshotFolder = resumed?.snapshots ?? deps.sessionId;
-  const snapshots = createSnapshotFiles(projectDir, { folder: snapshotFolder, checkpoints: createTreeCheckpoints(projectDir, snapshotFolder) });
+  const snapshots = createSnapshotFiles(deps.state, { folder: snapshotFolder, checkpoints: createTreeCheckpoints(deps.state, snapshotFolder, deps.env) });
   let transcript;
   try {
-    transcript = openTranscript(projectDir, deps.sessionId, deps.redact, { mode: deps.mode, startedAt: deps.startedAt, snapshots: snapshotFolder });
+    const notice = oldStateNotice(deps.state);
+    if (notice !== null) deps.warn(`mca: ${notice}`);
+    transcript = openTranscript(deps.state, deps.sessionId, { mode: deps.mode, startedAt: deps.startedAt, snapshots: snapshotFolder }, deps.redact);
   } catch (error) {
-    return new Error(`cannot open the session transcript in ${projectDir}: ${describeError(error)}`);
+    return new Error(`cannot open the session transcript in ${deps.state.dir}: ${describeError(error)}`);
   }
   const system = systemPrompt(projectDir, readProjectInstructions(projectDir));
 

@@ -126,7 +126,8 @@ async function openSession(port: number, projectDir: string, options: FixtureOpt
       asked.push({ tool: tool.name, verdict: decision.verdict });
       return "once";
     },
-    snapshots: createSnapshotFiles(projectDir),
+    // The state folder is the fixture's own temporary folder's, beside the project.
+    snapshots: createSnapshotFiles({ projectDir, dir: `${projectDir}-state` }),
     transcript: { append: () => undefined },
     emit: () => undefined,
   });
@@ -141,6 +142,7 @@ export async function openFixture(options: FixtureOptions): Promise<Fixture> {
     await Promise.all(sessions.map((session) => session.mounted.close()));
     await tickets.close();
     await rm(projectDir, { recursive: true, force: true });
+    await rm(`${projectDir}-state`, { recursive: true, force: true });
   };
   try {
     const [main, isolated] = await Promise.all([

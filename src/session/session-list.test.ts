@@ -4,23 +4,28 @@ import { describe, expect, it } from "vitest";
 import { createAgent, STARTED_OUTCOME_UNKNOWN_TEXT } from "../kernel/index.js";
 import type { Message } from "../kernel/index.js";
 import { eventLog, fakeTool, memorySnapshots, reply, scriptedModel, text, use } from "../kernel/test-support/fakes.js";
-import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { findSessionToResume, listSessions } from "./session-list.js";
+import { tempStatePerTest } from "./test-support/temp-state.js";
 import { openTranscript, sessionsDir, type SessionMode } from "./transcript-file.js";
 
-const project = tempProjectPerTest("mca-session-list-");
+const state = tempStatePerTest("mca-session-list-");
 
 const user = (value: string): Message => ({ role: "user", content: [text(value)] });
 const assistant = (value: string): Message => ({ role: "assistant", content: [text(value)] });
 
 /**
- * A session file led by its start line (none for `mode` null, as before sessions recorded it), whose
- * modification time is `secondsAgo` in the past, so that "newest" is unambiguous.
+ * A session file led by its start line (none for `mode` null), naming `project` (by default this test's),
+ * whose modification time is `secondsAgo` in the past, so that "newest" is unambiguous.
  */
-function writeSession(sessionId: string, entries: readonly unknown[], secondsAgo: number, { mode = "chat", tail = "" }: { mode?: SessionMode | null; tail?: string } = {}): void {
-  mkdirSync(sessionsDir(project()), { recursive: true });
-  const file = join(sessionsDir(project()), `${sessionId}.jsonl`);
-  const start = mode === null ? [] : [{ type: "session", id: sessionId, mode, startedAt: "2026-12-01T08:00:00.000Z" }];
+function writeSession(
+  sessionId: string,
+  entries: readonly unknown[],
+  secondsAgo: number,
+  { mode = "chat", tail = "", project = state().projectDir }: { mode?: SessionMode | null; tail?: string; project?: string } = {},
+): void {
+  mkdirSync(sessionsDir(state()), { recursive: true });
+  const file = join(sessionsDir(state()), `${sessionId}.jsonl`);
+  const start = mode === null ? [] : [{ type: "session", id: sessionId, project, mode, startedAt: "2026-12-01T08:00:00.000Z", snapshots: sessionId }];
   writeFileSync(file, [...start, ...entries].map((entry) => `${JSON.stringify(entry)}\n`).join("") + tail);
   const when = Date.now() / 1000 - secondsAgo;
   utimesSync(file, when, when);
@@ -28,7 +33,7 @@ function writeSession(sessionId: string, entries: readonly unknown[], secondsAgo
 
 /** The messages `--resume` without an id would continue, or null. */
 function newestChat(): readonly Message[] | null {
-  const found = findSessionToResume(project(), undefined);
+  const found = findSessionToResume(state(), undefined);
   if (found instanceof Error) throw found;
   return found?.messages ?? null;
 }
@@ -69,13 +74,13 @@ describe("findSessionToResume", () => {
   });
 
   it("resumes where a resumed session left off, and a crash mid-call leaves the started call's outcome unknown", async () => {
-    const first = openTranscript(project(), "first", undefined, { mode: "chat", startedAt: "2026-12-01T08:00:00.000Z" });
+    const first = openTranscript(state(), "first", { mode: "chat", startedAt: "2026-12-01T08:00:00.000Z", snapshots: "first" });
     first.append({ type: "message", message: user("one") });
     first.append({ type: "message", message: assistant("two") });
     const resumed = newestChat();
     expect(resumed).toEqual([user("one"), assistant("two")]);
 
-    const second = openTranscript(project(), "second", undefined, { mode: "chat", startedAt: "2026-12-01T09:00:00.000Z" });
+    const second = openTranscript(state(), "second", { mode: "chat", startedAt: "2026-12-01T09:00:00.000Z", snapshots: "second" });
     let started: () => void = () => undefined;
     const running = new Promise<void>((resolve) => {
       started = resolve;
@@ -95,7 +100,7 @@ describe("findSessionToResume", () => {
     void agent.prompt("three", new AbortController().signal);
     await running;
     const utime = Date.now() / 1000 + 5;
-    utimesSync(join(sessionsDir(project()), "second.jsonl"), utime, utime);
+    utimesSync(join(sessionsDir(state()), "second.jsonl"), utime, utime);
 
     const afterCrash = newestChat();
     const open: Message = { role: "assistant", content: [use("t1", "hang")] };
@@ -120,28 +125,38 @@ describe("findSessionToResume", () => {
     writeSession("print", [{ type: "message", message: user("one shot") }], 200, { mode: "print" });
     writeSession("pipe", [{ type: "message", message: user("piped") }], 100, { mode: "pipe" });
     writeSession("old", [{ type: "message", message: user("before modes") }], 50, { mode: null });
-    expect(findSessionToResume(project(), undefined)).toEqual({ id: "chat", messages: [user("the chat")], snapshots: "chat" });
+    expect(findSessionToResume(state(), undefined)).toEqual({ id: "chat", messages: [user("the chat")], snapshots: "chat" });
   });
 
   it("continues the session named by its id, whatever its mode", () => {
     writeSession("chat", [{ type: "message", message: user("the chat") }], 300);
     writeSession("print", [{ type: "message", message: user("one shot") }], 200, { mode: "print" });
-    expect(findSessionToResume(project(), "print")).toEqual({ id: "print", messages: [user("one shot")], snapshots: "print" });
+    expect(findSessionToResume(state(), "print")).toEqual({ id: "print", messages: [user("one shot")], snapshots: "print" });
   });
 
   it("goes on in the snapshot folder of the session a resumed one continued, so /undo reaches back through a chain of resumes", () => {
-    mkdirSync(sessionsDir(project()), { recursive: true });
+    mkdirSync(sessionsDir(state()), { recursive: true });
     writeFileSync(
-      join(sessionsDir(project()), "second.jsonl"),
-      `${JSON.stringify({ type: "session", id: "second", mode: "chat", startedAt: "2026-12-01T09:00:00.000Z", snapshots: "first" })}\n${JSON.stringify({ type: "message", message: user("hi") })}\n`,
+      join(sessionsDir(state()), "second.jsonl"),
+      `${JSON.stringify({ type: "session", id: "second", project: state().projectDir, mode: "chat", startedAt: "2026-12-01T09:00:00.000Z", snapshots: "first" })}\n${JSON.stringify({ type: "message", message: user("hi") })}\n`,
     );
-    expect(findSessionToResume(project(), undefined)).toEqual({ id: "second", messages: [user("hi")], snapshots: "first" });
+    expect(findSessionToResume(state(), undefined)).toEqual({ id: "second", messages: [user("hi")], snapshots: "first" });
+  });
+
+  it("continues only a transcript that names this project's real path in its first line", () => {
+    writeSession("ours", [{ type: "message", message: user("ours") }], 300);
+    writeSession("planted", [{ type: "message", message: user("the attacker's earlier messages") }], 10, { project: "/somewhere/else" });
+    expect([newestChat(), findSessionToResume(state(), "planted")]).toEqual([
+      [user("ours")],
+      new Error('no session "planted" in this project; `mca sessions` lists them'),
+    ]);
   });
 
   it("names `mca sessions` for an id that names no session of the project", () => {
     writeSession("chat", [{ type: "message", message: user("the chat") }], 300);
-    for (const id of ["nope", "../chat", ".hidden"]) {
-      expect(findSessionToResume(project(), id)).toEqual(new Error(`no session ${JSON.stringify(id)} in this project; \`mca sessions\` lists them`));
+    writeSession("nostart", [{ type: "message", message: user("x") }], 300, { mode: null });
+    for (const id of ["nope", "../chat", ".hidden", "nostart"]) {
+      expect(findSessionToResume(state(), id)).toEqual(new Error(`no session ${JSON.stringify(id)} in this project; \`mca sessions\` lists them`));
     }
   });
 });
@@ -150,14 +165,21 @@ describe("listSessions", () => {
   it("lists the sessions that hold a message, newest first, with start, mode, first prompt on one line and message count", () => {
     writeSession("a", [{ type: "message", message: user("first\nprompt  here") }, { type: "message", message: assistant("ok") }], 300);
     writeSession("b", [{ type: "notice", message: "nothing said" }], 200, { mode: "pipe" });
-    writeSession("c", [{ type: "message", message: user("x".repeat(200)) }], 100, { mode: null });
-    expect(listSessions(project())).toEqual([
-      { id: "c", startedAt: null, mode: null, firstPrompt: `${"x".repeat(79)}…`, messageCount: 1 },
+    writeSession("c", [{ type: "message", message: user("x".repeat(200)) }], 100, { mode: "pipe" });
+    writeSession("d", [{ type: "message", message: user("no start line") }], 50, { mode: null });
+    expect(listSessions(state())).toEqual([
+      { id: "c", startedAt: "2026-12-01T08:00:00.000Z", mode: "pipe", firstPrompt: `${"x".repeat(79)}…`, messageCount: 1 },
       { id: "a", startedAt: "2026-12-01T08:00:00.000Z", mode: "chat", firstPrompt: "first prompt here", messageCount: 2 },
     ]);
   });
 
   it("is empty for a project without sessions", () => {
-    expect(listSessions(project())).toEqual([]);
+    expect(listSessions(state())).toEqual([]);
+  });
+
+  it("leaves out a transcript that names another project (one copied in, or made by hand)", () => {
+    writeSession("ours", [{ type: "message", message: user("ours") }], 100);
+    writeSession("theirs", [{ type: "message", message: user("theirs") }], 10, { project: "/somewhere/else" });
+    expect(listSessions(state()).map((session) => session.id)).toEqual(["ours"]);
   });
 });

@@ -1,16 +1,17 @@
 // The sessions of a project as a person picks among them: `mca sessions` lists them, `--resume` continues
 // the newest chat (a one-shot -p or pipe run is never what "continue" means) or the one named by its id.
 import { replayHistory, type Message, type TextBlock } from "../kernel/index.js";
-import { isSessionId, readTranscript, sessionIdsNewestFirst, sessionsDir, transcriptPath, type SessionMode, type TranscriptContents } from "./transcript-file.js";
+import type { ProjectState } from "./state-folder.js";
+import { isSessionId, readTranscript, sessionIdsNewestFirst, sessionsDir, transcriptPath, type SessionMode, type SessionStart, type TranscriptContents } from "./transcript-file.js";
 
 /** A first prompt is shown on one line, cut to this many characters. */
 export const FIRST_PROMPT_CHARS = 80;
 
 export interface SessionSummary {
   readonly id: string;
-  /** ISO 8601; null for a transcript written before sessions recorded their start. */
-  readonly startedAt: string | null;
-  readonly mode: SessionMode | null;
+  /** ISO 8601. */
+  readonly startedAt: string;
+  readonly mode: SessionMode;
   /** The session's own first prompt, on one line and cut to FIRST_PROMPT_CHARS; null when it has none. */
   readonly firstPrompt: string | null;
   /** Messages in its history at the end (a resumed session counts what it resumed). */
@@ -25,13 +26,15 @@ export interface ResumedSession {
 }
 
 /** Every session of the project that holds a message, newest (last written) first. */
-export function listSessions(projectDir: string): SessionSummary[] {
-  return sessionIdsNewestFirst(projectDir).flatMap((id) => {
-    const { start, entries } = readSession(projectDir, id);
+export function listSessions(state: ProjectState): SessionSummary[] {
+  return sessionIdsNewestFirst(state).flatMap((id) => {
+    const session = readSession(state, id);
+    if (session === null) return [];
+    const { start, entries } = session;
     const messages = replayHistory(entries);
     if (messages.length === 0) return [];
     const firstPrompt = entries.flatMap((entry) => (entry.type === "message" && entry.message.role === "user" ? textOf(entry.message.content) : [])).at(0);
-    return [{ id, startedAt: start?.startedAt ?? null, mode: start?.mode ?? null, firstPrompt: firstPrompt === undefined ? null : oneLine(firstPrompt), messageCount: messages.length }];
+    return [{ id, startedAt: start.startedAt, mode: start.mode, firstPrompt: firstPrompt === undefined ? null : oneLine(firstPrompt), messageCount: messages.length }];
   });
 }
 
@@ -40,24 +43,29 @@ export function listSessions(projectDir: string): SessionSummary[] {
  * holds a message (null when there is none). An id that names no session of the project is an Error that
  * says where to look.
  */
-export function findSessionToResume(projectDir: string, id: string | undefined): ResumedSession | null | Error {
+export function findSessionToResume(state: ProjectState, id: string | undefined): ResumedSession | null | Error {
   if (id !== undefined) {
-    const known = isSessionId(id) && sessionIdsNewestFirst(projectDir).includes(id);
-    if (!known) return new Error(`no session ${JSON.stringify(id)} in this project; \`mca sessions\` lists them`);
-    const { start, entries } = readSession(projectDir, id);
-    return { id, messages: replayHistory(entries), snapshots: start?.snapshots ?? id };
+    const session = isSessionId(id) && sessionIdsNewestFirst(state).includes(id) ? readSession(state, id) : null;
+    if (session === null) return new Error(`no session ${JSON.stringify(id)} in this project; \`mca sessions\` lists them`);
+    return { id, messages: replayHistory(session.entries), snapshots: session.start.snapshots };
   }
-  for (const candidate of sessionIdsNewestFirst(projectDir)) {
-    const { start, entries } = readSession(projectDir, candidate);
-    if (start?.mode !== "chat") continue;
-    const messages = replayHistory(entries);
-    if (messages.length > 0) return { id: candidate, messages, snapshots: start.snapshots ?? candidate };
+  for (const candidate of sessionIdsNewestFirst(state)) {
+    const session = readSession(state, candidate);
+    if (session?.start.mode !== "chat") continue;
+    const messages = replayHistory(session.entries);
+    if (messages.length > 0) return { id: candidate, messages, snapshots: session.start.snapshots };
   }
   return null;
 }
 
-function readSession(projectDir: string, id: string): TranscriptContents {
-  return readTranscript(transcriptPath(sessionsDir(projectDir), id));
+/**
+ * The transcript of session `id` in the project's state folder, or null when it is not a session mca wrote
+ * for this project: its first line must name the project's real path (a transcript copied in from another
+ * project, or made by hand, is nobody's session here).
+ */
+function readSession(state: ProjectState, id: string): { readonly start: SessionStart; readonly entries: TranscriptContents["entries"] } | null {
+  const { start, entries } = readTranscript(transcriptPath(sessionsDir(state), id));
+  return start !== null && start.project === state.projectDir ? { start, entries } : null;
 }
 
 function textOf(content: ReadonlyArray<{ readonly type: string }>): string[] {

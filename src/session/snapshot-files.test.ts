@@ -1,13 +1,16 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, readFile, readdir, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAgent, type SnapshotStore, type TurnUndo } from "../kernel/index.js";
 import { eventLog, fakeTool, memoryTranscript, reply, scriptedModel, text, use } from "../kernel/test-support/fakes.js";
-import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { createSnapshotFiles, snapshotsDir } from "./snapshot-files.js";
+import { createSnapshotFiles } from "./snapshot-files.js";
+import { tempStatePerTest } from "./test-support/temp-state.js";
 import { createTreeCheckpoints } from "./tree-checkpoint.js";
 
-const project = tempProjectPerTest("mca-snapshots-");
+const state = tempStatePerTest("mca-snapshots-");
+const project = (): string => state().projectDir;
+const snapshotsDir = (): string => join(state().dir, "snapshots");
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -33,7 +36,7 @@ describe("createSnapshotFiles", () => {
   it("restores a changed file to its content before the turn's first change", async () => {
     const file = join(project(), "a.txt");
     await writeFile(file, "original");
-    const store = createSnapshotFiles(project(), { folder: "s1" });
+    const store = createSnapshotFiles(state(), { folder: "s1" });
     await store.save(1, file);
     await writeFile(file, "first change");
     await store.save(1, file);
@@ -45,7 +48,7 @@ describe("createSnapshotFiles", () => {
 
   it("removes a file the turn created, and says removed", async () => {
     const file = join(project(), "new", "b.txt");
-    const store = createSnapshotFiles(project(), { folder: "s1" });
+    const store = createSnapshotFiles(state(), { folder: "s1" });
     await turn(store, 1, [file], async () => {
       await mkdir(join(project(), "new"));
       await writeFile(file, "created");
@@ -57,20 +60,20 @@ describe("createSnapshotFiles", () => {
   it("restores a file that was deleted, with its permissions", async () => {
     const file = join(project(), "run.sh");
     await writeFile(file, "#!/bin/sh\n", { mode: 0o755 });
-    const store = createSnapshotFiles(project(), { folder: "s1" });
+    const store = createSnapshotFiles(state(), { folder: "s1" });
     await turn(store, 4, [file], () => rm(file));
     await store.undoLatest();
     expect({ text: await readFile(file, "utf8"), mode: (await stat(file)).mode & 0o777 }).toEqual({ text: "#!/bin/sh\n", mode: 0o755 });
   });
 
-  it("keeps the copies and an index under .mca/snapshots/<session>/<turn>/, and removes them once undone", async () => {
+  it("keeps the copies and an index under <state folder>/snapshots/<session>/<turn>/, and removes them once undone", async () => {
     const file = join(project(), "a.txt");
     await writeFile(file, "x");
-    const store = createSnapshotFiles(project(), { folder: "s1" });
+    const store = createSnapshotFiles(state(), { folder: "s1" });
     await turn(store, 2, [file], () => writeFile(file, "y"));
-    expect((await readdir(join(snapshotsDir(project()), "s1", "2"))).sort()).toEqual(["0-a.txt", "index.json"]);
+    expect((await readdir(join(snapshotsDir(), "s1", "2"))).sort()).toEqual(["0-a.txt", "index.json"]);
     await store.undoLatest();
-    expect(await exists(join(snapshotsDir(project()), "s1", "2"))).toBe(false);
+    expect(await exists(join(snapshotsDir(), "s1", "2"))).toBe(false);
   });
 
   it("undoes the latest turn first, one turn at a time, then has nothing left", async () => {
@@ -78,7 +81,7 @@ describe("createSnapshotFiles", () => {
     const b = join(project(), "b.txt");
     await writeFile(a, "a0");
     await writeFile(b, "b0");
-    const store = createSnapshotFiles(project(), { folder: "s1" });
+    const store = createSnapshotFiles(state(), { folder: "s1" });
     await turn(store, 1, [a], () => writeFile(a, "a1"));
     await turn(store, 2, [b], () => writeFile(b, "b1"));
     expect(await store.undoLatest()).toEqual(undone({ restored: [b] }));
@@ -92,7 +95,7 @@ describe("createSnapshotFiles", () => {
     const b = join(project(), "b.txt");
     await writeFile(a, "v0");
     await writeFile(b, "b0");
-    const store = createSnapshotFiles(project(), { folder: "s1" });
+    const store = createSnapshotFiles(state(), { folder: "s1" });
     await turn(store, 1, [a, b], async () => {
       await writeFile(a, "v1");
       await writeFile(b, "b1");
@@ -110,7 +113,7 @@ describe("createSnapshotFiles", () => {
 
   it("does not take back a file the turn created once something else deleted and re-created it differently", async () => {
     const file = join(project(), "made.txt");
-    const store = createSnapshotFiles(project(), { folder: "s1" });
+    const store = createSnapshotFiles(state(), { folder: "s1" });
     await turn(store, 1, [file], () => writeFile(file, "by the turn"));
     await writeFile(file, "by hand");
     expect(await store.undoLatest()).toEqual(undone({ leftAlone: [{ path: file, reason: CHANGED_SINCE }] }));
@@ -120,9 +123,9 @@ describe("createSnapshotFiles", () => {
   it("leaves alone the files of a turn that never ended (mca stopped during it)", async () => {
     const file = join(project(), "a.txt");
     await writeFile(file, "v0");
-    await createSnapshotFiles(project(), { folder: "s1" }).save(1, file);
+    await createSnapshotFiles(state(), { folder: "s1" }).save(1, file);
     await writeFile(file, "v1");
-    const afterCrash = createSnapshotFiles(project(), { folder: "s1" });
+    const afterCrash = createSnapshotFiles(state(), { folder: "s1" });
     expect(await afterCrash.undoLatest()).toEqual(
       undone({ leftAlone: [{ path: file, reason: "mca stopped before that turn ended, so what the turn left in it is unknown" }] }),
     );
@@ -132,8 +135,8 @@ describe("createSnapshotFiles", () => {
   it("keeps each session's turns apart: one session's undo never touches another's files", async () => {
     const a = join(project(), "a.txt");
     await writeFile(a, "v0");
-    const first = createSnapshotFiles(project(), { folder: "session-a" });
-    const second = createSnapshotFiles(project(), { folder: "session-b" });
+    const first = createSnapshotFiles(state(), { folder: "session-a" });
+    const second = createSnapshotFiles(state(), { folder: "session-b" });
     await turn(first, 1, [a], () => writeFile(a, "v1"));
     const b = join(project(), "b.txt");
     await turn(second, 1, [b], () => writeFile(b, "by b"));
@@ -145,22 +148,22 @@ describe("createSnapshotFiles", () => {
     const a = join(project(), "a.txt");
     const b = join(project(), "b.txt");
     await writeFile(a, "a0");
-    await turn(createSnapshotFiles(project(), { folder: "s1" }), 1, [a], () => writeFile(a, "a1"));
-    const resumed = createSnapshotFiles(project(), { folder: "s1" });
+    await turn(createSnapshotFiles(state(), { folder: "s1" }), 1, [a], () => writeFile(a, "a1"));
+    const resumed = createSnapshotFiles(state(), { folder: "s1" });
     await turn(resumed, 1, [b], () => writeFile(b, "b1"));
-    expect(await readdir(join(snapshotsDir(project()), "s1"))).toEqual(["1", "2"]);
+    expect(await readdir(join(snapshotsDir(), "s1"))).toEqual(["1", "2"]);
     expect(await resumed.undoLatest()).toEqual(undone({ removed: [b] }));
     expect(await resumed.undoLatest()).toEqual(undone({ restored: [a] }));
     expect(await readFile(a, "utf8")).toBe("a0");
   });
 
   it("never restores a copy left in a turn's folder by an earlier run without its index", async () => {
-    const stale = join(snapshotsDir(project()), "s1", "1");
+    const stale = join(snapshotsDir(), "s1", "1");
     await mkdir(stale, { recursive: true });
     await writeFile(join(stale, "0-a.txt"), "stale");
     const file = join(project(), "a.txt");
     await writeFile(file, "fresh");
-    const store = createSnapshotFiles(project(), { folder: "s1" });
+    const store = createSnapshotFiles(state(), { folder: "s1" });
     await turn(store, 1, [file], () => writeFile(file, "changed"));
     expect(await store.undoLatest()).toEqual(undone({ restored: [file] }));
     expect(await readFile(file, "utf8")).toBe("fresh");
@@ -169,7 +172,7 @@ describe("createSnapshotFiles", () => {
 });
 
 describe("createSnapshotFiles with checkpoints of the tree around commands", () => {
-  const withCheckpoints = () => createSnapshotFiles(project(), { folder: "s1", checkpoints: createTreeCheckpoints(project(), "s1") });
+  const withCheckpoints = () => createSnapshotFiles(state(), { folder: "s1", checkpoints: createTreeCheckpoints(state(), "s1", process.env) });
 
   it("undoes what a command changed: a changed file restored, a created one removed", async () => {
     const a = join(project(), "a.txt");
@@ -213,19 +216,49 @@ describe("createSnapshotFiles with checkpoints of the tree around commands", () 
 });
 
 describe("createSnapshotFiles' copies", () => {
-  it("are readable by the user only, in folders that are the user's only, under a .mca/ that git ignores", async () => {
+  it("are readable by the user only, in folders that are the user's only, and nothing is written in the project", async () => {
     const file = join(project(), "a.txt");
     await writeFile(file, "x", { mode: 0o644 });
-    await createSnapshotFiles(project(), { folder: "s1" }).save(1, file);
+    await createSnapshotFiles(state(), { folder: "s1" }).save(1, file);
     const mode = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
     expect({
-      copy: await mode(join(snapshotsDir(project()), "s1", "1", "0-a.txt")),
-      index: await mode(join(snapshotsDir(project()), "s1", "1", "index.json")),
-      turn: await mode(join(snapshotsDir(project()), "s1", "1")),
-      snapshots: await mode(snapshotsDir(project())),
-      mca: await mode(join(project(), ".mca")),
-      gitignore: (await readFile(join(project(), ".mca", ".gitignore"), "utf8")).split("\n").includes("*"),
-    }).toEqual({ copy: 0o600, index: 0o600, turn: 0o700, snapshots: 0o700, mca: 0o700, gitignore: true });
+      copy: await mode(join(snapshotsDir(), "s1", "1", "0-a.txt")),
+      index: await mode(join(snapshotsDir(), "s1", "1", "index.json")),
+      turn: await mode(join(snapshotsDir(), "s1", "1")),
+      snapshots: await mode(snapshotsDir()),
+      state: await mode(state().dir),
+      project: await readdir(project()),
+    }).toEqual({ copy: 0o600, index: 0o600, turn: 0o700, snapshots: 0o700, state: 0o700, project: ["a.txt"] });
+  });
+});
+
+describe("createSnapshotFiles and files that are not regular files", () => {
+  it("refuses to save a named pipe, with a reason, instead of waiting for a writer for ever", async () => {
+    const fifo = join(project(), "pipe");
+    execFileSync("mkfifo", [fifo]);
+    await expect(createSnapshotFiles(state(), { folder: "s1" }).save(1, fifo)).rejects.toThrow("not a regular file (a pipe, socket or device)");
+  });
+
+  it("leaves alone, with a reason, a file that became a named pipe after the turn", async () => {
+    const file = join(project(), "a.txt");
+    await writeFile(file, "original");
+    const store = createSnapshotFiles(state(), { folder: "s1" });
+    await turn(store, 1, [file], () => writeFile(file, "changed"));
+    await rm(file);
+    execFileSync("mkfifo", [file]);
+    expect(await store.undoLatest()).toEqual(undone({ leftAlone: [{ path: file, reason: "it is no longer a regular file (a pipe, socket or device is there now)" }] }));
+    expect((await stat(file)).isFIFO()).toBe(true);
+  });
+
+  it("seals a turn whose file became a named pipe without blocking", async () => {
+    const file = join(project(), "a.txt");
+    await writeFile(file, "original");
+    const store = createSnapshotFiles(state(), { folder: "s1" });
+    await store.save(1, file);
+    await rm(file);
+    execFileSync("mkfifo", [file]);
+    await store.seal(1);
+    expect((await store.undoLatest())?.leftAlone).toEqual([{ path: file, reason: "it is no longer a regular file (a pipe, socket or device is there now)" }]);
   });
 });
 
@@ -236,7 +269,7 @@ describe("createSnapshotFiles' undo, where a path now leads elsewhere", () => {
     const outside = join(project(), "outside");
     await mkdir(join(dir, "src"), { recursive: true });
     await mkdir(outside);
-    return { dir, outside, store: createSnapshotFiles(dir, { folder: "s1" }) };
+    return { dir, outside, store: createSnapshotFiles({ projectDir: dir, dir: state().dir }, { folder: "s1" }) };
   };
 
   it("does not write through a folder that became a symlink out of the project, and says which file it left and why", async () => {
@@ -314,7 +347,7 @@ describe("createSnapshotFiles behind the agent", () => {
       rules: [],
       system: "",
       approve: async () => "once",
-      snapshots: createSnapshotFiles(project(), { folder: "s1" }),
+      snapshots: createSnapshotFiles(state(), { folder: "s1" }),
       transcript: memoryTranscript(),
       emit: eventLog().emit,
     });

@@ -1,15 +1,17 @@
 // The kernel's SnapshotStore on disk, per session: before a turn first changes a file, a copy of it (or
-// the fact that it did not exist) goes to `<project>/.mca/snapshots/<session>/<turn>/`, with an index.json
+// the fact that it did not exist) goes to `<state folder>/snapshots/<session>/<turn>/`, with an index.json
 // that also holds, once the turn ends, a hash of what it left in each file, and the commands and remote
 // calls it ran. Before a turn's first command and when it ends, the project's tree is checkpointed
 // (tree-checkpoint.ts), so what commands changed can be undone too. /undo reads all this back (after
 // --resume too) and restores a file only where it still holds what the turn left, and where the path
-// still really leads inside the project.
+// still really leads inside the project. Only regular files are copied, hashed or written back: a named
+// pipe, socket or device in their place is refused with a reason instead of blocking for ever.
 import { createHash } from "node:crypto";
-import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { NotUndoable, SnapshotStore, TurnUndo } from "../kernel/index.js";
-import { ensureMcaFolder, mcaFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from "./mca-folder.js";
+import { NOT_A_REGULAR_FILE, openRegularFile } from "../tools/index.js";
+import { ensureStateFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, type ProjectState } from "./state-folder.js";
 import type { TreeChange, TreeCheckpoints } from "./tree-checkpoint.js";
 
 /** One saved file: its copy's name in the turn's folder and its mode, or null for a file the turn created. */
@@ -38,13 +40,9 @@ const INDEX_FILE = "index.json";
 const CHANGED_SINCE_REASON = "it changed after that turn (by a command, another session or by hand); undo keeps that newer work";
 const EMPTY_TURN: TurnRecord = { files: [], notUndoable: [], sealed: false };
 
-export function snapshotsDir(projectDir: string): string {
-  return join(mcaFolder(projectDir), "snapshots");
-}
-
 export interface SnapshotFilesOptions {
   /**
-   * The folder under `.mca/snapshots/` of this session's turns: its id, or for a resumed session the
+   * The folder under the state folder's `snapshots/` of this session's turns: its id, or for a resumed session the
    * folder of the session it resumed, so /undo reaches the turns before the resume.
    */
   readonly folder?: string;
@@ -57,8 +55,9 @@ export interface SnapshotFilesOptions {
  * there (a resumed session's). The kernel saves one path at a time (it awaits each save), which this
  * store relies on.
  */
-export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOptions = {}): SnapshotStore {
-  const root = join(snapshotsDir(projectDir), options.folder ?? "default");
+export function createSnapshotFiles(state: ProjectState, options: SnapshotFilesOptions = {}): SnapshotStore {
+  const projectDir = state.projectDir;
+  const root = join(state.dir, "snapshots", options.folder ?? "default");
   let firstTurn: Promise<number> | undefined;
   const folderOf = async (turn: number): Promise<string> => {
     firstTurn ??= turnNumbers(root).then((numbers) => Math.max(0, ...numbers));
@@ -69,7 +68,7 @@ export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOp
     const dir = await folderOf(turn);
     const before = (await readRecord(dir)) ?? EMPTY_TURN;
     if (before === EMPTY_TURN) {
-      ensureMcaFolder(projectDir, "snapshots");
+      ensureStateFolder(state, "snapshots");
       // A folder left by an earlier run under this number holds nothing of this turn.
       await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
@@ -93,9 +92,9 @@ export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOp
     const outside = await outsideReason(saved.path);
     if (outside !== undefined) return { reason: outside };
     if (!sealed || saved.left === undefined) return { reason: "mca stopped before that turn ended, so what the turn left in it is unknown" };
-    if ((await contentHash(saved.path)) !== saved.left) {
-      return { reason: CHANGED_SINCE_REASON };
-    }
+    const now = await contentHash(saved.path);
+    if (now === NOT_REGULAR) return { reason: NOT_REGULAR_REASON };
+    if (now !== saved.left) return { reason: CHANGED_SINCE_REASON };
     if (saved.copy === null) {
       // Folders the tool created for the file are left in place; only the file goes.
       await rm(saved.path, { force: true });
@@ -141,15 +140,23 @@ export function createSnapshotFiles(projectDir: string, options: SnapshotFilesOp
         if (record.files.some((file) => file.path === target)) return record;
         const copy = `${record.files.length}-${basename(target)}`;
         let saved: SavedFile;
+        let file;
         try {
-          const { mode } = await stat(target);
-          await copyFile(target, join(dir, copy));
-          // copyFile gives the copy the file's own mode; a copy of the project's files is the user's only.
-          await chmod(join(dir, copy), PRIVATE_FILE_MODE);
-          saved = { path: target, copy, mode };
+          file = await openRegularFile(target, "read");
         } catch (error) {
           if (!isMissing(error)) throw error;
-          saved = { path: target, copy: null, mode: 0 };
+          file = null;
+        }
+        if (file === null) saved = { path: target, copy: null, mode: 0 };
+        else {
+          try {
+            const { mode } = await file.stat();
+            // Copied from the file that was checked, the user's only whatever the original's mode.
+            await writeFile(join(dir, copy), file.createReadStream({ autoClose: false }), { mode: PRIVATE_FILE_MODE, flag: "wx" });
+            saved = { path: target, copy, mode };
+          } finally {
+            await file.close();
+          }
         }
         return { ...record, files: [...record.files, saved] };
       });
@@ -216,13 +223,24 @@ async function turnNumbers(root: string): Promise<number[]> {
   return names.filter((name) => /^[1-9][0-9]*$/.test(name)).map(Number);
 }
 
-/** SHA-256 of the file's bytes, or null when there is no file. */
+/** What contentHash gives for a pipe, socket or device: never the hash of what a turn left. */
+const NOT_REGULAR = "not a regular file";
+const NOT_REGULAR_REASON = "it is no longer a regular file (a pipe, socket or device is there now)";
+
+/** SHA-256 of the file's bytes, null when there is no file, NOT_REGULAR for one that is not a regular file. */
 async function contentHash(path: string): Promise<string | null> {
+  let file;
   try {
-    return createHash("sha256").update(await readFile(path)).digest("hex");
+    file = await openRegularFile(path, "read");
   } catch (error) {
     if (isMissing(error) || (error instanceof Error && "code" in error && error.code === "EISDIR")) return null;
+    if (error instanceof Error && error.message === NOT_A_REGULAR_FILE) return NOT_REGULAR;
     throw error;
+  }
+  try {
+    return createHash("sha256").update(await file.readFile()).digest("hex");
+  } finally {
+    await file.close();
   }
 }
 

@@ -1,20 +1,23 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../kernel/index.js";
 import type { Message } from "../kernel/index.js";
 import { eventLog, memorySnapshots, reply, scriptedModel, text, use, fakeTool } from "../kernel/test-support/fakes.js";
-import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { openTranscript, readTranscript, sessionsDir } from "./transcript-file.js";
+import { tempStatePerTest } from "./test-support/temp-state.js";
+import { openTranscript, readTranscript, sessionsDir, type SessionStart } from "./transcript-file.js";
 
-const project = tempProjectPerTest("mca-transcript-");
+const state = tempStatePerTest("mca-transcript-");
+const START: Omit<SessionStart, "project"> = { mode: "chat", startedAt: "2026-12-02T10:00:00.000Z", snapshots: "s" };
+const startLine = (id: string): unknown => ({ type: "session", id, project: state().projectDir, ...START });
 
 const user = (value: string): Message => ({ role: "user", content: [text(value)] });
 const assistant = (value: string): Message => ({ role: "assistant", content: [text(value)] });
 
 function linesOf(sessionId: string): unknown[] {
-  if (!existsSync(join(sessionsDir(project()), `${sessionId}.jsonl`))) return [];
-  return readFileSync(join(sessionsDir(project()), `${sessionId}.jsonl`), "utf8")
+  if (!existsSync(join(sessionsDir(state()), `${sessionId}.jsonl`))) return [];
+  return readFileSync(join(sessionsDir(state()), `${sessionId}.jsonl`), "utf8")
     .trimEnd()
     .split("\n")
     .map((line): unknown => JSON.parse(line));
@@ -22,41 +25,41 @@ function linesOf(sessionId: string): unknown[] {
 
 describe("openTranscript", () => {
   it("writes each entry to the session's JSONL file as it is appended", () => {
-    const sink = openTranscript(project(), "s1");
+    const sink = openTranscript(state(), "s1", START);
     sink.append({ type: "message", message: user("hi") });
-    expect(linesOf("s1")).toEqual([{ type: "message", message: user("hi") }]);
+    expect(linesOf("s1")).toEqual([startLine("s1"), { type: "message", message: user("hi") }]);
     sink.append({ type: "notice", message: "n" });
-    expect(linesOf("s1")).toEqual([{ type: "message", message: user("hi") }, { type: "notice", message: "n" }]);
+    expect(linesOf("s1")).toEqual([startLine("s1"), { type: "message", message: user("hi") }, { type: "notice", message: "n" }]);
   });
 
-  it("leads with a line saying which session it is, how it ran and when it started, read back by readTranscript", () => {
-    const sink = openTranscript(project(), "s2", undefined, { mode: "chat", startedAt: "2026-12-02T10:00:00.000Z" });
+  it("leads with a line saying which session it is, of which project, how it ran and when it started, read back by readTranscript", () => {
+    const sink = openTranscript(state(), "s2", START);
     expect(linesOf("s2")).toEqual([]);
     sink.append({ type: "message", message: user("hi") });
     sink.append({ type: "notice", message: "n" });
     expect(linesOf("s2")).toEqual([
-      { type: "session", id: "s2", mode: "chat", startedAt: "2026-12-02T10:00:00.000Z" },
+      startLine("s2"),
       { type: "message", message: user("hi") },
       { type: "notice", message: "n" },
     ]);
-    expect(readTranscript(join(sessionsDir(project()), "s2.jsonl"))).toEqual({
-      start: { mode: "chat", startedAt: "2026-12-02T10:00:00.000Z" },
+    expect(readTranscript(join(sessionsDir(state()), "s2.jsonl"))).toEqual({
+      start: { project: state().projectDir, ...START },
       entries: [{ type: "message", message: user("hi") }],
     });
   });
 
   it("creates the file readable by the user only and writes each entry redacted", () => {
-    const sink = openTranscript(project(), "s1", (text) => text.replaceAll("sk-secret-1", "[redacted]"));
+    const sink = openTranscript(state(), "s1", START, (text) => text.replaceAll("sk-secret-1", "[redacted]"));
     sink.append({ type: "notice", message: "key sk-secret-1 seen" });
-    const file = join(sessionsDir(project()), "s1.jsonl");
+    const file = join(sessionsDir(state()), "s1.jsonl");
     expect({ mode: statSync(file).mode & 0o777, text: readFileSync(file, "utf8") }).toEqual({
       mode: 0o600,
-      text: `${JSON.stringify({ type: "notice", message: "key [redacted] seen" })}\n`,
+      text: `${JSON.stringify(startLine("s1"))}\n${JSON.stringify({ type: "notice", message: "key [redacted] seen" })}\n`,
     });
   });
 
   it("records a whole agent turn while it happens: messages, call, decision, result", async () => {
-    const sink = openTranscript(project(), "turn");
+    const sink = openTranscript(state(), "turn", START);
     const seenDuringRun: number[] = [];
     const probe = fakeTool({
       name: "probe",
@@ -78,8 +81,9 @@ describe("openTranscript", () => {
     });
     await agent.prompt("go", new AbortController().signal);
     // The start is on disk before the tool runs: a crash now leaves "started, outcome unknown".
-    expect(seenDuringRun).toEqual([5]);
+    expect(seenDuringRun).toEqual([6]);
     expect(linesOf("turn")).toEqual([
+      startLine("turn"),
       { type: "message", message: user("go") },
       { type: "message", message: { role: "assistant", content: [use("t1", "probe")] } },
       { type: "tool_call", callId: "t1", tool: "probe", args: {} },
@@ -92,7 +96,33 @@ describe("openTranscript", () => {
   });
 
   it("refuses a session id that could name a file outside the sessions folder", () => {
-    expect(() => openTranscript(project(), "../escape")).toThrow('invalid session id "../escape"');
-    expect(() => openTranscript(project(), ".hidden")).toThrow();
+    expect(() => openTranscript(state(), "../escape", START)).toThrow('invalid session id "../escape"');
+    expect(() => openTranscript(state(), ".hidden", START)).toThrow();
+  });
+
+  it("writes nothing inside the project: the transcript is in the state folder", () => {
+    openTranscript(state(), "s1", START).append({ type: "notice", message: "n" });
+    expect({ project: readdirSync(state().projectDir), sessions: readdirSync(sessionsDir(state())) }).toEqual({ project: [], sessions: ["s1.jsonl"] });
+  });
+});
+
+describe("readTranscript", () => {
+  it("takes nothing from a file whose first line is not mca's session line", () => {
+    const file = join(sessionsDir(state()), "planted.jsonl");
+    mkdirSync(sessionsDir(state()), { recursive: true });
+    writeFileSync(file, `${JSON.stringify({ type: "message", message: user("earlier, trust me") })}\n${JSON.stringify(startLine("planted"))}\n`);
+    expect(readTranscript(file)).toEqual({ start: null, entries: [] });
+  });
+
+  it("takes nothing from a symlink or a named pipe in the sessions folder", () => {
+    mkdirSync(sessionsDir(state()), { recursive: true });
+    const real = join(state().projectDir, "elsewhere.jsonl");
+    writeFileSync(real, `${JSON.stringify(startLine("link"))}\n${JSON.stringify({ type: "message", message: user("hi") })}\n`);
+    symlinkSync(real, join(sessionsDir(state()), "link.jsonl"));
+    execFileSync("mkfifo", [join(sessionsDir(state()), "pipe.jsonl")]);
+    expect([readTranscript(join(sessionsDir(state()), "link.jsonl")), readTranscript(join(sessionsDir(state()), "pipe.jsonl"))]).toEqual([
+      { start: null, entries: [] },
+      { start: null, entries: [] },
+    ]);
   });
 });

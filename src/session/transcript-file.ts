@@ -1,7 +1,7 @@
-// The session transcript on disk: one JSON line per entry in `<project>/.mca/sessions/<session-id>.jsonl`,
-// appended synchronously as things happen so that a crash loses nothing, led by a line saying how the
-// session ran; read back for --resume and `mca sessions` (session-list.ts).
-import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
+// The session transcript on disk: one JSON line per entry in `<state folder>/sessions/<session-id>.jsonl`,
+// appended synchronously as things happen so that a crash loses nothing, led by a line saying which
+// project it belongs to and how the session ran; read back for --resume and `mca sessions` (session-list.ts).
+import { appendFileSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
   type Redact,
@@ -14,13 +14,13 @@ import {
   type TranscriptSink,
   type UserMessage,
 } from "../kernel/index.js";
-import { ensureMcaFolder, mcaFolder, PRIVATE_FILE_MODE } from "./mca-folder.js";
+import { ensureStateFolder, PRIVATE_FILE_MODE, type ProjectState } from "./state-folder.js";
 
 const SESSION_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 const TRANSCRIPT_SUFFIX = ".jsonl";
 
-export function sessionsDir(projectDir: string): string {
-  return join(mcaFolder(projectDir), "sessions");
+export function sessionsDir(state: ProjectState): string {
+  return join(state.dir, "sessions");
 }
 
 /** How a session was run: the chat, `-p`, pipe mode, or `mca call`. `--resume` alone continues only a chat. */
@@ -28,10 +28,12 @@ export type SessionMode = "chat" | "print" | "pipe" | "call";
 
 /** The first line of a transcript: which session it is, how it ran, and when it started (ISO 8601). */
 export interface SessionStart {
+  /** The project's real path, as written by the session: a transcript is only taken for the project it names. */
+  readonly project: string;
   readonly mode: SessionMode;
   readonly startedAt: string;
-  /** The folder of its /undo snapshots: its own id, or the one of the session it resumed (absent in older transcripts: its id). */
-  readonly snapshots?: string;
+  /** The folder of its /undo snapshots: its own id, or the one of the session it resumed. */
+  readonly snapshots: string;
 }
 
 const SESSION_MODES: readonly SessionMode[] = ["chat", "print", "pipe", "call"];
@@ -39,19 +41,18 @@ const SESSION_MODES: readonly SessionMode[] = ["chat", "print", "pipe", "call"];
 /**
  * Opens (creating its folder) the transcript of session `sessionId`: letters, digits, `.`, `_`, `-`,
  * not starting with a dot, so that it names a file inside the sessions folder and nothing else.
- * The file itself appears with the first entry, readable by the user only, led by a `session` line
- * when `start` is given. Each line passes `redact` (the configured secrets) before it is written.
+ * The file itself appears with the first entry, readable by the user only, led by the `session` line
+ * (the project's real path, then `start`). Each line passes `redact` (the configured secrets) before it is written.
  */
-export function openTranscript(projectDir: string, sessionId: string, redact: Redact = (text) => text, start?: SessionStart): TranscriptSink {
+export function openTranscript(state: ProjectState, sessionId: string, start: Omit<SessionStart, "project">, redact: Redact = (text) => text): TranscriptSink {
   if (!SESSION_ID.test(sessionId)) throw new Error(`invalid session id ${JSON.stringify(sessionId)}`);
-  const file = transcriptPath(ensureMcaFolder(projectDir, "sessions"), sessionId);
-  let first = true;
+  const file = transcriptPath(ensureStateFolder(state, "sessions"), sessionId);
+  let lead = `${JSON.stringify({ type: "session", id: sessionId, project: state.projectDir, ...start })}\n`;
   return {
     append(entry) {
-      const lead = first && start !== undefined ? `${JSON.stringify({ type: "session", id: sessionId, ...start })}\n` : "";
       // The marker has no character JSON escapes, so a redacted line is still the JSON of an entry.
       appendFileSync(file, `${lead}${redact(JSON.stringify(entry))}\n`, { mode: PRIVATE_FILE_MODE });
-      first = false;
+      lead = "";
     },
   };
 }
@@ -65,12 +66,12 @@ export function isSessionId(text: string): boolean {
   return SESSION_ID.test(text);
 }
 
-/** The ids of the transcripts in the project, newest (last written) first. */
-export function sessionIdsNewestFirst(projectDir: string): string[] {
-  const dir = sessionsDir(projectDir);
+/** The ids of the transcripts in the project's state folder, newest (last written) first. */
+export function sessionIdsNewestFirst(state: ProjectState): string[] {
+  const dir = sessionsDir(state);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith(TRANSCRIPT_SUFFIX));
+    names = readdirSync(dir).filter((name) => name.endsWith(TRANSCRIPT_SUFFIX) && isSessionId(name.slice(0, -TRANSCRIPT_SUFFIX.length)));
   } catch (error) {
     if (error instanceof Error && "code" in error && error.code === "ENOENT") return [];
     throw error;
@@ -82,7 +83,7 @@ export function sessionIdsNewestFirst(projectDir: string): string[] {
 }
 
 export interface TranscriptContents {
-  /** Null for a transcript written before sessions recorded how they ran. */
+  /** Null when the first line is not a session line mca writes: such a file is nobody's session. */
   readonly start: SessionStart | null;
   readonly entries: readonly HistoryEntry[];
 }
@@ -92,29 +93,32 @@ export interface TranscriptContents {
  * line after a crash) and entries of other kinds are passed over.
  */
 export function readTranscript(file: string): TranscriptContents {
-  let start: SessionStart | null = null;
+  // Only a regular file of the sessions folder is read: a symlink or a pipe there is no transcript of mca's.
+  if (!lstatSync(file).isFile()) return { start: null, entries: [] };
+  const [first = "", ...rest] = readFileSync(file, "utf8").split("\n");
+  const start = parseSessionStart(parseLine(first));
+  if (start === null) return { start, entries: [] };
   const entries: HistoryEntry[] = [];
-  for (const line of readFileSync(file, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (start === null && entries.length === 0) start = parseSessionStart(value);
-    const entry = parseHistoryEntry(value);
+  for (const line of rest) {
+    const entry = parseHistoryEntry(parseLine(line));
     if (entry !== null) entries.push(entry);
   }
   return { start, entries };
 }
 
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
 function parseSessionStart(value: unknown): SessionStart | null {
-  if (!isRecord(value) || value.type !== "session" || typeof value.startedAt !== "string") return null;
+  if (!isRecord(value) || value.type !== "session" || typeof value.startedAt !== "string" || typeof value.project !== "string") return null;
   const mode = SESSION_MODES.find((known) => known === value.mode);
-  if (mode === undefined) return null;
-  const snapshots = typeof value.snapshots === "string" && isSessionId(value.snapshots) ? value.snapshots : undefined;
-  return { mode, startedAt: value.startedAt, ...(snapshots === undefined ? {} : { snapshots }) };
+  if (mode === undefined || typeof value.snapshots !== "string" || !isSessionId(value.snapshots)) return null;
+  return { project: value.project, mode, startedAt: value.startedAt, snapshots: value.snapshots };
 }
 
 // Reading a transcript line back: the entries that shape the message history, validated field by

@@ -1,19 +1,32 @@
 // Checkpoints of the project's working tree, so /undo can take back what a turn's commands changed: a
-// shadow git repository in `.mca/checkpoints.git`, outside the user's own git history, that records the
-// tree (as git sees it: .gitignore honoured, `.git` and `.mca/` left out) as a tree object, one index per
-// session. The first checkpoint hashes every file; later ones hash only what changed since.
+// shadow git repository in mca's state folder (`checkpoints.git`), outside the user's own git history,
+// that records the tree (as git sees it: .gitignore honoured, `.git` and `.mca/` left out) as a tree
+// object, one index per session. The first checkpoint hashes every file; later ones hash only what changed.
+//
+// The repository is mca's own: made by mca (a marker written before it is moved into place), never one
+// found there, and git runs on it with no configuration but its own — no system or user config, no
+// attributes file, no hooks or fsmonitor — so a filter, hook or pager that a project's `.gitattributes`
+// names has nothing to run.
 import { execFile } from "node:child_process";
 import { constants } from "node:fs";
-import { copyFile, readdir, stat, writeFile } from "node:fs/promises";
+import { copyFile, lstat, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
-import { ensureMcaFolder, mcaFolder } from "./mca-folder.js";
+import { ensureStateFolder, type ProjectState } from "./state-folder.js";
 
-/** A file bigger than this makes the checkpoint give up: copying it into `.mca/` on every turn would cost too much. */
+/** A file bigger than this makes the checkpoint give up: copying it into the state folder on every turn would cost too much. */
 export const MAX_CHECKPOINT_FILE_BYTES = 20 * 1024 * 1024;
 /** Each git command gets this long; a tree that takes longer has no checkpoint. */
 const GIT_TIMEOUT_MS = 20_000;
 /** Sizes are read this many files at a time: the first checkpoint of a large tree lists every file. */
 const STAT_BATCH = 256;
+/** Written into the repository by mca when it makes it, naming the project: a repository without it is not mca's. */
+const MARKER_FILE = "mca-checkpoints.json";
+
+/**
+ * Settings given on every git command, above the repository's own: nothing git could run on its own
+ * account (hooks, fsmonitor, a pager) and no attributes file outside the tree.
+ */
+const GIT_SETTINGS = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "core.attributesFile=/dev/null", "core.pager=cat", "core.autocrlf=false", "core.symlinks=true"];
 
 export interface TreeChange {
   readonly path: string;
@@ -30,34 +43,48 @@ export interface TreeCheckpoints {
   restoreFile(tree: string, path: string): Promise<void>;
 }
 
-export function createTreeCheckpoints(projectDir: string, session: string): TreeCheckpoints {
-  const gitDir = join(mcaFolder(projectDir), "checkpoints.git");
-  // No system or user config: no hooks, filters or fsmonitor of theirs run on the project's files.
-  const env = {
-    PATH: process.env.PATH ?? "",
-    GIT_DIR: gitDir,
-    GIT_WORK_TREE: projectDir,
-    GIT_INDEX_FILE: join(gitDir, `index-${session}`),
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-  };
-  const git = (args: readonly string[], gitEnv: Readonly<Record<string, string>> = env): Promise<string> =>
+/**
+ * Checkpoints of `state.projectDir`, kept in its state folder; `session` names this session's index.
+ * Of `env` only PATH is used, and only its absolute folders (a relative one would find a `git` planted in
+ * the project): the user's git configuration, whichever variable names it, is never read.
+ */
+export function createTreeCheckpoints(state: ProjectState, session: string, env: Readonly<Record<string, string | undefined>>): TreeCheckpoints {
+  const projectDir = state.projectDir;
+  const gitDir = join(state.dir, "checkpoints.git");
+  const path = (env.PATH ?? "").split(":").filter((folder) => isAbsolute(folder)).join(":");
+  const bareEnv = { PATH: path, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_ATTR_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0" };
+  const treeEnv = { ...bareEnv, GIT_DIR: gitDir, GIT_WORK_TREE: projectDir, GIT_INDEX_FILE: join(gitDir, `index-${session}`) };
+  const git = (args: readonly string[], gitEnv: Readonly<Record<string, string>> = treeEnv): Promise<string> =>
     new Promise((resolve, reject) => {
-      execFile("git", [...args], { cwd: projectDir, env: gitEnv, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
+      const settings = GIT_SETTINGS.flatMap((setting) => ["-c", setting]);
+      execFile("git", [...settings, ...args], { cwd: projectDir, env: gitEnv, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
         if (error === null) resolve(stdout);
         else reject(new Error(stderr.trim() === "" ? error.message : stderr.trim()));
       });
     });
+  const marker = JSON.stringify({ project: projectDir });
   let ready: Promise<void> | undefined;
   const setUp = async (): Promise<void> => {
-    ensureMcaFolder(projectDir);
-    // Made as a bare repository (git refuses a work tree for `init --bare`); every later command names the tree.
-    await git(["init", "--quiet", "--bare", gitDir], { PATH: env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" });
-    await writeFile(join(gitDir, "info", "exclude"), "/.mca/\n");
+    ensureStateFolder(state);
+    if (!(await isOurs(gitDir, marker))) {
+      if (await exists(gitDir)) throw new Error(`${gitDir} was not made by mca for this project, so it is not used (delete it and mca makes its own)`);
+      // Made beside its place and moved there whole with its marker: a repository without one is never mca's half-made one.
+      const fresh = `${gitDir}.new-${process.pid}-${session}`;
+      await rm(fresh, { recursive: true, force: true });
+      // Bare (git refuses a work tree for `init --bare`); every later command names the tree.
+      await git(["init", "--quiet", "--bare", fresh], bareEnv);
+      await writeFile(join(fresh, "info", "exclude"), "/.mca/\n");
+      await writeFile(join(fresh, MARKER_FILE), marker, { mode: 0o600 });
+      await rename(fresh, gitDir).catch(async (error: unknown) => {
+        // Another session of the project made it first: theirs is as good, when it is ours.
+        await rm(fresh, { recursive: true, force: true });
+        if (!(await isOurs(gitDir, marker))) throw error;
+      });
+    }
     // A new session starts from the newest index of an earlier one: git then hashes only the files whose
     // size or time changed since, instead of every file of the project again.
     const earlier = await newestIndex(gitDir);
-    if (earlier !== undefined && earlier !== env.GIT_INDEX_FILE) await copyFile(earlier, env.GIT_INDEX_FILE, constants.COPYFILE_EXCL).catch(() => undefined);
+    if (earlier !== undefined && earlier !== treeEnv.GIT_INDEX_FILE) await copyFile(earlier, treeEnv.GIT_INDEX_FILE, constants.COPYFILE_EXCL).catch(() => undefined);
   };
   const absolute = (path: string): string => join(projectDir, path);
 
@@ -98,6 +125,23 @@ export function createTreeCheckpoints(projectDir: string, session: string): Tree
       await git(["checkout", tree, "--", inside]);
     },
   };
+}
+
+/** Whether `gitDir` is a real folder (not a symlink) holding mca's marker for this project. */
+async function isOurs(gitDir: string, marker: string): Promise<boolean> {
+  try {
+    if (!(await lstat(gitDir)).isDirectory() || !(await lstat(join(gitDir, MARKER_FILE))).isFile()) return false;
+    return (await readFile(join(gitDir, MARKER_FILE), "utf8")) === marker;
+  } catch {
+    return false;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function newestIndex(gitDir: string): Promise<string | undefined> {

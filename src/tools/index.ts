@@ -8,6 +8,8 @@ import { createReadFileTool } from "./read-file.js";
 import { createSearchTool } from "./search.js";
 import { createWriteFileTool } from "./write-file.js";
 
+export { NOT_A_REGULAR_FILE, openRegularFile } from "./project-files.js";
+
 const LOCAL_TOOL_FACTORIES: ReadonlyArray<(projectDir: string) => Tool> = [
   createReadFileTool,
   createWriteFileTool,

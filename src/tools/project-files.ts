@@ -65,6 +65,9 @@ export function changedFiles(projectDir: string, path: string): readonly string[
   return absolute instanceof Error ? [] : [absolute];
 }
 
+/** The message of openRegularFile's Error for a pipe, socket or device. */
+export const NOT_A_REGULAR_FILE = "not a regular file (a pipe, socket or device)";
+
 const OPEN_FLAGS = { read: constants.O_RDONLY, write: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC } as const;
 
 /**
@@ -74,7 +77,7 @@ const OPEN_FLAGS = { read: constants.O_RDONLY, write: constants.O_WRONLY | const
  * A folder is an Error with code EISDIR, anything else not regular an Error saying what it is.
  */
 export async function openRegularFile(path: string, mode: keyof typeof OPEN_FLAGS): Promise<FileHandle> {
-  const notRegular = new Error("not a regular file (a pipe, socket or device)");
+  const notRegular = new Error(NOT_A_REGULAR_FILE);
   let handle: FileHandle;
   try {
     handle = await open(path, OPEN_FLAGS[mode] | constants.O_NONBLOCK, 0o666);

@@ -1,12 +1,13 @@
 // Runs the real CLI (`node --import tsx src/main.ts`, or the built bundle `dist/src/main.cjs` that users run)
-// as a child process in a temporary project, stdin piped, with a temporary HOME and XDG_CONFIG_HOME so the
-// user's own settings never leak in.
+// as a child process in a temporary project, stdin piped, with a temporary HOME, XDG_CONFIG_HOME and
+// XDG_STATE_HOME so the user's own settings never leak in and the run's state stays in the test's folder.
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { projectState, sessionsDir, type ProjectState } from "../../session/index.js";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 export const BUNDLE = fileURLToPath(new URL("../../../dist/src/main.cjs", import.meta.url));
@@ -26,6 +27,9 @@ export interface TempProject {
   /** The project folder, with a README.md holding README_TEXT; the CLI's working directory. */
   readonly dir: string;
   readonly home: string;
+  /** Where mca keeps this project's state (in `home`), and the sessions folder in it. */
+  readonly state: ProjectState;
+  readonly sessionsDir: string;
   /** Runs the CLI to completion; it is killed (and the promise rejects) if it outlives CLI_LIMIT_MS. */
   run(args: readonly string[], stdin: string, env?: Readonly<Record<string, string>>): Promise<CliRun>;
   /** Runs the CLI from a folder inside the project (`sub` relative to it). */
@@ -45,9 +49,12 @@ export async function createTempProject(entry: CliEntry = "source"): Promise<Tem
   await mkdir(dir);
   await mkdir(home);
   await writeFile(join(dir, "README.md"), README_TEXT);
+  const state = projectState(dir, baseEnv(home), home);
   return {
     dir,
     home,
+    state,
+    sessionsDir: sessionsDir(state),
     run: (args, stdin, env = { MOCK: "1" }) => runCli(entry, args, stdin, dir, { ...baseEnv(home), ...env }),
     runIn: (sub, args, stdin, env = { MOCK: "1" }) => runCli(entry, args, stdin, join(dir, sub), { ...baseEnv(home), ...env }),
     runIntoClosedPipe: (args, stdin) => runCli(entry, args, stdin, dir, { ...baseEnv(home), MOCK: "1" }, true),
@@ -56,7 +63,7 @@ export async function createTempProject(entry: CliEntry = "source"): Promise<Tem
 }
 
 function baseEnv(home: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config") };
+  return { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_STATE_HOME: join(home, ".local", "state") };
 }
 
 function runCli(
