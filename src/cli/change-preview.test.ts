@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Chalk } from "chalk";
@@ -46,6 +47,18 @@ describe("previewCall", () => {
     ]);
     expect(await previewCall(tool("edit_file"), { path: "b.txt", old_string: "zeta", new_string: "x" }, plain)).toEqual([
       "  the text to replace is not in b.txt: the edit will fail",
+    ]);
+  });
+
+  it("says that a named pipe where the file should be is not a regular file, instead of waiting for a writer", async () => {
+    execFileSync("mkfifo", [join(project(), "pipe")]);
+    const [write, edit] = await Promise.all([
+      previewCall(tool("write_file"), { path: "pipe", content: "x" }, plain),
+      previewCall(tool("edit_file"), { path: "pipe", old_string: "a", new_string: "b" }, plain),
+    ]);
+    expect([write, edit]).toEqual([
+      ["  pipe is not a regular file (a pipe, socket or device): the call will fail"],
+      ["  pipe is not a regular file (a pipe, socket or device): the call will fail"],
     ]);
   });
 

@@ -2,10 +2,10 @@
 // unified diff against the file as it is now (a new file as its length and its lines), for bash the command
 // itself, for anything else its arguments. Every line is untrusted text (the model wrote the change, the file
 // may hold anything) and is made safe before it is coloured.
-import { readFile } from "node:fs/promises";
 import type { ChalkInstance } from "chalk";
 import { structuredPatch } from "diff";
 import { parseToolArgs, type Tool, type ToolArgs } from "../kernel/index.js";
+import { NOT_A_REGULAR_FILE, openRegularFile } from "../tools/index.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** Lines of context around each change, as `git diff` shows. */
@@ -33,8 +33,9 @@ async function previewFileChange(tool: Tool, args: ToolArgs, chalk: ChalkInstanc
   if (parsed instanceof Error) return undefined;
   const file = tool.changes?.(parsed)[0];
   if (file === undefined) return undefined;
-  const before = await readFile(file, "utf8").catch(() => null);
+  const before = await currentText(file);
   const shownPath = untrustedText(String(args.path));
+  if (before === NOT_REGULAR) return [chalk.red(`  ${shownPath} is ${NOT_A_REGULAR_FILE}: the call will fail`)];
   if (tool.name === "write_file") {
     const content = typeof args.content === "string" ? args.content : "";
     if (before === null) return newFilePreview(shownPath, content, chalk);
@@ -46,6 +47,25 @@ async function previewFileChange(tool: Tool, args: ToolArgs, chalk: ChalkInstanc
   const at = before.indexOf(oldText);
   if (oldText === "" || at === -1) return [chalk.red(`  the text to replace is not in ${shownPath}: the edit will fail`)];
   return unifiedDiff(shownPath, before, `${before.slice(0, at)}${newText}${before.slice(at + oldText.length)}`, chalk);
+}
+
+const NOT_REGULAR = Symbol("not a regular file");
+
+/**
+ * The file's text now; null when it cannot be read (it does not exist, say). Opened as the file tools open
+ * it, so a named pipe put where the file was named is reported instead of waiting for a writer for ever.
+ */
+async function currentText(path: string): Promise<string | null | typeof NOT_REGULAR> {
+  try {
+    const file = await openRegularFile(path, "read");
+    try {
+      return await file.readFile("utf8");
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    return error instanceof Error && error.message === NOT_A_REGULAR_FILE ? NOT_REGULAR : null;
+  }
 }
 
 function newFilePreview(path: string, content: string, chalk: ChalkInstance): string[] {
