@@ -1,6 +1,6 @@
 // The agent loop: a user prompt, then model turns and tool calls until the model ends its turn or a
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
-import { unknownToolDecision, type Decision, type Rule } from "./gate.js";
+import { ALWAYS_PROTECTED, unknownToolDecision, type Decision, type ProtectedFolder, type Rule } from "./gate.js";
 import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT } from "./history.js";
 import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, ToolSpec, TurnUndo } from "./ports.js";
 import type { Redact } from "./redaction.js";
@@ -47,6 +47,8 @@ export interface AgentDeps {
   readonly tools: readonly Tool[];
   /** The user's rules, from settings files and flags. */
   readonly rules: readonly Rule[];
+  /** Folders writes under which always ask (the project's git hooks folder among them); ALWAYS_PROTECTED when not given. */
+  readonly protectedFolders?: readonly ProtectedFolder[];
   readonly system: string;
   /** Called only when the gate says ask; the CLI prompts (or, without a terminal, denies). */
   readonly approve: (request: ApprovalRequest) => Promise<ApproverReply>;
@@ -140,6 +142,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const findTool = (name: string): Tool | undefined => toolsByName.get(name) ?? deps.findTool?.(name);
   const guard = createLoopGuard({ refuseAt: limits.repeatRefuseAt, stopAt: limits.repeatStopAt });
   const sessionAllows = new Set<string>();
+  const protectedFolders = deps.protectedFolders ?? ALWAYS_PROTECTED;
   let messages: Message[] = closeOpenToolUses(deps.history ?? [], unfinished);
   let turn = 0;
   let callCount = 0;
@@ -166,7 +169,7 @@ export function createAgent(deps: AgentDeps): Agent {
     turn += 1;
     guard.reset();
     const { approve, emit, snapshots, redact } = deps;
-    return { findTool, rules: deps.rules, sessionAllows, guard, snapshots, approve, emit, record, turn, redact };
+    return { findTool, rules: deps.rules, protectedFolders, sessionAllows, guard, snapshots, approve, emit, record, turn, redact };
   };
   /** At a turn's end, what its files hold now; without it, /undo leaves that turn's files alone. */
   const sealTurn = async (context: CallContext): Promise<void> => {
@@ -283,7 +286,7 @@ export function createAgent(deps: AgentDeps): Agent {
     },
     decide(name, args = {}) {
       const tool = findTool(name);
-      return tool === undefined ? unknownToolDecision(name) : judgeCall(tool, args, deps.rules, sessionAllows).decision;
+      return tool === undefined ? unknownToolDecision(name) : judgeCall(tool, args, deps.rules, sessionAllows, protectedFolders).decision;
     },
     async undo() {
       const undone = await deps.snapshots.undoLatest();

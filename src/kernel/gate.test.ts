@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callSubject, decide, parseRule, unmatchedRules, type GateSubject, type GateTool, type Rule, type Verdict } from "./gate.js";
+import { ALWAYS_PROTECTED, callSubject, decide, parseRule, unmatchedRules, type GateSubject, type GateTool, type ProtectedFolder, type Rule, type Verdict } from "./gate.js";
 import type { Tool, ToolArgs, ToolKind } from "./tool.js";
 
 const NONE: ReadonlySet<string> = new Set();
@@ -347,13 +347,29 @@ describe("decide on a bash command", () => {
   });
 });
 
-describe("decide on a write under .git or .mca", () => {
+describe("decide on a write under a protected folder", () => {
   const allowAll = [rule("allow", "write_file(*)")];
 
-  it("asks whatever the allow rules say", () => {
-    for (const text of [".git/hooks/pre-commit", ".git", ".mca/settings.json", ".GIT/config", "vendor/lib/.git/config"]) {
-      expect(decide(writeFile, path(text), allowAll, NONE)).toEqual({ verdict: "ask", reason: "writes under .git/ or .mca/ always ask" });
-    }
+  it("asks whatever the allow rules say, naming the folder", () => {
+    const cases = [".git/hooks/pre-commit", ".git", ".mca/settings.json", ".GIT/config", "vendor/lib/.git/config", ".husky/pre-commit", "web/.Husky/pre-push"];
+    expect(cases.map((text) => decide(writeFile, path(text), allowAll, NONE))).toEqual([
+      { verdict: "ask", reason: "writes under .git/ always ask" },
+      { verdict: "ask", reason: "writes under .git/ always ask" },
+      { verdict: "ask", reason: "writes under .mca/ always ask" },
+      { verdict: "ask", reason: "writes under .git/ always ask" },
+      { verdict: "ask", reason: "writes under .git/ always ask" },
+      { verdict: "ask", reason: "writes under .husky/ always ask" },
+      { verdict: "ask", reason: "writes under .husky/ always ask" },
+    ]);
+  });
+
+  it("asks for a write under a folder of the project's own, at the project's root only", () => {
+    const hooks: ProtectedFolder = { path: "tools/githooks", anyDepth: false, reason: "writes under the git hooks folder (core.hooksPath) always ask" };
+    const folders = [...ALWAYS_PROTECTED, hooks];
+    const judge = (text: string): Verdict => decide(writeFile, path(text), [rule("allow", "write_file(**)")], NONE, folders).verdict;
+    expect(decide(writeFile, path("tools/githooks/pre-commit"), allowAll, NONE, folders)).toEqual({ verdict: "ask", reason: hooks.reason });
+    expect(["tools/githooks", "Tools/GitHooks/x", "tools/githooks/a/b"].map(judge)).toEqual(["ask", "ask", "ask"]);
+    expect(["tools/githooks-old/x", "tools/x", "src/tools/githooks/x", "githooks/x"].map(judge)).toEqual(["allow", "allow", "allow", "allow"]);
   });
 
   it("asks even for a tool the user allowed for this session", () => {
@@ -369,6 +385,14 @@ describe("decide on a write under .git or .mca", () => {
     expect(decide(writeFile, path(".github/workflows/ci.yml"), allowAll, NONE).verdict).toBe("allow");
     expect(decide(writeFile, path("src/.git-keep"), allowAll, NONE).verdict).toBe("allow");
     expect(decide(writeFile, path("src/x.git/a"), allowAll, NONE).verdict).toBe("allow");
+  });
+});
+
+describe("decide with a hostile rule", () => {
+  it("decides a deny rule of many stars against a 1 MB path, which a backtracking matcher never finishes", () => {
+    const long = path(`(${"a/".repeat(500_000)})`);
+    const rules = [rule("allow", "write_file(*)"), rule("deny", "write_file(*(************************Z))", "/repo/.mca/settings.json")];
+    expect(decide(writeFile, long, rules, NONE)).toEqual({ verdict: "allow", reason: 'rule "write_file(*)" (allow) from --test' });
   });
 });
 

@@ -2,6 +2,7 @@
 // globs; the verdict for one call with its reason. The strictest matching rule wins whatever the order
 // (deny > ask > allow); only when no rule matches does the default for the tool's kind apply.
 import { posix } from "node:path";
+import { compileGlob, globMatches, type Glob } from "./glob.js";
 import { commandForms, isPlainCommand } from "./shell-command.js";
 import { stableJson } from "./stable-json.js";
 import type { Tool, ToolArgs, ToolKind } from "./tool.js";
@@ -16,9 +17,9 @@ export interface RulePattern {
   readonly text: string;
   /** The tool part as written: `mcp__notes__*` of `mcp__notes__*(x)`. */
   readonly toolGlob: string;
-  readonly tool: RegExp;
+  readonly tool: Glob;
   /** null: the rule covers every call of the matching tools. */
-  readonly argument: RegExp | null;
+  readonly argument: Glob | null;
 }
 
 export interface Rule {
@@ -48,12 +49,25 @@ const DEFAULTS: Readonly<Record<ToolKind, Decision>> = {
 export const SESSION_ALLOW: Decision = { verdict: "allow", reason: "allowed for this session" };
 
 /**
- * A write that lands in a git folder (hooks, config) or mca's own (settings) can turn into running code
- * or into loosened rules, so it is always put to the user; a deny rule still denies it. Nested folders
- * count (a vendored repository's hooks run too), and case does not (case-insensitive file systems).
+ * A folder where a write can turn into running code or into loosened rules (git's hooks and config, mca's
+ * settings), so a write there is always put to the user, whatever the allow rules or "allow for this
+ * session" say; a deny rule still denies it. Letter case does not count (case-insensitive file systems).
  */
-const PROTECTED_WRITE = /(?:^|\/)\.(?:git|mca)(?:\/|$)/iu;
-const PROTECTED_WRITE_ASK: Decision = { verdict: "ask", reason: "writes under .git/ or .mca/ always ask" };
+export interface ProtectedFolder {
+  /** Relative to the project, `/`-separated, without `.`, `..` or a trailing slash. */
+  readonly path: string;
+  /** Whether the folder counts at any depth (a vendored repository's hooks run too) or at the project's root only. */
+  readonly anyDepth: boolean;
+  /** The reason of the verdict: what protects the folder. */
+  readonly reason: string;
+}
+
+/** Protected in every project; the project's git settings may add a folder (see src/config/protected-paths.ts). */
+export const ALWAYS_PROTECTED: readonly ProtectedFolder[] = [
+  { path: ".git", anyDepth: true, reason: "writes under .git/ always ask" },
+  { path: ".mca", anyDepth: true, reason: "writes under .mca/ always ask" },
+  { path: ".husky", anyDepth: true, reason: "writes under .husky/ always ask" },
+];
 
 /**
  * What a call's argument globs are matched against. `command`: a shell command (see shell-command.ts for
@@ -87,37 +101,40 @@ function parseRulePattern(text: string): RulePattern | Error {
   if (!TOOL_GLOB.test(toolGlob)) {
     return new Error(`invalid tool name pattern ${JSON.stringify(toolGlob)} (letters, digits, _ . - and the globs * ?)`);
   }
-  if (open === -1) return { text: trimmed, toolGlob, tool: globToRegExp(toolGlob), argument: null };
+  if (open === -1) return { text: trimmed, toolGlob, tool: compileGlob(toolGlob), argument: null };
   if (!trimmed.endsWith(")")) return new Error(`missing ")" at the end of ${JSON.stringify(trimmed)}`);
   const argGlob = trimmed.slice(open + 1, -1);
   if (argGlob === "") return new Error(`empty argument pattern in ${JSON.stringify(trimmed)} (write ${toolGlob} or ${toolGlob}(*))`);
-  return { text: trimmed, toolGlob, tool: globToRegExp(toolGlob), argument: globToRegExp(argGlob) };
-}
-
-/**
- * The glob of approval rules: `*` matches any run of characters (slashes and newlines included), `?`
- * exactly one; everything else is literal and the whole text must match.
- */
-function globToRegExp(pattern: string): RegExp {
-  let source = "";
-  for (const char of pattern) {
-    if (char === "*") source += "[\\s\\S]*";
-    else if (char === "?") source += "[\\s\\S]";
-    else source += char.replace(/[.+^${}()|[\]\\/]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "u");
+  return { text: trimmed, toolGlob, tool: compileGlob(toolGlob), argument: compileGlob(argGlob) };
 }
 
 /**
  * The verdict for one call. Order: the strictest matching rule when it is deny or ask (the user's own
  * strict rules are never loosened); then a tool the user allowed for this session (by name); then a
- * matching allow rule; then the default for the tool's kind. A write under `.git/` or `.mca/` that
+ * matching allow rule; then the default for the tool's kind. A write under a protected folder that
  * would be allowed is asked instead.
  */
-export function decide(tool: GateTool, subject: GateSubject, rules: readonly Rule[], sessionAllows: ReadonlySet<string>): Decision {
+export function decide(
+  tool: GateTool,
+  subject: GateSubject,
+  rules: readonly Rule[],
+  sessionAllows: ReadonlySet<string>,
+  protectedFolders: readonly ProtectedFolder[] = ALWAYS_PROTECTED,
+): Decision {
   const decision = verdictOf(tool, subject, rules, sessionAllows);
-  const protectedWrite = tool.kind === "write" && subject.kind === "path" && PROTECTED_WRITE.test(subject.text);
-  return protectedWrite && decision.verdict === "allow" ? PROTECTED_WRITE_ASK : decision;
+  if (decision.verdict !== "allow" || tool.kind !== "write" || subject.kind !== "path") return decision;
+  const folder = protectingFolder(protectedFolders, subject.text);
+  return folder === undefined ? decision : { verdict: "ask", reason: folder.reason };
+}
+
+/** The first folder that holds `path` (or is it), comparing whole path segments whatever their case. */
+function protectingFolder(folders: readonly ProtectedFolder[], path: string): ProtectedFolder | undefined {
+  const segments = path.toLowerCase().split("/");
+  return folders.find((folder) => {
+    const prefix = folder.path.toLowerCase().split("/");
+    const startsAt = (index: number): boolean => prefix.every((segment, offset) => segments[index + offset] === segment);
+    return folder.anyDepth ? segments.some((_, index) => startsAt(index)) : startsAt(0);
+  });
 }
 
 function verdictOf(tool: GateTool, subject: GateSubject, rules: readonly Rule[], sessionAllows: ReadonlySet<string>): Decision {
@@ -171,15 +188,15 @@ function ruleMatches(rule: Rule, tool: GateTool, texts: SubjectTexts): boolean {
   const { argument } = rule.pattern;
   if (!toolMatches(rule.pattern.tool, tool)) return false;
   if (argument === null) return true;
-  return (rule.verdict === "allow" ? texts.allow : texts.strict).some((text) => argument.test(text));
+  return (rule.verdict === "allow" ? texts.allow : texts.strict).some((text) => globMatches(argument, text));
 }
 
 /**
  * A remote tool answers to its flat name and to `mcp__<alias>__<its name on the server>`, so that a
  * rule still reaches a tool whose flat name was sanitised or hash-suffixed.
  */
-function toolMatches(glob: RegExp, tool: GateTool): boolean {
-  return glob.test(tool.name) || (tool.kind === "remote" && glob.test(serverSideName(tool.source, tool.originalName)));
+function toolMatches(glob: Glob, tool: GateTool): boolean {
+  return globMatches(glob, tool.name) || (tool.kind === "remote" && globMatches(glob, serverSideName(tool.source, tool.originalName)));
 }
 
 /** The second name a remote tool answers to in rules: its server's alias and its own name there, as written. */

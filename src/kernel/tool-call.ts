@@ -1,7 +1,7 @@
 // One tool call, the same path for the model's calls and the user's `/call`: loop guard, lookup,
 // argument check (once), approval gate (once), snapshots, the run itself, then the one truncation site.
 // Every failure becomes an error result the model can read; nothing here throws into the loop.
-import { callSubject, decide, unknownToolDecision, type ApprovalAnswer, type Decision, type Rule } from "./gate.js";
+import { callSubject, decide, unknownToolDecision, type ApprovalAnswer, type Decision, type ProtectedFolder, type Rule } from "./gate.js";
 import type { LoopGuard } from "./loop-guard.js";
 import type { AgentEvent, SnapshotStore, TranscriptEntry } from "./ports.js";
 import type { Redact } from "./redaction.js";
@@ -49,6 +49,7 @@ export interface CallContext {
   /** The tool a name stands for: one the model was given, or one the composer supplies for a name it knows. */
   readonly findTool: (name: string) => Tool | undefined;
   readonly rules: readonly Rule[];
+  readonly protectedFolders: readonly ProtectedFolder[];
   readonly sessionAllows: Set<string>;
   readonly guard: LoopGuard;
   readonly snapshots: SnapshotStore;
@@ -89,7 +90,7 @@ export async function runToolCall(context: CallContext, call: ToolCallRequest, s
   let decision = tool === undefined ? unknownToolDecision(name) : NOT_JUDGED;
   let attempt: Attempt;
   try {
-    const judged = tool === undefined ? undefined : judgeCall(tool, args, context.rules, context.sessionAllows);
+    const judged = tool === undefined ? undefined : judgeCall(tool, args, context.rules, context.sessionAllows, context.protectedFolders);
     if (judged !== undefined) decision = judged.decision;
     attempt = await attemptCall(context, call, tool && judged && { tool, parsed: judged.parsed }, decision, signal);
   } catch (error) {
@@ -118,9 +119,15 @@ export interface JudgedCall {
  * `gateSubject` when the arguments parsed). Arguments that do not parse are judged as written: the
  * call fails anyway, and the verdict is only reported.
  */
-export function judgeCall(tool: Tool, args: ToolArgs, rules: readonly Rule[], sessionAllows: ReadonlySet<string>): JudgedCall {
+export function judgeCall(
+  tool: Tool,
+  args: ToolArgs,
+  rules: readonly Rule[],
+  sessionAllows: ReadonlySet<string>,
+  protectedFolders: readonly ProtectedFolder[],
+): JudgedCall {
   const parsed = parseToolArgs(tool, args);
-  return { parsed, decision: decide(tool, callSubject(tool, args, parsed), rules, sessionAllows) };
+  return { parsed, decision: decide(tool, callSubject(tool, args, parsed), rules, sessionAllows, protectedFolders) };
 }
 
 interface ParsedCall {
