@@ -3,7 +3,7 @@
 // SessionIo and gets an agent from the factory; configuration problems are an Error for main (exit 2).
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createAgent, describeError, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
+import { createAgent, describeError, redactEvents, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
 import { toolPrefix } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, type ProjectState, type SessionMode } from "../session/index.js";
@@ -90,6 +90,12 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
     return next.name;
   };
 
+  try {
+    const notice = oldStateNotice(deps.state);
+    if (notice !== null) deps.warn(`mca: ${notice}`);
+  } catch {
+    // The notice is a courtesy: a state folder that cannot be written fails below, with its reason.
+  }
   const resumed = options.resume ? findSessionToResume(deps.state, options.resumeId) : null;
   if (resumed instanceof Error) return resumed;
   if (options.resume && resumed === null) deps.warn("no earlier chat session in this project: starting a new one (`mca sessions` lists them all)");
@@ -106,8 +112,6 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const snapshots = createSnapshotFiles(deps.state, { folder: snapshotFolder, checkpoints: createTreeCheckpoints(deps.state, snapshotFolder, deps.env) });
   let transcript;
   try {
-    const notice = oldStateNotice(deps.state);
-    if (notice !== null) deps.warn(`mca: ${notice}`);
     transcript = openTranscript(deps.state, deps.sessionId, { mode: deps.mode, startedAt: deps.startedAt, snapshots: snapshotFolder }, deps.redact);
   } catch (error) {
     return new Error(`cannot open the session transcript in ${deps.state.dir}: ${describeError(error)}`);
@@ -123,7 +127,8 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       approve: io.approve,
       snapshots,
       transcript,
-      emit: io.emit,
+      // What a mode prints, the model's streamed words included, is redacted on the way to it.
+      emit: redactEvents(io.emit, deps.redact),
       redact: deps.redact,
       ...(history === null ? {} : { history }),
       ...(deps.findTool === undefined ? {} : { findTool: deps.findTool }),
