@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, expandVariables, formatPath } from "./config-reader.js";
+import { ConfigError, expandVariables, formatPath, referencedVariables } from "./config-reader.js";
 
 describe("formatPath", () => {
   it("joins plain keys with dots and writes indexes in brackets", () => {
@@ -77,5 +77,11 @@ describe("expandVariables", () => {
       ok: false,
       reason: '"${1X}" is not a variable reference (write ${NAME} or ${NAME:-default})',
     });
+  });
+});
+
+describe("referencedVariables", () => {
+  it("names each variable a string refers to, with or without a default, and nothing else", () => {
+    expect(referencedVariables("Bearer ${GITHUB_TOKEN} ${PORT:-3115} $HOME ${1X} ${A}${B:-${C}")).toEqual(["GITHUB_TOKEN", "PORT", "A", "B"]);
   });
 });

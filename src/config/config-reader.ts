@@ -1,8 +1,7 @@
 // Reading a config file into typed values, once, at the boundary: the one error a config file produces
 // (ConfigError: which file, where in it, what is wrong), typed readers over positioned JSON nodes that
 // throw it naming the exact path, line and column, and `${VAR}` expansion from a given environment.
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import { describeError } from "../kernel/index.js";
+import { readRegularFile } from "./regular-file.js";
 import { positionAt, readJson, type JsonNode, type JsonReadError, type PathSegment, type SourcePosition } from "./json-reader.js";
 
 /** Keys made of these print after a dot; any other key prints in brackets, quoted. */
@@ -86,6 +85,11 @@ export interface ReadContext {
   readonly file: string;
   readonly text: string;
   readonly env: Env;
+  /**
+   * Strings come back as written, `${VAR}` kept, once their expansion from `env` has passed every check:
+   * what the trust question shows, so no value of the user's environment is printed.
+   */
+  readonly asWritten?: boolean;
 }
 
 export function fail(context: ReadContext, path: Path, offset: number, detail: string): never {
@@ -134,15 +138,32 @@ export function readString(node: JsonNode, path: Path, context: ReadContext): st
   return node.kind === "string" ? node.value : mismatch(node, path, context, "a string");
 }
 
-/** A string with `${VAR}` and `${VAR:-default}` expanded from the context's environment. */
-export function readExpandedString(node: JsonNode, path: Path, context: ReadContext): string {
-  const expansion = expandVariables(readString(node, path, context), context.env);
-  return expansion.ok ? expansion.value : fail(context, path, node.offset, expansion.reason);
+/** A problem with an expanded value, or undefined when it passes. */
+export type ValueCheck = (value: string) => string | undefined;
+
+/** A config string as written and as expanded from the context's environment. */
+function expandedString(node: JsonNode, path: Path, context: ReadContext): { readonly written: string; readonly value: string } {
+  const written = readString(node, path, context);
+  const expansion = expandVariables(written, context.env);
+  return expansion.ok ? { written, value: expansion.value } : fail(context, path, node.offset, expansion.reason);
+}
+
+function chosen(context: ReadContext, string: { readonly written: string; readonly value: string }): string {
+  return context.asWritten === true ? string.written : string.value;
+}
+
+/**
+ * A string with `${VAR}` and `${VAR:-default}` expanded from the context's environment; `check` judges the
+ * expanded value (a URL with a `${PORT}` in it is a URL once expanded), whichever form comes back.
+ */
+export function readExpandedString(node: JsonNode, path: Path, context: ReadContext, check: ValueCheck = () => undefined): string {
+  const string = expandedString(node, path, context);
+  const problem = check(string.value);
+  return problem === undefined ? chosen(context, string) : fail(context, path, node.offset, problem);
 }
 
 export function readNonEmptyExpandedString(node: JsonNode, path: Path, context: ReadContext): string {
-  const value = readExpandedString(node, path, context);
-  return value === "" ? fail(context, path, node.offset, "must not be empty") : value;
+  return readExpandedString(node, path, context, (value) => (value === "" ? "must not be empty" : undefined));
 }
 
 export function readExpandedStringArray(node: JsonNode, path: Path, context: ReadContext): string[] {
@@ -150,7 +171,7 @@ export function readExpandedStringArray(node: JsonNode, path: Path, context: Rea
   return node.items.map((item, index) => readExpandedString(item, [...path, index], context));
 }
 
-/** An object of strings with the values expanded; `check` may reject a key or a value with a reason. */
+/** An object of strings with the values expanded; `check` may reject a key or an expanded value with a reason. */
 export function readExpandedStringMap(
   node: JsonNode,
   path: Path,
@@ -159,9 +180,9 @@ export function readExpandedStringMap(
 ): Record<string, string> {
   const object = node.kind === "object" ? node : mismatch(node, path, context, "an object of strings");
   const entries = [...object.members].map(([key, member]): [string, string] => {
-    const value = readExpandedString(member.value, [...path, key], context);
-    const problem = check(key, value);
-    return problem === undefined ? [key, value] : fail(context, [...path, key], member.keyOffset, problem);
+    const string = expandedString(member.value, [...path, key], context);
+    const problem = check(key, string.value);
+    return problem === undefined ? [key, chosen(context, string)] : fail(context, [...path, key], member.keyOffset, problem);
   });
   // fromEntries defines own properties, so a key such as "__proto__" stays an ordinary key.
   return Object.fromEntries(entries);
@@ -221,27 +242,31 @@ export function expandVariables(text: string, env: Env): Expansion {
   }
 }
 
-/**
- * A config file's text; null when it does not exist; a ConfigError starting with `cannotRead` otherwise.
- * Only a regular file is read: a repository could commit a named pipe under a config file's name, and
- * reading one waits for ever. Opened without blocking (a pipe opens at once) and checked on the open file,
- * so nothing can be swapped in between; read synchronously, as these files are small and read at start-up,
- * where the first asynchronous file operation would start libuv's thread pool for nothing.
- */
+const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;
+
+/** Every variable a config string refers to with `${NAME}` or `${NAME:-default}`, in order of appearance. */
+export function referencedVariables(text: string): string[] {
+  return [...text.matchAll(VARIABLE_REFERENCE)].map((match) => match[1] ?? "");
+}
+
+/** More than any config file needs; the cap keeps a repository's huge file from being read whole at start-up. */
+export const MAX_CONFIG_FILE_BYTES = 4 * 1024 * 1024;
+
+/** A config file's text (read by readRegularFile); null when it does not exist; a ConfigError starting with `cannotRead` otherwise. */
 export function readConfigText(file: string, cannotRead: string): string | null | ConfigError {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    if (error instanceof Error && "code" in error && (error.code === "ENOENT" || error.code === "ENOTDIR")) return null;
-    return new ConfigError(file, "", `${cannotRead}: ${describeError(error)}`);
-  }
-  try {
-    if (!fstatSync(fd).isFile()) return new ConfigError(file, "", `${cannotRead}: not a regular file`);
-    return readFileSync(fd, "utf8");
-  } catch (error) {
-    return new ConfigError(file, "", `${cannotRead}: ${describeError(error)}`);
-  } finally {
-    closeSync(fd);
+  const read = readRegularFile(file, MAX_CONFIG_FILE_BYTES);
+  switch (read.kind) {
+    case "absent":
+      return null;
+    case "read":
+      return read.bytes.toString("utf8");
+    case "too-large":
+      return new ConfigError(file, "", `${cannotRead}: larger than ${MAX_CONFIG_FILE_BYTES / (1024 * 1024)} MiB`);
+    case "unreadable":
+      return new ConfigError(file, "", `${cannotRead}: ${read.reason}`);
+    default: {
+      const unknown: never = read;
+      throw new Error(`unknown read ${JSON.stringify(unknown)}`);
+    }
   }
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { McpConfig } from "../mcp/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { ConfigError, type Env } from "./config-reader.js";
-import { configuredSecrets, loadMcpConfig, parseMcpConfig } from "./mcp-config.js";
+import { configuredSecrets, loadMcpConfig, mcpConfigAsWritten, parseMcpConfig } from "./mcp-config.js";
 
 const FILE = "mcp.config.json";
 
@@ -289,6 +289,52 @@ describe("parseMcpConfig", () => {
       detail: "must be an object, not an array",
       message: "mcp.config.json:1:1: must be an object, not an array",
     });
+  });
+});
+
+describe("mcpConfigAsWritten", () => {
+  const text = JSON.stringify({
+    mcpServers: {
+      local: { command: "${NODE:-node}", args: ["--key", "${API_KEY}"], env: { TOKEN: "Bearer ${SECRET}" }, cwd: "tools" },
+      tickets: {
+        url: "http://127.0.0.1:${TICKETS_PORT}/mcp",
+        headers: { Authorization: "Bearer ${SECRET}" },
+        oauth: { clientId: "${CLIENT}", clientSecret: "${CLIENT_SECRET}", scopes: ["${SCOPE:-read}"] },
+      },
+    },
+  });
+  const env = { API_KEY: "k-123", SECRET: "s3cret", TICKETS_PORT: "4000", CLIENT: "c", CLIENT_SECRET: "cs" };
+
+  it("keeps every ${VAR} as written, showing no value of the environment", () => {
+    expect(mcpConfigAsWritten(text, FILE, env)).toEqual({
+      file: FILE,
+      servers: [
+        { alias: "local", transport: "stdio", command: "${NODE:-node}", args: ["--key", "${API_KEY}"], env: { TOKEN: "Bearer ${SECRET}" }, cwd: "tools", enabled: true },
+        {
+          alias: "tickets",
+          transport: "http",
+          url: "http://127.0.0.1:${TICKETS_PORT}/mcp",
+          headers: { Authorization: "Bearer ${SECRET}" },
+          oauth: { clientId: "${CLIENT}", clientSecret: "${CLIENT_SECRET}", scopes: ["${SCOPE:-read}"] },
+          enabled: true,
+        },
+      ],
+    });
+  });
+
+  it("checks a URL once its variables are expanded, so a ${VAR} port is a URL and a bad value is not", () => {
+    expect(configOf(text, env).servers[1]).toMatchObject({ url: "http://127.0.0.1:4000/mcp" });
+    const bad = { ...env, TICKETS_PORT: "not-a-port" };
+    const asRun = parseMcpConfig(text, FILE, bad);
+    expect(asRun).toBeInstanceOf(ConfigError);
+    expect(mcpConfigAsWritten(text, FILE, bad)).toEqual(asRun);
+    expect(asRun instanceof ConfigError ? asRun.message : "").toBe("mcp.config.json:1:148: mcpServers.tickets.url: must be an http:// or https:// URL");
+  });
+
+  it("fails where the real parse fails: a variable that is not set", () => {
+    const { TICKETS_PORT: _unset, ...rest } = env;
+    const error = mcpConfigAsWritten(text, FILE, rest);
+    expect(error instanceof ConfigError ? error.detail : error).toBe("variable TICKETS_PORT is not set");
   });
 });
 

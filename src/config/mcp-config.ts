@@ -74,7 +74,19 @@ function readConfig(context: ReadContext, root: JsonObjectNode): McpConfig {
 
 /** mcp.config.json validated into a typed McpConfig, or the first ConfigError found. Pure. */
 export function parseMcpConfig(text: string, file: string, env: Env): McpConfig | ConfigError {
-  const context: ReadContext = { file, text, env };
+  return parseConfig({ file, text, env });
+}
+
+/**
+ * The same config with every string as written (`${VAR}` kept), once it has passed every check expanded:
+ * what the trust question shows. It fails exactly when parseMcpConfig does; it is never what runs.
+ */
+export function mcpConfigAsWritten(text: string, file: string, env: Env): McpConfig | ConfigError {
+  return parseConfig({ file, text, env, asWritten: true });
+}
+
+function parseConfig(context: ReadContext): McpConfig | ConfigError {
+  const { text, file } = context;
   const root = readConfigJson(text, file, duplicateDetail);
   if (root instanceof ConfigError) return root;
   return readingConfig(() => readConfig(context, readObject(root, [], context)));
@@ -157,10 +169,9 @@ function checkHeader(name: string, value: string): string | undefined {
   return undefined;
 }
 
-function readUrl(node: JsonNode, path: Path, context: ReadContext): string {
-  const url = readExpandedString(node, path, context);
-  if (URL.canParse(url) && URL_PROTOCOLS.includes(new URL(url).protocol)) return url;
-  return fail(context, path, node.offset, "must be an http:// or https:// URL");
+/** Judged once expanded: `http://127.0.0.1:${TICKETS_PORT}/mcp` is a URL when the port is filled in. */
+function urlProblem(url: string): string | undefined {
+  return URL.canParse(url) && URL_PROTOCOLS.includes(new URL(url).protocol) ? undefined : "must be an http:// or https:// URL";
 }
 
 function readStdio(common: Common, server: JsonObjectNode, path: Path, context: ReadContext): StdioServerConfig {
@@ -210,7 +221,7 @@ function readHttp(common: Common, server: JsonObjectNode, path: Path, context: R
   return {
     ...common,
     transport: "http",
-    url: readUrl(requiredField(server, "url", path, context), [...path, "url"], context),
+    url: readExpandedString(requiredField(server, "url", path, context), [...path, "url"], context, urlProblem),
     headers: headers === undefined ? {} : readExpandedStringMap(headers, [...path, "headers"], context, checkHeader),
     ...(oauth === undefined ? {} : { oauth: readOAuth(oauth, [...path, "oauth"], context) }),
   };
