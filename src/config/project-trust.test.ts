@@ -1,9 +1,10 @@
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, readFile, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { ConfigError } from "./config-reader.js";
-import { projectTrust, recordTrust, trustStoreFile } from "./project-trust.js";
+import { MAX_HASHED_PROGRAM_BYTES, projectTrust, recordTrust, trustStoreFile, type ProjectFiles } from "./project-trust.js";
 
 describe("project trust", () => {
   const root = tempProjectPerTest("mca-trust-");
@@ -30,6 +31,55 @@ describe("project trust", () => {
     // A settings file appearing is a change too: trust covers the set of files, not only their bytes.
     await writeFile(join(dir, ".mca", "settings.json"), '{"permissions":{"allow":["bash"]}}');
     expect(projectTrust(dir, env())).toMatchObject({ kind: "untrusted", changed: true });
+  });
+
+  const untrustedFiles = (dir: string): ProjectFiles => {
+    const state = projectTrust(dir, env());
+    if (state instanceof ConfigError || state.kind !== "untrusted") throw new Error(`expected untrusted, got ${JSON.stringify(state)}`);
+    return state.files;
+  };
+
+  it("hashes the project files a stdio server runs, so a change to one asks again", async () => {
+    const dir = await project();
+    await mkdir(join(dir, "tools"));
+    await writeFile(join(dir, "tools", "server.sh"), "#!/bin/sh\nexec node server.js\n");
+    await writeFile(join(dir, "tools", "server.js"), "// the server\n");
+    await writeFile(join(root(), "outside.js"), "// not the project's\n");
+    execFileSync("mkfifo", [join(dir, "tools", "pipe")]);
+    const config = {
+      mcpServers: {
+        // A command with a slash is a path, found from the server's cwd; arguments that name regular files inside the project are hashed too.
+        script: { command: "./server.sh", args: ["-v", "server.js", "pipe", "../../outside.js", "${HOME}"], cwd: "tools" },
+        // A bare command is looked up on PATH, not in the project.
+        node: { command: "server.sh", args: [join(dir, "tools", "server.js")], cwd: "tools" },
+        off: { command: "./tools/server.sh", enabled: false },
+        remote: { url: "http://127.0.0.1:9/mcp" },
+      },
+    };
+    await writeFile(join(dir, "mcp.config.json"), JSON.stringify(config));
+    const files = untrustedFiles(dir);
+    expect(files.programs).toEqual([
+      { alias: "script", path: join("tools", "server.sh"), hashed: true },
+      { alias: "script", path: join("tools", "server.js"), hashed: true },
+      { alias: "node", path: join("tools", "server.js"), hashed: true },
+    ]);
+    await recordTrust(files, env(), new Date(0));
+    expect(projectTrust(dir, env())).toMatchObject({ kind: "trusted" });
+
+    await writeFile(join(dir, "tools", "server.js"), "// the server, changed\n");
+    expect(projectTrust(dir, env())).toMatchObject({ kind: "untrusted", changed: true });
+  });
+
+  it("lists a file too large to hash, without reading it, and hashes the rest", async () => {
+    const dir = await project();
+    await writeFile(join(dir, "big.js"), "");
+    await truncate(join(dir, "big.js"), MAX_HASHED_PROGRAM_BYTES + 1);
+    await writeFile(join(dir, "small.js"), "1");
+    await writeFile(join(dir, "mcp.config.json"), JSON.stringify({ mcpServers: { s: { command: "node", args: ["big.js", "small.js"] } } }));
+    expect(untrustedFiles(dir).programs).toEqual([
+      { alias: "s", path: "big.js", hashed: false },
+      { alias: "s", path: "small.js", hashed: true },
+    ]);
   });
 
   it("keeps the record in the user's config folder, readable by the user only, never in the project", async () => {

@@ -6,9 +6,12 @@
 import { createHash } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { realpathSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { describeError } from "../kernel/index.js";
-import { ConfigError, optionalField, readConfigJson, readConfigText, readingConfig, readObject, type ReadContext } from "./config-reader.js";
+import { stdioServerCwd } from "../mcp/index.js";
+import { ConfigError, optionalField, readConfigJson, readConfigText, readingConfig, readObject, type Env, type ReadContext } from "./config-reader.js";
+import { parseMcpConfig } from "./mcp-config.js";
+import { readRegularFile } from "./regular-file.js";
 import { userConfigDir } from "./settings.js";
 
 export const PROJECT_MCP_CONFIG = "mcp.config.json";
@@ -24,9 +27,27 @@ export interface ProjectFiles {
    * before trusting is exactly what the hash records.
    */
   readonly texts: ReadonlyMap<string, string | ConfigError>;
-  /** sha256 over every file's name, presence and bytes. */
+  /** The files of the project that the enabled stdio servers of its mcp.config.json run, in the config's order. */
+  readonly programs: readonly ProjectProgram[];
+  /** sha256 over every file's name, presence and bytes, and over each program's path and bytes. */
   readonly hash: string;
 }
+
+/**
+ * A file inside the project that a stdio server runs: its command, or an argument, that names a regular file
+ * there (`./tools/server.sh`, `node dist/server.js`). Its bytes are in the hash, so a change to it asks again;
+ * only the file named is hashed, not what it loads in turn.
+ */
+export interface ProjectProgram {
+  readonly alias: string;
+  /** Relative to the project folder. */
+  readonly path: string;
+  /** False when it did not fit in what was left of MAX_HASHED_PROGRAM_BYTES: then its later changes are not asked about. */
+  readonly hashed: boolean;
+}
+
+/** What start-up reads and hashes of the programs, all together: a bundled server of a few MiB fits, a repository's gigabytes do not. */
+export const MAX_HASHED_PROGRAM_BYTES = 16 * 1024 * 1024;
 
 /** One of the project's own files as it was read for the trust decision: its path and text (or why it could not be read). */
 export interface ProjectFileRead {
@@ -58,27 +79,58 @@ export function trustStoreFile(env: Readonly<Record<string, string | undefined>>
 }
 
 /** The project's own files and their hash, read now; null when it has none of them (nothing to hash or trust). */
-function readProjectFiles(projectDir: string): ProjectFiles | null {
+function readProjectFiles(projectDir: string, env: Env): ProjectFiles | null {
   const realDir = realPath(projectDir);
   const texts = new Map<string, string | ConfigError>();
+  const hash = createHash("sha256");
   // Name and length prefix each entry, so no two different sets of files give the same stream.
-  const stream: string[] = [];
   for (const name of PROJECT_FILES) {
     const path = join(realDir, name);
     const text = readConfigText(path, "cannot read the file");
     const entry = text === null ? "absent" : text instanceof ConfigError ? "unreadable" : `${Buffer.byteLength(text)}`;
-    stream.push(`${name}\0${entry}\0`, typeof text === "string" ? text : "");
+    hash.update(`${name}\0${entry}\0`).update(typeof text === "string" ? text : "");
     if (text !== null) texts.set(path, text);
   }
   if (texts.size === 0) return null;
-  const hash = createHash("sha256");
-  for (const part of stream) hash.update(part);
-  return { projectDir: realDir, texts, hash: hash.digest("hex") };
+  const programs = readPrograms(realDir, texts.get(join(realDir, PROJECT_MCP_CONFIG)), env);
+  for (const program of programs) {
+    hash.update(`program\0${program.alias}\0${program.path}\0${program.bytes === undefined ? "unhashed" : program.bytes.length}\0`);
+    if (program.bytes !== undefined) hash.update(program.bytes);
+  }
+  return { projectDir: realDir, texts, programs: programs.map(({ alias, path, hashed }) => ({ alias, path, hashed })), hash: hash.digest("hex") };
+}
+
+/**
+ * The project files the config's enabled stdio servers run, with the bytes of those hashed. A command is a
+ * file only when it names a path (with a `/`; a bare name is looked up on PATH); any argument may be one.
+ * Both are resolved against the server's working folder, as the child resolves them. A config that cannot
+ * be read runs nothing.
+ */
+function readPrograms(realDir: string, text: string | ConfigError | undefined, env: Env): readonly (ProjectProgram & { readonly bytes?: Buffer })[] {
+  const configFile = join(realDir, PROJECT_MCP_CONFIG);
+  const config = typeof text === "string" ? parseMcpConfig(text, configFile, env) : undefined;
+  if (config === undefined || config instanceof ConfigError) return [];
+  const programs: (ProjectProgram & { readonly bytes?: Buffer })[] = [];
+  let budget = MAX_HASHED_PROGRAM_BYTES;
+  for (const server of config.servers) {
+    if (server.transport !== "stdio" || !server.enabled) continue;
+    const cwd = stdioServerCwd(server, configFile);
+    const named = [...(server.command.includes("/") ? [server.command] : []), ...server.args];
+    for (const path of new Set(named.map((name) => resolve(cwd, name)))) {
+      const inside = relative(realDir, path);
+      if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) continue;
+      const read = readRegularFile(path, budget);
+      if (read.kind === "absent" || read.kind === "unreadable") continue;
+      if (read.kind === "read") budget -= read.bytes.length;
+      programs.push({ alias: server.alias, path: inside, hashed: read.kind === "read", ...(read.kind === "read" ? { bytes: read.bytes } : {}) });
+    }
+  }
+  return programs;
 }
 
 /** Whether the user trusted this project folder for its present contents; a broken store is a ConfigError. */
-export function projectTrust(projectDir: string, env: Readonly<Record<string, string | undefined>>): TrustState | ConfigError {
-  const files = readProjectFiles(projectDir);
+export function projectTrust(projectDir: string, env: Env): TrustState | ConfigError {
+  const files = readProjectFiles(projectDir, env);
   if (files === null) return { kind: "no-project-files" };
   const store = readStore(trustStoreFile(env));
   if (store instanceof ConfigError) return store;
