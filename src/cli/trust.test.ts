@@ -1,11 +1,11 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createScriptedAsker } from "./test-support/scripted-asker.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
-import { settleProjectTrust } from "./trust.js";
+import { runTrustCommand, settleProjectTrust } from "./trust.js";
 import { readConfiguredServers } from "./mcp-servers.js";
 import type { Choice } from "./terminal.js";
 
@@ -56,12 +56,12 @@ describe("a cloned repository's own files", () => {
     expect(existsSync(join(project.home, ".config", "mca", "trusted-projects.json"))).toBe(false);
   });
 
-  it("are shown by `mca trust` (names of headers, never values; hostile bytes visible) and then apply until they change", async () => {
+  it("are shown by `mca trust` (header templates, never values; hostile bytes visible) and then apply until they change", async () => {
     const trust = await project.run(["trust"], "", env);
     expect(trust.code).toBe(0);
     expect(started()).toBe(false);
     expect(trust.stdout).toContain('marker (stdio): "sh" "-c" "touch STARTED; exit 1 # \\u009b2J"');
-    expect(trust.stdout).toContain('remote (http): "http://127.0.0.1:9/mcp"  headers: Authorization');
+    expect(trust.stdout).toContain('remote (http): "http://127.0.0.1:9/mcp"\n      header Authorization: "Bearer ${SECRET_TOKEN}"\n');
     expect(trust.stdout).toContain("would allow without asking these calls:\n    bash\n");
     expect(trust.stdout).not.toContain(SECRET);
     expect(trust.stdout).not.toContain("\u009b");
@@ -116,7 +116,7 @@ describe("the chat's trust question", () => {
     expect(await settleProjectTrust(first)).toMatchObject({ trusted: true });
     const said = first.asker.transcript.join("\n");
     expect(said).toContain("marker (stdio)");
-    expect(said).toContain("headers: Authorization");
+    expect(said).toContain('header Authorization: "Bearer ${SECRET_TOKEN}"');
     expect(said).not.toContain(SECRET);
     // Asked once: the next run is trusted without a question (an empty script would throw if asked).
     const again = { ...deps(undefined, []), asker: createScriptedAsker([]) };
@@ -153,5 +153,116 @@ describe("the chat's trust question", () => {
       expect(await settleProjectTrust(deps(answer, warnings))).toMatchObject({ trusted: false });
       expect(warnings.join("\n")).toContain("not trusted");
     }
+  });
+});
+
+describe("what the trust question shows", () => {
+  let project: TempProject;
+  beforeEach(async () => {
+    project = await createTempProject();
+  });
+  afterEach(() => project.remove());
+  const store = (): string => join(project.home, ".config", "mca", "trusted-projects.json");
+  const TICKETS = JSON.stringify({ mcpServers: { tickets: { type: "http", url: "http://127.0.0.1:${TICKETS_PORT}/mcp" } } });
+  const env = (extra: Record<string, string>) => ({ XDG_CONFIG_HOME: join(project.home, ".config"), ...extra });
+  const trustCommand = async (extra: Record<string, string>) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runTrustCommand({ projectDir: project.dir, env: env(extra), out: (text) => out.push(text), err: (text) => err.push(text), now: () => new Date(0) });
+    return { code, out: out.join(""), err: err.join("") };
+  };
+
+  it("is every template as written, cwd, inheritEnv, the project files a server runs and the credentials its templates name", async () => {
+    await mkdir(join(project.dir, "tools"));
+    await writeFile(join(project.dir, "tools", "server.sh"), "#!/bin/sh\n");
+    await mkdir(join(project.dir, ".mca"));
+    await writeFile(join(project.dir, ".mca", "settings.json"), JSON.stringify({ permissions: { allow: ["bash"], deny: ["list_dir"] } }));
+    const config = {
+      mcpServers: {
+        local: {
+          command: "./server.sh",
+          args: ["--verbose"],
+          cwd: "tools",
+          inheritEnv: true,
+          env: { API: "${ANTHROPIC_API_KEY}", "MODE\u009b": "fast" },
+        },
+        tickets: {
+          url: "http://127.0.0.1:${TICKETS_PORT}/mcp",
+          headers: { Authorization: "Bearer ${GITHUB_TOKEN}", "X-Port": "${TICKETS_PORT}" },
+          oauth: { clientId: "mca", scopes: ["read"] },
+        },
+        off: { command: "evil", enabled: false },
+      },
+    };
+    await writeFile(join(project.dir, "mcp.config.json"), JSON.stringify(config));
+    const trust = await trustCommand({ ANTHROPIC_API_KEY: "sk-ant-s3cret", GITHUB_TOKEN: "ghp_s3cret", TICKETS_PORT: "4000" });
+    expect(trust).toEqual({
+      code: 0,
+      out: [
+        `This folder has its own mca configuration: ${realpathSync(project.dir)}`,
+        "  mcp.config.json would start these MCP servers:",
+        '    local (stdio): "./server.sh" "--verbose"',
+        '      cwd: "tools"',
+        "      inheritEnv: true (it gets your whole environment, the model's keys excepted)",
+        '      env API="${ANTHROPIC_API_KEY}"',
+        '      env MODE\\u009b="fast"',
+        '      runs from the project, hashed (a change asks again): "tools/server.sh"',
+        "      warning: hands this server your credentials: ANTHROPIC_API_KEY",
+        '    tickets (http): "http://127.0.0.1:${TICKETS_PORT}/mcp"',
+        '      header Authorization: "Bearer ${GITHUB_TOKEN}"',
+        '      header X-Port: "${TICKETS_PORT}"',
+        '      oauth: clientId "mca", scopes "read"',
+        "      warning: hands this server your credentials: GITHUB_TOKEN",
+        "  .mca/settings.json would allow without asking these calls:",
+        "    bash",
+        "  (its deny and ask rules apply whether or not you trust it)",
+        "trusted: these files take effect until they change",
+        "",
+      ].join("\n"),
+      err: "",
+    });
+
+    // The script is in the trust: a change to it asks again.
+    await writeFile(join(project.dir, "tools", "server.sh"), "#!/bin/sh\ncurl evil\n");
+    const changed = await project.run(["tools"], "", { MOCK: "1", ANTHROPIC_API_KEY: "x", GITHUB_TOKEN: "x", TICKETS_PORT: "4000" });
+    expect(changed.stderr).toContain("changed since you trusted it");
+  });
+
+  it("offers a URL with a ${VAR} port as written, and the run gets it expanded", async () => {
+    await writeFile(join(project.dir, "mcp.config.json"), TICKETS);
+    const asker = createScriptedAsker(["remember"]);
+    const warnings: string[] = [];
+    const deps = { projectDir: project.dir, env: env({ TICKETS_PORT: "4000" }), mcpConfigFlag: undefined, trustFlag: false, asker, warn: (line: string) => warnings.push(line), now: () => new Date(0) };
+    const settled = await settleProjectTrust(deps);
+    expect(asker.transcript).toEqual([
+      [
+        `say: This folder has its own mca configuration: ${realpathSync(project.dir)}`,
+        "  mcp.config.json would start these MCP servers:",
+        '    tickets (http): "http://127.0.0.1:${TICKETS_PORT}/mcp"',
+      ].join("\n"),
+      "select: Trust this folder? [remember|session|no]",
+    ]);
+    expect(warnings).toEqual([]);
+    if (settled instanceof Error) throw settled;
+    const config = await readConfiguredServers({ projectDir: project.dir, configPath: undefined, project: settled, env: { TICKETS_PORT: "4000" }, clientVersion: "0", warn: () => undefined });
+    expect(config instanceof Error || config === null ? config : config.servers.map((server) => server.transport === "http" && server.url)).toEqual(["http://127.0.0.1:4000/mcp"]);
+  });
+
+  it("offers no trust and records nothing for a config that cannot be read", async () => {
+    await writeFile(join(project.dir, "mcp.config.json"), TICKETS);
+    const reason = `${realpathSync(project.dir)}/mcp.config.json:1:47: mcpServers.tickets.url: variable TICKETS_PORT is not set`;
+    const notOffered = `${realpathSync(project.dir)} is not offered for trust until its files can be read (${reason})`;
+    const warnings: string[] = [];
+    // An empty script throws if anything is asked.
+    const deps = { projectDir: project.dir, env: env({}), mcpConfigFlag: undefined, trustFlag: false, asker: createScriptedAsker([]), warn: (line: string) => warnings.push(line), now: () => new Date(0) };
+    expect(await settleProjectTrust(deps)).toMatchObject({ trusted: false });
+    expect(warnings).toEqual([`mca: ${notOffered}: its MCP servers are not started and its allow rules are not applied`]);
+
+    expect(await trustCommand({})).toEqual({
+      code: 1,
+      out: `This folder has its own mca configuration: ${realpathSync(project.dir)}\n  mcp.config.json cannot be read: ${reason}\n`,
+      err: `mca: ${notOffered}; nothing is recorded\n`,
+    });
+    expect(existsSync(store())).toBe(false);
   });
 });

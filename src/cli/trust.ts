@@ -2,19 +2,10 @@
 // programs and widen permissions, so they take effect only once the user has seen what they would do and
 // trusted the folder for these contents: the chat asks once; without a terminal they are skipped with one
 // line naming `mca trust` (which shows the same summary and records the trust) and `--trust-project`.
-import {
-  PROJECT_FILES,
-  PROJECT_MCP_CONFIG,
-  PROJECT_SETTINGS,
-  parseMcpConfig,
-  parseSettings,
-  projectFileRead,
-  projectTrust,
-  recordTrust,
-  type ProjectFiles,
-} from "../config/index.js";
-import type { McpServerConfig } from "../mcp/index.js";
+// Files that cannot be read are never offered: what the user cannot be shown cannot be trusted.
+import { PROJECT_FILES, projectTrust, recordTrust, type ProjectFiles } from "../config/index.js";
 import type { Asker, Choice } from "./terminal.js";
+import { summarise } from "./trust-summary.js";
 import { untrustedText } from "./untrusted-text.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -49,6 +40,11 @@ export async function settleProjectTrust(deps: TrustDeps): Promise<SettledTrust 
   const settled = (trusted: boolean): SettledTrust => ({ trusted, files: state.files });
   if (state.kind === "trusted" || deps.trustFlag) return settled(true);
   const summary = summarise(state.files, deps);
+  // What cannot be read cannot be shown, so it is not offered: a trust recorded for it would cover what was never seen.
+  if (summary.unreadable.length > 0) {
+    deps.warn(`mca: ${notOffered(state.files, summary.unreadable)}: its MCP servers are not started and its allow rules are not applied`);
+    return settled(false);
+  }
   // Nothing that would start or widen a permission (say, only deny rules): nothing to ask about.
   if (summary.widens === 0) return settled(true);
   if (deps.asker === undefined) {
@@ -106,6 +102,10 @@ export async function runTrustCommand(deps: TrustCommandDeps): Promise<number> {
   }
   const summary = summarise(state.files, { ...deps, mcpConfigFlag: undefined });
   deps.out(`${summary.lines.join("\n")}\n`);
+  if (summary.unreadable.length > 0) {
+    deps.err(`mca: ${notOffered(state.files, summary.unreadable)}; nothing is recorded\n`);
+    return 1;
+  }
   if (state.kind === "trusted") {
     deps.out("already trusted for these contents\n");
     return 0;
@@ -119,77 +119,6 @@ export async function runTrustCommand(deps: TrustCommandDeps): Promise<number> {
   return 0;
 }
 
-interface TrustSummary {
-  readonly lines: readonly string[];
-  /** How many servers would start and allow rules would apply. */
-  readonly widens: number;
-}
-
-/**
- * What trusting the folder would do, as the user must see it before saying yes: each server's command and
- * arguments or URL, with the names (never the values) of its env and headers; each allow rule. Every word
- * comes from the repository, so each is printed through untrustedText.
- */
-function summarise(files: ProjectFiles, deps: Pick<TrustDeps, "projectDir" | "env" | "mcpConfigFlag">): TrustSummary {
-  const lines = [`This folder has its own mca configuration: ${untrustedText(files.projectDir)}`];
-  let widens = 0;
-  const config = projectFileRead(files, PROJECT_MCP_CONFIG);
-  // Shown with --mcp-config too: the trust recorded covers the file, and it takes effect in the next run without the flag.
-  if (config !== null) {
-    const servers = projectServers(config.text, config.path, deps.env);
-    if (servers instanceof Error) {
-      lines.push(`  ${PROJECT_MCP_CONFIG} cannot be read: ${untrustedText(servers.message)}`);
-      widens += 1;
-    } else {
-      const enabled = servers.filter((server) => server.enabled);
-      widens += enabled.length;
-      const notNow = deps.mcpConfigFlag === undefined ? "" : " (not in this run: --mcp-config replaces it)";
-      lines.push(`  ${PROJECT_MCP_CONFIG} would start ${enabled.length === 0 ? "no servers" : "these MCP servers"}${notNow}${enabled.length === 0 ? "" : ":"}`);
-      for (const server of enabled) lines.push(`    ${describeServer(server)}`);
-    }
-  }
-  const settings = projectFileRead(files, PROJECT_SETTINGS);
-  if (settings !== null) {
-    const rules = settings.text instanceof Error ? settings.text : parseSettings(settings.text, settings.path);
-    if (rules instanceof Error) {
-      lines.push(`  ${PROJECT_SETTINGS} cannot be read: ${untrustedText(rules.message)}`);
-    } else {
-      const allows = rules.filter((rule) => rule.verdict === "allow");
-      widens += allows.length;
-      lines.push(`  ${PROJECT_SETTINGS} would allow without asking ${allows.length === 0 ? "nothing" : "these calls:"}`);
-      for (const rule of allows) lines.push(`    ${untrustedText(rule.pattern.text)}`);
-      lines.push("  (its deny and ask rules apply whether or not you trust it)");
-    }
-  }
-  return { lines, widens };
-}
-
-/**
- * The servers as written: each `${VAR}` the environment defines stays a `${VAR}` placeholder, so no value of
- * the user's environment is shown, while a variable that is not set fails here as it would in the real run.
- */
-function projectServers(text: string | Error, file: string, env: Env): readonly McpServerConfig[] | Error {
-  if (text instanceof Error) return text;
-  const placeholders = Object.fromEntries(Object.keys(env).map((name) => [name, `\${${name}}`]));
-  const config = parseMcpConfig(text, file, placeholders);
-  return config instanceof Error ? config : config.servers;
-}
-
-function describeServer(server: McpServerConfig): string {
-  const shown = (text: string): string => untrustedText(JSON.stringify(text));
-  switch (server.transport) {
-    case "stdio": {
-      const env = Object.keys(server.env);
-      const command = [server.command, ...server.args].map(shown).join(" ");
-      return `${untrustedText(server.alias)} (stdio): ${command}${env.length === 0 ? "" : `  env: ${env.map(untrustedText).join(", ")}`}`;
-    }
-    case "http": {
-      const headers = Object.keys(server.headers);
-      return `${untrustedText(server.alias)} (http): ${shown(server.url)}${headers.length === 0 ? "" : `  headers: ${headers.map(untrustedText).join(", ")}`}`;
-    }
-    default: {
-      const unknown: never = server;
-      throw new Error(`unknown server ${JSON.stringify(unknown)}`);
-    }
-  }
+function notOffered(files: ProjectFiles, unreadable: readonly string[]): string {
+  return `${untrustedText(files.projectDir)} is not offered for trust until its files can be read (${untrustedText(unreadable.join("; "))})`;
 }

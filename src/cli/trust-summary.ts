@@ -1,0 +1,163 @@
+// What the trust question shows: everything trusting the folder would let its files do. Each server's command
+// and arguments or URL, cwd, inheritEnv, and each env and header value as its template (`${GITHUB_TOKEN}`
+// is not a secret; its value is), with a warning when a template names a credential; the project files a
+// server runs; each allow rule. Every word comes from the repository, so each is printed through untrustedText.
+import {
+  mcpConfigAsWritten,
+  PROJECT_MCP_CONFIG,
+  PROJECT_SETTINGS,
+  parseSettings,
+  projectFileRead,
+  referencedVariables,
+  type ProjectFiles,
+  type ProjectProgram,
+} from "../config/index.js";
+import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from "../mcp/index.js";
+import { untrustedText } from "./untrusted-text.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface TrustSummary {
+  readonly lines: readonly string[];
+  /** How many servers would start and allow rules would apply. */
+  readonly widens: number;
+  /** Why each project file that cannot be read cannot be: such files are never offered for trust. */
+  readonly unreadable: readonly string[];
+}
+
+/**
+ * Variable names that hold credentials by convention (`*` stands for any text at that end), matched without
+ * regard to case: a template naming one hands that credential to the server.
+ */
+const CREDENTIAL_VARIABLES: readonly string[] = [
+  "ANTHROPIC_*",
+  "OPENAI_*",
+  "AWS_*",
+  "AZURE_*",
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "SSH_AUTH_SOCK",
+  "*TOKEN",
+  "*_KEY",
+  "*SECRET",
+  "*PASSWORD",
+  "*PASSWD",
+  "*CREDENTIALS",
+];
+
+function isCredentialVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  return CREDENTIAL_VARIABLES.some((glob) => {
+    if (glob.startsWith("*")) return upper.endsWith(glob.slice(1));
+    if (glob.endsWith("*")) return upper.startsWith(glob.slice(0, -1));
+    return upper === glob;
+  });
+}
+
+export function summarise(files: ProjectFiles, deps: { readonly env: Env; readonly mcpConfigFlag: string | undefined }): TrustSummary {
+  const lines = [`This folder has its own mca configuration: ${untrustedText(files.projectDir)}`];
+  const unreadable: string[] = [];
+  let widens = 0;
+  const config = projectFileRead(files, PROJECT_MCP_CONFIG);
+  // Shown with --mcp-config too: the trust recorded covers the file, and it takes effect in the next run without the flag.
+  if (config !== null) {
+    const parsed = config.text instanceof Error ? config.text : mcpConfigAsWritten(config.text, config.path, deps.env);
+    if (parsed instanceof Error) {
+      lines.push(`  ${PROJECT_MCP_CONFIG} cannot be read: ${untrustedText(parsed.message)}`);
+      unreadable.push(parsed.message);
+    } else {
+      const enabled = parsed.servers.filter((server) => server.enabled);
+      widens += enabled.length;
+      const notNow = deps.mcpConfigFlag === undefined ? "" : " (not in this run: --mcp-config replaces it)";
+      lines.push(`  ${PROJECT_MCP_CONFIG} would start ${enabled.length === 0 ? "no servers" : "these MCP servers"}${notNow}${enabled.length === 0 ? "" : ":"}`);
+      for (const server of enabled) lines.push(...describeServer(server, files.programs).map((line) => `    ${line}`));
+    }
+  }
+  const settings = projectFileRead(files, PROJECT_SETTINGS);
+  if (settings !== null) {
+    const rules = settings.text instanceof Error ? settings.text : parseSettings(settings.text, settings.path);
+    if (rules instanceof Error) {
+      lines.push(`  ${PROJECT_SETTINGS} cannot be read: ${untrustedText(rules.message)}`);
+      unreadable.push(rules.message);
+    } else {
+      const allows = rules.filter((rule) => rule.verdict === "allow");
+      widens += allows.length;
+      lines.push(`  ${PROJECT_SETTINGS} would allow without asking ${allows.length === 0 ? "nothing" : "these calls:"}`);
+      for (const rule of allows) lines.push(`    ${untrustedText(rule.pattern.text)}`);
+      lines.push("  (its deny and ask rules apply whether or not you trust it)");
+    }
+  }
+  return { lines, widens, unreadable };
+}
+
+const shown = (text: string): string => untrustedText(JSON.stringify(text));
+
+/** The server's first line, then its details indented below it. */
+function describeServer(server: McpServerConfig, programs: readonly ProjectProgram[]): string[] {
+  const { head, details, templates } = serverParts(server);
+  const own = programs.filter((program) => program.alias === server.alias);
+  const credentials = [...new Set(templates.flatMap(referencedVariables))].filter(isCredentialVariable);
+  return [
+    `${untrustedText(server.alias)} (${server.transport}): ${head}`,
+    ...[
+      ...details,
+      ...own.map((program) =>
+        program.hashed
+          ? `runs from the project, hashed (a change asks again): ${shown(program.path)}`
+          : `runs from the project, too large to hash (its later changes are not asked about): ${shown(program.path)}`,
+      ),
+      ...(credentials.length === 0 ? [] : [`warning: hands this server your credentials: ${credentials.map(untrustedText).join(", ")}`]),
+    ].map((line) => `  ${line}`),
+  ];
+}
+
+interface ServerParts {
+  readonly head: string;
+  readonly details: readonly string[];
+  /** Every string of the server that `${VAR}` is expanded in, as written. */
+  readonly templates: readonly string[];
+}
+
+function serverParts(server: McpServerConfig): ServerParts {
+  switch (server.transport) {
+    case "stdio":
+      return stdioParts(server);
+    case "http":
+      return httpParts(server);
+    default: {
+      const unknown: never = server;
+      throw new Error(`unknown server ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function stdioParts(server: StdioServerConfig): ServerParts {
+  const env = Object.entries(server.env);
+  return {
+    head: [server.command, ...server.args].map(shown).join(" "),
+    details: [
+      ...(server.cwd === undefined ? [] : [`cwd: ${shown(server.cwd)}`]),
+      ...(server.inheritEnv === true ? ["inheritEnv: true (it gets your whole environment, the model's keys excepted)"] : []),
+      ...env.map(([name, value]) => `env ${untrustedText(name)}=${shown(value)}`),
+    ],
+    templates: [server.command, ...server.args, ...env.map(([, value]) => value)],
+  };
+}
+
+function httpParts(server: HttpServerConfig): ServerParts {
+  const headers = Object.entries(server.headers);
+  const { oauth } = server;
+  const oauthFields = [
+    ...(oauth?.clientId === undefined ? [] : [`clientId ${shown(oauth.clientId)}`]),
+    ...(oauth?.clientSecret === undefined ? [] : [`clientSecret ${shown(oauth.clientSecret)}`]),
+    ...(oauth?.scopes === undefined ? [] : [`scopes ${oauth.scopes.map(shown).join(" ")}`]),
+    ...(oauth?.callbackPort === undefined ? [] : [`callbackPort ${oauth.callbackPort}`]),
+  ];
+  return {
+    head: shown(server.url),
+    details: [
+      ...headers.map(([name, value]) => `header ${untrustedText(name)}: ${shown(value)}`),
+      ...(oauth === undefined ? [] : [`oauth: ${oauthFields.length === 0 ? "(a login when the server asks)" : oauthFields.join(", ")}`]),
+    ],
+    templates: [server.url, ...headers.map(([, value]) => value), ...[oauth?.clientId, oauth?.clientSecret, ...(oauth?.scopes ?? [])].filter((text) => text !== undefined)],
+  };
+}
