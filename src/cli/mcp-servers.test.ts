@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { unusedLoopbackUrl } from "../mcp/test-support/scripted-http-server.js";
@@ -66,6 +66,18 @@ describe("mca with mcp.config.json", () => {
       { alias: "down", transport: "http", state: "failed", protocolVersion: null, tools: 0 },
     ]);
     expect(run.code).toBe(0);
+  });
+
+  it("mounts as many tools of a server as the user's mcp.maxToolsPerServer allows, and says so once", async () => {
+    await mkdir(join(project.home, ".config", "mca"), { recursive: true });
+    await writeFile(join(project.home, ".config", "mca", "settings.json"), '{"mcp": {"maxToolsPerServer": 2}}');
+    const run = await project.run(["mcp", "list", "--json", "--trust-project"], "");
+    const servers = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
+    expect(servers.map(({ alias, tools }) => ({ alias, tools }))).toEqual([
+      { alias: "good", tools: 2 },
+      { alias: "down", tools: 0 },
+    ]);
+    expect(run.stderr).toContain("mcp: good: lists 3 tools: 2 are mounted and the rest are not, since one server offers at most 2");
   });
 
   it("refuses a config that names one alias twice, naming the alias and the file, with exit 2", async () => {

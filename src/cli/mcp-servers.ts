@@ -2,7 +2,7 @@
 // each server's health read afresh whenever a view is drawn (`/mcp`, `mca mcp list`), so a server that
 // died since start-up shows as disconnected.
 import { resolve } from "node:path";
-import { ConfigError, loadMcpConfig, parseMcpConfig, PROJECT_MCP_CONFIG, projectFileRead, type McpConfig } from "../config/index.js";
+import { ConfigError, loadMcpConfig, loadMcpSettings, parseMcpConfig, PROJECT_MCP_CONFIG, projectFileRead, userSettingsFile, type McpConfig } from "../config/index.js";
 import { isLegacyVersion, mountServers, type InputResponder, type LoginDeps, type MountedServers, type ServerStatus } from "../mcp/index.js";
 import type { Tool } from "../kernel/index.js";
 import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
@@ -55,7 +55,10 @@ export async function readConfiguredServers(deps: MountDeps): Promise<McpConfig 
   const config = await readMcpConfig(deps);
   if (config instanceof Error) return config;
   const unknownAlias = deps.inputAnswers && unknownAliasError(deps.inputAnswers, config?.servers.map((server) => server.alias) ?? []);
-  return unknownAlias ?? config;
+  if (unknownAlias !== undefined || config === null) return unknownAlias ?? config;
+  // The cap on one server's tools is the user's own setting (settings.json `mcp.maxToolsPerServer`).
+  const settings = loadMcpSettings(userSettingsFile(deps.env));
+  return settings instanceof Error ? settings : { ...config, ...settings };
 }
 
 /** Mounts the servers of a config read by readConfiguredServers; each server's warnings go to `warn`. */

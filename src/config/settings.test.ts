@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Rule } from "../kernel/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { loadRules, parseRuleFlags, parseSettings, userSettingsFile, type ProjectSettings } from "./settings.js";
+import { loadRules, parseMcpSettings, parseRuleFlags, parseSettings, userSettingsFile, type ProjectSettings } from "./settings.js";
 
 const FILE = "/p/.mca/settings.json";
 
@@ -63,6 +63,22 @@ describe("parseSettings", () => {
   it("rejects a key written twice, which JSON.parse would silently drop", () => {
     expect(written(parseSettings('{"permissions":{"deny":["bash"],"deny":[]}}', FILE))).toBe(
       `${FILE}:1:33: permissions.deny: duplicate key "deny": it is written more than once`,
+    );
+  });
+});
+
+describe("parseMcpSettings", () => {
+  it("reads the cap on one server's tools, and nothing when the file says nothing of mcp", () => {
+    expect(parseMcpSettings('{"permissions":{},"mcp":{"maxToolsPerServer":5000}}', FILE)).toEqual({ maxToolsPerServer: 5000 });
+    expect(parseMcpSettings('{"permissions":{}}', FILE)).toEqual({});
+  });
+
+  it("names the place of a cap that is not a positive integer, and of an unknown field", () => {
+    expect(String(parseMcpSettings('{"mcp":{"maxToolsPerServer":0}}', FILE))).toBe(
+      `ConfigError: ${FILE}:1:29: mcp.maxToolsPerServer: must be a positive integer (tools)`,
+    );
+    expect(String(parseMcpSettings('{"mcp":{"maxTools":10}}', FILE))).toBe(
+      `ConfigError: ${FILE}:1:9: mcp.maxTools: unknown field (expected one of: maxToolsPerServer)`,
     );
   });
 });

@@ -1,6 +1,7 @@
 // The user's approval rules: `permissions` from the user and project settings files, plus the
-// `--allow` / `--deny` flags. Validated here, once, into Rules whose origin names where each came from;
-// a settings file is read with the positioned JSON reader, so its errors name `file:line:column`.
+// `--allow` / `--deny` flags; and the user's `mcp` limits. Validated here, once, into Rules whose origin
+// names where each came from; a settings file is read with the positioned JSON reader, so its errors name
+// `file:line:column`.
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseRule, type Rule, type Verdict } from "../kernel/index.js";
@@ -12,6 +13,7 @@ import {
   readConfigText,
   readingConfig,
   readObject,
+  readPositiveInteger,
   readString,
   rejectUnknownFields,
   type JsonObjectNode,
@@ -96,6 +98,38 @@ function readPermissions(root: JsonObjectNode, context: ReadContext): Rule[] {
     }
   }
   return rules;
+}
+
+/** The user's own limits on MCP servers; a field left out keeps mca's default. */
+export interface McpSettings {
+  /** The most tools one server offers the model (mca's default: MAX_TOOLS_PER_SERVER, 1,000). */
+  readonly maxToolsPerServer?: number;
+}
+
+const MCP_SETTINGS_FIELDS = ["maxToolsPerServer"];
+
+/**
+ * The `mcp` object of the user's settings file only: how many tools a server may put before the model is
+ * the user's choice, never a repository's.
+ */
+export function loadMcpSettings(userFile: string): McpSettings | Error {
+  const text = readConfigText(userFile, "cannot read settings");
+  if (text instanceof Error || text === null) return text ?? {};
+  return parseMcpSettings(text, userFile);
+}
+
+export function parseMcpSettings(text: string, file: string): McpSettings | ConfigError {
+  const context: ReadContext = { file, text, env: {} };
+  const root = readConfigJson(text, file);
+  if (root instanceof ConfigError) return root;
+  return readingConfig(() => {
+    const mcp = optionalField(readObject(root, [], context), "mcp");
+    if (mcp === undefined) return {};
+    const fields = readObject(mcp, ["mcp"], context);
+    rejectUnknownFields(fields, ["mcp"], MCP_SETTINGS_FIELDS, context);
+    const maxTools = optionalField(fields, "maxToolsPerServer");
+    return maxTools === undefined ? {} : { maxToolsPerServer: readPositiveInteger(maxTools, ["mcp", "maxToolsPerServer"], context, "tools") };
+  });
 }
 
 export function parseRuleFlags(flags: RuleFlags): Rule[] | Error {

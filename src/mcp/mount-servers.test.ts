@@ -164,7 +164,9 @@ describe("mountServers", () => {
   });
 
   it("mounts as many tools as maxToolsPerServer allows", async () => {
-    const mounted = await mount([stdio("many", manyToolsServer("--tools=3000", "--pages=3"))], { ...deps, maxToolsPerServer: 2500 });
+    const config = { file: "/tmp/mcp.config.json", servers: [stdio("many", manyToolsServer("--tools=3000", "--pages=3"))], maxToolsPerServer: 2500 };
+    const mounted = await mountServers(config, deps);
+    opened.push(mounted);
     expect(mounted.tools.length).toBe(2500);
   });
 

@@ -17,6 +17,8 @@ export interface McpConfig {
   readonly file: string;
   /** In the order the file lists them, disabled ones included (with `enabled: false`). */
   readonly servers: readonly McpServerConfig[];
+  /** The most tools one server offers (the user's settings, `mcp.maxToolsPerServer`); MAX_TOOLS_PER_SERVER when absent. */
+  readonly maxToolsPerServer?: number;
 }
 
 export interface MountedServers {
@@ -35,7 +37,8 @@ export interface MountedServers {
   close(): Promise<void>;
 }
 
-export type MountDeps = Omit<ConnectionDeps, "configFile">;
+/** The cap on a server's tools comes with the config, so one place says it. */
+export type MountDeps = Omit<ConnectionDeps, "configFile" | "maxToolsPerServer">;
 
 export async function mountServers(config: McpConfig, deps: MountDeps): Promise<MountedServers> {
   const enabled = config.servers.filter((server) => server.enabled);
@@ -44,7 +47,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   const connections: ServerConnection[] = [];
   if (enabled.length > 0) {
     const connection = await import("./server-connection.js");
-    for (const server of enabled) connections.push(new connection.ServerConnection(server, { ...deps, configFile: config.file }));
+    for (const server of enabled) connections.push(new connection.ServerConnection(server, { ...deps, configFile: config.file, maxToolsPerServer: config.maxToolsPerServer }));
   }
   await Promise.all(connections.map((connection) => connection.connect()));
 
