@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { userConfigDir } from "../config/index.js";
-import { createRedactor, secretsIn, type Redact } from "../kernel/index.js";
+import { createRedactor, liveRedactor, secretsIn, type Redact } from "../kernel/index.js";
 import {
   createOAuthSession,
   createTokenStore,
@@ -44,7 +44,7 @@ export function growingRedactor(initial: readonly string[]): { readonly redact: 
   const secrets = new Set(initial);
   let current = createRedactor(secrets);
   return {
-    redact: (text) => current(text),
+    redact: liveRedactor(() => current),
     add(secret) {
       if (secrets.has(secret)) return;
       for (const part of secretsIn([secret])) secrets.add(part);
