@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { isatty } from "node:tty";
 import { createShutdown, honourNoColor, parseInvocation, readPackageVersion, USAGE_EXIT_CODE, type Closer, type Invocation } from "./cli/index.js";
-import type { AgentFactory, CliInputResponder, InputAnswers, ServerReconnect, ServerStatus, SettledTrust } from "./cli/index.js";
+import type { AgentFactory, CliInputResponder, InputAnswers, ServerReconnect, ServerStatus, SettledTrust, TerminalLender } from "./cli/index.js";
 import type { Redact } from "./kernel/index.js";
 import type { MountedServers } from "./mcp/index.js";
 import type { SessionMode } from "./session/index.js";
@@ -211,8 +211,8 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     return USAGE_EXIT_CODE;
   }
   input.responder.attachModel(setup.model);
-  const mcpLogin = (alias: string, print: (text: string) => void, fail: (text: string) => void): Promise<number> =>
-    runMcpLogin({ config, env, out: print, err: fail, interactive: true, addSecret: secrets.add }, alias);
+  const mcpLogin = (alias: string, print: (text: string) => void, fail: (text: string) => void, lend: TerminalLender): Promise<number> =>
+    runMcpLogin({ config, env, out: print, err: fail, interactive: true, addSecret: secrets.add, lend }, alias);
   return runMode(invocation, {
     makeAgent: setup.makeAgent,
     banner: setup.banner,
@@ -299,7 +299,7 @@ interface ModeSetup {
   readonly switchModel: (name: string) => Promise<string | Error>;
   readonly modelName: () => string;
   /** `/mcp login <alias>` in the chat. */
-  readonly mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => Promise<number>;
+  readonly mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void, lend: TerminalLender) => Promise<number>;
 }
 
 async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | "mcp-login" | "mcp-logout" }>, setup: ModeSetup): Promise<number> {

@@ -42,8 +42,8 @@ export interface ChatDeps {
   /** The model answering now, and the session's id, for /status. */
   readonly modelName?: () => string;
   readonly sessionId?: string;
-  /** `/mcp login <alias>`: 0 once logged in. */
-  readonly mcpLogin?: (alias: string, print: (text: string) => void, fail: (text: string) => void) => Promise<number>;
+  /** `/mcp login <alias>`: 0 once logged in; a question it has (another authorization server) is asked on the lent terminal. */
+  readonly mcpLogin?: (alias: string, print: (text: string) => void, fail: (text: string) => void, lend: TerminalLender) => Promise<number>;
   /** `/mcp reconnect <alias>`; absent when no server is mounted. */
   readonly reconnectServer?: ServerReconnect;
   /**
@@ -229,6 +229,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     return undefined;
   };
   deps.onTerminal?.(lendTerminal);
+  const { mcpLogin } = deps;
   // Above the input line when it is shown, held while a question owns the terminal, else between the turn's lines.
   deps.onNotices?.((text) => (running === null || input.suspended ? input.printAbove(text) : renderer.note(text)));
 
@@ -244,7 +245,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     costLines: () => costs.sessionLines(),
     statusLines: () => statusLines(),
     ...(deps.switchModel === undefined ? {} : { switchModel: deps.switchModel }),
-    ...(deps.mcpLogin === undefined ? {} : { mcpLogin: deps.mcpLogin }),
+    ...(mcpLogin === undefined ? {} : { mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => mcpLogin(alias, print, fail, lendTerminal) }),
     ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
     // A pager needs a real terminal; elsewhere /last prints.
     ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),

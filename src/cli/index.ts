@@ -6,4 +6,5 @@ export type { InputAnswers } from "./input/answers-file.js";
 export type { CliInputResponder } from "./input/responder.js";
 export type { ServerReconnect, ServerStatus, ServerStatusProvider } from "./mcp-servers.js";
 export type { AgentFactory, SessionIo } from "./session.js";
+export type { TerminalLender } from "./terminal.js";
 export type { SettledTrust } from "./trust.js";

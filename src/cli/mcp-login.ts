@@ -11,11 +11,14 @@ import {
   createTokenStore,
   McpError,
   startLoopbackAuthorizer,
+  type IssuerChange,
   type LoginDeps,
   type LoopbackAuthorizer,
   type McpConfig,
   type TokenStore,
 } from "../mcp/index.js";
+import type { TerminalLender } from "./terminal.js";
+import { untrustedText } from "./untrusted-text.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -64,13 +67,38 @@ export type LoginDepsForCommand = {
   readonly openBrowser?: (url: URL) => void | Promise<void>;
   /** Told each new token, as loginDeps' `addSecret` is. */
   readonly addSecret?: (secret: string) => void;
+  /** The terminal for a question during the login (the chat lends its own); the process's when interactive. */
+  readonly lend?: TerminalLender;
 };
 
-/** xdg-open / open / start, detached and unwaited: a machine without a browser still has the printed URL. */
+export type BrowserCommand = { readonly command: string; readonly args: readonly string[] };
+
+/**
+ * The opener per platform, its URL one argument of an exec (no shell): on Windows `rundll32
+ * url.dll,FileProtocolHandler`, not `cmd /c start`, whose parser would read `&` and `^` in the URL.
+ */
+const OPENERS: Readonly<Partial<Record<NodeJS.Platform, (href: string) => BrowserCommand>>> = {
+  darwin: (href) => ({ command: "open", args: [href] }),
+  win32: (href) => ({ command: "rundll32", args: ["url.dll,FileProtocolHandler", href] }),
+};
+
+/** Only a web page is shown or opened: a `file:` or any other URL an authorization server names is refused. */
+function notWebPage(url: URL): Error | undefined {
+  if (url.protocol === "http:" || url.protocol === "https:") return undefined;
+  return new Error(`the login would open ${JSON.stringify(untrustedText(url.href))} in a browser: only http: and https: URLs are opened`);
+}
+
+export function browserCommand(url: URL, platform: NodeJS.Platform): BrowserCommand | Error {
+  const refused = notWebPage(url);
+  if (refused !== undefined) return refused;
+  return (OPENERS[platform] ?? ((href) => ({ command: "xdg-open", args: [href] })))(url.href);
+}
+
+/** The platform's opener, detached and unwaited: a machine without a browser still has the printed URL. */
 export function openWithPlatformBrowser(url: URL): void {
-  const [command, ...args] =
-    process.platform === "darwin" ? ["open", url.href] : process.platform === "win32" ? ["cmd", "/c", "start", "", url.href] : ["xdg-open", url.href];
-  if (command === undefined) return;
+  const opener = browserCommand(url, process.platform);
+  if (opener instanceof Error) throw opener;
+  const { command, args } = opener;
   try {
     const child = spawn(command, args, { stdio: "ignore", detached: true });
     child.on("error", () => {});
@@ -85,6 +113,20 @@ function httpServer(config: McpConfig | null, alias: string) {
   if (server === undefined) return `no MCP server named ${JSON.stringify(alias)} in ${config?.file ?? "the config (there is none)"}`;
   if (server.transport !== "http") return `${alias} is a stdio server: it takes its credentials from its environment, not from a login`;
   return server;
+}
+
+/** `mca mcp login` in a terminal: the question is asked on the process's own streams. */
+const processTerminal: TerminalLender = async (question) => {
+  const [{ createPromptsAsker }, { Chalk }] = await Promise.all([import("./terminal.js"), import("chalk")]);
+  return question({ asker: createPromptsAsker({ stdin: process.stdin, stdout: process.stdout }), chalk: new Chalk() });
+};
+
+/** Whether the config's client credentials may go to the authorization server the server names now; no unless said. */
+function askAboutIssuer(lend: TerminalLender): (change: IssuerChange) => Promise<boolean> {
+  return async ({ server, was, now, sendsSecret }) => {
+    const question = `${untrustedText(server)} now names authorization server ${untrustedText(now)} (was ${untrustedText(was)}): ${sendsSecret ? "send your client secret there" : "use your client id there"}?`;
+    return (await lend(({ asker }) => asker.confirm(question, false))) === true;
+  };
 }
 
 /** `mca mcp login <alias>` and `/mcp login <alias>`: 0 once logged in, 1 (with the reason on stderr) otherwise. */
@@ -105,6 +147,8 @@ export async function runMcpLogin(deps: LoginDepsForCommand, alias: string): Pro
     authorizer = await startLoopbackAuthorizer({
       ...(server.oauth?.callbackPort === undefined ? {} : { port: server.oauth.callbackPort }),
       open: async (url) => {
+        const refused = notWebPage(url);
+        if (refused !== undefined) throw refused;
         deps.out(`Open this URL to log in to ${alias}:\n  ${url.href}\n`);
         await open(url);
       },
@@ -122,6 +166,7 @@ export async function runMcpLogin(deps: LoginDepsForCommand, alias: string): Pro
       scopes: server.oauth?.scopes?.join(" "),
       authorizer,
       ...(deps.addSecret === undefined ? {} : { onSecret: deps.addSecret }),
+      ...(deps.interactive ? { confirmIssuer: askAboutIssuer(deps.lend ?? processTerminal) } : {}),
     });
     await session.login();
     deps.out(`Logged in to ${alias}; the token is kept in ${store.fileFor(server.url)} (mca mcp logout ${alias} removes it)\n`);

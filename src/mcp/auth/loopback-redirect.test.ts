@@ -31,4 +31,18 @@ describe("startLoopbackAuthorizer", () => {
       await authorizer.close();
     }
   });
+
+  it("awaits no redirect once showing the URL failed", async () => {
+    const authorizer = await startLoopbackAuthorizer({
+      open: () => {
+        throw new Error("only http: and https: URLs are opened");
+      },
+    });
+    try {
+      await expect(authorizer.visit(new URL("file:///etc/passwd"))).rejects.toThrow("only http: and https: URLs are opened");
+      expect((await fetch(`${authorizer.redirectUri}?code=c-1`)).status).toBe(404);
+    } finally {
+      await authorizer.close();
+    }
+  });
 });

@@ -45,8 +45,9 @@ export async function startLoopbackAuthorizer(options: LoopbackOptions): Promise
   return {
     redirectUri,
     async visit(authorizationUrl) {
+      let timer: NodeJS.Timeout | undefined;
       const redirect = new Promise<URL>((resolve, reject) => {
-        const timer = setTimeout(() => {
+        timer = setTimeout(() => {
           deliver = undefined;
           reject(new Error(`no answer from the browser within ${Math.round(waitMs / 1000)} s`));
         }, waitMs);
@@ -55,7 +56,14 @@ export async function startLoopbackAuthorizer(options: LoopbackOptions): Promise
           resolve(url);
         };
       });
-      await options.open(authorizationUrl);
+      try {
+        await options.open(authorizationUrl);
+      } catch (error) {
+        // Nothing was shown: no redirect is awaited, and no timer is left to fire later.
+        clearTimeout(timer);
+        deliver = undefined;
+        throw error;
+      }
       return redirect;
     },
     close() {
