@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { McpConfig } from "../mcp/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { ConfigError, type Env } from "./config-reader.js";
+import { ConfigError, MAX_CONFIG_FILE_BYTES, type Env } from "./config-reader.js";
 import { configuredSecrets, loadMcpConfig, mcpConfigAsWritten, parseMcpConfig } from "./mcp-config.js";
 
 const FILE = "mcp.config.json";
@@ -356,6 +356,14 @@ describe("loadMcpConfig", () => {
     const error = await loadMcpConfig(file, {});
     expect(error).toBeInstanceOf(ConfigError);
     expect(error).toMatchObject({ file, path: "mcpServers.notes.command", detail: "must be a string, not a number" });
+  });
+
+  it("returns a ConfigError for a file larger than any config, without reading it", async () => {
+    const file = join(directory(), "huge.json");
+    await writeFile(file, "");
+    await truncate(file, MAX_CONFIG_FILE_BYTES + 1);
+    const error = await loadMcpConfig(file, {});
+    expect(error instanceof ConfigError ? error.message : error).toBe(`${file}: cannot read the file: larger than 4 MiB`);
   });
 
   it("returns a ConfigError naming a file that cannot be read", async () => {
