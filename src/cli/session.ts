@@ -9,7 +9,7 @@ import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, type ProjectState, type SessionMode } from "../session/index.js";
 import { createLocalTools } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
-import { loadRules, PROJECT_SETTINGS, projectFileRead, userSettingsFile } from "../config/index.js";
+import { loadRules, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, userSettingsFile } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
 
 /** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
@@ -101,6 +101,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (options.resume && resumed === null) deps.warn("no earlier chat session in this project: starting a new one (`mca sessions` lists them all)");
   const history = resumed?.messages ?? null;
   const tools = [...createLocalTools(projectDir), ...deps.remoteTools];
+  const protectedFolders = readProtectedFolders(projectDir);
   // A server that did not come up has no tools to match: a rule naming one of them is no typo.
   const absent = deps.serverAliases.filter((alias) => !deps.remoteTools.some((tool) => tool.source === alias)).map(toolPrefix);
   for (const rule of unmatchedRules(rules, tools)) {
@@ -123,6 +124,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       model,
       tools,
       rules,
+      protectedFolders,
       system,
       approve: io.approve,
       snapshots,

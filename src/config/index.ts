@@ -4,6 +4,7 @@ export * from "./json-reader.js";
 export * from "./mcp-config.js";
 export * from "./project-root.js";
 export * from "./project-trust.js";
+export * from "./protected-paths.js";
 export * from "./settings.js";
 // The server specs are src/mcp's own; named here too for the callers that read them from the config.
 export type { HttpServerConfig, McpConfig, McpServerConfig, StdioServerConfig } from "../mcp/index.js";

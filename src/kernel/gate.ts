@@ -54,7 +54,7 @@ export const SESSION_ALLOW: Decision = { verdict: "allow", reason: "allowed for 
  * session" say; a deny rule still denies it. Letter case does not count (case-insensitive file systems).
  */
 export interface ProtectedFolder {
-  /** Relative to the project, `/`-separated, without `.`, `..` or a trailing slash. */
+  /** Relative to the project, `/`-separated, without `..` or a trailing slash; `.`: the project itself, so every path. */
   readonly path: string;
   /** Whether the folder counts at any depth (a vendored repository's hooks run too) or at the project's root only. */
   readonly anyDepth: boolean;
@@ -131,7 +131,7 @@ export function decide(
 function protectingFolder(folders: readonly ProtectedFolder[], path: string): ProtectedFolder | undefined {
   const segments = path.toLowerCase().split("/");
   return folders.find((folder) => {
-    const prefix = folder.path.toLowerCase().split("/");
+    const prefix = folder.path === "." ? [] : folder.path.toLowerCase().split("/");
     const startsAt = (index: number): boolean => prefix.every((segment, offset) => segments[index + offset] === segment);
     return folder.anyDepth ? segments.some((_, index) => startsAt(index)) : startsAt(0);
   });
