@@ -372,6 +372,15 @@ describe("decide on a write under a protected folder", () => {
     expect(["tools/githooks-old/x", "tools/x", "src/tools/githooks/x", "githooks/x"].map(judge)).toEqual(["allow", "allow", "allow", "allow"]);
   });
 
+  it("asks for every write when the protected folder is the project itself (hooks at its root)", () => {
+    const root: ProtectedFolder = { path: ".", anyDepth: false, reason: 'writes under the git hooks folder (core.hooksPath = ".") always ask' };
+    expect(["pre-commit", "src/a.ts", "."].map((text) => decide(writeFile, path(text), allowAll, NONE, [root]))).toEqual([
+      { verdict: "ask", reason: root.reason },
+      { verdict: "ask", reason: root.reason },
+      { verdict: "ask", reason: root.reason },
+    ]);
+  });
+
   it("asks even for a tool the user allowed for this session", () => {
     expect(decide(writeFile, path(".git/config"), [], new Set(["write_file"])).verdict).toBe("ask");
   });
