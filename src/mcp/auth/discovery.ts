@@ -1,6 +1,6 @@
-// Finding who guards an MCP server (spec §5.9): the `WWW-Authenticate` challenge, the server's Protected
-// Resource Metadata (RFC 9728), and its authorization server's metadata (RFC 8414 / OpenID discovery), each
-// checked the way the specification orders before anything is sent to the authorization server.
+// Finding who guards an MCP server (https://modelcontextprotocol.io/specification/draft/basic/authorization):
+// the `WWW-Authenticate` challenge, the server's Protected Resource Metadata (RFC 9728), and its authorization
+// server's metadata (RFC 8414 / OpenID discovery), each checked before anything is sent to that server.
 import type { JsonObject } from "../jsonrpc.js";
 import { AuthError, ENDPOINT_LIMITS, fetchEndpointJson, type EndpointLimits } from "./endpoint-json.js";
 
@@ -45,16 +45,15 @@ export function parseBearerChallenge(header: string | undefined): BearerChalleng
 
 /** What the server says to a request without a token: its `WWW-Authenticate`, if it asks for one. */
 export async function probeChallenge(serverUrl: string, limits: EndpointLimits = ENDPOINT_LIMITS): Promise<string | undefined> {
-  const answer = await fetchEndpointJson(
-    serverUrl,
-    {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }),
-    },
-    limits,
-  );
-  return answer.status === 401 ? (answer.headers.get("www-authenticate") ?? undefined) : undefined;
+  const response = await fetch(serverUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }),
+    signal: AbortSignal.timeout(limits.timeoutMs),
+  });
+  // Only the status and the header count: the body (perhaps a stream that stays open) is not read.
+  await response.body?.cancel();
+  return response.status === 401 ? (response.headers.get("www-authenticate") ?? undefined) : undefined;
 }
 
 /**

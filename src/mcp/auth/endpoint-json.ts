@@ -12,9 +12,9 @@ export class AuthError extends Error {
 }
 
 /** Metadata documents and token answers are a few kilobytes; a MiB is room enough for any honest one. */
-export const MAX_ENDPOINT_BODY_BYTES = 1024 * 1024;
+const MAX_ENDPOINT_BODY_BYTES = 1024 * 1024;
 /** From the request sent to the last byte of the answer read. */
-export const ENDPOINT_TIMEOUT_MS = 10_000;
+const ENDPOINT_TIMEOUT_MS = 10_000;
 
 export type EndpointLimits = {
   readonly maxBytes: number;
@@ -25,7 +25,6 @@ export const ENDPOINT_LIMITS: EndpointLimits = { maxBytes: MAX_ENDPOINT_BODY_BYT
 
 export type EndpointAnswer = {
   readonly status: number;
-  readonly headers: Headers;
   /** The body when it is a JSON object; undefined for anything else (empty, HTML, an array). */
   readonly json: JsonObject | undefined;
 };
@@ -37,7 +36,7 @@ export type EndpointRequest = {
 };
 
 /** The URL as errors show it: no query (it may carry codes) and no credentials. */
-export function shownUrl(url: string): string {
+function shownUrl(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.origin}${parsed.pathname}`;
@@ -59,7 +58,7 @@ export async function fetchEndpointJson(url: string, request: EndpointRequest, l
   try {
     const response = await fetch(url, { method: request.method ?? "GET", headers: request.headers, body: request.body, signal });
     const text = await readCapped(response, url, limits.maxBytes);
-    return { status: response.status, headers: response.headers, json: parseObject(text) };
+    return { status: response.status, json: parseObject(text) };
   } catch (error) {
     if (signal.aborted && !(error instanceof AuthError)) {
       throw new AuthError(`${shownUrl(url)} did not answer within ${limits.timeoutMs / 1000} s: given up`);
