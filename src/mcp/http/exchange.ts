@@ -5,15 +5,22 @@ import http from "node:http";
 import https from "node:https";
 import { describeError, type Redact } from "../../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcId, type JsonRpcMessage, type McpErrorKind } from "../jsonrpc.js";
-import { MAX_LINE_BYTES } from "../line-framer.js";
 import { createSseReader } from "./sse-reader.js";
 
 /** After the response, trailing notifications are read for this long at most; then the stream is closed. */
 const TRAILING_EVENTS_GRACE_MS = 1000;
 /** A notification is answered with 202 at once; nothing above waits on it with a timeout of its own. */
 const NOTIFICATION_REPLY_TIMEOUT_MS = 10_000;
-/** The most one reply may carry, like the stdio line cap: a server that sends more is broken or hostile. */
-export const MAX_REPLY_BYTES = MAX_LINE_BYTES;
+/**
+ * The most one message may carry: a JSON reply, or one event of a stream. Past it the rest is not read and
+ * the request fails saying so. A model sees 8,000 characters of a result, and a page of a thousand tools
+ * with rich schemas is a few MB; 16 MiB leaves room for both (and for the lab's 10 MB results) while a
+ * 250 MB answer costs a few times 16 MiB of memory, not its own size.
+ */
+export const MAX_REPLY_BYTES = 16 * 1024 * 1024;
+/** A failure status's body only explains the failure: it is read this far, and for this long, at most. */
+export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
+export const ERROR_BODY_TIMEOUT_MS = 10_000;
 /** 2025-03-26: "The session ID MUST only contain visible ASCII characters (0x21 to 0x7E)." */
 const SESSION_ID = /^[\x21-\x7e]+$/;
 
@@ -39,8 +46,10 @@ export type ExchangeInput = {
   readonly onSessionId: (sessionId: string) => void;
   /** Called once, when the HTTP exchange is over (reply read to its end, or destroyed). */
   readonly onFinished: () => void;
-  /** The cap on one reply's bytes (MAX_REPLY_BYTES unless the transport was given another). */
+  /** The cap on one message's bytes, a JSON reply or one event (MAX_REPLY_BYTES unless the transport was given another). */
   readonly maxReplyBytes: number;
+  /** How long a failure status's body may take; ERROR_BODY_TIMEOUT_MS unless a test needs it short. */
+  readonly errorBodyTimeoutMs?: number;
   /** A 401/403 challenge goes to the login above, which may send the request again: its body is not handed up. */
   readonly holdAuthChallenges?: boolean;
   /** Removes secrets (the user's header values) from text that might echo them. */
@@ -97,14 +106,11 @@ export function startExchange(input: ExchangeInput): Exchange {
     input.onFinished();
   }
 
-  let replyBytes = 0;
-  /** Counts what the reply has carried; past the cap the exchange fails and the stream is destroyed. */
-  function withinCap(chunk: Buffer): boolean {
-    replyBytes += chunk.length;
-    if (replyBytes <= input.maxReplyBytes) return true;
-    fail("protocol", `${shownUrl} sent more than ${input.maxReplyBytes} bytes in answer to ${subject} (the cap on one reply)`);
+  /** Past the cap on one message the exchange fails and the response is destroyed: the rest is never read. */
+  function tooLarge(): void {
+    fail("protocol", `${shownUrl} sent a message larger than ${bytesText(input.maxReplyBytes)} in answer to ${subject}; ` +
+      "it was not read to the end (the cap on one message)");
     stop();
-    return false;
   }
 
   /** A server's error text may echo what it was sent (a token): it passes the same redaction as ours. */
@@ -139,9 +145,9 @@ export function startExchange(input: ExchangeInput): Exchange {
       answered = true;
       settle();
       graceTimer = setTimeout(stop, TRAILING_EVENTS_GRACE_MS);
-    });
+    }, input.maxReplyBytes);
     res.on("data", (chunk: Buffer) => {
-      if (withinCap(chunk)) reader.push(chunk);
+      if (!stopped && reader.push(chunk) !== undefined) tooLarge();
     });
     res.on("end", () => {
       reader.end();
@@ -154,20 +160,45 @@ export function startExchange(input: ExchangeInput): Exchange {
   }
 
   function readBody(res: http.IncomingMessage, mediaType: string): void {
+    const status = res.statusCode ?? 0;
+    const failing = status < 200 || status >= 300;
+    const cap = failing ? Math.min(input.maxReplyBytes, MAX_ERROR_BODY_BYTES) : input.maxReplyBytes;
     const chunks: Buffer[] = [];
+    let bytes = 0;
+    let bodyTimer: NodeJS.Timeout | undefined;
+    const text = (): string => Buffer.concat(chunks, Math.min(bytes, cap)).toString("utf8");
+    /** A failure's body is judged as far as it came, then the response is destroyed. */
+    const cut = (why: string): void => {
+      clearTimeout(bodyTimer);
+      takeBody(res, mediaType, text(), why);
+      stop();
+    };
+    const limitMs = input.errorBodyTimeoutMs ?? ERROR_BODY_TIMEOUT_MS;
+    if (failing) bodyTimer = setTimeout(() => cut(`not finished within ${limitMs} ms`), limitMs);
     res.on("data", (chunk: Buffer) => {
-      if (withinCap(chunk)) chunks.push(chunk);
+      if (stopped) return;
+      const room = cap - bytes;
+      bytes += chunk.length;
+      if (chunk.length <= room) return void chunks.push(chunk);
+      if (!failing) return tooLarge();
+      chunks.push(chunk.subarray(0, room));
+      cut(`larger than ${bytesText(cap)}`);
     });
-    res.on("end", () => takeBody(res, mediaType, Buffer.concat(chunks).toString("utf8")));
+    res.on("end", () => {
+      clearTimeout(bodyTimer);
+      if (!stopped) takeBody(res, mediaType, text());
+    });
     res.on("close", () => {
+      clearTimeout(bodyTimer);
       if (!res.complete) failBroken();
     });
   }
 
-  function takeBody(res: http.IncomingMessage, mediaType: string, text: string): void {
+  function takeBody(res: http.IncomingMessage, mediaType: string, text: string, cut?: string): void {
     const status = res.statusCode ?? 0;
     const statusMessage = res.statusMessage ?? "";
-    const verdict = judgeReplyBody({ status, statusMessage, mediaType, text, requestId, subject, shownUrl }, input.redact);
+    const body: ReplyBody = { status, statusMessage, mediaType, text, requestId, subject, shownUrl, ...(cut === undefined ? {} : { cut }) };
+    const verdict = judgeReplyBody(body, input.redact);
     const challenge = status === 401 || status === 403 ? res.headers["www-authenticate"] : undefined;
     const held = input.holdAuthChallenges === true && challenge !== undefined;
     if (verdict.handUp !== undefined && !held) handUp(verdict.handUp);
@@ -241,6 +272,8 @@ export type ReplyBody = {
   /** The media type of `Content-Type`, lower case, without parameters; "" when absent. */
   readonly mediaType: string;
   readonly text: string;
+  /** Why a failure status's body was not read to its end (`larger than 1 MiB`); `text` is what came before. */
+  readonly cut?: string;
   /** The id of the request sent; undefined for a notification. */
   readonly requestId: JsonRpcId | undefined;
   /** `request 7`, as messages name it. */
@@ -274,6 +307,12 @@ function snippet(text: string, redact: Redact): string {
   return JSON.stringify(flat.length > BODY_SNIPPET_CHARS ? `${flat.slice(0, BODY_SNIPPET_CHARS)}…` : flat);
 }
 
+/** `16 MiB` for a whole number of MiB, else `1000 bytes`. */
+function bytesText(bytes: number): string {
+  const mib = 1024 * 1024;
+  return bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`;
+}
+
 function failed(text: string, handUp?: JsonRpcMessage): BodyVerdict {
   return { outcome: "failed", handUp, failure: { kind: "protocol", text } };
 }
@@ -300,6 +339,7 @@ export function judgeReplyBody(reply: ReplyBody, redact: Redact = (text) => text
   const ok = status >= 200 && status < 300;
   const answered = `${reply.shownUrl} answered HTTP ${status}${reply.statusMessage ? ` ${reply.statusMessage}` : ""}`;
   if (ok && requestId === undefined) return { outcome: "accepted", handUp: undefined };
+  if (reply.cut !== undefined) return failed(`${answered} to ${subject}, with a body not read to its end (${reply.cut}): ${snippet(text, redact)}`);
   if (text.trim() === "") return failed(oldSseTransportHint(reply) ?? `${answered} with an empty body to ${subject}`);
   const message = parseMessage(text);
   if (message instanceof Error) {

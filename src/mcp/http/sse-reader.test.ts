@@ -83,4 +83,26 @@ describe("createSseReader", () => {
     reader.push(encoder.encode("\n\n"));
     expect(events).toEqual(["first", "second"]);
   });
+
+  it("caps each event, not the stream: events up to the cap pass however many there are", () => {
+    const events: string[] = [];
+    const reader = createSseReader((data) => events.push(data), 10);
+    const results = Array.from({ length: 50 }, () => reader.push(encoder.encode("data: 1234\n\n")));
+    expect({ events: events.length, errors: results.filter((result) => result !== undefined) }).toEqual({ events: 50, errors: [] });
+  });
+
+  it("stops at an event longer than the cap, whether its line ended or not, and dispatches nothing more", () => {
+    for (const tooLong of ["data: 12345678901\n", "data: 1234\ndata: 5678", "data: 1234567890123"]) {
+      const events: string[] = [];
+      const reader = createSseReader((data) => events.push(data), 10);
+      const error = reader.push(encoder.encode(`data: ok\n\n${tooLong}`));
+      expect({ events, error, next: reader.push(encoder.encode("\n\ndata: later\n\n")) }).toEqual({
+        events: ["ok"],
+        error: new Error("an event is longer than 10 characters"),
+        next: new Error("an event is longer than 10 characters"),
+      });
+      reader.end();
+      expect(events).toEqual(["ok"]);
+    }
+  });
 });

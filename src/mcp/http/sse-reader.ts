@@ -1,9 +1,13 @@
 // An incremental reader for `text/event-stream` bodies (the WHATWG "server-sent events" parsing rules):
-// bytes in, the `data` of each complete event out, however the stream was cut into chunks.
+// bytes in, the `data` of each complete event out, however the stream was cut into chunks, and no event
+// held past a cap: a stream may go on for as long as its request, but one event is one message.
 
 export interface SseReader {
-  /** Feeds the next bytes of the stream; every event completed by them is dispatched before it returns. */
-  push(chunk: Uint8Array): void;
+  /**
+   * Feeds the next bytes of the stream; every event completed by them is dispatched before it returns. An
+   * Error once an event outgrows the cap: nothing more is read or dispatched.
+   */
+  push(chunk: Uint8Array): Error | undefined;
   /** The stream is over. "Once the end of the file is reached, any pending data must be discarded." */
   end(): void;
 }
@@ -12,12 +16,15 @@ export interface SseReader {
  * `onData` receives each event's data: its `data:` lines joined with "\n". Comment lines (`:`) and the
  * `event`, `id` and `retry` fields are read and ignored: MCP 2026 has no event types, ids or resumption.
  */
-export function createSseReader(onData: (data: string) => void): SseReader {
+export function createSseReader(onData: (data: string) => void, maxEventChars: number = Number.POSITIVE_INFINITY): SseReader {
   // The default decoder strips a leading BOM, as the SSE rules ask, and keeps a split UTF-8 sequence.
   const decoder = new TextDecoder("utf-8");
   // Pieces of a line that has not ended yet: joined once, when it ends, so a long line costs linear time.
   let halfLine: string[] = [];
   let data: string[] = [];
+  /** The characters of the event being read, its half line included; in UTF-16 units, so never more than its bytes. */
+  let eventChars = 0;
+  let failed: Error | undefined;
   // A chunk that ended in "\r" may be followed by the "\n" of the same CRLF in the next chunk.
   let skipLeadingLf = false;
   const lineBreak = /[\r\n]/g;
@@ -30,7 +37,10 @@ export function createSseReader(onData: (data: string) => void): SseReader {
   }
 
   function takeLine(line: string): void {
-    if (line === "") return dispatch();
+    if (line === "") {
+      eventChars = 0;
+      return dispatch();
+    }
     if (line.startsWith(":")) return;
     const colon = line.indexOf(":");
     const field = colon === -1 ? line : line.slice(0, colon);
@@ -47,6 +57,7 @@ export function createSseReader(onData: (data: string) => void): SseReader {
     lineBreak.lastIndex = start;
     for (let match = lineBreak.exec(text); match !== null; match = lineBreak.exec(text)) {
       const at = match.index;
+      if (outgrown(at - start)) return;
       halfLine.push(text.slice(start, at));
       const line = halfLine.length === 1 ? (halfLine[0] ?? "") : halfLine.join("");
       halfLine = [];
@@ -58,15 +69,26 @@ export function createSseReader(onData: (data: string) => void): SseReader {
       lineBreak.lastIndex = start;
       takeLine(line);
     }
-    if (start < text.length) halfLine.push(text.slice(start));
+    if (start < text.length && !outgrown(text.length - start)) halfLine.push(text.slice(start));
+  }
+
+  /** Counts `chars` more of the event; past the cap, the event and the rest of the stream are dropped. */
+  function outgrown(chars: number): boolean {
+    eventChars += chars;
+    if (eventChars <= maxEventChars) return false;
+    failed = new Error(`an event is longer than ${maxEventChars} characters`);
+    halfLine = [];
+    data = [];
+    return true;
   }
 
   return {
     push(chunk) {
-      read(decoder.decode(chunk, { stream: true }));
+      if (failed === undefined) read(decoder.decode(chunk, { stream: true }));
+      return failed;
     },
     end() {
-      read(decoder.decode());
+      if (failed === undefined) read(decoder.decode());
       halfLine = [];
       data = [];
     },

@@ -307,9 +307,16 @@ describe("createHttpTransport: replies", () => {
       expect(summary(error)).toEqual({
         kind: "protocol",
         server: "tickets",
-        message: `${server.url} sent more than 1000 bytes in answer to request ${id} (the cap on one reply)`,
+        message: `${server.url} sent a message larger than 1000 bytes in answer to request ${id}; it was not read to the end (the cap on one message)`,
       });
     }
+  });
+
+  it("caps each event of a stream, not the stream: small events adding up past the cap pass", async () => {
+    const parts = [...Array.from({ length: 20 }, (_, index) => sseEvent(progress(index))), sseEvent(result(1))];
+    const { inbox, transport } = await setup([{ method: "tools/call", reply: { kind: "sse", parts, then: "end" } }], { maxReplyBytes: 1000 });
+    await transport.send(request(1, "tools/call", { name: "search" }));
+    expect(inbox.messages.length).toBe(21);
   });
 
   it("fails the exchange, handing nothing up, when the stream carries a response to another request", async () => {

@@ -19,7 +19,7 @@ export type HttpTransportOptions = {
   readonly headers?: Readonly<Record<string, string>>;
   /** A caller's agent stays the caller's: close() leaves it open. By default the transport owns one. */
   readonly agent?: http.Agent;
-  /** The cap on one reply; MAX_REPLY_BYTES (256 MiB) by default. */
+  /** The cap on one message, a JSON reply or one event of a stream; MAX_REPLY_BYTES (16 MiB) by default. */
   readonly maxReplyBytes?: number;
   /**
    * The version the connection speaks (the client's `protocolVersion`), read for a message that names none
