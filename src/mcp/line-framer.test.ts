@@ -62,4 +62,15 @@ describe("createLineFramer", () => {
     expect(framer.push(bytes("\nfine\n"))).toBe(error);
     expect(framer.end()).toEqual([]);
   });
+
+  it("by default holds a 50 MB line and refuses one past 64 MiB", () => {
+    const mib = Buffer.alloc(1024 * 1024, "x");
+    const fifty = createLineFramer();
+    for (let i = 0; i < 50; i += 1) fifty.push(mib);
+    const line = fifty.push(bytes("\n"));
+    expect(Array.isArray(line) ? line.map((text) => text.length) : line).toEqual([50 * 1024 * 1024]);
+    const framer = createLineFramer();
+    const pushed = Array.from({ length: 65 }, () => framer.push(mib));
+    expect(pushed.at(-1)).toEqual(new Error("a line is longer than 67108864 bytes (the cap on one message, maxLineBytes)"));
+  });
 });

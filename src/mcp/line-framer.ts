@@ -1,8 +1,12 @@
 // Turns a byte stream into newline-delimited lines (spec §6: "one message per line"). Only newly arrived
 // bytes are scanned and each line is joined once, so one 50 MB line costs linear time.
 
-/** The default cap on one line; a server sending more than this is broken or hostile. */
-export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+/**
+ * The default cap on one line (a server's `maxLineBytes` raises it): above the 50 MB results the framer is
+ * measured on, and low enough that a 250 MB result fails the connection before it is held whole (a line
+ * must be held to its end to be parsed at all, so stdio cannot cut a message as HTTP does).
+ */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
