@@ -158,6 +158,16 @@ describe("createOAuthSession with client credentials from the config", () => {
     expect({ resources: other.resources, grants: other.grants, secrets: other.clientSecrets }).toEqual({ resources: [], grants: [], secrets: [] });
   });
 
+  it("takes a login stored without a binding as bound to the issuer of the client identity it kept", async () => {
+    const { server, store } = await setUp();
+    otherServer = await startOAuthLoopbackServer();
+    server.moveTo(otherServer.issuer);
+    await store.save({ serverUrl: server.url, issuer: server.issuer, clients: [{ issuer: server.issuer, clientId: client.clientId, clientSecret: client.clientSecret }] });
+    const session = createOAuthSession({ label: "tickets", serverUrl: server.url, store, client: { clientId: client.clientId, clientName: "mca test" }, authorizer: await agreeingBrowser() });
+    await expect(session.login()).rejects.toThrow(`but the client id in the config was set up for ${server.issuer}: not sent there`);
+    expect(otherServer.resources).toEqual([]);
+  });
+
   it("moves the binding to the new authorization server when the user agrees", async () => {
     const { server, other, store, login } = await movedServer(async () => true);
     await login();

@@ -124,22 +124,28 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
 
   /**
    * The config's client credentials are bound to the first authorization server they are used with (the
-   * binding is stored with the login); another one gets them only when the user agrees, which moves the binding.
+   * binding is stored with the login; a login stored before bindings were, by the identity it kept);
+   * another one gets them only when the user agrees, which moves the binding.
    */
   async function bindConfiguredClient(login: StoredLogin, issuer: string): Promise<StoredLogin> {
     const { clientId, clientSecret } = options.client;
     if (clientId === undefined) return login;
-    const bound = login.clientBinding?.clientId === clientId ? login.clientBinding.issuer : undefined;
+    const bound =
+      login.clientBinding === undefined
+        ? login.clients.find((candidate) => candidate.clientId === clientId)?.issuer
+        : login.clientBinding.clientId === clientId
+          ? login.clientBinding.issuer
+          : undefined;
     if (bound === issuer) return login;
     if (bound !== undefined) {
-      const what = clientSecret === undefined ? "client id" : "client id and secret";
+      const [what, were, stay] = clientSecret === undefined ? ["client id", "was", "stays"] : ["client id and secret", "were", "stay"];
       if (options.confirmIssuer === undefined) {
         throw new AuthError(
-          `the server now names authorization server ${issuer}, but the ${what} in the config were set up for ${bound}: not sent there; run \`mca mcp login ${server}\` in a terminal to decide`,
+          `the server now names authorization server ${issuer}, but the ${what} in the config ${were} set up for ${bound}: not sent there; run \`mca mcp login ${server}\` in a terminal to decide`,
         );
       }
       if (!(await options.confirmIssuer({ server, was: bound, now: issuer, sendsSecret: clientSecret !== undefined }))) {
-        throw new AuthError(`the ${what} in the config stay with ${bound}: not sent to ${issuer}`);
+        throw new AuthError(`the ${what} in the config ${stay} with ${bound}: not sent to ${issuer}`);
       }
     }
     const next: StoredLogin = { ...login, clientBinding: { clientId, issuer } };
