@@ -1,5 +1,14 @@
-import { describe, expect, it } from "vitest";
-import { createMarkdownBlocks, loadMarkdownRenderer } from "./markdown.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { createMarkdownBlocks, loadMarkdownRenderer, terminalDrawsHyperlinks } from "./markdown.js";
+
+// marked-terminal decides once, as it loads, whether the terminal draws links, and then makes every link one
+// (showing only its text). Told that it does, the renderer must still decide by itself.
+const forcedHyperlink = process.env.FORCE_HYPERLINK;
+process.env.FORCE_HYPERLINK = "1";
+afterAll(() => {
+  if (forcedHyperlink === undefined) delete process.env.FORCE_HYPERLINK;
+  else process.env.FORCE_HYPERLINK = forcedHyperlink;
+});
 
 describe("createMarkdownBlocks", () => {
   it("gives each block once a blank line completes it, and the rest at the end", () => {
@@ -48,5 +57,70 @@ describe("loadMarkdownRenderer", () => {
     expect(shown).not.toContain("\u001b]52");
     expect(shown).not.toContain("\u0007");
     expect(shown).not.toContain("\u009b");
+  });
+});
+
+describe("loadMarkdownRenderer's links", () => {
+  const OSC8 = "\u001b]8;";
+
+  it("shows the target after a link's text when they differ, and never makes such a link clickable", async () => {
+    const render = await loadMarkdownRenderer(() => 80, true);
+    expect(render("See [the docs](https://evil.example/x) now.\n")).toBe("See the docs (https://evil.example/x) now.\n");
+    expect(render("[https://good.example](https://evil.example)\n")).toBe("https://good.example (https://evil.example)\n");
+  });
+
+  it("shows the text's own rendering before the target", async () => {
+    const render = await loadMarkdownRenderer(() => 80, true);
+    expect(render("[**bold** docs](https://x.example)\n")).toBe("bold docs (https://x.example)\n");
+  });
+
+  it("makes a link clickable only when its text is its URL, and only where the terminal draws links", async () => {
+    const link = "https://a.example/b";
+    const markdown = `Go to <${link}> or ${link} or [${link}](${link}).\n`;
+    const clickable = `${OSC8};${link}\u0007${link}${OSC8};\u0007`;
+    expect((await loadMarkdownRenderer(() => 80, true))(markdown)).toBe(`Go to ${clickable} or ${clickable} or ${clickable}.\n`);
+    expect((await loadMarkdownRenderer(() => 80, false))(markdown)).toBe(`Go to ${link} or ${link} or ${link}.\n`);
+  });
+
+  it("keeps a clickable link whole when the paragraph is wrapped through it", async () => {
+    const link = `https://a.example/${"long-path/".repeat(6)}`;
+    const shown = (await loadMarkdownRenderer(() => 30, true))(`Words before <${link}> and after.\n`);
+    // The link's text is cut over four lines; its sequences are whole around it.
+    expect(shown.split("\n").length).toBe(5);
+    expect(shown.replace(/\n/g, "")).toBe(`Words before ${OSC8};${link}\u0007${link}${OSC8};\u0007 and after.`);
+  });
+
+  it("shows the private-use marks a clickable link is made with as escapes when the model writes them", async () => {
+    const render = await loadMarkdownRenderer(() => 80, true);
+    expect(render("a \u{e000}b\u{e001} c\n")).toBe("a \\ue000b\\ue001 c\n");
+  });
+
+  it("shows an e-mail address as itself, its mailto: link being no other place", async () => {
+    const render = await loadMarkdownRenderer(() => 80, false);
+    expect(render("Write to a@b.example.\n")).toBe("Write to a@b.example.\n");
+  });
+
+  it("shows a control sequence in a link's target instead of passing it to the terminal", async () => {
+    const render = await loadMarkdownRenderer(() => 80, true);
+    const shown = render("[x](https://a.example/\u001b]8;;https://evil.example\u0007)\n");
+    expect(shown).toBe("x (https://a.example/\\u001b]8;;https://evil.example\\u0007)\n");
+  });
+});
+
+describe("terminalDrawsHyperlinks", () => {
+  it("says yes for terminals known to draw OSC 8 links, and lets FORCE_HYPERLINK decide", () => {
+    const cases: ReadonlyArray<[Record<string, string>, boolean]> = [
+      [{}, false],
+      [{ TERM: "xterm-256color" }, false],
+      [{ TERM_PROGRAM: "iTerm.app" }, true],
+      [{ TERM_PROGRAM: "WezTerm" }, true],
+      [{ WT_SESSION: "x" }, true],
+      [{ TERM: "xterm-kitty" }, true],
+      [{ VTE_VERSION: "4902" }, false],
+      [{ VTE_VERSION: "7600" }, true],
+      [{ FORCE_HYPERLINK: "1" }, true],
+      [{ FORCE_HYPERLINK: "0", TERM_PROGRAM: "iTerm.app" }, false],
+    ];
+    expect(cases.map(([env]) => terminalDrawsHyperlinks(env))).toEqual(cases.map(([, draws]) => draws));
   });
 });
