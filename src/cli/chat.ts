@@ -4,7 +4,7 @@
 // A prompt typed while a turn runs is queued and sent when the turn ends.
 import { CONTEXT_WINDOW_TOKENS, describeError, type ContextUse } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
-import { loadMarkdownRenderer, type MarkdownRenderer } from "./markdown.js";
+import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
 import { runLine, SLASH_COMMANDS, type LastResult } from "./commands.js";
 import { createCostTally } from "./cost.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -257,7 +257,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   input.prompt();
   // Loaded once the prompt is up, while the user types; an answer that starts before it is ready stays plain.
   if (deps.color) {
-    loadMarkdownRenderer(width).then(
+    loadMarkdownRenderer(width, terminalDrawsHyperlinks(deps.env)).then(
       (loaded) => (markdown = loaded),
       (error: unknown) => out(chalk.dim(`(answers shown as plain text: ${describeError(error)})\n`)),
     );
