@@ -348,6 +348,7 @@ async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | 
         switchModel: setup.switchModel,
         modelName: setup.modelName,
         sessionId,
+        redact,
         onNotices: (show) => {
           showWarning = (text) => void (outputClosed || show(redact(text)));
         },

@@ -183,6 +183,32 @@ describe("runChat", () => {
     expect(await chat.status).toBe(0);
   });
 
+  it("hides the run's secrets in an approval's arguments and in what a command prints", async () => {
+    const tool = fakeTool("write_file", "write");
+    const redact = (text: string): string => text.replaceAll("s3cret-value", "[redacted]");
+    const chat = startMemoryChat(
+      (io) => ({
+        ...createFakeAgent({ tools: [tool] }, io.emit),
+        call: async (name, args) => {
+          const decision = { verdict: "ask", reason: "default for write tools: ask" } as const;
+          const answer = await io.approve({ tool, args, decision });
+          return { tool: name, isError: false, text: `${answer} s3cret-value`, truncated: false, decision };
+        },
+      }),
+      undefined,
+      redact,
+    );
+    chat.type('/call write_file {"path":"a.txt","content":"key=s3cret-value"}\r');
+    await waitFor("the question", () => chat.shown().includes("Allow write_file?"));
+    chat.type("\r");
+    await waitFor("the answer", () => chat.shown().includes("once [redacted]"));
+    chat.type("/exit\r");
+    expect(await chat.status).toBe(0);
+    expect(chat.shown()).toContain('"content": "key=[redacted]"');
+    // The line typed is echoed by the input line itself: only what mca writes is redacted.
+    expect(chat.shown().replace('{"path":"a.txt","content":"key=s3cret-value"}', "")).not.toContain("s3cret-value");
+  });
+
   it("denies the call when the approval question is cancelled with Ctrl-C", async () => {
     const tool = fakeTool("bash", "exec");
     const chat = startMemoryChat((io) => ({

@@ -2,7 +2,7 @@
 // Ctrl-C rule in every state — the first interrupts what runs (or clears the line being typed) and says
 // that a second within DOUBLE_INTERRUPT_WINDOW_MS exits, which it does; Ctrl-D on an empty line exits.
 // A prompt typed while a turn runs is queued and sent when the turn ends.
-import { CONTEXT_WINDOW_TOKENS, describeError, type ContextUse } from "../kernel/index.js";
+import { CONTEXT_WINDOW_TOKENS, describeError, type ContextUse, type Redact } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
 import { runLine, SLASH_COMMANDS, type LastResult } from "./commands.js";
@@ -13,7 +13,7 @@ import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./pro
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createSpinner, createTtyRenderer } from "./render.js";
 import type { AgentFactory } from "./session.js";
-import { createChatInput, createPromptsAsker, showInPager, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
+import { createChatInput, createPromptsAsker, showInPager, type Asker, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
 
 export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
 export const END_SETTLE_LIMIT_MS = 3000;
@@ -51,6 +51,11 @@ export interface ChatDeps {
    * lines), so that they stand above the input line, or between the turn's lines, instead of cutting through them.
    */
   readonly onNotices?: (show: (text: string) => void) => void;
+  /**
+   * The run's secrets, hidden in all the chat writes itself (what a command prints, what a question shows:
+   * an approval's arguments or diff, a server's message), as the session hides them in the agent's events.
+   */
+  readonly redact?: Redact;
 }
 
 /** /status's context line: the tokens of the latest request, against the window. */
@@ -67,8 +72,9 @@ function contextText(context: ContextUse | null): string {
 export async function runChat(deps: ChatDeps): Promise<number> {
   const { Chalk } = await import("chalk");
   const chalk = new Chalk(deps.color ? {} : { level: 0 });
+  const redact = deps.redact ?? ((text: string) => text);
   const out = (text: string): void => {
-    deps.output.write(text);
+    deps.output.write(redact(text));
   };
   // A terminal that reports no size (0 columns, as under script(1) without one) counts as one of unknown width.
   const width = (): number | undefined => (deps.output.isTTY === true && (deps.output.columns ?? 0) > 0 ? deps.output.columns : undefined);
@@ -77,6 +83,11 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   let markdown: MarkdownRenderer | undefined;
   const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown });
   const terminal = { stdin: deps.input, stdout: deps.output };
+  /** A question's explanation passes the redaction too; its choices are mca's own words. */
+  const asker = (): Asker => {
+    const asking = createPromptsAsker(terminal);
+    return { ...asking, say: (text) => asking.say(redact(text)) };
+  };
 
   let running: AbortController | null = null;
   let runningLine: Promise<unknown> = Promise.resolve();
@@ -191,7 +202,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const agent = deps.makeAgent({
     approve: async (request) => {
       renderer.pause();
-      const answer = await input.suspend(() => promptForApproval(request, chalk, createPromptsAsker(terminal), deps.output.rows));
+      const answer = await input.suspend(() => promptForApproval(request, chalk, asker(), deps.output.rows));
       if (answer !== "cancelled") return answer;
       // Ctrl-C at the question: deny this call and interrupt the turn, as Ctrl-C does elsewhere.
       lastInterruptMs = deps.nowMs();
@@ -219,8 +230,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
 
   const lendTerminal: TerminalLender = async (question) => {
     renderer.pause();
-    const asker = createPromptsAsker(terminal);
-    const answer = await input.suspend(() => question({ asker, chalk }));
+    const answer = await input.suspend(() => question({ asker: asker(), chalk }));
     if (answer !== undefined) return answer;
     // Ctrl-C at the question interrupts the turn, as at an approval question.
     lastInterruptMs = deps.nowMs();

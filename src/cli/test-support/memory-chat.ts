@@ -18,7 +18,7 @@ export interface MemoryChat {
 const scratch = mkdtempSync(join(tmpdir(), "mca-memory-chat-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 
-export function startMemoryChat(makeAgent: ChatDeps["makeAgent"], onTerminal?: ChatDeps["onTerminal"]): MemoryChat {
+export function startMemoryChat(makeAgent: ChatDeps["makeAgent"], onTerminal?: ChatDeps["onTerminal"], redact?: ChatDeps["redact"]): MemoryChat {
   const terminal = createMemoryTerminal();
   let nowMs = 0;
   const stop = new AbortController();
@@ -35,6 +35,7 @@ export function startMemoryChat(makeAgent: ChatDeps["makeAgent"], onTerminal?: C
     projectDir: scratch,
     env: { XDG_CONFIG_HOME: join(scratch, "config") },
     ...(onTerminal === undefined ? {} : { onTerminal }),
+    ...(redact === undefined ? {} : { redact }),
   });
   return {
     status,
