@@ -41,6 +41,11 @@ describe("commandForms", () => {
     expect(commandForms("r\\\nm x")).toContain("rm x");
   });
 
+  it("makes a bounded number of forms of a command with thousands of words before the program, the program's own among them", () => {
+    const forms = commandForms(`${"X=1 ".repeat(25_000)}nice /bin/rm x`);
+    expect([forms.size, forms.has("rm x"), forms.has("/bin/rm x"), forms.has("nice /bin/rm x")]).toEqual([32 + 2, true, true, false]);
+  });
+
   it("keeps an unknown program's arguments as they are", () => {
     expect([...commandForms("git -c a=b status")]).toEqual(["git -c a=b status"]);
   });

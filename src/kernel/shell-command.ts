@@ -62,8 +62,9 @@ const REDIRECTION = /^[0-9]*(?:&>>?|>>?|<<?<?|>&|<&|<>|>\|)/u;
 /**
  * Every form of the command a deny or ask rule's glob is tried on: the command as written, then for each
  * simple command (cut as above, also after removing quotes and backslashes) its text with whitespace runs
- * made single spaces, and again after each leading assignment, redirection or wrapper is taken off, and
- * with the program's base name (`/bin/rm -rf x` is also `rm -rf x`).
+ * made single spaces, and again after each leading assignment, redirection or wrapper is taken off (up
+ * to MAX_FORMS_PER_COMMAND of them, and always the program with its arguments), and with the program's
+ * base name (`/bin/rm -rf x` is also `rm -rf x`).
  */
 export function commandForms(command: string): ReadonlySet<string> {
   const forms = new Set<string>([command]);
@@ -76,35 +77,45 @@ export function commandForms(command: string): ReadonlySet<string> {
   return forms;
 }
 
+/**
+ * The forms one simple command adds besides the last (the program with its arguments, always added): each
+ * word taken off makes a copy of the rest, and a line of thousands of `X=1` before `rm` must not make
+ * thousands of copies of itself for every rule to be matched against.
+ */
+const MAX_FORMS_PER_COMMAND = 32;
+
 function addSimpleCommandForms(words: readonly string[], forms: Set<string>): void {
-  let rest = words;
-  forms.add(rest.join(" "));
-  for (;;) {
-    const [first, ...after] = rest;
-    if (first === undefined) return;
+  let budget = MAX_FORMS_PER_COMMAND;
+  for (let start = 0; start < words.length; ) {
+    const first = words[start] ?? "";
     const program = posix.basename(first);
-    if (program !== first && program !== "") forms.add([program, ...after].join(" "));
-    let next: readonly string[];
-    if (ASSIGNMENT.test(first)) next = after;
-    else if (REDIRECTION.test(first)) next = first.replace(REDIRECTION, "") === "" ? after.slice(1) : after;
-    else {
-      const options = WRAPPERS.get(program);
-      if (options === undefined) return;
-      next = withoutOptions(after, options);
+    const next = nextStart(words, start, first, program);
+    if (next === -1 || budget > 0) {
+      forms.add(words.slice(start).join(" "));
+      if (program !== first && program !== "") forms.add([program, ...words.slice(start + 1)].join(" "));
+      budget -= 1;
     }
-    rest = next;
-    if (rest.length > 0) forms.add(rest.join(" "));
+    if (next === -1) return;
+    start = next;
   }
 }
 
-/** A wrapper's arguments after its options (`-n 5`, `-E`, `--adjustment=5`, `-5`, env's `-`, and `--`). */
-function withoutOptions(words: readonly string[], takesValue: ReadonlySet<string>): readonly string[] {
-  let index = 0;
+/** Where the rest of the command starts once the leading assignment, redirection or wrapper `first` is taken off; -1 when `first` is the program. */
+function nextStart(words: readonly string[], start: number, first: string, program: string): number {
+  if (ASSIGNMENT.test(first)) return start + 1;
+  if (REDIRECTION.test(first)) return first.replace(REDIRECTION, "") === "" ? start + 2 : start + 1;
+  const options = WRAPPERS.get(program);
+  return options === undefined ? -1 : afterOptions(words, start + 1, options);
+}
+
+/** Where a wrapper's arguments start after its options (`-n 5`, `-E`, `--adjustment=5`, `-5`, env's `-`, and `--`). */
+function afterOptions(words: readonly string[], from: number, takesValue: ReadonlySet<string>): number {
+  let index = from;
   while (index < words.length) {
     const word = words[index] ?? "";
-    if (word === "--") return words.slice(index + 1);
-    if (!word.startsWith("-")) return words.slice(index);
+    if (word === "--") return index + 1;
+    if (!word.startsWith("-")) return index;
     index += takesValue.has(word) ? 2 : 1;
   }
-  return [];
+  return words.length;
 }
