@@ -300,7 +300,10 @@ describe("mca configuration errors", () => {
     await writeFile(file, '{"permissions": {"allow": ["read_file",]}}');
     const run = await project.run(["tools"], "");
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(new RegExp(`^mca: ${file}:1:40: invalid JSON: `));
+    // First the trust step says the project's files are not offered; then the file's own error ends the run.
+    const [notOffered, error] = run.stderr.trimEnd().split("\n");
+    expect(notOffered).toMatch(/^mca: \S+ is not offered for trust until its files can be read /);
+    expect(error).toMatch(new RegExp(`^mca: ${file}:1:40: invalid JSON: `));
     expect(run.stdout).toBe("");
   });
 
