@@ -17,10 +17,10 @@ function git(...args: string[]): void {
 }
 
 /** `mca call write_file` with every write allowed by a rule: its exit code, the approval line, and whether the file is there after. */
-async function writeWithEverythingAllowed(path: string): Promise<{ code: number | null; approval: string; written: boolean }> {
+async function writeWithEverythingAllowed(path: string): Promise<{ code: number | null; approval: string; notRun: string; written: boolean }> {
   const run = await project.run(["--allow", "write_file(*)", "--allow", "edit_file(**)", "call", "write_file", JSON.stringify({ path, content: "touch PWNED\n" })], "");
-  const approval = run.stderr.split("\n").find((line) => line.includes("approval:")) ?? "";
-  return { code: run.code, approval, written: existsSync(join(project.dir, path)) };
+  const line = (start: string): string => run.stderr.split("\n").find((text) => text.startsWith(start)) ?? "";
+  return { code: run.code, approval: line("mca call"), notRun: line("not run:"), written: existsSync(join(project.dir, path)) };
 }
 
 describe("a write to a repository's hooks through the CLI", () => {
@@ -30,9 +30,10 @@ describe("a write to a repository's hooks through the CLI", () => {
     expect(await writeWithEverythingAllowed(".githooks/pre-commit")).toEqual({
       code: 1,
       approval: 'mca call write_file failed; approval: ask (writes under the git hooks folder (core.hooksPath = ".githooks") always ask)',
+      notRun: 'not run: write_file needs approval and there is no terminal to ask on; writes under the git hooks folder (core.hooksPath = ".githooks") always ask, so only a person at a terminal can allow it',
       written: false,
     });
-    expect(await writeWithEverythingAllowed("src/a.ts")).toEqual({ code: 0, approval: "", written: true });
+    expect(await writeWithEverythingAllowed("src/a.ts")).toEqual({ code: 0, approval: "", notRun: "", written: true });
   });
 
   it("is asked, not done, in a husky repository's .husky folder", async () => {
@@ -41,6 +42,7 @@ describe("a write to a repository's hooks through the CLI", () => {
     expect(await writeWithEverythingAllowed(".husky/pre-commit")).toEqual({
       code: 1,
       approval: "mca call write_file failed; approval: ask (writes under .husky/ always ask)",
+      notRun: "not run: write_file needs approval and there is no terminal to ask on; writes under .husky/ always ask, so only a person at a terminal can allow it",
       written: false,
     });
   });

@@ -65,14 +65,19 @@ export function describeRequest(request: ApprovalRequest, chalk: ChalkInstance, 
   return [...lines, ...preview].join("\n");
 }
 
-/** The same sentence for the user (stderr) and the model (the call's result): nobody said no, nobody was asked. */
-function unaskedReason(toolName: string): string {
-  return `${toolName} needs approval and there is no terminal to ask on; run mca with --allow ${JSON.stringify(toolName)} to allow it`;
+/**
+ * The same sentence for the user (stderr) and the model (the call's result): nobody said no, nobody was
+ * asked. It names the flag that allows the call, unless no flag can (a write into a protected folder).
+ */
+function unaskedReason({ tool, decision }: ApprovalRequest): string {
+  const unasked = `${tool.name} needs approval and there is no terminal to ask on`;
+  if (decision.onlyAPersonCanAllow === true) return `${unasked}; ${decision.reason}, so only a person at a terminal can allow it`;
+  return `${unasked}; run mca with --allow ${JSON.stringify(tool.name)} to allow it`;
 }
 
 export function createApproverWithoutTerminal(warn: (line: string) => void): (request: ApprovalRequest) => Promise<NobodyToAsk> {
   return async (request) => {
-    const reason = unaskedReason(request.tool.name);
+    const reason = unaskedReason(request);
     warn(`not run: ${reason}`);
     return { kind: "nobody_to_ask", reason };
   };

@@ -145,7 +145,7 @@ describe("the local tools with the project's protected folders", () => {
       ["write_file", { path: "src/a.ts", content: "x" }],
     ]);
     const reason = 'writes under the git hooks folder (core.hooksPath = ".githooks") always ask';
-    expect(asked).toEqual([{ verdict: "ask", reason }, { verdict: "ask", reason }]);
+    expect(asked).toEqual([{ verdict: "ask", reason, onlyAPersonCanAllow: true }, { verdict: "ask", reason, onlyAPersonCanAllow: true }]);
     expect([existsSync(join(project(), ".githooks", "pre-commit")), readFileSync(join(project(), ".githooks", "pre-push"), "utf8")]).toEqual([false, "#!/bin/sh\n"]);
   });
 
@@ -157,8 +157,8 @@ describe("the local tools with the project's protected folders", () => {
       ["write_file", { path: ".husky/_/pre-commit", content: "touch PWNED\n" }],
     ]);
     expect(asked).toEqual([
-      { verdict: "ask", reason: "writes under .husky/ always ask" },
-      { verdict: "ask", reason: 'writes under the git hooks folder (core.hooksPath = ".husky/_") always ask' },
+      { verdict: "ask", reason: "writes under .husky/ always ask", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: 'writes under the git hooks folder (core.hooksPath = ".husky/_") always ask', onlyAPersonCanAllow: true },
     ]);
     expect(existsSync(join(project(), ".husky"))).toBe(false);
   });

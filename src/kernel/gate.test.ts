@@ -353,13 +353,13 @@ describe("decide on a write under a protected folder", () => {
   it("asks whatever the allow rules say, naming the folder", () => {
     const cases = [".git/hooks/pre-commit", ".git", ".mca/settings.json", ".GIT/config", "vendor/lib/.git/config", ".husky/pre-commit", "web/.Husky/pre-push"];
     expect(cases.map((text) => decide(writeFile, path(text), allowAll, NONE))).toEqual([
-      { verdict: "ask", reason: "writes under .git/ always ask" },
-      { verdict: "ask", reason: "writes under .git/ always ask" },
-      { verdict: "ask", reason: "writes under .mca/ always ask" },
-      { verdict: "ask", reason: "writes under .git/ always ask" },
-      { verdict: "ask", reason: "writes under .git/ always ask" },
-      { verdict: "ask", reason: "writes under .husky/ always ask" },
-      { verdict: "ask", reason: "writes under .husky/ always ask" },
+      { verdict: "ask", reason: "writes under .git/ always ask", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: "writes under .git/ always ask", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: "writes under .mca/ always ask", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: "writes under .git/ always ask", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: "writes under .git/ always ask", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: "writes under .husky/ always ask", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: "writes under .husky/ always ask", onlyAPersonCanAllow: true },
     ]);
   });
 
@@ -367,7 +367,7 @@ describe("decide on a write under a protected folder", () => {
     const hooks: ProtectedFolder = { path: "tools/githooks", anyDepth: false, reason: "writes under the git hooks folder (core.hooksPath) always ask" };
     const folders = [...ALWAYS_PROTECTED, hooks];
     const judge = (text: string): Verdict => decide(writeFile, path(text), [rule("allow", "write_file(**)")], NONE, folders).verdict;
-    expect(decide(writeFile, path("tools/githooks/pre-commit"), allowAll, NONE, folders)).toEqual({ verdict: "ask", reason: hooks.reason });
+    expect(decide(writeFile, path("tools/githooks/pre-commit"), allowAll, NONE, folders)).toEqual({ verdict: "ask", reason: hooks.reason, onlyAPersonCanAllow: true });
     expect(["tools/githooks", "Tools/GitHooks/x", "tools/githooks/a/b"].map(judge)).toEqual(["ask", "ask", "ask"]);
     expect(["tools/githooks-old/x", "tools/x", "src/tools/githooks/x", "githooks/x"].map(judge)).toEqual(["allow", "allow", "allow", "allow"]);
   });
@@ -375,9 +375,9 @@ describe("decide on a write under a protected folder", () => {
   it("asks for every write when the protected folder is the project itself (hooks at its root)", () => {
     const root: ProtectedFolder = { path: ".", anyDepth: false, reason: 'writes under the git hooks folder (core.hooksPath = ".") always ask' };
     expect(["pre-commit", "src/a.ts", "."].map((text) => decide(writeFile, path(text), allowAll, NONE, [root]))).toEqual([
-      { verdict: "ask", reason: root.reason },
-      { verdict: "ask", reason: root.reason },
-      { verdict: "ask", reason: root.reason },
+      { verdict: "ask", reason: root.reason, onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: root.reason, onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: root.reason, onlyAPersonCanAllow: true },
     ]);
   });
 

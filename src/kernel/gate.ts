@@ -33,6 +33,8 @@ export interface Decision {
   readonly verdict: Verdict;
   /** Human-readable and stable: the winning rule and its origin, or the default for the tool's kind. */
   readonly reason: string;
+  /** Set on a write into a protected folder: only a person can approve it, no allow rule or flag can. */
+  readonly onlyAPersonCanAllow?: true;
 }
 
 /** The user's answer when the gate says ask; the CLI prompts, the kernel never does. */
@@ -124,7 +126,7 @@ export function decide(
   const decision = verdictOf(tool, subject, rules, sessionAllows);
   if (decision.verdict !== "allow" || tool.kind !== "write" || subject.kind !== "path") return decision;
   const folder = protectingFolder(protectedFolders, subject.text);
-  return folder === undefined ? decision : { verdict: "ask", reason: folder.reason };
+  return folder === undefined ? decision : { verdict: "ask", reason: folder.reason, onlyAPersonCanAllow: true };
 }
 
 /** The first folder that holds `path` (or is it), comparing whole path segments whatever their case. */

@@ -103,7 +103,7 @@ describe("the local tools through the approval gate", () => {
 
     const everywhere = agentWith([rule("allow", "write_file(*)")]);
     await everywhere.agent.call("write_file", { path: "src/hooks/pre-commit", content: "#!/bin/sh\n" }, signal);
-    expect(everywhere.asked).toEqual([{ verdict: "ask", reason: "writes under .git/ always ask" }]);
+    expect(everywhere.asked).toEqual([{ verdict: "ask", reason: "writes under .git/ always ask", onlyAPersonCanAllow: true }]);
     expect(existsSync(join(project(), ".git/hooks/pre-commit"))).toBe(false);
   });
 
