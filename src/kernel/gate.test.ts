@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALWAYS_PROTECTED, callSubject, decide, parseRule, unmatchedRules, type GateSubject, type GateTool, type ProtectedFolder, type Rule, type Verdict } from "./gate.js";
+import { ALWAYS_PROTECTED, callSubject, decide, parseRule, unmatchedRules, type CommandSandbox, type GateSubject, type GateTool, type ProtectedFolder, type Rule, type Verdict } from "./gate.js";
 import type { Tool, ToolArgs, ToolKind } from "./tool.js";
 
 const NONE: ReadonlySet<string> = new Set();
@@ -12,8 +12,8 @@ const bash = local("bash", "exec");
 const writeFile = local("write_file", "write");
 const notesSearch: GateTool = { name: "mcp__notes__search", kind: "remote", source: "notes", originalName: "search" };
 
-function command(text: string): GateSubject {
-  return { kind: "command", text };
+function command(text: string, sandbox: CommandSandbox = "unavailable"): GateSubject {
+  return { kind: "command", text, sandbox };
 }
 
 function path(text: string): GateSubject {

@@ -78,9 +78,17 @@ export const ALWAYS_PROTECTED: readonly ProtectedFolder[] = [
  * `arguments`: the stable JSON of all the arguments.
  */
 export type GateSubject =
-  | { readonly kind: "command"; readonly text: string }
+  | { readonly kind: "command"; readonly text: string; readonly sandbox: CommandSandbox }
   | { readonly kind: "path"; readonly text: string; readonly outside: boolean }
   | { readonly kind: "arguments"; readonly text: string };
+
+/**
+ * Where a command will run. `inside`: in the operating-system sandbox (read-only system, the project
+ * writable but its protected folders, no network unless allowed). `unavailable`: no sandbox in this run
+ * (none on the platform, bubblewrap missing, or turned off by the user). `requested-outside`: the model
+ * asked to run this one call outside the sandbox, which only a person can allow.
+ */
+export type CommandSandbox = "inside" | "unavailable" | "requested-outside";
 
 /** The tool as the gate sees it: its names and kind, never its annotations. */
 export type GateTool = Pick<Tool, "name" | "kind" | "source" | "originalName">;
@@ -224,7 +232,7 @@ export function unmatchedRules(rules: readonly Rule[], tools: readonly GateTool[
 export function callSubject(tool: Pick<Tool, "kind" | "gateSubject">, args: ToolArgs, parsed: ToolArgs | Error): GateSubject {
   if (tool.gateSubject !== undefined && !(parsed instanceof Error)) return tool.gateSubject(parsed);
   const { command, path } = args;
-  if (tool.kind === "exec" && typeof command === "string") return { kind: "command", text: command };
+  if (tool.kind === "exec" && typeof command === "string") return { kind: "command", text: command, sandbox: "unavailable" };
   if (typeof path === "string") {
     const normal = normalizedPath(path);
     return { kind: "path", text: normal, outside: normal === ".." || normal.startsWith("../") };
