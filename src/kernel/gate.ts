@@ -86,9 +86,10 @@ export type GateSubject =
  * Where a command will run. `inside`: in the operating-system sandbox (read-only system, the project
  * writable but its protected folders, no network unless allowed). `unavailable`: no sandbox in this run
  * (none on the platform, bubblewrap missing, or turned off by the user). `requested-outside`: the model
- * asked to run this one call outside the sandbox, which only a person can allow.
+ * asked to run this one call outside the sandbox; `network-requested`: inside it, but with the network
+ * the settings do not give. Only a person can allow either of those two.
  */
-export type CommandSandbox = "inside" | "unavailable" | "requested-outside";
+export type CommandSandbox = "inside" | "unavailable" | "requested-outside" | "network-requested";
 
 /** The tool as the gate sees it: its names and kind, never its annotations. */
 export type GateTool = Pick<Tool, "name" | "kind" | "source" | "originalName">;
