@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "./ports.js";
 import {
@@ -66,19 +67,34 @@ describe("createRedactor", () => {
 });
 
 describe("secretForms", () => {
-  it("lists the secret as written, JSON-escaped, URL-encoded and in base64 and base64url at three offsets, without repeats", () => {
+  it("lists the secret as written, JSON-escaped, URL-encoded, in hex and in base64 and base64url at three offsets, without repeats", () => {
+    const plain = (text: string) => ({ text, wrapped: false });
+    const wrapped = (text: string) => ({ text, wrapped: true });
     expect(secretForms('ab"cd/ef?')).toEqual([
-      'ab"cd/ef?',
-      'ab\\"cd/ef?',
-      "ab%22cd%2Fef%3F",
+      plain('ab"cd/ef?'),
+      plain('ab\\"cd/ef?'),
+      plain("ab%22cd%2Fef%3F"),
+      wrapped("6162226364 2f65663f".replace(" ", "")),
       // base64 at offset 0; at 1 (two leading characters depend on the byte before); at 2 (three do).
-      "YWIiY2QvZWY/",
-      "FiImNkL2VmP",
-      "hYiJjZC9lZj",
+      wrapped("YWIiY2QvZWY/"),
+      wrapped("FiImNkL2VmP"),
+      wrapped("hYiJjZC9lZj"),
       // base64url differs from base64 only where a character is `/` or `+`.
-      "YWIiY2QvZWY_",
+      wrapped("YWIiY2QvZWY_"),
     ]);
     expect(secretForms("short")).toEqual([]);
+  });
+
+  it("finds an encoded secret that the encoder wrapped onto the next line, as base64 and xxd -p print it", () => {
+    const secret = "sk-ant-api03-0123456789abcdefghijklmnopqrstuvwxyz";
+    const environ = `HOME=/root\0PATH=/usr/bin\0ANTHROPIC_API_KEY=${secret}\0LANG=C\0`;
+    const base64 = execFileSync("base64", { input: environ, encoding: "utf8" });
+    // As `xxd -p` prints it: 60 hex digits a line.
+    const hex = `${(Buffer.from(environ).toString("hex").match(/.{1,60}/gu) ?? []).join("\n")}\n`;
+    const redact = createRedactor([secret]);
+    const decodedAfter = (text: string, encoding: "base64" | "hex"): string => Buffer.from(text.replaceAll(REDACTED, "").replace(/\s/gu, ""), encoding).toString("utf8");
+    expect([base64.includes("\n"), redact(base64).includes(REDACTED), decodedAfter(redact(base64), "base64").includes("0123456789abcdef")]).toEqual([true, true, false]);
+    expect([hex.includes("\n"), redact(hex).includes(REDACTED), decodedAfter(redact(hex), "hex").includes("0123456789abcdef")]).toEqual([true, true, false]);
   });
 });
 
@@ -97,7 +113,7 @@ describe("createStreamRedactor", () => {
   });
 
   it("never prints a secret that arrives a character at a time, in any of its forms", () => {
-    for (const form of secretForms(secret)) {
+    for (const { text: form } of secretForms(secret)) {
       const stream = createStreamRedactor(redact);
       const printed = [...`x${form}y`].map((char) => stream.push(char));
       printed.push(stream.flush());
@@ -105,9 +121,9 @@ describe("createStreamRedactor", () => {
     }
   });
 
-  it("holds back no more than the longest form less one character", () => {
+  it("holds back no more than the longest form (with its line breaks, when wrapped) less one character", () => {
     const stream = createStreamRedactor(redact);
-    const longest = Math.max(...secretForms(secret).map((form) => form.length));
+    const longest = Math.max(...secretForms(secret).map((form) => form.text.length + (form.wrapped ? 2 * Math.ceil(form.text.length / 60) : 0)));
     const words = "w".repeat(100);
     expect(stream.push(words)).toBe("w".repeat(100 - (longest - 1)));
     expect(stream.flush()).toBe("w".repeat(longest - 1));
@@ -115,10 +131,10 @@ describe("createStreamRedactor", () => {
 
   it("does not cut a character outside the basic plane in two", () => {
     const stream = createStreamRedactor(createRedactor(["abcdefgh"]));
-    // The hold is 9 characters (the base64 forms of 8 bytes take 10): the cut would fall inside the emoji.
-    const shown = stream.push(`${"z".repeat(5)}\u{1f600}${"y".repeat(8)}`);
+    // The hold is 17 characters (the hex form of 8 bytes takes 16, and a line break 2): the cut would fall inside the emoji.
+    const shown = stream.push(`${"z".repeat(5)}\u{1f600}${"y".repeat(16)}`);
     expect(shown).toBe("zzzzz");
-    expect(stream.flush()).toBe(`\u{1f600}${"y".repeat(8)}`);
+    expect(stream.flush()).toBe(`\u{1f600}${"y".repeat(16)}`);
   });
 
   it("redacts each piece alone when the redactor cannot split a stream", () => {

@@ -49,11 +49,11 @@ export const MODEL_KEY_VARIABLES: readonly string[] = ["ANTHROPIC_API_KEY", "ANT
  * is whole: what a stream prints is what the whole text redacted at once would show.
  */
 export function createRedactor(secrets: Iterable<string>): Redact {
-  const forms = [...new Set([...secrets].flatMap(secretForms))];
+  const forms = uniqueForms([...secrets].flatMap(secretForms));
   if (forms.length === 0) return Object.assign((text: string) => text, { split: (text: string) => ({ shown: text, held: "" }) });
-  forms.sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(forms.map(escapeRegExp).join("|"), "giu");
-  const holdChars = (forms[0]?.length ?? 1) - 1;
+  forms.sort((a, b) => b.text.length - a.text.length);
+  const pattern = new RegExp(forms.map(formPattern).join("|"), "giu");
+  const holdChars = Math.max(...forms.map(longestMatch)) - 1;
   const split = (text: string): StreamSplit => {
     const settled = text.length - holdChars;
     let shown = "";
@@ -78,15 +78,44 @@ export function liveRedactor(current: () => Redact): Redact {
 }
 
 /**
- * The texts a secret may show as: as written; inside a JSON string (a transcript line, a tool's JSON
- * arguments); URL-encoded (a query string); and in base64 and base64url, at each of the three byte
- * alignments it can have inside a longer encoded text (`base64 /proc/self/environ`).
+ * One text a secret may show as. An encoded form is `wrapped` when the tools that print it break their
+ * lines (`base64` every 76 characters, `xxd -p` every 60): it is then also found with line breaks inside.
  */
-export function secretForms(secret: string): string[] {
+export interface SecretForm {
+  readonly text: string;
+  readonly wrapped: boolean;
+}
+
+/** The narrowest wrap of a common encoder (`openssl base64` writes 64 columns, `xxd -p` 60): what streams hold back for. */
+const NARROWEST_WRAP_CHARS = 60;
+
+/**
+ * The texts a secret may show as: as written; inside a JSON string (a transcript line, a tool's JSON
+ * arguments); URL-encoded (a query string); in hex (`xxd -p`); and in base64 and base64url, at each of the
+ * three byte alignments it can have inside a longer encoded text (`base64 /proc/self/environ`).
+ */
+export function secretForms(secret: string): SecretForm[] {
   if (secret.length < MIN_SECRET_LENGTH) return [];
-  const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
-  if (secret.length >= MIN_ENCODED_SECRET_LENGTH) forms.push(...base64Forms(secret, "base64"), ...base64Forms(secret, "base64url"));
-  return [...new Set(forms)];
+  const plain = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)].map((text) => ({ text, wrapped: false }));
+  if (secret.length < MIN_ENCODED_SECRET_LENGTH) return uniqueForms(plain);
+  const encoded = [Buffer.from(secret, "utf8").toString("hex"), ...base64Forms(secret, "base64"), ...base64Forms(secret, "base64url")];
+  return uniqueForms([...plain, ...encoded.map((text) => ({ text, wrapped: true }))]);
+}
+
+function uniqueForms(forms: readonly SecretForm[]): SecretForm[] {
+  const byText = new Map<string, SecretForm>();
+  for (const form of forms) if (!byText.get(form.text)?.wrapped) byText.set(form.text, form);
+  return [...byText.values()];
+}
+
+/** A wrapped form may have a line break between any two of its characters. */
+function formPattern(form: SecretForm): string {
+  return form.wrapped ? [...form.text].map(escapeRegExp).join("(?:\\r?\\n)?") : escapeRegExp(form.text);
+}
+
+/** The longest text a form matches, as streams count it: a wrapped one with a CR LF every NARROWEST_WRAP_CHARS. */
+function longestMatch(form: SecretForm): number {
+  return form.text.length + (form.wrapped ? 2 * Math.ceil(form.text.length / NARROWEST_WRAP_CHARS) : 0);
 }
 
 /**
