@@ -13,7 +13,7 @@ import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./pro
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createSpinner, createTtyRenderer } from "./render.js";
 import type { AgentFactory } from "./session.js";
-import { createChatInput, createPromptsAsker, showInPager, type Asker, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
+import { createChatInput, createPromptsAsker, redactingAsker, showInPager, type Asker, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
 
 export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
 export const END_SETTLE_LIMIT_MS = 3000;
@@ -83,11 +83,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   let markdown: MarkdownRenderer | undefined;
   const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown });
   const terminal = { stdin: deps.input, stdout: deps.output };
-  /** A question's explanation passes the redaction too; its choices are mca's own words. */
-  const asker = (): Asker => {
-    const asking = createPromptsAsker(terminal);
-    return { ...asking, say: (text) => asking.say(redact(text)) };
-  };
+  /** Every text of a question passes the redaction too: a server's question may echo what it was given. */
+  const asker = (): Asker => redactingAsker(createPromptsAsker(terminal), redact);
 
   let running: AbortController | null = null;
   let runningLine: Promise<unknown> = Promise.resolve();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createChatInput, createPromptsAsker } from "./terminal.js";
+import { createChatInput, createPromptsAsker, redactingAsker } from "./terminal.js";
 import { createMemoryTerminal, destroyMemoryTerminals } from "./test-support/memory-terminal.js";
 import { waitFor } from "./test-support/wait-for.js";
 
@@ -62,5 +62,22 @@ describe("createChatInput", () => {
     expect(shown()).toContain("mcp: notes: disconnected\n");
     expect(chatInput.suspended).toBe(false);
     chatInput.close();
+  });
+});
+
+describe("redactingAsker", () => {
+  it("shows no secret in a question's explanation, message, choices or starting answer", async () => {
+    const { asker, type, shown } = terminal();
+    const redacting = redactingAsker(asker, (text) => text.replaceAll("tok-SECRET-1", "[redacted]"));
+    redacting.say("the server echoes tok-SECRET-1");
+    const picked = redacting.select("Pick tok-SECRET-1", [{ title: "use tok-SECRET-1", value: "a", description: "tok-SECRET-1 here" }]);
+    await waitFor("the question", () => shown().includes("Pick"));
+    type("\r");
+    expect(await picked).toBe("a");
+    const typed = redacting.text("Token?", "tok-SECRET-1", () => undefined);
+    await waitFor("the text question", () => shown().includes("Token?"));
+    type("\r");
+    expect(await typed).toBe("[redacted]");
+    expect([shown().includes("tok-SECRET-1"), shown().includes("[redacted]")]).toEqual([false, true]);
   });
 });

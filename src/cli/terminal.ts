@@ -255,6 +255,23 @@ export interface Asker {
   confirm(message: string, initial: boolean): Promise<boolean | undefined>;
 }
 
+/**
+ * The asker with every text it shows redacted: the explanation, each question, each choice's title and
+ * description, and a starting answer. A server's question is the server's text, and a server may echo a
+ * token it was given.
+ */
+export function redactingAsker(asker: Asker, redact: (text: string) => string): Asker {
+  const shown = <T extends string>(choices: ReadonlyArray<Choice<T>>): Array<Choice<T>> =>
+    choices.map((choice) => ({ ...choice, title: redact(choice.title), ...(choice.description === undefined ? {} : { description: redact(choice.description) }) }));
+  return {
+    say: (text) => asker.say(redact(text)),
+    select: (message, choices, initial) => asker.select(redact(message), shown(choices), initial),
+    multiselect: (message, choices, selected, check) => asker.multiselect(redact(message), shown(choices), selected, check),
+    text: (message, initial, check) => asker.text(redact(message), redact(initial), check),
+    confirm: (message, initial) => asker.confirm(redact(message), initial),
+  };
+}
+
 export interface AskerStreams {
   readonly stdin: TerminalInput;
   readonly stdout: TerminalOutput;
