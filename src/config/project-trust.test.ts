@@ -77,8 +77,23 @@ describe("project trust", () => {
     await writeFile(join(dir, "small.js"), "1");
     await writeFile(join(dir, "mcp.config.json"), JSON.stringify({ mcpServers: { s: { command: "node", args: ["big.js", "small.js"] } } }));
     expect(untrustedFiles(dir).programs).toEqual([
-      { alias: "s", path: "big.js", hashed: false },
       { alias: "s", path: "small.js", hashed: true },
+      { alias: "s", path: "big.js", hashed: false },
+    ]);
+  });
+
+  it("hashes the command and the small arguments first: large data files named before a script cannot spend its budget", async () => {
+    const dir = await project();
+    for (const name of ["data-1.bin", "data-2.bin"]) {
+      await writeFile(join(dir, name), "");
+      await truncate(join(dir, name), MAX_HASHED_PROGRAM_BYTES / 2 + 1);
+    }
+    await writeFile(join(dir, "server.js"), "// the server\n");
+    await writeFile(join(dir, "mcp.config.json"), JSON.stringify({ mcpServers: { s: { command: "node", args: ["data-1.bin", "data-2.bin", "server.js"] } } }));
+    expect(untrustedFiles(dir).programs).toEqual([
+      { alias: "s", path: "server.js", hashed: true },
+      { alias: "s", path: "data-1.bin", hashed: true },
+      { alias: "s", path: "data-2.bin", hashed: false },
     ]);
   });
 

@@ -5,7 +5,7 @@
 // edited file (a `git pull`, a changed branch) asks again.
 import { createHash } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { describeError } from "../kernel/index.js";
 import { stdioServerCwd } from "../mcp/index.js";
@@ -115,8 +115,11 @@ function readPrograms(realDir: string, text: string | ConfigError | undefined, e
   for (const server of config.servers) {
     if (server.transport !== "stdio" || !server.enabled) continue;
     const cwd = stdioServerCwd(server, configFile);
-    const named = [...(server.command.includes("/") ? [server.command] : []), ...server.args];
-    for (const path of new Set(named.map((name) => resolve(cwd, name)))) {
+    // The command first, then the arguments smallest first: a large data file named before the script
+    // cannot spend the budget that the script's own hash needs.
+    const command = server.command.includes("/") ? [resolve(cwd, server.command)] : [];
+    const args = server.args.map((arg) => ({ path: resolve(cwd, arg), size: sizeOf(resolve(cwd, arg)) })).sort((a, b) => a.size - b.size);
+    for (const path of new Set([...command, ...args.map((arg) => arg.path)])) {
       const inside = relative(realDir, path);
       if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) continue;
       const read = readRegularFile(path, budget);
@@ -126,6 +129,15 @@ function readPrograms(realDir: string, text: string | ConfigError | undefined, e
     }
   }
   return programs;
+}
+
+/** The size a path's stat gives (not opened: a named pipe is harmless here), or 0 when there is none. */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** Whether the user trusted this project folder for its present contents; a broken store is a ConfigError. */
