@@ -41,6 +41,19 @@ describe("fetchEndpointJson", () => {
     expect([metadata.status, metadata.json, refused.status, refused.json]).toEqual([200, { issuer: "x" }, 400, { error: "invalid_grant" }]);
   });
 
+  it("does not follow a redirect with a request that carries a body (client credentials), and says so", async () => {
+    const received: string[] = [];
+    const origin = await serve((request, response) => {
+      received.push(`${request.method ?? ""} ${request.url ?? ""}`);
+      if (request.url?.startsWith("/token") === true) response.writeHead(307, { location: "/elsewhere" }).end();
+      else response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    await expect(fetchEndpointJson(`${origin}/token?x=1`, { method: "POST", headers: {}, body: "client_secret=s3cret" })).rejects.toEqual(
+      new AuthError(`${origin}/token answered with a redirect (HTTP 307): not followed, since the request carries client credentials`),
+    );
+    expect(received).toEqual(["POST /token?x=1"]);
+  });
+
   it("stops reading a body that never ends at the cap, naming the URL and the cap", async () => {
     const sent = { bytes: 0 };
     const origin = await serve(endless(sent));

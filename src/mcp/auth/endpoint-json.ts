@@ -56,7 +56,14 @@ function sizeText(bytes: number): string {
 export async function fetchEndpointJson(url: string, request: EndpointRequest, limits: EndpointLimits = ENDPOINT_LIMITS): Promise<EndpointAnswer> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   try {
-    const response = await fetch(url, { method: request.method ?? "GET", headers: request.headers, body: request.body, signal });
+    // A request with a body (a token or registration request: client credentials, codes) is never sent on to
+    // where a redirect points: that could be another origin than the issuer it was bound to.
+    const redirect = request.body === undefined ? "follow" : "manual";
+    const response = await fetch(url, { method: request.method ?? "GET", headers: request.headers, body: request.body, signal, redirect });
+    if (redirect === "manual" && response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new AuthError(`${shownUrl(url)} answered with a redirect (HTTP ${response.status}): not followed, since the request carries client credentials`);
+    }
     const text = await readCapped(response, url, limits.maxBytes);
     return { status: response.status, json: parseObject(text) };
   } catch (error) {
