@@ -17,6 +17,8 @@ import { ensureStateFolder, type ProjectState } from "./state-folder.js";
 export const MAX_CHECKPOINT_FILE_BYTES = 20 * 1024 * 1024;
 /** Each git command gets this long; a tree that takes longer has no checkpoint. */
 const GIT_TIMEOUT_MS = 20_000;
+/** What one git command may print (the file list of a large tree): past it the checkpoint gives up. */
+const GIT_OUTPUT_MAX_BYTES = 64 * 1024 * 1024;
 /** Sizes are read this many files at a time: the first checkpoint of a large tree lists every file. */
 const STAT_BATCH = 256;
 /** Written into the repository by mca when it makes it, naming the project: a repository without it is not mca's. */
@@ -57,7 +59,7 @@ export function createTreeCheckpoints(state: ProjectState, session: string, env:
   const git = (args: readonly string[], gitEnv: Readonly<Record<string, string>> = treeEnv): Promise<string> =>
     new Promise((resolve, reject) => {
       const settings = GIT_SETTINGS.flatMap((setting) => ["-c", setting]);
-      execFile("git", [...settings, ...args], { cwd: projectDir, env: gitEnv, timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
+      execFile("git", [...settings, ...args], { cwd: projectDir, env: gitEnv, timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_OUTPUT_MAX_BYTES, encoding: "utf8" }, (error, stdout, stderr) => {
         if (error === null) resolve(stdout);
         else reject(new Error(stderr.trim() === "" ? error.message : stderr.trim()));
       });
