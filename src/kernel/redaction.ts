@@ -220,6 +220,20 @@ function redactValue(value: unknown, redact: Redact): unknown {
   return value;
 }
 
+/**
+ * What a program mca starts on someone else's behalf (an MCP stdio server, the model's bash command)
+ * inherits unless told otherwise: the variables the official MCP SDKs pass on POSIX systems. The user's
+ * tokens in the environment are not its business.
+ */
+export const INHERITED_ENV_VARIABLES: readonly string[] = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+/** Only the named variables of `env`, and never the model's credentials whatever the names. */
+export function onlyVariables(env: Readonly<Record<string, string | undefined>>, names: readonly string[]): Record<string, string> {
+  const kept = withoutModelKeys(env);
+  for (const name of Object.keys(kept)) if (!names.includes(name)) delete kept[name];
+  return kept;
+}
+
 /** The environment without the model's credentials: what mca hands to anything it starts. */
 export function withoutModelKeys(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const kept: Record<string, string> = {};

@@ -2,7 +2,7 @@
 // alone: where a stdio server runs, the environment it gets, and the secrets its own text may echo. The
 // config folder reads the file into these (with `${VAR}` already expanded); they belong here, where they are used.
 import { dirname, resolve } from "node:path";
-import { createRedactor, secretsIn, withoutModelKeys, type Redact } from "../kernel/index.js";
+import { createRedactor, INHERITED_ENV_VARIABLES, onlyVariables, secretsIn, withoutModelKeys, type Redact } from "../kernel/index.js";
 import type { LogLevel } from "./server-log.js";
 
 export interface StdioServerConfig {
@@ -58,20 +58,11 @@ export function stdioServerCwd(spec: StdioServerConfig, configFile: string): str
 }
 
 /**
- * What a stdio server inherits unless its config opts in to everything: the variables the official MCP SDKs
- * pass on POSIX systems. A server is someone else's program; the user's tokens in the environment are not its business.
- */
-export const INHERITED_ENV_VARIABLES: readonly string[] = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
-
-/**
  * A stdio server's whole environment: the minimal inherited set (or, with `inheritEnv`, all of mca's), never
  * the model's credentials, then the config's own `env` over it — what the user wrote for this server is passed as written.
  */
 export function serverEnvironment(spec: StdioServerConfig, base: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const inherited = withoutModelKeys(base);
-  if (spec.inheritEnv !== true) {
-    for (const name of Object.keys(inherited)) if (!INHERITED_ENV_VARIABLES.includes(name)) delete inherited[name];
-  }
+  const inherited = spec.inheritEnv === true ? withoutModelKeys(base) : onlyVariables(base, INHERITED_ENV_VARIABLES);
   return { ...inherited, ...spec.env };
 }
 

@@ -71,19 +71,19 @@ describe("bash", () => {
     expect(lines).toEqual(["one", "two", "three"]);
   });
 
-  it("runs without the model's API key variables, with the rest of the environment", async () => {
-    const saved = { key: process.env.ANTHROPIC_API_KEY, token: process.env.ANTHROPIC_AUTH_TOKEN, other: process.env.MCA_TEST_KEPT };
-    Object.assign(process.env, { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_AUTH_TOKEN: "auth-test", MCA_TEST_KEPT: "kept" });
-    try {
-      const command = 'echo "key=${ANTHROPIC_API_KEY-unset} token=${ANTHROPIC_AUTH_TOKEN-unset} other=${MCA_TEST_KEPT-unset}"';
-      const result = await callTool(createBashTool(project()), { command }, context);
-      expect(result.text).toBe("exit code 0\nkey=unset token=unset other=kept\n");
-    } finally {
-      for (const [name, value] of [["ANTHROPIC_API_KEY", saved.key], ["ANTHROPIC_AUTH_TOKEN", saved.token], ["MCA_TEST_KEPT", saved.other]] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
+  it("runs with the minimal environment: never the model's API key variables, nor the rest of mca's", async () => {
+    const env = { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_AUTH_TOKEN: "auth-test", GITHUB_TOKEN: "ghp-test", PATH: process.env.PATH, HOME: "/h", LANG: "C.UTF-8" };
+    const command = 'echo "key=${ANTHROPIC_API_KEY-unset} token=${ANTHROPIC_AUTH_TOKEN-unset} other=${GITHUB_TOKEN-unset} home=$HOME lang=$LANG"';
+    const result = await callTool(createBashTool(project(), { env }), { command }, context);
+    expect(result.text).toBe("exit code 0\nkey=unset token=unset other=unset home=/h lang=C.UTF-8\n");
+  });
+
+  it("reports only whole lines as progress, never the part of a line a chunk ends with", async () => {
+    const lines: string[] = [];
+    const command = "printf 'first\\nsk-ant-'; sleep 0.4; printf 'secret-rest\\n'";
+    const result = await callTool(createBashTool(project()), { command }, { ...context, onProgress: (line) => lines.push(line) });
+    expect(result.isError).toBe(false);
+    expect(lines).toEqual(["first", "sk-ant-secret-rest"]);
   });
 
   it("runs in the project folder", async () => {

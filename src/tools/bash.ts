@@ -1,32 +1,57 @@
-// bash: runs a shell command in the project folder with a time limit; the command's whole process
-// group is killed on timeout or abort, and its output is bounded while it is read.
+// bash: runs a shell command in the project folder with a time limit, inside the operating-system sandbox
+// when this run has one (see sandbox.ts); the command's whole process group is killed on timeout or abort,
+// and its output is bounded while it is read.
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { withoutModelKeys, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
-import { errorResult, okResult, optionalInteger, requiredString } from "./local-tool.js";
+import { INHERITED_ENV_VARIABLES, onlyVariables, type CommandSandbox, type GateSubject, type ProtectedFolder, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
+import { errorResult, okResult, optionalInteger, optionalString, requiredString } from "./local-tool.js";
+import { bubblewrapArgs, sandboxPolicy, seatbeltProfile, type SandboxAvailability } from "./sandbox.js";
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 const BASH_MAX_TIMEOUT_MS = 600_000;
 const BASH_KILL_GRACE_MS = 2_000;
 
+/** What a command inherits: the minimal set MCP servers get, and the locale. Never the model's credentials. */
+const BASH_ENV_VARIABLES = [...INHERITED_ENV_VARIABLES, "LANG", "LANGUAGE", "LC_ALL", "LC_COLLATE", "LC_CTYPE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME", "TZ"];
+
+export interface BashSandbox {
+  readonly availability: SandboxAvailability;
+  /** The settings give every call the network. */
+  readonly network: boolean;
+  /** Further writable folders, absolute. */
+  readonly writable: readonly string[];
+  /** The project's protected folders as they are now, read again for each call. */
+  readonly protectedFolders: () => readonly ProtectedFolder[];
+}
+
 export interface BashToolOptions {
   /** Between SIGTERM and SIGKILL to the process group; tests shorten it. */
   readonly killGraceMs?: number;
+  /** Where commands run; absent: no sandbox. */
+  readonly sandbox?: BashSandbox;
+  /** What the command's environment is taken from; mca's own by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-type BashArgs = { readonly command: string; readonly timeoutMs: number };
+type BashArgs = {
+  readonly command: string;
+  readonly timeoutMs: number;
+  /** The model's reason for running this call outside the sandbox; null: inside it. */
+  readonly outsideReason: string | null;
+  readonly network: boolean;
+};
 
 export function createBashTool(projectDir: string, options: BashToolOptions = {}): Tool<BashArgs> {
   const cwd = resolve(projectDir);
+  const { sandbox } = options;
+  const placement = (args: BashArgs): CommandSandbox => {
+    if (sandbox === undefined || sandbox.availability.kind === "none") return "unavailable";
+    if (args.outsideReason !== null) return "requested-outside";
+    return args.network && !sandbox.network ? "network-requested" : "inside";
+  };
   return {
     name: "bash",
-    description:
-      "Run a command with `bash -c` in the project folder (stdin is empty). Returns `exit code N` and then " +
-      "stdout and stderr interleaved; a nonzero exit is reported as an error. Time limit `timeout_ms`: " +
-      "default 120,000, at most 600,000; on timeout the command and everything it started are killed. " +
-      "Output over 7,000 bytes keeps its first 3,000 and last 4,000 bytes. Background processes that " +
-      "still hold the output when the command ends are killed; redirect their output " +
-      "(`cmd > log 2>&1 &`) to keep them running. The model's API key variables are not in its environment.",
+    description: describeTool(sandbox),
     inputSchema: {
       type: "object",
       properties: {
@@ -37,6 +62,9 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
           maximum: BASH_MAX_TIMEOUT_MS,
           description: "Time limit in milliseconds (default 120000).",
         },
+        sandbox: { type: "boolean", description: "false: run this one call outside the sandbox (the user is always asked; give `reason`)." },
+        reason: { type: "string", description: "With `sandbox: false`: why this call must run outside the sandbox, shown to the user." },
+        network: { type: "boolean", description: "true: this one call gets the network inside the sandbox (the user is always asked)." },
       },
       required: ["command"],
       additionalProperties: false,
@@ -45,18 +73,49 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
     source: "local",
     originalName: "bash",
     parse: parseArgs,
-    async run({ command, timeoutMs }, context) {
+    gateSubject: (args): GateSubject => ({ kind: "command", text: args.command, sandbox: placement(args) }),
+    async run(args, context) {
+      const where = placement(args);
       const outcome = await runCommand({
-        command,
+        ...commandLine(args, where, cwd, sandbox),
+        env: onlyVariables(options.env ?? process.env, BASH_ENV_VARIABLES),
         cwd,
-        timeoutMs,
+        timeoutMs: args.timeoutMs,
         killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
         signal: context.signal,
         ...(context.onProgress === undefined ? {} : { onLine: context.onProgress }),
       });
-      return describe(outcome, timeoutMs);
+      const result = describe(outcome, args.timeoutMs);
+      const refusal = where === "inside" || where === "network-requested" ? sandboxRefusal(outcome) : null;
+      return refusal === null ? result : { ...result, text: `${result.text}\n${refusal}` };
     },
   };
+}
+
+function describeTool(sandbox: BashSandbox | undefined): string {
+  const common =
+    "Run a command with `bash -c` in the project folder (stdin is empty). Returns `exit code N` and then " +
+    "stdout and stderr interleaved; a nonzero exit is reported as an error. Time limit `timeout_ms`: " +
+    "default 120,000, at most 600,000; on timeout the command and everything it started are killed. " +
+    "Output over 7,000 bytes keeps its first 3,000 and last 4,000 bytes. The environment is minimal " +
+    "(PATH, HOME, USER, SHELL, TERM, the locale); the model's API key variables are never in it.";
+  const availability = sandbox?.availability;
+  if (sandbox === undefined || availability === undefined || availability.kind === "none") {
+    const why = availability?.kind === "none" ? `no sandbox: ${availability.why}` : "no sandbox";
+    return (
+      `${common} This run has ${why}, so allow rules cover only read-only commands and other commands ask the user. ` +
+      "Background processes that still hold the output when the command ends are killed; redirect their output " +
+      "(`cmd > log 2>&1 &`) to keep them running."
+    );
+  }
+  return (
+    `${common} It runs in a sandbox: the file system is read-only except the project folder` +
+    `${sandbox.writable.length === 0 ? "" : ` and ${sandbox.writable.join(", ")}`}; inside the project, git's config and hooks, ` +
+    `.husky/ and .mca/ are read-only; /tmp is private and empty; ${sandbox.network ? "the network is available" : "there is no network"}; ` +
+    "everything the command started ends with it. When the sandbox refuses something the result says so: then call again " +
+    'with `"network": true` for the network, or `"sandbox": false` and a `"reason"` to run outside the sandbox. Both ' +
+    "always ask the user, whatever the allow rules; use them only when the command needs it."
+  );
 }
 
 function parseArgs(args: ToolArgs): BashArgs | Error {
@@ -64,7 +123,61 @@ function parseArgs(args: ToolArgs): BashArgs | Error {
   if (command instanceof Error) return command;
   const timeoutMs = optionalInteger(args, "timeout_ms", { min: 1, max: BASH_MAX_TIMEOUT_MS });
   if (timeoutMs instanceof Error) return timeoutMs;
-  return { command, timeoutMs: timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS };
+  const inside = optionalBoolean(args, "sandbox");
+  if (inside instanceof Error) return inside;
+  const network = optionalBoolean(args, "network");
+  if (network instanceof Error) return network;
+  const reason = optionalString(args, "reason");
+  if (reason instanceof Error) return reason;
+  if (inside === false && (reason === undefined || reason.trim() === "")) {
+    return new Error('argument "reason" must say why the command must run outside the sandbox when "sandbox" is false');
+  }
+  return { command, timeoutMs: timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS, outsideReason: inside === false ? (reason ?? "") : null, network: network === true };
+}
+
+function optionalBoolean(args: ToolArgs, name: string): boolean | undefined | Error {
+  const value = args[name];
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "boolean" ? value : new Error(`argument "${name}" must be true or false`);
+}
+
+/** The program that runs the command: bash itself, or bash inside the sandbox's program. */
+function commandLine(args: BashArgs, where: CommandSandbox, cwd: string, sandbox: BashSandbox | undefined): { readonly program: string; readonly args: readonly string[] } {
+  const bash = ["bash", "-c", args.command];
+  const availability = sandbox?.availability;
+  if (sandbox === undefined || availability === undefined || where === "unavailable" || where === "requested-outside") return { program: "bash", args: bash.slice(1) };
+  const policy = sandboxPolicy(cwd, sandbox.protectedFolders(), { network: sandbox.network || args.network, writable: sandbox.writable });
+  switch (availability.kind) {
+    case "bubblewrap":
+      return { program: availability.program, args: bubblewrapArgs(policy, bash) };
+    case "seatbelt":
+      return { program: availability.program, args: ["-p", seatbeltProfile(policy), ...bash] };
+    case "none":
+      return { program: "bash", args: bash.slice(1) };
+    default: {
+      const unexpected: never = availability;
+      return unexpected;
+    }
+  }
+}
+
+/** Failures the sandbox causes, as the programs inside word them, and what the model can do about them. */
+const SANDBOX_REFUSALS: ReadonlyArray<{ readonly output: RegExp; readonly line: string }> = [
+  {
+    output: /Read-only file system|Device or resource busy/u,
+    line:
+      "[the sandbox refused a write: only the project folder is writable, and not its git config and hooks, .husky/ or .mca/. " +
+      'If the command must write there, call bash again with "sandbox": false and a "reason"; the user will be asked.]',
+  },
+  {
+    output: /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo (?:EAI_AGAIN|ENOTFOUND)/u,
+    line: '[the sandbox has no network. If the command needs it, call bash again with "network": true; the user will be asked.]',
+  },
+];
+
+function sandboxRefusal(outcome: CommandOutcome): string | null {
+  if (outcome.kind !== "exited" || outcome.exitCode === 0) return null;
+  return SANDBOX_REFUSALS.find(({ output }) => output.test(outcome.output))?.line ?? null;
 }
 
 function describe(outcome: CommandOutcome, limitMs: number): ToolResult {
@@ -100,7 +213,10 @@ const PIPE_DRAIN_MS = 500;
 const AFTER_KILL_WAIT_MS = 1_000;
 
 interface CommandRequest {
-  readonly command: string;
+  /** `bash` (with `-c` and the command), or the sandbox's program with bash after it. */
+  readonly program: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
   readonly timeoutMs: number;
   readonly killGraceMs: number;
@@ -110,8 +226,8 @@ interface CommandRequest {
 }
 
 const PROGRESS_INTERVAL_MS = 200;
-/** Only the end of a chunk is looked at for the newest line: a huge chunk costs no more than this. */
-const PROGRESS_SCAN_CHARS = 4096;
+/** A longer line is never shown as progress: only whole lines are, and one this long is held no further. */
+const PROGRESS_MAX_LINE_BYTES = 4096;
 
 type CommandOutcome =
   | { readonly kind: "exited"; readonly exitCode: number | null; readonly signal: string | null; readonly output: string }
@@ -128,29 +244,28 @@ function runCommand(request: CommandRequest): Promise<CommandOutcome> {
     let spawnError: Error | undefined;
     let settled = false;
 
-    // `detached: true` makes the child the leader of a new process group whose id is its pid.
-    // The command is the model's: the model's own credentials are not its to read (or to print into the transcript).
-    const child = spawn("bash", ["-c", request.command], {
+    // `detached: true` makes the child the leader of a new process group whose id is its pid (and of a
+    // new session, without a controlling terminal). The environment is the minimal one: the model's own
+    // credentials are not its to read (or to print into the transcript).
+    const child = spawn(request.program, request.args, {
       cwd: request.cwd,
-      env: withoutModelKeys(process.env),
+      env: request.env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let lastProgressMs = 0;
-    const progress = (chunk: Buffer): void => {
+    const onLine = (line: string): void => {
       if (request.onLine === undefined || Date.now() - lastProgressMs < PROGRESS_INTERVAL_MS) return;
-      const tail = chunk.subarray(Math.max(0, chunk.length - PROGRESS_SCAN_CHARS)).toString("utf8");
-      const newest = tail.split("\n").map((line) => line.trim()).filter((line) => line !== "").at(-1);
-      if (newest === undefined) return;
       lastProgressMs = Date.now();
-      request.onLine(newest);
+      request.onLine(line);
     };
-    const onData = (chunk: Buffer): void => {
-      output.push(chunk);
-      progress(chunk);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
+    for (const stream of [child.stdout, child.stderr]) {
+      const lines = createLineWatcher(PROGRESS_MAX_LINE_BYTES, onLine);
+      stream.on("data", (chunk: Buffer) => {
+        output.push(chunk);
+        lines(chunk);
+      });
+    }
 
     const killGroup = (signal: NodeJS.Signals): void => {
       if (child.pid === undefined) return;
@@ -208,6 +323,43 @@ function runCommand(request: CommandRequest): Promise<CommandOutcome> {
     if (request.signal.aborted) stop("aborted");
     else request.signal.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+/**
+ * Calls `onLine` with the newest whole, non-blank line (trimmed) that a chunk of one stream completes. A
+ * line cut at a chunk's end is held until its end comes, so a fragment (of a secret the redactor would
+ * know whole) is never shown; a line longer than `maxLineBytes` is not shown at all.
+ */
+export function createLineWatcher(maxLineBytes: number, onLine: (line: string) => void): (chunk: Buffer) => void {
+  let pending = Buffer.alloc(0);
+  let tooLong = false;
+  const keep = (rest: Buffer): void => {
+    if (tooLong || rest.length === 0) return;
+    if (pending.length + rest.length > maxLineBytes) {
+      tooLong = true;
+      pending = Buffer.alloc(0);
+    } else {
+      pending = Buffer.concat([pending, rest]);
+    }
+  };
+  return (chunk) => {
+    const last = chunk.lastIndexOf(0x0a);
+    if (last === -1) return keep(chunk);
+    let newest: string | undefined;
+    // The lines this chunk ends, newest first; the oldest of them began in the held bytes.
+    for (let end = last; newest === undefined; ) {
+      const start = end === 0 ? 0 : chunk.lastIndexOf(0x0a, end - 1) + 1;
+      const bytes = start > 0 ? chunk.subarray(start, end) : tooLong ? null : Buffer.concat([pending, chunk.subarray(0, end)]);
+      const text = bytes === null || bytes.length > maxLineBytes ? "" : bytes.toString("utf8").trim();
+      if (text !== "") newest = text;
+      if (start === 0) break;
+      end = start - 1;
+    }
+    pending = Buffer.alloc(0);
+    tooLong = false;
+    keep(chunk.subarray(last + 1));
+    if (newest !== undefined) onLine(newest);
+  };
 }
 
 // Keeps a command's output bounded while it is read: the first and the last bytes are kept, the
