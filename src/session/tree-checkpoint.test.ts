@@ -128,6 +128,21 @@ describe("createTreeCheckpoints, given what a repository or the user's git setup
     expect({ ran: await exists(ran), taken: typeof tree === "string" }).toEqual({ ran: false, taken: true });
   });
 
+  it("keeps every file and folder of its repository the user's only, objects included", async () => {
+    await writeFile(join(project(), "a.txt"), "a", { mode: 0o644 });
+    await take(checkpointsOf("s1"));
+    const modes = new Set<string>();
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        modes.add(`${entry.isDirectory() ? "folder" : "file"} ${((await stat(path)).mode & 0o077).toString(8)}`);
+        if (entry.isDirectory()) await walk(path);
+      }
+    };
+    await walk(join(state().dir, "checkpoints.git"));
+    expect([...modes].sort()).toEqual(["file 0", "folder 0"]);
+  });
+
   it("makes its repository once, with its marker, and uses it again in a later session", async () => {
     await writeFile(join(project(), "a.txt"), "a");
     const first = await take(checkpointsOf("s1"));

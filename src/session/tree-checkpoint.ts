@@ -73,8 +73,9 @@ export function createTreeCheckpoints(state: ProjectState, session: string, env:
       // Made beside its place and moved there whole with its marker: a repository without one is never mca's half-made one.
       const fresh = `${gitDir}.new-${process.pid}-${session}`;
       await rm(fresh, { recursive: true, force: true });
-      // Bare (git refuses a work tree for `init --bare`); every later command names the tree.
-      await git(["init", "--quiet", "--bare", fresh], bareEnv);
+      // Bare (git refuses a work tree for `init --bare`); every later command names the tree. Shared as
+      // 0600: every file git writes there is the user's only, as the copies of the project's files are.
+      await git(["init", "--quiet", "--bare", "--shared=0600", fresh], bareEnv);
       await writeFile(join(fresh, "info", "exclude"), "/.mca/\n");
       await writeFile(join(fresh, MARKER_FILE), marker, { mode: 0o600 });
       await rename(fresh, gitDir).catch(async (error: unknown) => {
