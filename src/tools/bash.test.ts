@@ -1,7 +1,13 @@
-import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { homedir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readProtectedFolders } from "../config/index.js";
 import { createBashTool, createOutputCap } from "./bash.js";
+import type { SandboxAvailability } from "./sandbox.js";
+import { BUBBLEWRAP, describeWithBubblewrap } from "./test-support/bubblewrap.js";
 import { callTool } from "./test-support/call-tool.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
 
@@ -197,3 +203,199 @@ describe("createOutputCap", () => {
     expect(cap.text()).toBe("é!");
   });
 });
+
+describe("bash's account of where a call runs, for the gate", () => {
+  const tool = (availability: SandboxAvailability, network = false) =>
+    createBashTool("/p", { sandbox: { availability, network, writable: [], protectedFolders: () => [] } });
+  const subject = (created: ReturnType<typeof tool>, args: Record<string, unknown>): unknown => {
+    const parsed = created.parse?.({ command: "ls", ...args });
+    if (parsed === undefined || parsed instanceof Error) return parsed?.message;
+    return created.gateSubject?.(parsed);
+  };
+  const bwrap: SandboxAvailability = { kind: "bubblewrap", program: "/usr/bin/bwrap" };
+  const none: SandboxAvailability = { kind: "none", why: "bubblewrap is not installed", notice: null };
+
+  it("is inside the sandbox, unless the call asks to leave it or for a network the settings do not give", () => {
+    expect(subject(tool(bwrap), {})).toEqual({ kind: "command", text: "ls", sandbox: "inside" });
+    expect(subject(tool(bwrap), { sandbox: false, reason: "writes ~/.npmrc" })).toEqual({ kind: "command", text: "ls", sandbox: "requested-outside" });
+    expect(subject(tool(bwrap), { network: true })).toEqual({ kind: "command", text: "ls", sandbox: "network-requested" });
+    expect(subject(tool(bwrap, true), { network: true })).toEqual({ kind: "command", text: "ls", sandbox: "inside" });
+  });
+
+  it("is unavailable without a sandbox, whatever the call asks", () => {
+    expect(subject(tool(none), { sandbox: false, reason: "r", network: true })).toEqual({ kind: "command", text: "ls", sandbox: "unavailable" });
+    expect(subject(createBashTool("/p"), {})).toEqual({ kind: "command", text: "ls", sandbox: "unavailable" });
+  });
+
+  it("wants a reason for leaving the sandbox, and booleans for the switches", () => {
+    expect(subject(tool(bwrap), { sandbox: false })).toBe('argument "reason" must say why the command must run outside the sandbox when "sandbox" is false');
+    expect(subject(tool(bwrap), { sandbox: false, reason: "  " })).toBe('argument "reason" must say why the command must run outside the sandbox when "sandbox" is false');
+    expect(subject(tool(bwrap), { network: "yes" })).toBe('argument "network" must be true or false');
+  });
+
+  it("tells the model the sandbox's limits and how to ask past them", () => {
+    expect(tool(bwrap).description).toContain('call again with `"network": true` for the network, or `"sandbox": false` and a `"reason"` to run outside the sandbox');
+    expect(tool(none).description).toContain("This run has no sandbox: bubblewrap is not installed, so allow rules cover only read-only commands");
+  });
+});
+
+describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
+  const project = tempProjectPerTest("mca-bash-sandbox-");
+  const outside = tempProjectPerTest("mca-bash-outside-");
+  const context = { signal: new AbortController().signal };
+  /** A home outside /tmp (the sandbox's /tmp is its own), so that a write there is refused rather than hidden. */
+  let home = "";
+  beforeEach(() => {
+    home = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : homedir(), "mca-bash-home-"));
+    mkdirSync(join(home, ".config", "mca"), { recursive: true });
+    writeFileSync(join(home, ".config", "mca", "settings.json"), "{}\n");
+  });
+  afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+  const sandboxed = (options: { readonly network?: boolean; readonly env?: Record<string, string | undefined> } = {}) =>
+    createBashTool(project(), {
+      killGraceMs: 200,
+      env: { PATH: process.env.PATH, HOME: home, ...options.env },
+      sandbox: { availability: BUBBLEWRAP, network: options.network ?? false, writable: [], protectedFolders: () => readProtectedFolders(project()) },
+    });
+
+  /** A loopback listener that counts the connections it gets. */
+  const listen = async (): Promise<{ readonly port: number; readonly connections: () => number; readonly close: () => void }> => {
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    const port = typeof address === "object" && address !== null ? address.port : 0;
+    return { port, connections: () => connections, close: () => server.close() };
+  };
+
+  it("runs git's core.fsmonitor command of a planted config with nothing outside the project written and no connection made", async () => {
+    const listener = await listen();
+    try {
+      execFileSync("git", ["init", "-q", project()]);
+      const hook = join(project(), "monitor.sh");
+      writeFileSync(hook, `#!/bin/bash\ntouch ran-inside\necho pwned > ${home}/pwned\necho > /dev/tcp/127.0.0.1/${listener.port}\nexit 1\n`);
+      chmodSync(hook, 0o755);
+      execFileSync("git", ["-C", project(), "config", "core.fsmonitor", hook]);
+      const config = readFileSync(join(project(), ".git", "config"), "utf8");
+      const result = await callTool(sandboxed(), { command: "git status --short; git config core.fsmonitor false" }, context);
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain("could not write config file .git/config: Device or resource busy");
+      expect(existsSync(join(project(), "ran-inside"))).toBe(true);
+      expect(existsSync(join(home, "pwned"))).toBe(false);
+      expect(listener.connections()).toBe(0);
+      expect(readFileSync(join(project(), ".git", "config"), "utf8")).toBe(config);
+    } finally {
+      listener.close();
+    }
+  });
+
+  it("shows nothing of mca's environment: its /proc entry is not there, and the parent's environment is the minimal one", async () => {
+    const secret = "mca-test-secret-in-the-environment";
+    const command = `cat /proc/${process.pid}/environ; base64 /proc/$PPID/environ | base64 -d | tr '\\0' '\\n' | sort`;
+    const result = await callTool(sandboxed({ env: { OTHER_TOKEN: secret } }), { command }, context);
+    expect(result.text).toBe(`exit code 0\ncat: /proc/${process.pid}/environ: No such file or directory\nHOME=${home}\nPATH=${process.env.PATH ?? ""}\n`);
+  });
+
+  it("writes the project, and refuses writes to the home, the user's settings, git's hooks and config, .husky/ and .mca/, saying why", async () => {
+    execFileSync("git", ["init", "-q", project()]);
+    mkdirSync(join(project(), ".husky"));
+    mkdirSync(join(project(), ".mca"));
+    const attempts = ["$HOME/x", "$HOME/.config/mca/settings.json", ".git/hooks/pre-commit", ".git/config", ".husky/pre-commit", ".mca/settings.json", "/usr/mca-x"];
+    const command = `echo ok > made.txt; ${attempts.map((path) => `(echo '{"permissions":{"allow":["bash"]}}' >> ${path}) || echo "refused ${path}"`).join("; ")}; exit 1`;
+    const result = await callTool(sandboxed(), { command }, context);
+    expect(readFileSync(join(project(), "made.txt"), "utf8")).toBe("ok\n");
+    for (const path of attempts) expect(result.text).toContain(`refused ${path.replace("$HOME", home)}`);
+    expect(readFileSync(join(home, ".config", "mca", "settings.json"), "utf8")).toBe("{}\n");
+    expect(readdirSync(join(project(), ".mca"))).toEqual([]);
+    expect(result.text.endsWith(
+      "\n[the sandbox refused a write: only the project folder is writable, and not its git config and hooks, .husky/ or .mca/. " +
+        'If the command must write there, call bash again with "sandbox": false and a "reason"; the user will be asked.]',
+    )).toBe(true);
+  });
+
+  it("makes a missing hooks folder an empty read-only one, so a command cannot plant a hook there", async () => {
+    execFileSync("git", ["init", "-q", project()]);
+    rmSync(join(project(), ".git", "hooks"), { recursive: true });
+    const result = await callTool(sandboxed(), { command: "touch .git/hooks/pre-commit" }, context);
+    expect(result.isError).toBe(true);
+    expect(readdirSync(join(project(), ".git", "hooks"))).toEqual([]);
+  });
+
+  it("cannot move the git folder away to put another in its place", async () => {
+    execFileSync("git", ["init", "-q", project()]);
+    const result = await callTool(sandboxed(), { command: "mv .git .git-old" }, context);
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("Device or resource busy");
+    expect(existsSync(join(project(), ".git", "HEAD"))).toBe(true);
+  });
+
+  it("has no network unless the call asks for it, and says how to ask", async () => {
+    const listener = await listen();
+    try {
+      const command = `echo hi > /dev/tcp/127.0.0.1/${listener.port} || curl -sS http://host.invalid/`;
+      const refused = await callTool(sandboxed(), { command }, context);
+      expect(refused.text.endsWith('\n[the sandbox has no network. If the command needs it, call bash again with "network": true; the user will be asked.]')).toBe(true);
+      expect(listener.connections()).toBe(0);
+      const allowed = await callTool(sandboxed(), { command: `echo hi > /dev/tcp/127.0.0.1/${listener.port}`, network: true }, context);
+      expect(allowed).toEqual({ text: "exit code 0\n(no output)", isError: false });
+      for (let waitedMs = 0; waitedMs < 2_000 && listener.connections() === 0; waitedMs += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(listener.connections()).toBe(1);
+    } finally {
+      listener.close();
+    }
+  });
+
+  it("runs a call outside the sandbox when it asks to (the gate has put it to the user)", async () => {
+    const result = await callTool(sandboxed(), { command: `touch ${outside()}/made`, sandbox: false, reason: "writes outside" }, context);
+    expect(result).toEqual({ text: "exit code 0\n(no output)", isError: false });
+    expect(existsSync(join(outside(), "made"))).toBe(true);
+  });
+
+  it("keeps /tmp private: what a command writes there is gone after it", async () => {
+    const result = await callTool(sandboxed(), { command: `echo x > /tmp/mca-private-${process.pid}; cat /tmp/mca-private-${process.pid}` }, context);
+    expect(result).toEqual({ text: "exit code 0\nx\n", isError: false });
+    expect(existsSync(`/tmp/mca-private-${process.pid}`)).toBe(false);
+  });
+
+  it("leaves no process behind when a command times out, a background one included", async () => {
+    const marker = `30.${process.pid}`;
+    const result = await callTool(sandboxed(), { command: `sleep ${marker} & trap '' TERM; sleep ${marker}`, timeout_ms: 300 }, context);
+    expect(result).toEqual({ text: "timed out after 300 ms; the command's process group was killed\n", isError: true });
+    expect(await processesWith(`sleep\0${marker}`)).toEqual([]);
+  });
+
+  it("ends what a command started in the background when the command ends", async () => {
+    const marker = `31.${process.pid}`;
+    const result = await callTool(sandboxed(), { command: `sleep ${marker} > /dev/null 2>&1 & echo started` }, context);
+    expect(result).toEqual({ text: "exit code 0\nstarted\n", isError: false });
+    expect(await processesWith(`sleep\0${marker}`)).toEqual([]);
+  });
+
+  it("stops when aborted", async () => {
+    const controller = new AbortController();
+    const running = callTool(sandboxed(), { command: "echo started; sleep 30" }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    expect(await running).toEqual({ text: "aborted; the command's process group was killed\nstarted\n", isError: true });
+  });
+});
+
+/** The pids (after waiting at most 5 s for them to go) whose command line contains `text`. */
+async function processesWith(text: string): Promise<number[]> {
+  const matching = (): number[] =>
+    readdirSync("/proc")
+      .filter((entry) => /^\d+$/u.test(entry))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text) && isRunning(Number(pid));
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  for (let waitedMs = 0; waitedMs < 5_000 && matching().length > 0; waitedMs += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  return matching();
+}
