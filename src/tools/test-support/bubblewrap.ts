@@ -7,7 +7,10 @@ export const BUBBLEWRAP: SandboxAvailability = await detectSandbox("linux", proc
 
 /** `describe`, when bubblewrap works here; else one test that fails on CI and a visible skip elsewhere. */
 export function describeWithBubblewrap(name: string, body: () => void): void {
-  if (BUBBLEWRAP.kind === "bubblewrap") return describe(name, body);
+  if (BUBBLEWRAP.kind === "bubblewrap") {
+    describe(name, body);
+    return;
+  }
   const why = BUBBLEWRAP.kind === "none" ? BUBBLEWRAP.why : BUBBLEWRAP.kind;
   if (process.env.CI === "true") {
     describe(name, () => {
