@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Rule } from "../kernel/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { loadRules, parseMcpSettings, parseRuleFlags, parseSettings, userSettingsFile, type ProjectSettings } from "./settings.js";
+import { loadRules, loadSandboxSettings, parseMcpSettings, parseRuleFlags, parseSandboxSettings, parseSettings, userSettingsFile, type ProjectSettings } from "./settings.js";
 
 const FILE = "/p/.mca/settings.json";
 
@@ -135,5 +135,54 @@ describe("loadRules", () => {
     await mkdir(folder);
     const result = loadRules(folder, { read: null, trusted: true }, { allow: [], deny: [] });
     expect(result instanceof Error ? result.message : result).toMatch(new RegExp(`^${folder}: cannot read settings: `));
+  });
+});
+
+describe("parseSandboxSettings", () => {
+  const places = { home: "/h", projectDir: "/p" };
+
+  it("reads the switches and makes each writable folder absolute: `~/` under the home, a relative one under the project", () => {
+    const text = JSON.stringify({ sandbox: { enabled: false, network: true, writable: ["/abs", "~/.cache", "build/out"] } });
+    expect(parseSandboxSettings(text, FILE, places)).toEqual({ enabled: false, network: true, writable: ["/abs", "/h/.cache", "/p/build/out"] });
+  });
+
+  it("gives nothing when the file says nothing of the sandbox", () => {
+    expect(parseSandboxSettings('{"permissions":{}}', FILE, places)).toEqual({});
+  });
+
+  it("names the place of every shape error", () => {
+    const message = (text: string): unknown => {
+      const result = parseSandboxSettings(text, FILE, places);
+      return result instanceof Error ? result.message : result;
+    };
+    expect(message('{"sandbox":{"enabled":"no"}}')).toBe(`${FILE}:1:23: sandbox.enabled: must be true or false, not a string`);
+    expect(message('{"sandbox":{"writable":"/x"}}')).toBe(`${FILE}:1:24: sandbox.writable: must be an array of folders`);
+    expect(message('{"sandbox":{"writable":[""]}}')).toBe(`${FILE}:1:25: sandbox.writable[0]: must not be empty`);
+    expect(message('{"sandbox":{"netwrk":true}}')).toBe(`${FILE}:1:13: sandbox.netwrk: unknown field (expected one of: enabled, network, writable)`);
+  });
+});
+
+describe("loadSandboxSettings", () => {
+  const dir = tempProjectPerTest("mca-sandbox-settings-");
+  const places = { home: "/h", projectDir: "/p" };
+
+  it("is on, without network and extra folders, when no file says otherwise", () => {
+    expect(loadSandboxSettings(join(dir(), "missing.json"), { read: null, trusted: false }, places)).toEqual({ enabled: true, network: false, writable: [] });
+  });
+
+  it("lays a trusted project's settings over the user's, and ignores an untrusted project's, which would loosen the sandbox", async () => {
+    const user = join(dir(), "user.json");
+    const project = join(dir(), "project.json");
+    await writeFile(user, '{"sandbox":{"writable":["~/.cache"]}}');
+    await writeFile(project, '{"sandbox":{"enabled":false,"network":true,"writable":["/"]}}');
+    expect(loadSandboxSettings(user, await projectSettings(project, false), places)).toEqual({ enabled: true, network: false, writable: ["/h/.cache"] });
+    expect(loadSandboxSettings(user, await projectSettings(project, true), places)).toEqual({ enabled: false, network: true, writable: ["/h/.cache", "/"] });
+  });
+
+  it("reports an untrusted project's malformed sandbox settings all the same", async () => {
+    const project = join(dir(), "project.json");
+    await writeFile(project, '{"sandbox":{"network":1}}');
+    const result = loadSandboxSettings(join(dir(), "missing.json"), await projectSettings(project, false), places);
+    expect(result instanceof Error ? result.message : result).toBe(`${project}:1:23: sandbox.network: must be true or false, not a number`);
   });
 });

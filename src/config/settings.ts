@@ -1,9 +1,9 @@
 // The user's approval rules: `permissions` from the user and project settings files, plus the
-// `--allow` / `--deny` flags; and the user's `mcp` limits. Validated here, once, into Rules whose origin
-// names where each came from; a settings file is read with the positioned JSON reader, so its errors name
-// `file:line:column`.
+// `--allow` / `--deny` flags; the user's `mcp` limits; and the `sandbox` bash commands run in. Validated
+// here, once, into Rules whose origin names where each came from; a settings file is read with the
+// positioned JSON reader, so its errors name `file:line:column`.
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseRule, type Rule, type Verdict } from "../kernel/index.js";
 import {
   ConfigError,
@@ -12,6 +12,7 @@ import {
   readConfigJson,
   readConfigText,
   readingConfig,
+  readBoolean,
   readObject,
   readPositiveInteger,
   readString,
@@ -129,6 +130,68 @@ export function parseMcpSettings(text: string, file: string): McpSettings | Conf
     rejectUnknownFields(fields, ["mcp"], MCP_SETTINGS_FIELDS, context);
     const maxTools = optionalField(fields, "maxToolsPerServer");
     return maxTools === undefined ? {} : { maxToolsPerServer: readPositiveInteger(maxTools, ["mcp", "maxToolsPerServer"], context, "tools") };
+  });
+}
+
+/** `"sandbox"` in the settings: where bash commands run (see src/tools/sandbox.ts). */
+export interface SandboxSettings {
+  readonly enabled: boolean;
+  /** Every call gets the network. */
+  readonly network: boolean;
+  /** Further writable folders, absolute: as written when absolute, `~/…` under the home folder, else under the project. */
+  readonly writable: readonly string[];
+}
+
+type SandboxFields = { -readonly [K in keyof SandboxSettings]?: SandboxSettings[K] };
+
+const SANDBOX_FIELDS = ["enabled", "network", "writable"];
+
+/**
+ * The user's `sandbox` settings, then the project's over them (`enabled` and `network` replaced, `writable`
+ * added) only when the user trusted the project: each of them loosens the sandbox, which a repository must
+ * not do for itself. The project's file is checked either way, as for its rules.
+ */
+export function loadSandboxSettings(userFile: string, project: ProjectSettings, places: { readonly home: string; readonly projectDir: string }): SandboxSettings | Error {
+  const text = readConfigText(userFile, "cannot read settings");
+  if (text instanceof Error) return text;
+  const user = text === null ? {} : parseSandboxSettings(text, userFile, places);
+  if (user instanceof Error) return user;
+  const { read } = project;
+  const own = read === null ? {} : read.text instanceof ConfigError ? read.text : parseSandboxSettings(read.text, read.path, places);
+  if (own instanceof Error) return own;
+  const applied = project.trusted ? own : {};
+  return {
+    enabled: applied.enabled ?? user.enabled ?? true,
+    network: applied.network ?? user.network ?? false,
+    writable: [...(user.writable ?? []), ...(applied.writable ?? [])],
+  };
+}
+
+/** The `sandbox` object of one settings file, only the fields it sets. */
+export function parseSandboxSettings(text: string, file: string, places: { readonly home: string; readonly projectDir: string }): SandboxFields | ConfigError {
+  const context: ReadContext = { file, text, env: {} };
+  const root = readConfigJson(text, file);
+  if (root instanceof ConfigError) return root;
+  return readingConfig(() => {
+    const sandbox = optionalField(readObject(root, [], context), "sandbox");
+    if (sandbox === undefined) return {};
+    const fields = readObject(sandbox, ["sandbox"], context);
+    rejectUnknownFields(fields, ["sandbox"], SANDBOX_FIELDS, context);
+    const read: SandboxFields = {};
+    const enabled = optionalField(fields, "enabled");
+    if (enabled !== undefined) read.enabled = readBoolean(enabled, ["sandbox", "enabled"], context);
+    const network = optionalField(fields, "network");
+    if (network !== undefined) read.network = readBoolean(network, ["sandbox", "network"], context);
+    const writable = optionalField(fields, "writable");
+    if (writable !== undefined) {
+      if (writable.kind !== "array") fail(context, ["sandbox", "writable"], writable.offset, "must be an array of folders");
+      read.writable = writable.items.map((item, index) => {
+        const folder = readString(item, ["sandbox", "writable", index], context);
+        if (folder === "") fail(context, ["sandbox", "writable", index], item.offset, "must not be empty");
+        return folder === "~" || folder.startsWith("~/") ? join(places.home, folder.slice(1)) : resolve(places.projectDir, folder);
+      });
+    }
+    return read;
   });
 }
 
