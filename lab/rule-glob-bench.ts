@@ -36,7 +36,7 @@ for (const chars of SUBJECT_CHARS) {
   const subject: GateSubject = { kind: "path", text: `(${"a".repeat(chars - 2)})`, outside: false };
   for (const glob of HOSTILE_GLOBS) {
     const rules = [rule(`write_file(${glob})`)];
-    const ms = medianMs(() => decide(writeFile, subject, rules, new Set()));
+    const ms = medianMs(() => decide(writeFile, subject, rules, new Map()));
     console.log(`${String(chars).padStart(9)} chars  ${ms.toFixed(3).padStart(8)} ms  ${glob.length > 40 ? `${glob.slice(0, 37)}...` : glob}`);
   }
 }

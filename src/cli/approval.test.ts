@@ -1,10 +1,11 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
-import type { ApprovalRequest } from "../kernel/index.js";
-import { createApproverWithoutTerminal, promptForApproval, toolClaims } from "./approval.js";
+import type { ApprovalRequest, Decision } from "../kernel/index.js";
+import { createApproverWithoutTerminal, promptForApproval, sessionChoiceTitle, toolClaims } from "./approval.js";
 import { fakeTool } from "./test-support/fake-agent.js";
 import { HOSTILE, HOSTILE_SHOWN } from "./test-support/hostile-text.js";
 import { createScriptedAsker } from "./test-support/scripted-asker.js";
+import type { Asker } from "./terminal.js";
 
 const tool = (annotations?: Record<string, unknown>) => ({ ...fakeTool("mcp__t__x", "remote", "t"), originalName: "x", ...(annotations === undefined ? {} : { annotations }) });
 
@@ -12,6 +13,7 @@ const request: ApprovalRequest = {
   tool: fakeTool("write_file", "write"),
   args: { path: "a.txt" },
   decision: { verdict: "ask", reason: "default for write tools: ask" },
+  sessionAllow: { kind: "tool", tool: "write_file" },
 };
 
 describe("promptForApproval", () => {
@@ -29,6 +31,7 @@ describe("promptForApproval", () => {
       tool: { ...tool({ title: HOSTILE }), originalName: HOSTILE },
       args: { q: HOSTILE },
       decision: { verdict: "ask", reason: "default for remote tools: ask" },
+      sessionAllow: { kind: "tool", tool: "mcp__t__x" },
     };
     const asker = createScriptedAsker(["deny"]);
     await promptForApproval(hostile, new Chalk({ level: 0 }), asker);
@@ -40,6 +43,30 @@ describe("promptForApproval", () => {
         `  {\n    "q": "${inJson}"\n  }`,
       "select: Allow mcp__t__x? [once|session|deny|why]",
     ]);
+  });
+
+  it("names the command's own words in the session choice, and offers none where the gate offers none", async () => {
+    const bash = fakeTool("bash", "exec");
+    const decision: Decision = { verdict: "ask", reason: "default for exec tools: ask" };
+    const titles: string[][] = [];
+    const scripted = createScriptedAsker(["once", "once"]);
+    const recording: Asker = {
+      ...scripted,
+      select: async (message, choices) => {
+        titles.push(choices.map((choice) => choice.title));
+        return scripted.select(message, choices);
+      },
+    };
+    await promptForApproval({ tool: bash, args: { command: "git status --short" }, decision, sessionAllow: { kind: "command", tool: "bash", prefix: ["git", "status"] } }, new Chalk({ level: 0 }), recording);
+    await promptForApproval({ tool: bash, args: { command: "git status; rm -rf x" }, decision, sessionAllow: null }, new Chalk({ level: 0 }), recording);
+    expect(titles).toEqual([
+      ["Allow once", "Allow `git status …` for this session", "Deny", "Deny, and tell the model why"],
+      ["Allow once", "Deny", "Deny, and tell the model why"],
+    ]);
+  });
+
+  it("names the tool in the session choice of a tool that is not a command", () => {
+    expect(sessionChoiceTitle({ kind: "tool", tool: "mcp__notes__search" })).toBe("Allow mcp__notes__search for this session");
   });
 
   it("denies with the user's sentence for the model when asked to tell it why", async () => {

@@ -1,18 +1,24 @@
 // Approval of one tool call by the user, and what they are shown to judge it. In the chat: the tool's name,
 // source, the gate's reason and what the call will do (a diff, the command, the arguments), then allow once /
-// allow for this session / deny. When nobody
+// allow for this session (naming what it covers, when the gate offers it) / deny. When nobody
 // can be asked (pipe mode, `-p`, subcommands): `ask` means deny, and the message names the flag that allows the call.
 import type { ChalkInstance } from "chalk";
-import type { ApprovalAnswer, ApprovalRequest, NobodyToAsk, Tool, UserDenial } from "../kernel/index.js";
+import type { ApprovalAnswer, ApprovalRequest, NobodyToAsk, SessionAllow, Tool, UserDenial } from "../kernel/index.js";
 import { previewCall } from "./change-preview.js";
 import type { Asker, Choice } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
 
-const APPROVAL_CHOICES: ReadonlyArray<Choice<ApprovalAnswer>> = [
-  { title: "Allow once", value: "once" },
-  { title: "Allow for this session", value: "session" },
-  { title: "Deny", value: "deny" },
-];
+/** Allow once, allow for this session when the gate offers it, deny. */
+function approvalChoices({ sessionAllow }: ApprovalRequest): ReadonlyArray<Choice<ApprovalAnswer>> {
+  const session: ReadonlyArray<Choice<ApprovalAnswer>> = sessionAllow === null ? [] : [{ title: sessionChoiceTitle(sessionAllow), value: "session" }];
+  return [{ title: "Allow once", value: "once" }, ...session, { title: "Deny", value: "deny" }];
+}
+
+/** The session choice says what it will allow: the tool, or the command's own words (never all of bash). */
+export function sessionChoiceTitle(allow: SessionAllow): string {
+  const covered = allow.kind === "tool" ? allow.tool : `\`${allow.prefix.join(" ")} …\``;
+  return `Allow ${untrustedText(covered)} for this session`;
+}
 /** The choice that asks for the user's sentence before denying; it is not an answer the kernel knows. */
 const DENY_WITH_REASON: Choice<"why"> = { title: "Deny, and tell the model why", value: "why" };
 /** Rows kept free for the header lines and the question below a preview. */
@@ -38,7 +44,7 @@ export async function promptForApproval(
   const shown = cut ? [...preview.slice(0, room), chalk.dim(`  … ${preview.length - room} more lines`)] : preview;
   asker.say(describeRequest(request, chalk, shown));
   const more: ReadonlyArray<Choice<"more">> = cut ? [{ title: `Show all ${preview.length} lines`, value: "more" }] : [];
-  const choices: ReadonlyArray<Choice<ApprovalAnswer | "why" | "more">> = [...APPROVAL_CHOICES, DENY_WITH_REASON, ...more];
+  const choices: ReadonlyArray<Choice<ApprovalAnswer | "why" | "more">> = [...approvalChoices(request), DENY_WITH_REASON, ...more];
   for (;;) {
     const answer = await asker.select(`Allow ${untrustedText(request.tool.name)}?`, choices);
     if (answer === "more") {

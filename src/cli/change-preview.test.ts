@@ -72,7 +72,7 @@ describe("previewCall", () => {
 
   it("cuts a long preview to the screen and shows all of it on request before asking again", async () => {
     const content = Array.from({ length: 60 }, (_, index) => `row ${index}`).join("\n");
-    const request: ApprovalRequest = { tool: tool("write_file"), args: { path: "long.txt", content }, decision: { verdict: "ask", reason: "default for write tools: ask" } };
+    const request: ApprovalRequest = { tool: tool("write_file"), args: { path: "long.txt", content }, decision: { verdict: "ask", reason: "default for write tools: ask" }, sessionAllow: { kind: "tool", tool: "write_file" } };
     const asker = createScriptedAsker(["more", "once"]);
     expect(await promptForApproval(request, plain, asker, 30)).toBe("once");
     const [first, question, all, again] = asker.transcript;

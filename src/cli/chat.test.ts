@@ -167,7 +167,7 @@ describe("runChat", () => {
       ...createFakeAgent({ tools: [tool] }, io.emit),
       call: async (name, args) => {
         const decision = { verdict: "ask", reason: "default for write tools: ask" } as const;
-        const answer = await io.approve({ tool, args, decision });
+        const answer = await io.approve({ tool, args, decision, sessionAllow: { kind: "tool", tool: "write_file" } });
         return { tool: name, isError: answer === "deny", text: `answer: ${answer}`, truncated: false, decision };
       },
     }));
@@ -191,7 +191,7 @@ describe("runChat", () => {
         ...createFakeAgent({ tools: [tool] }, io.emit),
         call: async (name, args) => {
           const decision = { verdict: "ask", reason: "default for write tools: ask" } as const;
-          const answer = await io.approve({ tool, args, decision });
+          const answer = await io.approve({ tool, args, decision, sessionAllow: { kind: "tool", tool: "write_file" } });
           return { tool: name, isError: false, text: `${answer} s3cret-value`, truncated: false, decision };
         },
       }),
@@ -215,7 +215,7 @@ describe("runChat", () => {
       ...createFakeAgent({ tools: [tool] }, io.emit),
       call: async (name, args) => {
         const decision = { verdict: "ask", reason: "default for exec tools: ask" } as const;
-        const answer = await io.approve({ tool, args, decision });
+        const answer = await io.approve({ tool, args, decision, sessionAllow: null });
         return { tool: name, isError: true, text: `answer: ${answer}`, truncated: false, decision };
       },
     }));

@@ -85,6 +85,12 @@ describe("slash commands", () => {
     ]);
   });
 
+  it("/approvals lists what is allowed for this session, each as the rule it reads as", async () => {
+    const { written, context } = setup({ tools: [], sessionAllows: ["write_file", "bash(git status*)"] });
+    await runLine("/approvals", context);
+    expect(written).toEqual(["out:allowed for this session: write_file", "out:allowed for this session: bash(git status*)"]);
+  });
+
   it("/call runs the tool through the agent and prints its text", async () => {
     const { written, agent, context } = setup({ tools });
     expect(await runLine('/call read_file {"path": "README.md"}', context)).toBe("ok");

@@ -83,7 +83,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: "approvals",
     usage: "/approvals",
-    summary: "each tool's approval decision and its reason",
+    summary: "each tool's approval decision and its reason, and what is allowed for this session",
     async run(context) {
       const { agent } = context;
       const rows = agent.tools.map((tool) => {
@@ -91,6 +91,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         return [tool.name, decision.verdict, decision.reason];
       });
       for (const line of formatColumns(rows, context.width)) context.print(line);
+      for (const allow of agent.sessionAllows()) context.print(untrustedText(`allowed for this session: ${allow}`));
       return "ok";
     },
   },

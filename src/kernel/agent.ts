@@ -1,6 +1,6 @@
 // The agent loop: a user prompt, then model turns and tool calls until the model ends its turn or a
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
-import { ALWAYS_PROTECTED, unknownToolDecision, type Decision, type ProtectedFolder, type Rule } from "./gate.js";
+import { ALWAYS_PROTECTED, unknownToolDecision, type Decision, type ProtectedFolder, type Rule, type SessionAllow } from "./gate.js";
 import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT } from "./history.js";
 import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, ToolSpec, TurnUndo } from "./ports.js";
 import type { Redact } from "./redaction.js";
@@ -89,6 +89,8 @@ export interface Agent {
   hasTool(name: string): boolean;
   /** The gate's verdict for a tool (args default {}), with its reason. */
   decide(name: string, args?: ToolArgs): Decision;
+  /** What the user allowed for this session, each as the rule it reads as (`write_file`, `bash(git status*)`). */
+  sessionAllows(): readonly string[];
   /**
    * Undoes the latest turn that changed files or ran a command or remote tool: restores the files it
    * changed that still hold what it left, and names what it cannot undo.
@@ -141,7 +143,7 @@ export function createAgent(deps: AgentDeps): Agent {
   offer(deps.tools);
   const findTool = (name: string): Tool | undefined => toolsByName.get(name) ?? deps.findTool?.(name);
   const guard = createLoopGuard({ refuseAt: limits.repeatRefuseAt, stopAt: limits.repeatStopAt });
-  const sessionAllows = new Set<string>();
+  const sessionAllows = new Map<string, SessionAllow>();
   const protectedFolders = deps.protectedFolders ?? ALWAYS_PROTECTED;
   let messages: Message[] = closeOpenToolUses(deps.history ?? [], unfinished);
   let turn = 0;
@@ -288,6 +290,7 @@ export function createAgent(deps: AgentDeps): Agent {
       const tool = findTool(name);
       return tool === undefined ? unknownToolDecision(name) : judgeCall(tool, args, deps.rules, sessionAllows, protectedFolders).decision;
     },
+    sessionAllows: () => [...sessionAllows.keys()],
     async undo() {
       const undone = await deps.snapshots.undoLatest();
       if (undone === null) return { nothingToUndo: true, restored: [], notUndoable: [] };

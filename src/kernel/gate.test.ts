@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { ALWAYS_PROTECTED, callSubject, decide, parseRule, unmatchedRules, type CommandSandbox, type GateSubject, type GateTool, type ProtectedFolder, type Rule, type Verdict } from "./gate.js";
+import { ALWAYS_PROTECTED, callSubject, decide, parseRule, sessionAllowFor, sessionAllowText, unmatchedRules, type CommandSandbox, type GateSubject, type GateTool, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows, type Verdict } from "./gate.js";
 import type { Tool, ToolArgs, ToolKind } from "./tool.js";
 
-const NONE: ReadonlySet<string> = new Set();
+const NONE: SessionAllows = new Map();
+
+/** The session allows the user's answers of "session" to these calls would make. */
+function allowedForSession(...calls: ReadonlyArray<readonly [GateTool, GateSubject]>): SessionAllows {
+  const allows = calls.flatMap(([tool, subject]): SessionAllow[] => {
+    const allow = sessionAllowFor(tool, subject);
+    return allow === null ? [] : [allow];
+  });
+  return new Map(allows.map((allow) => [sessionAllowText(allow), allow]));
+}
 
 function local(name: string, kind: ToolKind): GateTool {
   return { name, kind, source: "local", originalName: name };
@@ -144,16 +153,16 @@ describe("decide", () => {
   });
 
   it("allows a tool the user allowed for this session over its kind's default and any allow rule", () => {
-    const session = new Set(["mcp__notes__search"]);
+    const session = allowedForSession([notesSearch, fromArgs(notesSearch, {})]);
     expect(decide(notesSearch, fromArgs(notesSearch, {}), [rule("allow", "mcp__*")], session)).toEqual({
       verdict: "allow",
-      reason: "allowed for this session",
+      reason: "allowed for this session: mcp__notes__search",
     });
-    expect(decide(notesSearch, fromArgs(notesSearch, {}), [], session)).toEqual({ verdict: "allow", reason: "allowed for this session" });
+    expect(decide(notesSearch, fromArgs(notesSearch, { query: "other" }), [], session)).toEqual({ verdict: "allow", reason: "allowed for this session: mcp__notes__search" });
   });
 
   it("keeps asking where the user's own ask rule matches, even after an allow for this session", () => {
-    const session = new Set(["mcp__notes__search"]);
+    const session = allowedForSession([notesSearch, fromArgs(notesSearch, {})]);
     expect(decide(notesSearch, fromArgs(notesSearch, {}), [rule("ask", "mcp__*")], session)).toEqual({
       verdict: "ask",
       reason: 'rule "mcp__*" (ask) from --test',
@@ -177,7 +186,7 @@ describe("decide", () => {
   });
 
   it("lets a deny rule win over a session allow", () => {
-    const session = new Set(["mcp__notes__search"]);
+    const session = allowedForSession([notesSearch, fromArgs(notesSearch, {})]);
     expect(decide(notesSearch, fromArgs(notesSearch, {}), [rule("deny", "mcp__notes__*", "--deny")], session)).toEqual({
       verdict: "deny",
       reason: 'rule "mcp__notes__*" (deny) from --deny',
@@ -347,6 +356,117 @@ describe("decide on a bash command", () => {
   });
 });
 
+describe("decide on what an allowed command's options do", () => {
+  it("asks for each option attack under the allow rule that names the command, saying why the rule does not cover it", () => {
+    const attacks: ReadonlyArray<readonly [string, string]> = [
+      ["bash(git log*)", "git log --output=/home/u/.config/mca/settings.json --format=%x41"],
+      ["bash(sed*)", "sed -n 1etouch"],
+      ["bash(sed*)", "sed -n 1w/abs"],
+      ["bash(tar -t*)", "tar -tvf x.tar --checkpoint-action=exec=sh"],
+      ["bash(git diff*)", "git diff --output=/abs"],
+      ["bash(sort*)", "sort -o /abs a"],
+      ["bash(find*)", "find . -name x -delete"],
+    ];
+    for (const sandbox of ["inside", "unavailable"] as const) {
+      expect(attacks.map(([allow, text]) => decide(bash, command(text, sandbox), [rule("allow", allow)], NONE))).toEqual([
+        { verdict: "ask", reason: 'rule "bash(git log*)" does not cover --output (it writes files)' },
+        { verdict: "ask", reason: 'rule "bash(sed*)" does not cover the sed command e (it runs its text as a shell command)' },
+        { verdict: "ask", reason: 'rule "bash(sed*)" does not cover the sed command w (it writes files)' },
+        { verdict: "ask", reason: 'rule "bash(tar -t*)" does not cover --checkpoint-action (it runs other programs)' },
+        { verdict: "ask", reason: 'rule "bash(git diff*)" does not cover --output (it writes files)' },
+        { verdict: "ask", reason: 'rule "bash(sort*)" does not cover -o (it writes files)' },
+        { verdict: "ask", reason: 'rule "bash(find*)" does not cover -delete (it deletes files)' },
+      ]);
+    }
+  });
+
+  it("keeps allowing ordinary read-only uses of the same commands", () => {
+    const uses: ReadonlyArray<readonly [string, string]> = [
+      ["bash(git log*)", "git log --oneline -20"],
+      ["bash(sed*)", "sed -n 1,20p src/a.ts"],
+      ["bash(tar -t*)", "tar -tvf x.tar"],
+      ["bash(git diff*)", "git diff --stat"],
+      ["bash(sort*)", "sort -rn a"],
+      ["bash(find*)", "find . -name x.ts"],
+    ];
+    expect(uses.map(([allow, text]) => decide(bash, command(text, "unavailable"), [rule("allow", allow)], NONE))).toEqual(
+      uses.map(([allow]) => ({ verdict: "allow", reason: `rule ${JSON.stringify(allow)} (allow) from --test` })),
+    );
+  });
+
+  it("lets an allow rule cover a program the table does not list inside the sandbox only", () => {
+    const rules = [rule("allow", "bash(make*)")];
+    expect([decide(bash, command("make test", "inside"), rules, NONE), decide(bash, command("make test", "unavailable"), rules, NONE)]).toEqual([
+      { verdict: "allow", reason: 'rule "bash(make*)" (allow) from --test' },
+      { verdict: "ask", reason: 'rule "bash(make*)" does not cover make (without a sandbox, allow rules cover only commands known to only read)' },
+    ]);
+  });
+
+  it("lets another allow rule that covers the command win over one that does not", () => {
+    const rules = [rule("allow", "bash(git*)"), rule("allow", "bash(git log --output=out.txt*)", "/p/.mca/settings.json")];
+    expect(decide(bash, command("git log --output=out.txt", "inside"), rules, NONE)).toEqual({ verdict: "ask", reason: 'rule "bash(git*)" does not cover --output (it writes files)' });
+    expect(decide(bash, command("git log --oneline", "inside"), rules, NONE)).toEqual({ verdict: "allow", reason: 'rule "bash(git*)" (allow) from --test' });
+  });
+
+  it("asks only a person for a command to run outside the sandbox or with the network, whatever allows it; a deny rule still denies", () => {
+    const allowAll = [rule("allow", "bash")];
+    const outside = command("git status", "requested-outside");
+    const network = command("git status", "network-requested");
+    const session = allowedForSession([bash, command("git status", "inside")]);
+    expect([
+      decide(bash, outside, allowAll, NONE),
+      decide(bash, network, [rule("allow", "bash(git status*)")], NONE),
+      decide(bash, outside, [], session),
+      decide(bash, network, [], NONE),
+      decide(bash, outside, [...allowAll, rule("deny", "bash(git *)", "--deny")], NONE),
+    ]).toEqual([
+      { verdict: "ask", reason: "the model asked to run this outside the sandbox", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: "the model asked for the network for this call", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: "the model asked to run this outside the sandbox", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: "the model asked for the network for this call", onlyAPersonCanAllow: true },
+      { verdict: "deny", reason: 'rule "bash(git *)" (deny) from --deny' },
+    ]);
+  });
+});
+
+describe("decide after an allow for this session", () => {
+  const session = allowedForSession([bash, command("git status --short", "unavailable")]);
+
+  it("covers the command's own prefix, not the rest of bash", () => {
+    expect(sessionAllowFor(bash, command("git status --short"))).toEqual({ kind: "command", tool: "bash", prefix: ["git", "status"] });
+    expect(
+      ["git status", "git status --porcelain", "touch x; rm -rf y", "rm -rf x", "git statusx", "git push", "git status --output=x"].map((text) =>
+        decide(bash, command(text), [], session),
+      ),
+    ).toEqual([
+      { verdict: "allow", reason: "allowed for this session: bash(git status*)" },
+      { verdict: "allow", reason: "allowed for this session: bash(git status*)" },
+      { verdict: "ask", reason: "default for exec tools: ask" },
+      { verdict: "ask", reason: "default for exec tools: ask" },
+      { verdict: "ask", reason: "default for exec tools: ask" },
+      { verdict: "ask", reason: "default for exec tools: ask" },
+      { verdict: "ask", reason: 'the session allow "bash(git status*)" does not cover --output (it writes files)' },
+    ]);
+  });
+
+  it("offers no session choice for a command that is not plain or runs outside the sandbox, nor all of a command tool", () => {
+    expect([
+      sessionAllowFor(bash, command("git status; rm x")),
+      sessionAllowFor(bash, command("git status", "requested-outside")),
+      sessionAllowFor(bash, fromArgs(bash, {})),
+      sessionAllowFor(writeFile, path("src/a.ts")),
+    ]).toEqual([null, null, null, { kind: "tool", tool: "write_file" }]);
+  });
+
+  it("covers a program the table does not list inside the sandbox only", () => {
+    const python = allowedForSession([bash, command("python3 build.py", "inside")]);
+    expect([decide(bash, command("python3 test.py", "inside"), [], python), decide(bash, command("python3 test.py", "unavailable"), [], python)]).toEqual([
+      { verdict: "allow", reason: "allowed for this session: bash(python3*)" },
+      { verdict: "ask", reason: 'the session allow "bash(python3*)" does not cover python3 (without a sandbox, allow rules cover only commands known to only read)' },
+    ]);
+  });
+});
+
 describe("decide on a write under a protected folder", () => {
   const allowAll = [rule("allow", "write_file(*)")];
 
@@ -382,7 +502,7 @@ describe("decide on a write under a protected folder", () => {
   });
 
   it("asks even for a tool the user allowed for this session", () => {
-    expect(decide(writeFile, path(".git/config"), [], new Set(["write_file"])).verdict).toBe("ask");
+    expect(decide(writeFile, path(".git/config"), [], allowedForSession([writeFile, path("src/a.ts")])).verdict).toBe("ask");
   });
 
   it("still denies where a deny rule matches", () => {

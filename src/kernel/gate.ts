@@ -2,6 +2,7 @@
 // globs; the verdict for one call with its reason. The strictest matching rule wins whatever the order
 // (deny > ask > allow); only when no rule matches does the default for the tool's kind apply.
 import { posix } from "node:path";
+import { commandPrefix, readCommand } from "./command-options.js";
 import { compileGlob, globMatches, type Glob } from "./glob.js";
 import { commandForms, isPlainCommand } from "./shell-command.js";
 import { stableJson } from "./stable-json.js";
@@ -48,7 +49,32 @@ const DEFAULTS: Readonly<Record<ToolKind, Decision>> = {
   remote: { verdict: "ask", reason: "default for remote tools: ask (annotations are not trusted)" },
 };
 
-export const SESSION_ALLOW: Decision = { verdict: "allow", reason: "allowed for this session" };
+/**
+ * What the user's "allow for this session" covers: every call of one tool, or, for a command tool, the plain
+ * commands that begin with the words of the command's own prefix (`git status`), judged like an allow rule.
+ */
+export type SessionAllow =
+  | { readonly kind: "tool"; readonly tool: string }
+  | { readonly kind: "command"; readonly tool: string; readonly prefix: readonly string[] };
+
+/** The session's allows, keyed by how they are shown (see sessionAllowText). */
+export type SessionAllows = ReadonlyMap<string, SessionAllow>;
+
+/** `write_file`, or `bash(git status*)`: the rule the allow reads as, for /approvals and the reasons. */
+export function sessionAllowText(allow: SessionAllow): string {
+  return allow.kind === "tool" ? allow.tool : `${allow.tool}(${allow.prefix.join(" ")}*)`;
+}
+
+/**
+ * What the session choice of an approval would allow, or null when it offers none: a command that is not
+ * plain or is to run outside the sandbox, or a command tool's call that is not read as a command (allowing
+ * the whole tool would allow every command).
+ */
+export function sessionAllowFor(tool: GateTool, subject: GateSubject): SessionAllow | null {
+  if (subject.kind !== "command") return tool.kind === "exec" ? null : { kind: "tool", tool: tool.name };
+  if (!isPlainCommand(subject.text) || OUTSIDE_THE_SANDBOX[subject.sandbox] !== null) return null;
+  return { kind: "command", tool: tool.name, prefix: commandPrefix(subject.text.split(" ")) };
+}
 
 /**
  * A folder where a write can turn into running code or into loosened rules (git's hooks and config, mca's
@@ -91,6 +117,14 @@ export type GateSubject =
  */
 export type CommandSandbox = "inside" | "unavailable" | "requested-outside" | "network-requested";
 
+/** The verdict on a command that is to run with more than the sandbox gives, unless a rule denies it. */
+const OUTSIDE_THE_SANDBOX: Readonly<Record<CommandSandbox, Decision | null>> = {
+  inside: null,
+  unavailable: null,
+  "requested-outside": { verdict: "ask", reason: "the model asked to run this outside the sandbox", onlyAPersonCanAllow: true },
+  "network-requested": { verdict: "ask", reason: "the model asked for the network for this call", onlyAPersonCanAllow: true },
+};
+
 /** The tool as the gate sees it: its names and kind, never its annotations. */
 export type GateTool = Pick<Tool, "name" | "kind" | "source" | "originalName">;
 
@@ -121,18 +155,20 @@ function parseRulePattern(text: string): RulePattern | Error {
 
 /**
  * The verdict for one call. Order: the strictest matching rule when it is deny or ask (the user's own
- * strict rules are never loosened); then a tool the user allowed for this session (by name); then a
- * matching allow rule; then the default for the tool's kind. A write under a protected folder that
- * would be allowed is asked instead.
+ * strict rules are never loosened); then what the user allowed for this session; then a matching allow
+ * rule; then the default for the tool's kind. An allow covers a command only as far as its program and
+ * options are known (see coverage). A write under a protected folder, or a command to run with more than
+ * the sandbox gives, that would be allowed is asked instead, and only a person can allow it.
  */
 export function decide(
   tool: GateTool,
   subject: GateSubject,
   rules: readonly Rule[],
-  sessionAllows: ReadonlySet<string>,
+  sessionAllows: SessionAllows,
   protectedFolders: readonly ProtectedFolder[] = ALWAYS_PROTECTED,
 ): Decision {
   const decision = verdictOf(tool, subject, rules, sessionAllows);
+  if (subject.kind === "command" && decision.verdict !== "deny") return OUTSIDE_THE_SANDBOX[subject.sandbox] ?? decision;
   if (decision.verdict !== "allow" || tool.kind !== "write" || subject.kind !== "path") return decision;
   const folder = protectingFolder(protectedFolders, subject.text);
   return folder === undefined ? decision : { verdict: "ask", reason: folder.reason, onlyAPersonCanAllow: true };
@@ -148,17 +184,71 @@ function protectingFolder(folders: readonly ProtectedFolder[], path: string): Pr
   });
 }
 
-function verdictOf(tool: GateTool, subject: GateSubject, rules: readonly Rule[], sessionAllows: ReadonlySet<string>): Decision {
+/** An allow that matched the call: what it decides when it covers it, and how the reason names it when not. */
+interface MatchingAllow {
+  readonly decision: Decision;
+  readonly named: string;
+  /** Whether it names commands, so covers one only as far as its program and options are known. */
+  readonly judged: boolean;
+}
+
+function verdictOf(tool: GateTool, subject: GateSubject, rules: readonly Rule[], sessionAllows: SessionAllows): Decision {
   const texts = subjectTexts(subject);
   let strictest: Rule | undefined;
   for (const rule of rules) {
-    if (!ruleMatches(rule, tool, texts)) continue;
+    if (rule.verdict === "allow" || !ruleMatches(rule, tool, texts)) continue;
     if (strictest === undefined || VERDICT_RANK[rule.verdict] > VERDICT_RANK[strictest.verdict]) strictest = rule;
   }
-  if (strictest !== undefined && strictest.verdict !== "allow") return fromRule(strictest);
-  if (sessionAllows.has(tool.name)) return SESSION_ALLOW;
   if (strictest !== undefined) return fromRule(strictest);
-  return DEFAULTS[tool.kind];
+  const allows: MatchingAllow[] = [
+    ...[...sessionAllows.values()].filter((allow) => sessionAllowMatches(allow, tool, subject)).map(matchingSessionAllow),
+    ...rules
+      .filter((rule) => rule.verdict === "allow" && ruleMatches(rule, tool, texts))
+      .map((rule) => ({ decision: fromRule(rule), named: `rule ${JSON.stringify(rule.pattern.text)}`, judged: rule.pattern.argument !== null })),
+  ];
+  let uncovered: string | undefined;
+  for (const allow of allows) {
+    const because = allow.judged && subject.kind === "command" ? notCovered(subject.text, subject.sandbox) : undefined;
+    if (because === undefined) return allow.decision;
+    uncovered ??= `${allow.named} does not cover ${because}`;
+  }
+  const fallback = DEFAULTS[tool.kind];
+  return uncovered !== undefined && fallback.verdict === "ask" ? { verdict: "ask", reason: uncovered } : fallback;
+}
+
+function matchingSessionAllow(allow: SessionAllow): MatchingAllow {
+  const text = sessionAllowText(allow);
+  return { decision: { verdict: "allow", reason: `allowed for this session: ${text}` }, named: `the session allow ${JSON.stringify(text)}`, judged: allow.kind === "command" };
+}
+
+function sessionAllowMatches(allow: SessionAllow, tool: GateTool, subject: GateSubject): boolean {
+  if (allow.tool !== tool.name) return false;
+  if (allow.kind === "tool") return subject.kind !== "command";
+  if (subject.kind !== "command" || !isPlainCommand(subject.text)) return false;
+  const words = subject.text.split(" ");
+  return allow.prefix.every((word, index) => words[index] === word);
+}
+
+/**
+ * Why an allow whose glob matched a plain command does not cover it, or undefined when it does: the
+ * command must be known to only read (see command-options.ts), except that inside the sandbox a program
+ * the table does not list is covered, the sandbox being the boundary. Without a sandbox, only the
+ * commands known to only read are.
+ */
+function notCovered(text: string, sandbox: CommandSandbox): string | undefined {
+  const reading = readCommand(text.split(" "));
+  switch (reading.kind) {
+    case "read-only":
+      return undefined;
+    case "refused":
+      return `${reading.what} (${reading.why})`;
+    case "unlisted":
+      return sandbox === "inside" ? undefined : `${reading.program} (without a sandbox, allow rules cover only commands known to only read)`;
+    default: {
+      const unknown: never = reading;
+      throw new Error(`unknown command reading ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
 /** What the gate says about a name no tool has: such a call can only fail. */

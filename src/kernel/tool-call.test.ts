@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAgent, type AgentDeps } from "./agent.js";
-import { parseRule, type ApprovalAnswer, type Rule } from "./gate.js";
+import { parseRule, type ApprovalAnswer, type Rule, type SessionAllow } from "./gate.js";
 import {
   answering,
   eventLog,
@@ -11,7 +11,7 @@ import {
 } from "./test-support/fakes.js";
 import { createRedactor, REDACTED } from "./redaction.js";
 import type { Tool } from "./tool.js";
-import { MAX_RESULT_CHARS, truncateResult } from "./tool-call.js";
+import { MAX_RESULT_CHARS, truncateResult, type ApprovalRequest } from "./tool-call.js";
 
 const signal = (): AbortSignal => new AbortController().signal;
 
@@ -23,6 +23,7 @@ const writeTool = fakeTool({
   run: async (args) => ({ text: `wrote ${String(args.path)}`, isError: false }),
 });
 const remoteTool = fakeTool({ name: "mcp__tickets__create", kind: "remote" });
+const bashTool = fakeTool({ name: "bash", kind: "exec" });
 const bigTool = fakeTool({ name: "big", run: async () => ({ text: "z".repeat(100_000), isError: false }) });
 
 function rule(verdict: Rule["verdict"], pattern: string, origin = "--test"): Rule {
@@ -126,8 +127,33 @@ describe("Agent.call", () => {
     await agent.call("write_file", { path: "/p/a" }, signal());
     await agent.call("write_file", { path: "/p/b" }, signal());
     expect(asked).toEqual(["write_file"]);
-    expect(agent.decide("write_file")).toEqual({ verdict: "allow", reason: "allowed for this session" });
+    expect(agent.decide("write_file")).toEqual({ verdict: "allow", reason: "allowed for this session: write_file" });
     expect(agent.decide("mcp__tickets__create").verdict).toBe("ask");
+    expect(agent.sessionAllows()).toEqual(["write_file"]);
+  });
+
+  it("remembers 'allow for this session' of a command as the command's own prefix, offered with the question", async () => {
+    const asked: Array<readonly [string, SessionAllow | null]> = [];
+    const answers: ApprovalAnswer[] = ["session", "deny"];
+    const approve = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+      asked.push([String(request.args.command), request.sessionAllow]);
+      return answers.shift() ?? "deny";
+    };
+    const { agent } = setup({ tools: [bashTool], approve });
+    for (const command of ["git status --short", "git status", "touch x; rm -rf y"]) await agent.call("bash", { command }, signal());
+    expect(asked).toEqual([
+      ["git status --short", { kind: "command", tool: "bash", prefix: ["git", "status"] }],
+      ["touch x; rm -rf y", null],
+    ]);
+    expect(agent.sessionAllows()).toEqual(["bash(git status*)"]);
+    expect(agent.decide("bash", { command: "rm -rf x" })).toEqual({ verdict: "ask", reason: "default for exec tools: ask" });
+  });
+
+  it("runs a command once when the answer is 'session' but the question offered no such choice", async () => {
+    const { agent, asked } = setup({ tools: [bashTool], answers: ["session", "deny"] });
+    expect((await agent.call("bash", { command: "git status; rm x" }, signal())).isError).toBe(false);
+    expect((await agent.call("bash", { command: "git status; rm y" }, signal())).text).toBe("Denied by the user.");
+    expect([asked, agent.sessionAllows()]).toEqual([["bash", "bash"], []]);
   });
 
   it("treats an approval prompt that fails as a deny nobody gave, and says so", async () => {

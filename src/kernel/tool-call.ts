@@ -1,7 +1,7 @@
 // One tool call, the same path for the model's calls and the user's `/call`: loop guard, lookup,
 // argument check (once), approval gate (once), snapshots, the run itself, then the one truncation site.
 // Every failure becomes an error result the model can read; nothing here throws into the loop.
-import { callSubject, decide, unknownToolDecision, type ApprovalAnswer, type Decision, type ProtectedFolder, type Rule } from "./gate.js";
+import { callSubject, decide, sessionAllowFor, sessionAllowText, unknownToolDecision, type ApprovalAnswer, type Decision, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows } from "./gate.js";
 import type { LoopGuard } from "./loop-guard.js";
 import type { AgentEvent, SnapshotStore, TranscriptEntry } from "./ports.js";
 import type { Redact } from "./redaction.js";
@@ -42,6 +42,8 @@ export interface ApprovalRequest {
   readonly tool: Tool;
   readonly args: ToolArgs;
   readonly decision: Decision;
+  /** What the choice "allow for this session" would allow; null: the choice is not offered. */
+  readonly sessionAllow: SessionAllow | null;
 }
 
 /** What a call needs from the agent; `sessionAllows` grows when the user answers "session". */
@@ -50,7 +52,7 @@ export interface CallContext {
   readonly findTool: (name: string) => Tool | undefined;
   readonly rules: readonly Rule[];
   readonly protectedFolders: readonly ProtectedFolder[];
-  readonly sessionAllows: Set<string>;
+  readonly sessionAllows: Map<string, SessionAllow>;
   readonly guard: LoopGuard;
   readonly snapshots: SnapshotStore;
   readonly approve: (request: ApprovalRequest) => Promise<ApproverReply>;
@@ -92,7 +94,7 @@ export async function runToolCall(context: CallContext, call: ToolCallRequest, s
   try {
     const judged = tool === undefined ? undefined : judgeCall(tool, args, context.rules, context.sessionAllows, context.protectedFolders);
     if (judged !== undefined) decision = judged.decision;
-    attempt = await attemptCall(context, call, tool && judged && { tool, parsed: judged.parsed }, decision, signal);
+    attempt = await attemptCall(context, call, tool && judged && { tool, parsed: judged.parsed, sessionAllow: judged.sessionAllow }, decision, signal);
   } catch (error) {
     // A bug or broken infrastructure (a snapshot store, an approval prompt): still a result, never a crash.
     attempt = { result: failure(`Internal error while calling ${name}: ${describeError(error)}`), stop: null };
@@ -112,6 +114,8 @@ export interface JudgedCall {
   /** The arguments as the tool's `parse` made them, or its Error. */
   readonly parsed: ToolArgs | Error;
   readonly decision: Decision;
+  /** What "allow for this session" would allow of this call; null when it is not offered. */
+  readonly sessionAllow: SessionAllow | null;
 }
 
 /**
@@ -123,16 +127,18 @@ export function judgeCall(
   tool: Tool,
   args: ToolArgs,
   rules: readonly Rule[],
-  sessionAllows: ReadonlySet<string>,
+  sessionAllows: SessionAllows,
   protectedFolders: readonly ProtectedFolder[],
 ): JudgedCall {
   const parsed = parseToolArgs(tool, args);
-  return { parsed, decision: decide(tool, callSubject(tool, args, parsed), rules, sessionAllows, protectedFolders) };
+  const subject = callSubject(tool, args, parsed);
+  return { parsed, decision: decide(tool, subject, rules, sessionAllows, protectedFolders), sessionAllow: sessionAllowFor(tool, subject) };
 }
 
 interface ParsedCall {
   readonly tool: Tool;
   readonly parsed: ToolArgs | Error;
+  readonly sessionAllow: SessionAllow | null;
 }
 
 async function attemptCall(
@@ -183,10 +189,10 @@ async function attemptPastLoopGuard(
   const notStarted = (attempt: Attempt) => ({ attempt, started: false });
   const { id: callId, name, args } = call;
   if (target === undefined) return notStarted({ result: failure(`Unknown tool ${JSON.stringify(name)}: call one of the tools you were given.`), stop: null });
-  const { tool, parsed } = target;
+  const { tool, parsed, sessionAllow } = target;
   if (parsed instanceof Error) return notStarted({ result: failure(`Invalid arguments for ${name}: ${parsed.message}.`), stop: null });
 
-  const permission = await askPermission(context, callId, tool, args, decision, signal);
+  const permission = await askPermission(context, callId, { tool, args, decision, sessionAllow }, signal);
   if (permission !== "run") return notStarted(permission);
 
   const changed = tool.changes?.(parsed) ?? [];
@@ -224,14 +230,8 @@ async function attemptPastLoopGuard(
 }
 
 /** "run", or the result that replaces the call: denied by a rule, denied by the user, or aborted while asking. */
-async function askPermission(
-  context: CallContext,
-  callId: string,
-  tool: Tool,
-  args: ToolArgs,
-  decision: Decision,
-  signal: AbortSignal,
-): Promise<"run" | Attempt> {
+async function askPermission(context: CallContext, callId: string, request: ApprovalRequest, signal: AbortSignal): Promise<"run" | Attempt> {
+  const { tool, decision, sessionAllow } = request;
   switch (decision.verdict) {
     case "allow":
       context.record({ type: "decision", callId, tool: tool.name, decision });
@@ -247,7 +247,7 @@ async function askPermission(
       throw new Error(`unknown verdict ${JSON.stringify(unknown)}`);
     }
   }
-  const settled = await settle(() => context.approve({ tool, args, decision }), signal);
+  const settled = await settle(() => context.approve(request), signal);
   if (settled.kind === "aborted") return { result: failure(abortedText(signal)), stop: "aborted" };
   // A prompt that fails (a closed input, say) is a no, and nobody said it: the result says what happened.
   const given: ApproverReply =
@@ -257,7 +257,8 @@ async function askPermission(
   context.emit({ type: "approval", callId, tool: tool.name, decision, answer });
   switch (answer) {
     case "session":
-      context.sessionAllows.add(tool.name);
+      // An answer of "session" where the choice was not offered (an approver that ignores the offer) counts once.
+      if (sessionAllow !== null) context.sessionAllows.set(sessionAllowText(sessionAllow), sessionAllow);
       return "run";
     case "once":
       return "run";

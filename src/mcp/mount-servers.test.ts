@@ -143,7 +143,7 @@ describe("mountServers", () => {
     ]);
     const deny = parseRule("mcp__evil__delete_all", "deny", "--deny");
     if (deny instanceof Error) throw deny;
-    const verdicts = mounted.tools.map((tool) => decide(tool, callSubject(tool, {}, {}), [deny], new Set()).verdict);
+    const verdicts = mounted.tools.map((tool) => decide(tool, callSubject(tool, {}, {}), [deny], new Map()).verdict);
     expect(verdicts).toEqual(["ask", "deny", "ask"]);
   });
 

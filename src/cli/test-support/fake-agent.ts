@@ -22,6 +22,7 @@ export interface FakeAgentScript {
   /** Events a prompt emits, through the emit the fake was made with. */
   readonly promptEvents?: (text: string) => readonly AgentEvent[];
   readonly contextUse?: ContextUse;
+  readonly sessionAllows?: readonly string[];
 }
 
 export interface FakeAgent extends Agent {
@@ -45,6 +46,7 @@ export function createFakeAgent(script: FakeAgentScript, emit: (event: AgentEven
     contextUse: () => script.contextUse ?? null,
     hasTool: (name) => tools.some((tool) => tool.name === name),
     decide,
+    sessionAllows: () => script.sessionAllows ?? [],
     async prompt(text) {
       received.push(`prompt ${text}`);
       let end: TurnEnd = "done";
