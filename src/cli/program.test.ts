@@ -50,6 +50,7 @@ describe("parseInvocation", () => {
     expect((await parse(["mcp", "login", "docs"])).invocation).toEqual({ kind: "mcp-login", options: defaults, alias: "docs" });
     expect((await parse(["mcp", "logout", "docs"])).invocation).toEqual({ kind: "mcp-logout", options: defaults, alias: "docs" });
     expect((await parse(["--trust-project", "tools"])).invocation).toEqual({ kind: "tools", options: { ...defaults, trustProject: true }, json: false });
+    expect((await parse(["--no-sandbox", "tools"])).invocation).toEqual({ kind: "tools", options: { ...defaults, noSandbox: true }, json: false });
   });
 
   it("reads --resume with and without a session id, and the sessions subcommand", async () => {

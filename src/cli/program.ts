@@ -19,6 +19,8 @@ export interface CommonOptions {
   readonly inputResponses: string | undefined;
   /** `--trust-project`: apply the project's own mcp.config.json and allow rules for this run without asking. */
   readonly trustProject: boolean;
+  /** `--no-sandbox`: bash runs outside the operating-system sandbox for this run. */
+  readonly noSandbox?: true;
 }
 
 export type Invocation =
@@ -95,6 +97,7 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .option("--resume [id]", "continue a session of this project: the newest chat session, or the one with this id (`mca sessions` lists them)")
     .option("--input-responses <file>", "answers to MCP servers' questions (elicitation forms) for runs without a terminal")
     .option("--trust-project", "use this folder's own mcp.config.json and .mca/settings.json allow rules for this run without asking")
+    .option("--no-sandbox", "run bash commands outside the operating-system sandbox for this run (allow rules then cover only read-only commands)")
     .addHelpText("after", MAIN_HELP)
     .exitOverride()
     .configureOutput(output)
@@ -180,6 +183,7 @@ function commonOptions(command: Command): CommonOptions {
     resumeId: stringOption(values, "resume"),
     inputResponses: stringOption(values, "inputResponses"),
     trustProject: values.trustProject === true,
+    ...(values.sandbox === false ? { noSandbox: true } : {}),
   };
 }
 

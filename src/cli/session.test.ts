@@ -65,7 +65,8 @@ describe("a session over a real MCP server", () => {
 
 describe("setUpSession with --resume", () => {
   const dir = tempProjectPerTest("mca-resume-banner-");
-  const options = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: true, resumeId: undefined, inputResponses: undefined, trustProject: false };
+  // Without the sandbox: its notice (no bubblewrap on this env's PATH) is not what these tests are about.
+  const options = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: true, resumeId: undefined, inputResponses: undefined, trustProject: false, noSandbox: true as const };
   const setUp = (warned: string[] = []) =>
     setUpSession({
       projectDir: dir(),

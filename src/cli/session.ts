@@ -2,14 +2,15 @@
 // system prompt, snapshots, the transcript and (with --resume) the earlier history. A mode gives only its
 // SessionIo and gets an agent from the factory; configuration problems are an Error for main (exit 2).
 import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { createAgent, describeError, redactEvents, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
 import { toolPrefix } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, type ProjectState, type SessionMode } from "../session/index.js";
-import { createLocalTools } from "../tools/index.js";
+import { createLocalTools, detectSandbox, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
-import { loadRules, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, userSettingsFile } from "../config/index.js";
+import { loadRules, loadSandboxSettings, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, userSettingsFile, type SandboxSettings } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
 
 /** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
@@ -64,6 +65,10 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const projectSettings = { read: projectFileRead(deps.project.files, PROJECT_SETTINGS), trusted: deps.project.trusted };
   const rules = loadRules(userSettingsFile(deps.env), projectSettings, options);
   if (rules instanceof Error) return rules;
+  const sandboxSettings = loadSandboxSettings(userSettingsFile(deps.env), projectSettings, { home: deps.env.HOME ?? homedir(), projectDir });
+  if (sandboxSettings instanceof Error) return sandboxSettings;
+  // Probed while the model is set up; the tools need the answer, since the gate asks each call where it runs.
+  const sandboxFound = findSandbox(sandboxSettings, options, deps.env);
 
   const choice = chooseModel(deps.env, options.model);
   if (deps.announceModel && choice.kind === "mock" && choice.notice !== null) deps.warn(choice.notice);
@@ -100,7 +105,10 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (resumed instanceof Error) return resumed;
   if (options.resume && resumed === null) deps.warn("no earlier chat session in this project: starting a new one (`mca sessions` lists them all)");
   const history = resumed?.messages ?? null;
-  const tools = [...createLocalTools(projectDir), ...deps.remoteTools];
+  const availability = await sandboxFound;
+  if (availability.kind === "none" && availability.notice !== null) deps.warn(availability.notice);
+  const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, protectedFolders: () => readProtectedFolders(projectDir) };
+  const tools = [...createLocalTools(projectDir, { sandbox }), ...deps.remoteTools];
   const protectedFolders = readProtectedFolders(projectDir);
   // A server that did not come up has no tools to match: a rule naming one of them is no typo.
   const absent = deps.serverAliases.filter((alias) => !deps.remoteTools.some((tool) => tool.source === alias)).map(toolPrefix);
@@ -229,6 +237,13 @@ export type ModelChoice =
   | { readonly kind: "anthropic"; readonly apiKey: string; readonly baseURL: string | undefined; readonly model: string | undefined };
 
 export const NO_KEY_NOTICE = "No ANTHROPIC_API_KEY set: using the offline mock model (MOCK=1 to silence this)";
+
+/** Where bash runs in this run: outside any sandbox when the user turned it off (their choice, so no notice), else in what works here. */
+function findSandbox(settings: SandboxSettings, options: CommonOptions, env: Readonly<Record<string, string | undefined>>): Promise<SandboxAvailability> {
+  if (options.noSandbox === true) return Promise.resolve({ kind: "none", why: "turned off with --no-sandbox", notice: null });
+  if (!settings.enabled) return Promise.resolve({ kind: "none", why: "turned off in the settings", notice: null });
+  return detectSandbox(process.platform, env);
+}
 
 /** `MCA_MOCK_SCRIPT` → scripted turns; `MOCK=1` → mock; no key → mock with a notice; else Claude. */
 export function chooseModel(env: Readonly<Record<string, string | undefined>>, modelFlag: string | undefined): ModelChoice {

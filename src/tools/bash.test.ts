@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import { createBashTool, createOutputCap } from "./bash.js";
 import type { SandboxAvailability } from "./sandbox.js";
 import { BUBBLEWRAP, describeWithBubblewrap } from "./test-support/bubblewrap.js";
 import { callTool } from "./test-support/call-tool.js";
+import { listenOnLoopback } from "./test-support/loopback-listener.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 /** Alive means present in /proc and not a zombie waiting for its (re)parent to reap it. */
@@ -259,21 +259,8 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
       sandbox: { availability: BUBBLEWRAP, network: options.network ?? false, writable: [], protectedFolders: () => readProtectedFolders(project()) },
     });
 
-  /** A loopback listener that counts the connections it gets. */
-  const listen = async (): Promise<{ readonly port: number; readonly connections: () => number; readonly close: () => void }> => {
-    let connections = 0;
-    const server = createServer((socket) => {
-      connections += 1;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    const port = typeof address === "object" && address !== null ? address.port : 0;
-    return { port, connections: () => connections, close: () => server.close() };
-  };
-
   it("runs git's core.fsmonitor command of a planted config with nothing outside the project written and no connection made", async () => {
-    const listener = await listen();
+    const listener = await listenOnLoopback();
     try {
       execFileSync("git", ["init", "-q", project()]);
       const hook = join(project(), "monitor.sh");
@@ -334,7 +321,7 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
   });
 
   it("has no network unless the call asks for it, and says how to ask", async () => {
-    const listener = await listen();
+    const listener = await listenOnLoopback();
     try {
       const command = `echo hi > /dev/tcp/127.0.0.1/${listener.port} || curl -sS http://host.invalid/`;
       const refused = await callTool(sandboxed(), { command }, context);

@@ -1,7 +1,7 @@
 // The public surface of src/tools: the local coding tools as one table (adding a tool is adding a row).
 // The rest of the program imports this folder only through here.
 import type { Tool } from "../kernel/index.js";
-import { createBashTool } from "./bash.js";
+import { createBashTool, type BashSandbox } from "./bash.js";
 import { createEditFileTool } from "./edit-file.js";
 import { createListDirTool } from "./list-dir.js";
 import { createReadFileTool } from "./read-file.js";
@@ -9,17 +9,24 @@ import { createSearchTool } from "./search.js";
 import { createWriteFileTool } from "./write-file.js";
 
 export { NOT_A_REGULAR_FILE, openRegularFile } from "./project-files.js";
+export { detectSandbox, type SandboxAvailability } from "./sandbox.js";
+export type { BashSandbox } from "./bash.js";
 
-const LOCAL_TOOL_FACTORIES: ReadonlyArray<(projectDir: string) => Tool> = [
+export interface LocalToolOptions {
+  /** Where bash commands run; absent: no sandbox. */
+  readonly sandbox?: BashSandbox;
+}
+
+const LOCAL_TOOL_FACTORIES: ReadonlyArray<(projectDir: string, options: LocalToolOptions) => Tool> = [
   createReadFileTool,
   createWriteFileTool,
   createEditFileTool,
   createListDirTool,
-  createSearchTool,
-  (projectDir) => createBashTool(projectDir),
+  (projectDir) => createSearchTool(projectDir),
+  (projectDir, { sandbox }) => createBashTool(projectDir, sandbox === undefined ? {} : { sandbox }),
 ];
 
 /** Every local tool, confined to `projectDir`. */
-export function createLocalTools(projectDir: string): Tool[] {
-  return LOCAL_TOOL_FACTORIES.map((create) => create(projectDir));
+export function createLocalTools(projectDir: string, options: LocalToolOptions = {}): Tool[] {
+  return LOCAL_TOOL_FACTORIES.map((create) => create(projectDir, options));
 }
