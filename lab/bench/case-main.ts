@@ -66,6 +66,10 @@ async function measure(run: CaseRun): Promise<Measured> {
         project.remove();
       }
     }
+    case "bash": {
+      const { bashCallMs } = await import("./measure/bash-calls.js");
+      return { samples: await bashCallMs(run.command, run.sandboxed, run.warmups, run.samples) };
+    }
     case "limit": {
       const { limitOutcome } = await import("./limit-checks.js");
       return { samples: [], outcome: await limitOutcome(run.check) };

@@ -5,6 +5,8 @@ export type ServerName = "raw-stdio" | "sdk-stdio" | "sdk-http-json" | "sdk-http
 export type ClientName = "mca" | "sdk" | "raw";
 export type StartUpTarget = "node -e 0" | "mca tools --json" | "mca pipe mode" | "node on a pty" | "mca chat on a pty";
 export type LimitCheck = "mca-default-10mb" | "mca-cap-5mb" | "sdk-default-20mb" | "sdk-default-pages";
+/** What the bash tool runs in the sandbox cases: nothing (`true`), or `git status` in a repository of 1,000 files. */
+export type BashBenchCommand = "true" | "git status";
 
 export type CaseRun =
   | { readonly kind: "latency"; readonly server: ServerName; readonly client: ClientName; readonly warmups: number; readonly samples: number }
@@ -35,7 +37,8 @@ export type CaseRun =
       readonly samples: number;
     }
   | { readonly kind: "start-up"; readonly target: StartUpTarget; readonly samples: number }
-  | { readonly kind: "limit"; readonly check: LimitCheck };
+  | { readonly kind: "limit"; readonly check: LimitCheck }
+  | { readonly kind: "bash"; readonly command: BashBenchCommand; readonly sandboxed: boolean; readonly warmups: number; readonly samples: number };
 
 export type Unit = "µs" | "ms" | "calls/s" | "outcome";
 
@@ -133,6 +136,20 @@ function startUp(scenario: string, subject: StartUpTarget, anchor: StartUpTarget
   return [subject, anchor].map((target) => single(`start-up/${scenario}/${target}`, `start-up · ${scenario}`, target, "ms", { kind: "start-up", target, samples: START_UP_SAMPLES }));
 }
 
+/** The bash tool in the bubblewrap sandbox, then without one: two rounds each, taken in turn. */
+function bashCases(command: BashBenchCommand, scenario: string, samples: number): BenchCase[] {
+  return [true, false].map((sandboxed) => ({
+    ...single(`bash/${command}/${sandboxed ? "sandbox" : "none"}`, `sandbox · ${scenario}`, sandboxed ? "in the bubblewrap sandbox" : "without a sandbox", "ms", {
+      kind: "bash",
+      command,
+      sandboxed,
+      warmups: 5,
+      samples,
+    }),
+    rounds: 2,
+  }));
+}
+
 export const BENCH_CASES: readonly BenchCase[] = [
   ...callCases(STDIO_SERVERS, [1, 10, 50], false),
   ...callCases(HTTP_SERVERS, [10], true),
@@ -153,6 +170,8 @@ export const BENCH_CASES: readonly BenchCase[] = [
   ...startUp("until exit: tools --json, empty config", "mca tools --json", "node -e 0"),
   ...startUp("until exit: pipe mode, empty input, MOCK=1", "mca pipe mode", "node -e 0"),
   ...startUp("until ready on a pty: chat, MOCK=1, no servers", "mca chat on a pty", "node on a pty"),
+  ...bashCases("true", "one bash call running `true`", 100),
+  ...bashCases("git status", "one bash call running `git status` in a repository of 1,000 files", 30),
   single("limit/mca-10mb", "limits · what the defaults do", "mca, default cap, one 10 MB result", "outcome", { kind: "limit", check: "mca-default-10mb" }),
   single("limit/mca-cap", "limits · what the defaults do", "mca, maxLineBytes 5 MB, one 10 MB result", "outcome", { kind: "limit", check: "mca-cap-5mb" }),
   single("limit/sdk-20mb", "limits · what the defaults do", "SDK v2, default maxBufferSize, one 20 MB result", "outcome", { kind: "limit", check: "sdk-default-20mb" }),

@@ -103,6 +103,12 @@ export function targetsTable(cases: readonly BenchCase[], reports: ReadonlyMap<s
       lines.push(row([target.text, outcome, target.expected.test(outcome) ? "met" : "**MISSED**"]));
       continue;
     }
+    if (target.kind === "difference") {
+      const added = (figures.get(target.subject)?.median ?? Number.NaN) - (figures.get(target.anchor)?.median ?? Number.NaN);
+      const verdict = Number.isNaN(added) ? "**not measured**" : added <= target.atMost ? "met" : "**MISSED**";
+      lines.push(row([target.text, Number.isNaN(added) ? "—" : `${added.toFixed(1)} ms`, verdict]));
+      continue;
+    }
     const measured = measuredRatio(target, figures);
     const met = target.op === "≤" ? measured <= target.factor : measured >= target.factor;
     const verdict = Number.isNaN(measured) ? "**not measured**" : met ? "met" : "**MISSED**";

@@ -12,7 +12,9 @@ export type Target =
       readonly op: "≤" | "≥";
       readonly factor: number;
     }
-  | { readonly kind: "outcome"; readonly text: string; readonly caseId: string; readonly expected: RegExp };
+  | { readonly kind: "outcome"; readonly text: string; readonly caseId: string; readonly expected: RegExp }
+  /** What the subject adds to the anchor's median, in the cases' unit (ms). */
+  | { readonly kind: "difference"; readonly text: string; readonly subject: string; readonly anchor: string; readonly atMost: number };
 
 function ratio(text: string, subject: string, anchor: string, op: "≤" | "≥", factor: number, metric: "median" | "peakRss" = "median"): Target {
   return { kind: "ratio", text, subject, anchor, metric, op, factor };
@@ -63,11 +65,12 @@ export const TARGETS: readonly Target[] = [
   startUpTarget("until exit: tools --json, empty config", "mca tools --json", "node -e 0"),
   startUpTarget("until exit: pipe mode, empty input, MOCK=1", "mca pipe mode", "node -e 0"),
   startUpTarget("until ready on a pty: chat, MOCK=1, no servers", "mca chat on a pty", "node on a pty"),
+  { kind: "difference", text: "the sandbox adds ≤ 30 ms to a bash call running `true`", subject: "bash/true/sandbox", anchor: "bash/true/none", atMost: 30 },
 ];
 
 /** Ids a target names that no case has: a typo here would silently drop a target. */
 export function unknownTargetIds(): string[] {
   const ids = new Set(BENCH_CASES.map((one) => one.id));
-  const named = TARGETS.flatMap((target) => (target.kind === "ratio" ? [target.subject, target.anchor] : [target.caseId]));
+  const named = TARGETS.flatMap((target) => (target.kind === "outcome" ? [target.caseId] : [target.subject, target.anchor]));
   return named.filter((id) => !ids.has(id));
 }
