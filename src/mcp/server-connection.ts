@@ -1,26 +1,23 @@
-// One configured MCP server over the whole session: it comes up once, and afterwards it is exactly one of
-// connected, failed (never came up) or disconnected (came up, then died). This is the one place where a
-// thrown McpError becomes a value: calls never throw, a server that is not there gives an McpError naming
-// the reason, and its warnings and status name the server once.
-import { describeError, type Redact, type ToolArgs } from "../kernel/index.js";
+// One configured MCP server over the whole session, as a state machine: one state value, changed only by
+// `nextState`. It comes up once, and afterwards it is exactly one of up, down (came up, then died), failed
+// (never came up), needing a login, or closed. This is the one place where a thrown McpError becomes a value:
+// calls never throw, a server that is not there gives an McpError naming the reason, and its warnings and
+// status name the server once.
+import type { Redact, ToolArgs } from "../kernel/index.js";
 import type { CallToolOutcome } from "./call-result.js";
-import { createMcpClient, type CallToolOptions, type McpClient } from "./client.js";
-import { answeredWithin, LATE, negotiateEra, type Era } from "./era.js";
-import { createOAuthSession, type HttpAuth } from "./auth/oauth-session.js";
-import type { TokenStore } from "./auth/token-store.js";
-import { createHttpTransport } from "./http/transport.js";
-import { clientCapabilities, type InputResponder } from "./input.js";
-import { asMcpError, McpError, type JsonObject, type Transport } from "./jsonrpc.js";
-import type { LineFramer } from "./line-framer.js";
-import { createStdioTransport } from "./stdio-transport.js";
-import { createServerLog, DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry } from "./server-log.js";
-import { serverEnvironment, specRedactor, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
+import type { CallToolOptions, McpClient } from "./client.js";
+import { asMcpError, McpError } from "./jsonrpc.js";
+import { createServerLog, DEFAULT_LOG_LEVEL, type ServerLog } from "./server-log.js";
+import { specRedactor, type McpServerConfig } from "./server-spec.js";
+import { createServerOpener, restartServer, startServer, type ConnectionDeps, type ServerOpener, type Started } from "./server-start.js";
 import type { RemoteToolInfo } from "./tool-list.js";
+
+export { STARTUP_TIMEOUT_MS, type ConnectionDeps, type LoginDeps, type TransportSeams } from "./server-start.js";
 
 /** "needs login": an HTTP server that asks for an authorization no stored token answers (`mca mcp login <alias>`). */
 export type ServerState = "connected" | "failed" | "disconnected" | "needs login";
 
-/** The shape `/mcp` and `mca mcp list --json` show (DESIGN "Scripting contract"). */
+/** The shape `/mcp` and `mca mcp list --json` show: a scripting contract, so fields are only ever added. */
 export interface ServerStatus {
   readonly alias: string;
   readonly transport: "stdio" | "http";
@@ -43,84 +40,96 @@ export interface ServerStatus {
   readonly sessionRenewals?: number;
 }
 
-export interface ConnectionDeps {
-  readonly clientVersion: string;
-  readonly configFile: string;
-  /** The environment a stdio server inherits before the config's own `env` is laid over it. */
-  readonly baseEnv: Readonly<Record<string, string | undefined>>;
-  /** Sent on every request; defaults to `clientCapabilities(inputResponder.support)`, so it matches what is answered. */
-  readonly capabilities?: JsonObject;
-  /** Answers `input_required` results of tool calls; without one, such a call ends with what the server needs. */
-  readonly inputResponder?: InputResponder;
-  /** Each warning names its server: `<alias>: <warning>`. */
-  readonly onWarning: (message: string) => void;
-  /** Each log message of a server at or above its level, as it arrives (during a call or between calls). */
-  readonly onLog?: (entry: ServerLogEntry) => void;
-  readonly seams?: TransportSeams;
-  /** Where HTTP servers' logins are kept; without it, a server that asks for one simply fails. */
-  readonly logins?: LoginDeps;
-  /** The most tools one server offers (the user's `mcp.maxToolsPerServer`); MAX_TOOLS_PER_SERVER when absent. */
-  readonly maxToolsPerServer?: number;
+/**
+ * What a server that came up keeps while up and once down: the era is settled once, and a restart keeps it.
+ * "A stdio server that exits unexpectedly is restarted once, on the next call to it": `restartsLeft` counts that.
+ */
+type Settled = Started & { readonly restartsLeft: number };
+
+export type ConnectionState =
+  /** Coming up (first connect or `/mcp reconnect`): calls wait for `done`. Shown as failed with `why`. */
+  | { readonly kind: "starting"; readonly why: "not started" | "reconnecting"; readonly done: Promise<void> }
+  | ({ readonly kind: "up" } & Settled)
+  /**
+   * Came up, then went away. `alive`: the client still takes calls (an HTTP server that could not be
+   * reached once). `restart` is the one under way, shared by the calls that wait for it.
+   */
+  | ({ readonly kind: "down"; readonly reason: string; readonly alive: boolean; readonly restart?: Promise<McpClient | McpError> } & Settled)
+  | { readonly kind: "needs-login"; readonly reason: string }
+  | { readonly kind: "failed"; readonly reason: string }
+  /** The session is ending; the status still shows what the server was. */
+  | { readonly kind: "closed"; readonly was: Exclude<ConnectionState, { readonly kind: "closed" }> };
+
+export type ConnectionEvent =
+  | { readonly type: "starting"; readonly why: "not started" | "reconnecting"; readonly done: Promise<void> }
+  | { readonly type: "started"; readonly started: Started }
+  | { readonly type: "start-failed"; readonly reason: string; readonly needsLogin: boolean }
+  /** The client ended on its own: its child exited, its transport gave up. */
+  | { readonly type: "client-closed"; readonly client: McpClient; readonly reason: string }
+  /** A call could not reach the server, or lost a legacy session that could not be renewed. */
+  | { readonly type: "call-failed"; readonly client: McpClient; readonly reason: string }
+  | { readonly type: "call-answered"; readonly client: McpClient }
+  | { readonly type: "restarting"; readonly restart: Promise<McpClient | McpError> }
+  | { readonly type: "restarted"; readonly client: McpClient }
+  | { readonly type: "restart-failed"; readonly reason: string }
+  | { readonly type: "close" };
+
+/** How many times a server that died is started again by a call (stdio only: an HTTP call is its own request). */
+const RESTARTS = 1;
+
+/** Whether `client` is the one that takes this state's calls. */
+function takesCalls(state: ConnectionState, client: McpClient): boolean {
+  return (state.kind === "up" || (state.kind === "down" && state.alive)) && state.client === client;
 }
 
-export interface LoginDeps {
-  readonly store: TokenStore;
-  /** Told each token and client secret, so that the session can keep them out of every output. */
-  readonly onSecret?: (secret: string) => void;
-}
-
-/** Where tests and the lab's trap versions swap a part: the line framer, or a wrapper around each transport. */
-export interface TransportSeams {
-  readonly createFramer?: (maxLineBytes: number) => LineFramer;
-  readonly wrapTransport?: (transport: Transport, spec: McpServerConfig) => Transport;
+function settledOf(state: Extract<ConnectionState, { kind: "up" | "down" }>): Settled {
+  return { client: state.client, era: state.era, tools: state.tools, login: state.login, restartsLeft: state.restartsLeft };
 }
 
 /**
- * How long a server has to come up — the era settled, the handshake done, its tools listed — unless its
- * config sets `startupTimeoutMs`: a cold `npx -y <server>` takes about 15 s.
+ * Every transition of a connection. An event that does not apply to the state leaves it as it is: a client
+ * replaced by a restart or a reconnect, or closed at the session's end, says nothing about the server now.
  */
-export const STARTUP_TIMEOUT_MS = 30_000;
-/** A start-up given up because its signal was aborted. */
-const STOPPED: unique symbol = Symbol("stopped");
-
-/** A URL as messages show it: without credentials, query or fragment. */
-function shownUrl(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
-}
-
-function duration(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+export function nextState(state: ConnectionState, event: ConnectionEvent): ConnectionState {
+  if (state.kind === "closed") return state;
+  switch (event.type) {
+    case "starting":
+      return { kind: "starting", why: event.why, done: event.done };
+    case "started":
+      return state.kind === "starting" ? { kind: "up", ...event.started, restartsLeft: RESTARTS } : state;
+    case "start-failed":
+      if (state.kind !== "starting") return state;
+      return event.needsLogin ? { kind: "needs-login", reason: event.reason } : { kind: "failed", reason: event.reason };
+    case "client-closed":
+    case "call-failed":
+      if (state.kind !== "up" && state.kind !== "down") return state;
+      if (!takesCalls(state, event.client)) return state;
+      return { kind: "down", ...settledOf(state), reason: event.reason, alive: event.type === "call-failed" };
+    case "call-answered":
+      return state.kind === "down" && takesCalls(state, event.client) ? { kind: "up", ...settledOf(state) } : state;
+    case "restarting":
+      return state.kind === "down" && state.restartsLeft > 0 ? { ...state, restartsLeft: state.restartsLeft - 1, restart: event.restart } : state;
+    case "restarted":
+      return state.kind === "down" && state.restart !== undefined ? { kind: "up", ...settledOf(state), client: event.client } : state;
+    case "restart-failed":
+      return state.kind === "down" && state.restart !== undefined ? { ...state, reason: `restart failed: ${event.reason}`, restart: undefined } : state;
+    case "close":
+      return { kind: "closed", was: state };
+    default: {
+      const unknown: never = event;
+      throw new Error(`unknown connection event ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
 export class ServerConnection {
   readonly alias: string;
   /** Applied to what the status and warnings show: a server's own text may echo the secrets of its spec. */
   readonly #redact: Redact;
-  /** The client that takes calls; undefined while the server is down. */
-  #client: McpClient | undefined;
-  /** The client the server last came up with: the status reads its version from it, even once it died. */
-  #lastClient: McpClient | undefined;
-  #stderrTail: (() => string) | undefined;
-  #state: ServerState = "failed";
-  #error: string | null = "not started";
-  /** Settled once at connect (spec §8: the verdict is per server, and SHOULD be cached); a restart keeps it. */
-  #era: Era | undefined;
-  #tools: RemoteToolInfo[] = [];
-  /** "A stdio server that exits unexpectedly is restarted once, on the next call to it." */
-  #restartUsed = false;
-  #restart: Promise<McpClient | undefined> | undefined;
   /** Kept across restarts: the messages before a crash are the ones that say why. */
   readonly #log: ServerLog;
-  /** The client being opened last: what a start-up over its budget closes. */
-  #opening: McpClient | undefined;
-  /** Set when a start-up ran out of its budget: nothing more is opened for it. */
-  #gaveUp: McpError | undefined;
-  #closed = false;
-  /** The reconnect under way (`/mcp reconnect`): a second one joins it, a call waits for it. */
-  #reconnecting: Promise<void> | undefined;
-  /** One login per server, shared by every client it opens (the era probe, restarts). */
-  #auth: HttpAuth | undefined;
+  readonly #opener: ServerOpener;
+  #state: ConnectionState = { kind: "failed", reason: "not started" };
 
   constructor(
     readonly spec: McpServerConfig,
@@ -129,35 +138,30 @@ export class ServerConnection {
     this.alias = spec.alias;
     this.#redact = specRedactor(spec);
     this.#log = createServerLog(spec.alias, spec.logLevel ?? DEFAULT_LOG_LEVEL, this.#redact, deps.onLog);
+    this.#opener = createServerOpener({
+      spec,
+      deps,
+      redact: this.#redact,
+      log: this.#log,
+      onClientClosed: (client, reason) => this.#apply({ type: "client-closed", client, reason: reason.message }),
+    });
   }
 
   get tools(): readonly RemoteToolInfo[] {
-    return this.#tools;
+    const state = this.#shown();
+    return state.kind === "up" || state.kind === "down" ? state.tools : [];
   }
 
   get state(): ServerState {
-    return this.#state;
+    return SHOWN_STATE[this.#shown().kind];
   }
 
   /**
    * Discovers the server and lists its tools; never rejects — a failure is recorded with its reason. An
    * abort of `signal` gives up as the start-up budget does (`/mcp reconnect` stopped by Ctrl-C).
    */
-  async connect(signal?: AbortSignal): Promise<void> {
-    try {
-      await this.#withinStartupBudget(async () => {
-        const { client, era } = await negotiateEra(() => this.#open(), { transport: this.spec.transport });
-        this.#era = era;
-        this.#tools = await client.listTools(this.deps.maxToolsPerServer);
-      }, signal);
-      this.#state = "connected";
-      this.#error = null;
-    } catch (error) {
-      this.#state = error instanceof McpError && error.needsLogin ? "needs login" : "failed";
-      this.#error = this.#startFailure(error);
-      await this.#client?.close();
-      this.#client = undefined;
-    }
+  connect(signal?: AbortSignal): Promise<void> {
+    return this.#start("not started", signal);
   }
 
   /**
@@ -165,30 +169,12 @@ export class ServerConnection {
    * discovered and listed again, the era probed afresh and the one restart on a call available again. A
    * login is read anew from the token store, so one made meanwhile (`/mcp login`) is used.
    */
-  async reconnect(signal?: AbortSignal): Promise<void> {
+  reconnect(signal?: AbortSignal): Promise<void> {
+    const state = this.#state;
     // Two at once share one: a second would close what the first is opening.
-    this.#reconnecting ??= this.#reconnectOnce(signal).finally(() => {
-      this.#reconnecting = undefined;
-    });
-    return this.#reconnecting;
-  }
-
-  async #reconnectOnce(signal: AbortSignal | undefined): Promise<void> {
-    if (this.#closed || signal?.aborted === true) return;
-    // A restart under way finishes first, so that what it opens is closed here too.
-    await this.#restart;
-    this.#restart = undefined;
-    // Not "connected" while it comes up again: the old client's end, or an era probe's, is not a disconnect to tell.
-    this.#state = "failed";
-    this.#error = "reconnecting";
-    const old = this.#client;
-    this.#client = undefined;
-    await old?.close();
-    this.#restartUsed = false;
-    this.#era = undefined;
-    this.#auth = undefined;
-    this.#tools = [];
-    await this.connect(signal);
+    if (state.kind === "starting" && state.why === "reconnecting") return state.done;
+    if (state.kind === "closed" || signal?.aborted === true) return Promise.resolve();
+    return this.#start("reconnecting", signal);
   }
 
   async callTool(name: string, args: ToolArgs, options: CallToolOptions): Promise<CallToolOutcome | McpError> {
@@ -196,194 +182,146 @@ export class ServerConnection {
     if (client instanceof McpError) return client;
     try {
       const outcome = await client.callTool(name, args, options);
-      this.#markAlive();
+      this.#apply({ type: "call-answered", client });
       return outcome;
     } catch (error) {
       const failure = asMcpError(error, "protocol", this.alias);
       // Over HTTP every call is its own request: one that cannot reach the server marks it disconnected, and
       // so does a lost legacy session that could not be renewed.
-      if (failure.kind === "unreachable" || failure.sessionExpired) this.#markDead(failure.message);
+      if (failure.kind === "unreachable" || failure.sessionExpired) this.#apply({ type: "call-failed", client, reason: failure.message });
       return failure;
     }
   }
 
   status(): ServerStatus {
-    const tail = this.#stderrTail?.() ?? "";
+    const state = this.#shown();
+    const tail = this.#opener.stderrTail();
+    const client = state.kind === "up" || state.kind === "down" ? state.client : undefined;
     return {
       alias: this.alias,
       transport: this.spec.transport,
-      state: this.#state,
-      protocolVersion: this.#state === "failed" || this.#state === "needs login" ? null : (this.#lastClient?.protocolVersion() ?? null),
-      tools: this.#tools.length,
+      state: SHOWN_STATE[state.kind],
+      protocolVersion: client?.protocolVersion() ?? null,
+      tools: this.tools.length,
       endpoint: this.#redact(this.spec.transport === "stdio" ? [this.spec.command, ...this.spec.args].map((word) => JSON.stringify(word)).join(" ") : this.spec.url),
-      toolNames: this.#tools.map((tool) => tool.name),
-      error: this.#error === null ? null : this.#redact(this.#error),
+      toolNames: this.tools.map((tool) => tool.name),
+      error: this.#redact(errorOf(state)) || null,
       stderrTail: tail === "" ? null : tail,
       recentLogs: this.#log.recent(),
-      ...(this.spec.transport === "http" ? { sessionRenewals: this.#lastClient?.sessionRenewals() ?? 0 } : {}),
+      ...(this.spec.transport === "http" ? { sessionRenewals: client?.sessionRenewals() ?? 0 } : {}),
     };
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    await this.#client?.close();
+    const state = this.#state;
+    this.#apply({ type: "close" });
+    if (state.kind === "up" || state.kind === "down") await state.client.close();
+  }
+
+  /** The state the status describes: a closed connection shows what it was. */
+  #shown(): Exclude<ConnectionState, { readonly kind: "closed" }> {
+    return this.#state.kind === "closed" ? this.#state.was : this.#state;
+  }
+
+  #apply(event: ConnectionEvent): void {
+    const before = this.#state;
+    const after = nextState(before, event);
+    this.#state = after;
+    // Told when it happens, not only in /mcp: the next call restarts a stdio server once.
+    if (before.kind === "up" && after.kind === "down") this.deps.onWarning(`${this.alias}: disconnected: ${this.#redact(after.reason)}`);
+  }
+
+  #start(why: "not started" | "reconnecting", signal: AbortSignal | undefined): Promise<void> {
+    const previous = this.#state;
+    const done = this.#startFrom(previous, signal);
+    this.#apply({ type: "starting", why, done });
+    return done;
+  }
+
+  /** Ends what `previous` holds (a restart under way finishes first, so that what it opens is closed too), then starts. */
+  async #startFrom(previous: ConnectionState, signal: AbortSignal | undefined): Promise<void> {
+    if (previous.kind === "starting") await previous.done;
+    const restarted = previous.kind === "down" ? await previous.restart : undefined;
+    if (restarted !== undefined && !(restarted instanceof McpError)) await restarted.close();
+    if (previous.kind === "up" || previous.kind === "down") await previous.client.close();
+    const started = await startServer(this.spec, this.#opener, { ...(signal === undefined ? {} : { signal }), maxTools: this.deps.maxToolsPerServer });
+    if (started instanceof McpError) {
+      this.#apply({ type: "start-failed", reason: this.#opener.describeFailure(started), needsLogin: started.needsLogin });
+    } else if (this.#state.kind === "closed") {
+      await started.client.close();
+    } else {
+      this.#apply({ type: "started", started });
+    }
   }
 
   async #clientForCall(): Promise<McpClient | McpError> {
-    // A call that comes while the server is reconnected waits for it, rather than reading "reconnecting" as a failure.
-    await this.#reconnecting;
+    const state = this.#state;
     const unavailable = (why: string): McpError => new McpError("unavailable", why, { server: this.alias });
-    if (this.#closed) return unavailable("closed: the session is ending");
-    if (this.#state === "failed") return unavailable(`not available: it failed to start: ${this.#error}`);
-    if (this.#state === "needs login") return unavailable(`not available: ${this.#error}`);
-    if (this.#client) return this.#client;
-    if (this.spec.transport === "stdio" && !this.#restartUsed) {
-      this.#restartUsed = true;
-      // One restart, shared: calls that arrive while it is under way wait for the same one.
-      this.#restart = this.#withinStartupBudget(() => this.#open()).catch((error: unknown) => {
-        this.#error = `restart failed: ${this.#startFailure(error)}`;
-        return undefined;
-      });
-    }
-    const restarted = await this.#restart;
-    // The restarted client only while it lives: after a second death it is gone for good.
-    if (restarted !== undefined && restarted === this.#client) return restarted;
-    return unavailable(`disconnected: ${this.#error}`);
-  }
-
-  /**
-   * Start-up has its own budget, apart from each request's timeout: past it, the client being opened is
-   * closed (which fails whatever it waits for) and the error says what was seen in that time.
-   */
-  async #withinStartupBudget<T>(startUp: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const budgetMs = this.spec.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
-    this.#gaveUp = undefined;
-    const starting = startUp();
-    const stopped = new Promise<typeof STOPPED>((resolve) => {
-      if (signal?.aborted === true) resolve(STOPPED);
-      signal?.addEventListener("abort", () => resolve(STOPPED), { once: true });
-    });
-    const outcome = await answeredWithin(Promise.race([starting, stopped]), budgetMs);
-    if (outcome !== LATE && outcome !== STOPPED) return outcome;
-    let reason: McpError;
-    if (outcome === STOPPED) {
-      reason = new McpError("aborted", "stopped while it came up", { server: this.alias });
-    } else {
-      const waited = `after ${duration(budgetMs)} (startupTimeoutMs)`;
-      const tail = this.#stderrTail?.() ?? "";
-      const seen =
-        this.spec.transport === "http"
-          ? `no answer from ${shownUrl(this.spec.url)} ${waited}`
-          : `no answer on stdout ${waited}; ${tail === "" ? "it wrote nothing on stderr" : `its stderr said: ${tail}`}`;
-      reason = new McpError("timeout", seen, { server: this.alias });
-    }
-    // No fresh child either: the era negotiation reads a closed client as a legacy server that died of the probe.
-    this.#gaveUp = reason;
-    await this.#opening?.close();
-    await starting.catch(() => undefined);
-    throw reason;
-  }
-
-  /** A start-up failure as the status shows it: with what the server wrote on stderr, unless the text has it already. */
-  #startFailure(error: unknown): string {
-    const text = describeError(error);
-    if (this.spec.transport !== "stdio") return text;
-    const tail = this.#stderrTail?.() ?? "";
-    return tail === "" || text.includes(tail) ? text : `${text}; its stderr said: ${tail}`;
-  }
-
-  async #open(): Promise<McpClient> {
-    if (this.#gaveUp !== undefined) throw this.#gaveUp;
-    const wrap = this.deps.seams?.wrapTransport ?? ((created: Transport) => created);
-    // The HTTP transport reads the version in use from the client it serves, for messages that name none.
-    let opened: McpClient | undefined;
-    const transport = wrap(this.#createTransport(() => opened?.protocolVersion()), this.spec);
-    const client = createMcpClient({
-      transport,
-      clientVersion: this.deps.clientVersion,
-      capabilities: this.deps.capabilities ?? clientCapabilities(this.deps.inputResponder?.support),
-      requestTimeoutMs: this.spec.timeoutMs,
-      ...(this.deps.inputResponder === undefined ? {} : { inputResponder: this.deps.inputResponder }),
-      logLevel: this.spec.logLevel ?? DEFAULT_LOG_LEVEL,
-      onLog: (params) => this.#log.take(params),
-      onWarning: (message) => this.deps.onWarning(`${this.alias}: ${this.#redact(message)}`),
-      onClose: (reason) => this.#onClientClosed(client, reason),
-    });
-    opened = client;
-    this.#opening = client;
-    try {
-      await client.start();
-      // A restarted legacy child knows nothing yet: it needs the handshake before any other request.
-      if (this.#era === "legacy") await client.initializeLegacy();
-    } catch (error) {
-      await client.close();
-      throw error;
-    }
-    // Published only once it can take calls, so no call slips in before the handshake.
-    this.#client = client;
-    this.#lastClient = client;
-    return client;
-  }
-
-  #createTransport(protocolVersion: () => string | undefined): Transport {
-    const { spec, deps } = this;
-    switch (spec.transport) {
-      case "stdio": {
-        const transport = createStdioTransport({
-          label: spec.alias,
-          command: spec.command,
-          args: spec.args,
-          env: serverEnvironment(spec, deps.baseEnv),
-          cwd: stdioServerCwd(spec, deps.configFile),
-          ...(spec.maxLineBytes === undefined ? {} : { maxLineBytes: spec.maxLineBytes }),
-          ...(deps.seams?.createFramer === undefined ? {} : { createFramer: deps.seams.createFramer }),
-          redact: this.#redact,
-        });
-        this.#stderrTail = () => transport.stderrTail();
-        return transport;
-      }
-      case "http":
-        return createHttpTransport({ label: spec.alias, url: spec.url, headers: spec.headers, protocolVersion, auth: this.#login() });
+    switch (state.kind) {
+      case "starting":
+        // A call that comes while the server comes up waits for it, rather than reading "reconnecting" as a failure.
+        await state.done;
+        return this.#clientForCall();
+      case "up":
+        return state.client;
+      case "down":
+        if (state.alive) return state.client;
+        if (state.restart !== undefined) {
+          await state.restart;
+          return this.#clientForCall();
+        }
+        if (this.spec.transport === "stdio" && state.restartsLeft > 0) {
+          this.#apply({ type: "restarting", restart: this.#restart(state) });
+          return this.#clientForCall();
+        }
+        return unavailable(`disconnected: ${state.reason}`);
+      case "failed":
+        return unavailable(`not available: it failed to start: ${state.reason}`);
+      case "needs-login":
+        return unavailable(`not available: ${state.reason}`);
+      case "closed":
+        return unavailable("closed: the session is ending");
       default: {
-        const unknown: never = spec;
-        throw new Error(`unknown transport in ${JSON.stringify(unknown)}`);
+        const unknown: never = state;
+        throw new Error(`unknown connection state ${JSON.stringify(unknown)}`);
       }
     }
   }
 
-  /** Never interactive here: a server that needs a browser login says so, and `mca mcp login` gives it one. */
-  #login(): HttpAuth | undefined {
-    const { spec } = this;
-    const logins = this.deps.logins;
-    if (spec.transport !== "http" || logins === undefined) return undefined;
-    this.#auth ??= createOAuthSession({
-      label: spec.alias,
-      serverUrl: spec.url,
-      store: logins.store,
-      client: { clientId: spec.oauth?.clientId, clientSecret: spec.oauth?.clientSecret, clientName: "mca" },
-      scopes: spec.oauth?.scopes?.join(" "),
-      ...(logins.onSecret === undefined ? {} : { onSecret: logins.onSecret }),
-    });
-    return this.#auth;
+  async #restart(down: Settled): Promise<McpClient | McpError> {
+    const restarted = await restartServer(this.spec, this.#opener, down.era, down.login);
+    if (restarted instanceof McpError) {
+      this.#apply({ type: "restart-failed", reason: this.#opener.describeFailure(restarted) });
+      return restarted;
+    }
+    this.#apply({ type: "restarted", client: restarted });
+    // Closed meanwhile: nobody else will end the child it started.
+    if (this.#state.kind === "closed") await restarted.close();
+    return restarted;
   }
+}
 
-  #onClientClosed(client: McpClient, reason: McpError): void {
-    // A client replaced by a restart, or our own close at shutdown, says nothing about the server now.
-    if (this.#closed || client !== this.#client) return;
-    this.#client = undefined;
-    this.#markDead(reason.message);
-  }
+const SHOWN_STATE: Readonly<Record<Exclude<ConnectionState, { readonly kind: "closed" }>["kind"], ServerState>> = {
+  starting: "failed",
+  up: "connected",
+  down: "disconnected",
+  "needs-login": "needs login",
+  failed: "failed",
+};
 
-  #markDead(reason: string): void {
-    if (this.#state === "failed" || this.#state === "needs login") return;
-    // Told when it happens, not only in /mcp: the next call restarts a stdio server once.
-    if (this.#state === "connected") this.deps.onWarning(`${this.alias}: disconnected: ${this.#redact(reason)}`);
-    this.#state = "disconnected";
-    this.#error = reason;
-  }
-
-  #markAlive(): void {
-    this.#state = "connected";
-    this.#error = null;
+function errorOf(state: Exclude<ConnectionState, { readonly kind: "closed" }>): string {
+  switch (state.kind) {
+    case "starting":
+      return state.why;
+    case "up":
+      return "";
+    case "down":
+    case "needs-login":
+    case "failed":
+      return state.reason;
+    default: {
+      const unknown: never = state;
+      throw new Error(`unknown connection state ${JSON.stringify(unknown)}`);
+    }
   }
 }

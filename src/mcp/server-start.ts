@@ -1,0 +1,258 @@
+// Bringing one configured server up: clients opened on fresh transports (every client of one start sharing
+// one login), the era settled, the tools listed — all within the start-up budget. A start never throws:
+// it gives back what came up, or the McpError that says why nothing did.
+import { describeError, type Redact } from "../kernel/index.js";
+import { createOAuthSession, type HttpAuth } from "./auth/oauth-session.js";
+import { createMcpClient, type McpClient } from "./client.js";
+import { answeredWithin, LATE, negotiateEra, type Era } from "./era.js";
+import { createHttpTransport } from "./http/transport.js";
+import type { TokenStore } from "./auth/token-store.js";
+import { clientCapabilities, type InputResponder } from "./input.js";
+import { asMcpError, McpError, type JsonObject, type Transport } from "./jsonrpc.js";
+import type { LineFramer } from "./line-framer.js";
+import { DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry } from "./server-log.js";
+import { serverEnvironment, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
+import { createStdioTransport } from "./stdio-transport.js";
+import type { RemoteToolInfo } from "./tool-list.js";
+
+/**
+ * How long a server has to come up — the era settled, the handshake done, its tools listed — unless its
+ * config sets `startupTimeoutMs`: a cold `npx -y <server>` takes about 15 s.
+ */
+export const STARTUP_TIMEOUT_MS = 30_000;
+/** What every connection of a session shares: who mca is, where servers run, and where their words go. */
+export interface ConnectionDeps {
+  readonly clientVersion: string;
+  readonly configFile: string;
+  /** The environment a stdio server inherits before the config's own `env` is laid over it. */
+  readonly baseEnv: Readonly<Record<string, string | undefined>>;
+  /** Sent on every request; defaults to `clientCapabilities(inputResponder.support)`, so it matches what is answered. */
+  readonly capabilities?: JsonObject;
+  /** Answers `input_required` results of tool calls; without one, such a call ends with what the server needs. */
+  readonly inputResponder?: InputResponder;
+  /** Each warning names its server: `<alias>: <warning>`. */
+  readonly onWarning: (message: string) => void;
+  /** Each log message of a server at or above its level, as it arrives (during a call or between calls). */
+  readonly onLog?: (entry: ServerLogEntry) => void;
+  readonly seams?: TransportSeams;
+  /** Where HTTP servers' logins are kept; without it, a server that asks for one simply fails. */
+  readonly logins?: LoginDeps;
+  /** The most tools one server offers (the user's `mcp.maxToolsPerServer`); MAX_TOOLS_PER_SERVER when absent. */
+  readonly maxToolsPerServer?: number;
+}
+
+export interface LoginDeps {
+  readonly store: TokenStore;
+  /** Told each token and client secret, so that the session can keep them out of every output. */
+  readonly onSecret?: (secret: string) => void;
+}
+
+/** Where tests and the lab's trap versions swap a part: the line framer, or a wrapper around each transport. */
+export interface TransportSeams {
+  readonly createFramer?: (maxLineBytes: number) => LineFramer;
+  readonly wrapTransport?: (transport: Transport, spec: McpServerConfig) => Transport;
+}
+
+/** A start-up given up because its signal was aborted. */
+const STOPPED: unique symbol = Symbol("stopped");
+
+/** What a start brought up. The login is the one its clients share; a restart of the same server keeps it. */
+export interface Started {
+  readonly client: McpClient;
+  readonly era: Era;
+  readonly tools: RemoteToolInfo[];
+  readonly login: HttpAuth | undefined;
+}
+
+export interface ServerOpener {
+  /** A login for one start, read anew from the token store; undefined for stdio or without a store. */
+  newLogin(): HttpAuth | undefined;
+  /** A start-up failure as the status shows it: with what the server wrote on stderr, unless the text has it already. */
+  describeFailure(error: McpError): string;
+  /** The tail of the latest child's stderr ("" for HTTP, or before any child). */
+  stderrTail(): string;
+  /**
+   * A started client on a fresh transport; with `era` "legacy" (a restart), the handshake done too.
+   * `onCreated` hears of the client before it starts, so that a budget run out can close it.
+   */
+  open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (client: McpClient) => void): Promise<McpClient>;
+}
+
+export interface OpenerDeps {
+  readonly spec: McpServerConfig;
+  readonly deps: ConnectionDeps;
+  readonly redact: Redact;
+  readonly log: ServerLog;
+  /** A client ended on its own (its child exited, its transport gave up). */
+  readonly onClientClosed: (client: McpClient, reason: McpError) => void;
+}
+
+/** A URL as messages show it: without credentials, query or fragment. */
+function shownUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+function duration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+export function createServerOpener({ spec, deps, redact, log, onClientClosed }: OpenerDeps): ServerOpener {
+  let stderrTail: () => string = () => "";
+
+  function createTransport(protocolVersion: () => string | undefined, login: HttpAuth | undefined): Transport {
+    switch (spec.transport) {
+      case "stdio": {
+        const transport = createStdioTransport({
+          label: spec.alias,
+          command: spec.command,
+          args: spec.args,
+          env: serverEnvironment(spec, deps.baseEnv),
+          cwd: stdioServerCwd(spec, deps.configFile),
+          ...(spec.maxLineBytes === undefined ? {} : { maxLineBytes: spec.maxLineBytes }),
+          ...(deps.seams?.createFramer === undefined ? {} : { createFramer: deps.seams.createFramer }),
+          redact,
+        });
+        stderrTail = () => transport.stderrTail();
+        return transport;
+      }
+      case "http":
+        return createHttpTransport({ label: spec.alias, url: spec.url, headers: spec.headers, protocolVersion, auth: login });
+      default: {
+        const unknown: never = spec;
+        throw new Error(`unknown transport in ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  async function open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (client: McpClient) => void): Promise<McpClient> {
+    const wrap = deps.seams?.wrapTransport ?? ((created: Transport) => created);
+    // The HTTP transport reads the version in use from the client it serves, for messages that name none.
+    let opened: McpClient | undefined;
+    const transport = wrap(createTransport(() => opened?.protocolVersion(), login), spec);
+    const client = createMcpClient({
+      transport,
+      clientVersion: deps.clientVersion,
+      capabilities: deps.capabilities ?? clientCapabilities(deps.inputResponder?.support),
+      requestTimeoutMs: spec.timeoutMs,
+      ...(deps.inputResponder === undefined ? {} : { inputResponder: deps.inputResponder }),
+      logLevel: spec.logLevel ?? DEFAULT_LOG_LEVEL,
+      onLog: (params) => log.take(params),
+      onWarning: (message) => deps.onWarning(`${spec.alias}: ${redact(message)}`),
+      onClose: (reason) => onClientClosed(client, reason),
+    });
+    opened = client;
+    onCreated(client);
+    try {
+      await client.start();
+      // A restarted legacy child knows nothing yet: it needs the handshake before any other request.
+      if (era === "legacy") await client.initializeLegacy();
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+    return client;
+  }
+
+  /** Never interactive here: a server that needs a browser login says so, and `mca mcp login` gives it one. */
+  function newLogin(): HttpAuth | undefined {
+    const logins = deps.logins;
+    if (spec.transport !== "http" || logins === undefined) return undefined;
+    return createOAuthSession({
+      label: spec.alias,
+      serverUrl: spec.url,
+      store: logins.store,
+      client: { clientId: spec.oauth?.clientId, clientSecret: spec.oauth?.clientSecret, clientName: "mca" },
+      scopes: spec.oauth?.scopes?.join(" "),
+      ...(logins.onSecret === undefined ? {} : { onSecret: logins.onSecret }),
+    });
+  }
+
+  function describeFailure(error: McpError): string {
+    const text = describeError(error);
+    if (spec.transport !== "stdio") return text;
+    const tail = stderrTail();
+    return tail === "" || text.includes(tail) ? text : `${text}; its stderr said: ${tail}`;
+  }
+
+  return { newLogin, describeFailure, stderrTail: () => stderrTail(), open };
+}
+
+/**
+ * Start-up has its own budget, apart from each request's timeout: past it (or once `signal` aborts), the
+ * client being opened is closed (which fails whatever it waits for), nothing more is opened, and the error
+ * says what was seen in that time.
+ */
+async function withinStartupBudget<T>(
+  spec: McpServerConfig,
+  opener: ServerOpener,
+  startUp: (open: (era?: Era) => Promise<McpClient>) => Promise<T>,
+  login: HttpAuth | undefined,
+  signal: AbortSignal | undefined,
+): Promise<T | McpError> {
+  let opening: McpClient | undefined;
+  let gaveUp: McpError | undefined;
+  const open = (era?: Era): Promise<McpClient> => {
+    // No fresh child either: the era negotiation reads a closed client as a legacy server that died of the probe.
+    if (gaveUp !== undefined) return Promise.reject(gaveUp);
+    return opener.open(era, login, (client) => {
+      opening = client;
+    });
+  };
+  const budgetMs = spec.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
+  const starting = startUp(open);
+  const stopped = new Promise<typeof STOPPED>((resolve) => {
+    if (signal?.aborted === true) resolve(STOPPED);
+    signal?.addEventListener("abort", () => resolve(STOPPED), { once: true });
+  });
+  let outcome: T | typeof LATE | typeof STOPPED;
+  try {
+    outcome = await answeredWithin(Promise.race([starting, stopped]), budgetMs);
+  } catch (error) {
+    return asMcpError(error, "protocol", spec.alias);
+  }
+  if (outcome !== LATE && outcome !== STOPPED) return outcome;
+  gaveUp = outcome === STOPPED ? new McpError("aborted", "stopped while it came up", { server: spec.alias }) : budgetRunOut(spec, opener, budgetMs);
+  await opening?.close();
+  await starting.catch(() => undefined);
+  return gaveUp;
+}
+
+function budgetRunOut(spec: McpServerConfig, opener: ServerOpener, budgetMs: number): McpError {
+  const waited = `after ${duration(budgetMs)} (startupTimeoutMs)`;
+  const tail = opener.stderrTail();
+  const seen =
+    spec.transport === "http"
+      ? `no answer from ${shownUrl(spec.url)} ${waited}`
+      : `no answer on stdout ${waited}; ${tail === "" ? "it wrote nothing on stderr" : `its stderr said: ${tail}`}`;
+  return new McpError("timeout", seen, { server: spec.alias });
+}
+
+/** Discovers the server (its era, then its handshake if legacy) and lists its tools, with a fresh login. */
+export async function startServer(
+  spec: McpServerConfig,
+  opener: ServerOpener,
+  options: { readonly signal?: AbortSignal; readonly maxTools?: number },
+): Promise<Started | McpError> {
+  const login = opener.newLogin();
+  return withinStartupBudget(
+    spec,
+    opener,
+    async (open) => {
+      const { client, era } = await negotiateEra(() => open(), { transport: spec.transport });
+      try {
+        return { client, era, tools: await client.listTools(options.maxTools), login };
+      } catch (error) {
+        await client.close();
+        throw error;
+      }
+    },
+    login,
+    options.signal,
+  );
+}
+
+/** A fresh child for a stdio server that died, in the era it was settled in; the same budget as a start. */
+export function restartServer(spec: McpServerConfig, opener: ServerOpener, era: Era, login: HttpAuth | undefined): Promise<McpClient | McpError> {
+  return withinStartupBudget(spec, opener, (open) => open(era), login, undefined);
+}
