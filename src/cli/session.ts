@@ -10,7 +10,7 @@ import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, type ProjectState, type SessionMode } from "../session/index.js";
 import { createLocalTools, detectSandbox, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
-import { loadRules, loadSandboxSettings, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, userSettingsFile, type SandboxSettings } from "../config/index.js";
+import { loadRules, loadSandboxSettings, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
 
 /** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
@@ -107,7 +107,9 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const history = resumed?.messages ?? null;
   const availability = await sandboxFound;
   if (availability.kind === "none" && availability.notice !== null) deps.warn(availability.notice);
-  const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, protectedFolders: () => readProtectedFolders(projectDir) };
+  // The tokens of MCP logins (mcp-login.ts's loginsFolder) are mca's credentials: no command reads them.
+  const hidden = [join(userConfigDir(deps.env), "oauth")];
+  const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, protectedFolders: () => readProtectedFolders(projectDir) };
   const tools = [...createLocalTools(projectDir, { sandbox }), ...deps.remoteTools];
   const protectedFolders = readProtectedFolders(projectDir);
   // A server that did not come up has no tools to match: a rule naming one of them is no typo.

@@ -206,7 +206,7 @@ describe("createOutputCap", () => {
 
 describe("bash's account of where a call runs, for the gate", () => {
   const tool = (availability: SandboxAvailability, network = false) =>
-    createBashTool("/p", { sandbox: { availability, network, writable: [], protectedFolders: () => [] } });
+    createBashTool("/p", { sandbox: { availability, network, writable: [], hidden: [], protectedFolders: () => [] } });
   const subject = (created: ReturnType<typeof tool>, args: Record<string, unknown>): unknown => {
     const parsed = created.parse?.({ command: "ls", ...args });
     if (parsed === undefined || parsed instanceof Error) return parsed?.message;
@@ -256,7 +256,7 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
     createBashTool(project(), {
       killGraceMs: 200,
       env: { PATH: process.env.PATH, HOME: home, ...options.env },
-      sandbox: { availability: BUBBLEWRAP, network: options.network ?? false, writable: [], protectedFolders: () => readProtectedFolders(project()) },
+      sandbox: { availability: BUBBLEWRAP, network: options.network ?? false, writable: [], hidden: [join(home, ".config", "mca", "oauth")], protectedFolders: () => readProtectedFolders(project()) },
     });
 
   it("runs git's core.fsmonitor command of a planted config with nothing outside the project written and no connection made", async () => {
@@ -285,6 +285,13 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
     const command = `cat /proc/${process.pid}/environ; base64 /proc/$PPID/environ | base64 -d | tr '\\0' '\\n' | sort`;
     const result = await callTool(sandboxed({ env: { OTHER_TOKEN: secret } }), { command }, context);
     expect(result.text).toBe(`exit code 0\ncat: /proc/${process.pid}/environ: No such file or directory\nHOME=${home}\nPATH=${process.env.PATH ?? ""}\n`);
+  });
+
+  it("cannot read the tokens of MCP logins in the user's config folder", async () => {
+    mkdirSync(join(home, ".config", "mca", "oauth"));
+    writeFileSync(join(home, ".config", "mca", "oauth", "server.json"), '{"access_token":"mca-test-token"}');
+    const result = await callTool(sandboxed(), { command: "ls -A $HOME/.config/mca/oauth; cat $HOME/.config/mca/settings.json" }, context);
+    expect(result).toEqual({ text: "exit code 0\n{}\n", isError: false });
   });
 
   it("writes the project, and refuses writes to the home, the user's settings, git's hooks and config, .husky/ and .mca/, saying why", async () => {

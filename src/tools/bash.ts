@@ -20,6 +20,8 @@ export interface BashSandbox {
   readonly network: boolean;
   /** Further writable folders, absolute. */
   readonly writable: readonly string[];
+  /** Folders no command may read, absolute: where mca keeps the tokens of MCP logins. */
+  readonly hidden: readonly string[];
   /** The project's protected folders as they are now, read again for each call. */
   readonly protectedFolders: () => readonly ProtectedFolder[];
 }
@@ -146,7 +148,7 @@ function commandLine(args: BashArgs, where: CommandSandbox, cwd: string, sandbox
   const bash = ["bash", "-c", args.command];
   const availability = sandbox?.availability;
   if (sandbox === undefined || availability === undefined || where === "unavailable" || where === "requested-outside") return { program: "bash", args: bash.slice(1) };
-  const policy = sandboxPolicy(cwd, sandbox.protectedFolders(), { network: sandbox.network || args.network, writable: sandbox.writable });
+  const policy = sandboxPolicy(cwd, sandbox.protectedFolders(), { network: sandbox.network || args.network, writable: sandbox.writable, hidden: sandbox.hidden });
   switch (availability.kind) {
     case "bubblewrap":
       return { program: availability.program, args: bubblewrapArgs(policy, bash) };

@@ -17,19 +17,20 @@ const POLICY: SandboxPolicy = {
     { path: "/home/u/p/.mca", present: false, hooks: false },
     { path: "/home/u/p/.husky", present: true, hooks: false },
   ],
+  hidden: ["/home/u/.config/mca/oauth"],
   network: false,
 };
 
 describe("sandboxPolicy", () => {
   const project = tempProjectPerTest("mca-sandbox-");
 
-  it("pins the git folder, keeps its config and hooks read-only, and names what is missing", () => {
+  it("pins the git folder, keeps its config and hooks read-only, names what is missing, and hides only folders that are there", () => {
     const root = realpathSync(project());
     execFileSync("git", ["init", "-q", root]);
     rmSync(join(root, ".git", "hooks"), { recursive: true });
     mkdirSync(join(root, ".husky"));
     const folders = [...ALWAYS_PROTECTED, { path: "tools/hooks", anyDepth: false, reason: "core.hooksPath" }];
-    expect(sandboxPolicy(project(), folders, { network: false, writable: [join(root, ".husky"), join(root, "absent")] })).toEqual({
+    expect(sandboxPolicy(project(), folders, { network: false, writable: [join(root, ".husky"), join(root, "absent")], hidden: [join(root, ".mca"), join(root, ".husky")] })).toEqual({
       project: root,
       writable: [join(root, ".husky")],
       pinned: [join(root, ".git")],
@@ -42,6 +43,7 @@ describe("sandboxPolicy", () => {
         { path: join(root, ".husky"), present: true, hooks: false },
         { path: join(root, "tools", "hooks"), present: false, hooks: true },
       ],
+      hidden: [join(root, ".husky")],
       network: false,
     });
   });
@@ -49,7 +51,7 @@ describe("sandboxPolicy", () => {
   it("binds a `.git` file read-only, so it cannot be pointed at another git folder", () => {
     const root = realpathSync(project());
     writeFileSync(join(root, ".git"), "gitdir: /elsewhere/.git/worktrees/p\n");
-    expect(sandboxPolicy(root, ALWAYS_PROTECTED, { network: true, writable: [] }).readOnly).toEqual([
+    expect(sandboxPolicy(root, ALWAYS_PROTECTED, { network: true, writable: [], hidden: [] }).readOnly).toEqual([
       { path: join(root, ".git"), present: true, hooks: false },
       { path: join(root, ".mca"), present: false, hooks: false },
       { path: join(root, ".husky"), present: false, hooks: false },
@@ -58,7 +60,7 @@ describe("sandboxPolicy", () => {
 
   it("leaves out a protected folder outside the project, which is read-only anyway", () => {
     const root = realpathSync(project());
-    expect(sandboxPolicy(root, [{ path: "../hooks", anyDepth: false, reason: "" }], { network: false, writable: [] }).readOnly).toEqual([]);
+    expect(sandboxPolicy(root, [{ path: "../hooks", anyDepth: false, reason: "" }], { network: false, writable: [], hidden: [] }).readOnly).toEqual([]);
   });
 });
 
@@ -80,6 +82,7 @@ describe("bubblewrapArgs", () => {
       "--ro-bind", "/home/u/p/.git/config", "/home/u/p/.git/config",
       "--tmpfs", "/home/u/p/.git/hooks", "--remount-ro", "/home/u/p/.git/hooks",
       "--ro-bind", "/home/u/p/.husky", "/home/u/p/.husky",
+      "--tmpfs", "/home/u/.config/mca/oauth",
       "--chdir", "/home/u/p",
       "--", "bash", "-c", "ls",
     ]);
@@ -91,7 +94,7 @@ describe("bubblewrapArgs", () => {
 });
 
 describe("seatbeltProfile", () => {
-  it("denies writes outside the writable places and to the read-only ones, other processes' information and IP sockets", () => {
+  it("denies writes outside the writable places and to the read-only ones, any use of the hidden ones, other processes' information and IP sockets", () => {
     expect(seatbeltProfile(POLICY)).toBe(
       [
         "(version 1)",
@@ -102,6 +105,7 @@ describe("seatbeltProfile", () => {
         '(deny file-write* (subpath "/home/u/p/.git/hooks"))',
         '(deny file-write* (subpath "/home/u/p/.mca"))',
         '(deny file-write* (subpath "/home/u/p/.husky"))',
+        '(deny file-read* file-write* (subpath "/home/u/.config/mca/oauth"))',
         "(deny process-info* (target others))",
         "(deny network-outbound (remote ip))",
         "(deny network-inbound (local ip))",
@@ -115,7 +119,7 @@ describe("seatbeltProfile", () => {
   });
 
   it("escapes quotes and backslashes in paths and refuses a control character", () => {
-    const policy = { ...POLICY, writable: [], pinned: [], readOnly: [] };
+    const policy = { ...POLICY, writable: [], pinned: [], readOnly: [], hidden: [] };
     expect(seatbeltProfile({ ...policy, project: '/p/a"b\\c' })).toContain('(subpath "/p/a\\"b\\\\c")');
     expect(() => seatbeltProfile({ ...policy, project: "/p/a\n(allow default)" })).toThrow("a sandbox path has a control character");
   });

@@ -19,6 +19,8 @@ export interface SandboxPolicy {
   readonly pinned: readonly string[];
   /** Places inside the writable folders that stay read-only, bound after them. */
   readonly readOnly: readonly ReadOnlyPlace[];
+  /** Folders (real paths, each present) whose contents a command may not even read: mca's own credentials. */
+  readonly hidden: readonly string[];
   readonly network: boolean;
 }
 
@@ -41,12 +43,14 @@ export interface SandboxOptions {
   readonly network: boolean;
   /** Absolute paths of further writable folders; a missing one is left out. */
   readonly writable: readonly string[];
+  /** Absolute paths of folders to hide (an empty one in their place); a missing one is left out. */
+  readonly hidden: readonly string[];
 }
 
 /** The policy for one call, read from the disk as it is now (a hooks folder made since the last call is bound too). */
 export function sandboxPolicy(projectDir: string, folders: readonly ProtectedFolder[], options: SandboxOptions): SandboxPolicy {
   const project = realPath(projectDir) ?? resolve(projectDir);
-  const writable = options.writable.map(realPath).filter((path): path is string => path !== undefined);
+  const writable = presentOnly(options.writable);
   const pinned: string[] = [];
   const readOnly: ReadOnlyPlace[] = [];
   const add = (path: string, hooks: boolean): void => {
@@ -65,14 +69,18 @@ export function sandboxPolicy(projectDir: string, folders: readonly ProtectedFol
       add(path, !ALWAYS_PROTECTED.some((always) => always.path === folder.path));
     }
   }
-  return { project, writable, pinned, readOnly, network: options.network };
+  return { project, writable, pinned, readOnly, hidden: presentOnly(options.hidden), network: options.network };
+}
+
+function presentOnly(paths: readonly string[]): string[] {
+  return paths.map(realPath).filter((path): path is string => path !== undefined);
 }
 
 /**
  * bubblewrap's arguments for running `command` under the policy: the whole file system read-only, a
  * fresh /dev, a private /tmp and /run (the sockets of Docker, D-Bus and the session bus live there), a new
  * PID namespace with its own /proc (no other process's environment in sight), the writable places bound
- * over them, then the read-only places inside. `--die-with-parent`: the sandbox ends when mca's child
+ * over them, then the read-only places inside, then an empty folder over each hidden one. `--die-with-parent`: the sandbox ends when mca's child
  * (bubblewrap itself) is killed, and with its PID namespace everything the command started.
  * No `--new-session`: the command already runs in a session of its own without a terminal (stdin is
  * ignored, stdout and stderr are pipes), so there is no terminal to push input into (TIOCSTI).
@@ -94,6 +102,7 @@ export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[]
       if (present) return ["--ro-bind", path, path];
       return hooks ? ["--tmpfs", path, "--remount-ro", path] : [];
     }),
+    ...policy.hidden.flatMap((path) => ["--tmpfs", path]),
     "--chdir", policy.project,
     "--",
     ...command,
@@ -103,7 +112,7 @@ export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[]
 /**
  * The same policy for macOS's sandbox-exec (Seatbelt; the last matching rule wins): everything allowed
  * but writes outside the writable places and the temporary folders, writes to the read-only places (and
- * to a git folder's own entry, so it cannot be swapped), other processes' information (their environment
+ * to a git folder's own entry, so it cannot be swapped), any use of the hidden folders, other processes' information (their environment
  * is in it), and without the network every IP socket. Written for macOS; it cannot run on this Linux.
  */
 export function seatbeltProfile(policy: SandboxPolicy): string {
@@ -114,6 +123,7 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     `(deny file-write* (require-not (require-any ${[...writable, ...SEATBELT_ALWAYS_WRITABLE].join(" ")})))`,
     ...policy.pinned.map((path) => `(deny file-write* (literal ${sbplString(path)}))`),
     ...policy.readOnly.map(({ path }) => `(deny file-write* (subpath ${sbplString(path)}))`),
+    ...policy.hidden.map((path) => `(deny file-read* file-write* (subpath ${sbplString(path)}))`),
     "(deny process-info* (target others))",
   ];
   if (!policy.network) lines.push("(deny network-outbound (remote ip))", "(deny network-inbound (local ip))");
