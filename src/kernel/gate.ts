@@ -158,7 +158,8 @@ function parseRulePattern(text: string): RulePattern | Error {
  * strict rules are never loosened); then what the user allowed for this session; then a matching allow
  * rule; then the default for the tool's kind. An allow covers a command only as far as its program and
  * options are known (see coverage). A write under a protected folder, or a command to run with more than
- * the sandbox gives, that would be allowed is asked instead, and only a person can allow it.
+ * the sandbox gives, that would be allowed is asked instead, and only a person can allow it (a protected
+ * write says so even when it would be asked anyway).
  */
 export function decide(
   tool: GateTool,
@@ -169,7 +170,8 @@ export function decide(
 ): Decision {
   const decision = verdictOf(tool, subject, rules, sessionAllows);
   if (subject.kind === "command" && decision.verdict !== "deny") return OUTSIDE_THE_SANDBOX[subject.sandbox] ?? decision;
-  if (decision.verdict !== "allow" || tool.kind !== "write" || subject.kind !== "path") return decision;
+  // Asked with or without a rule, a protected write says so: only a person can allow it, never for the session.
+  if (decision.verdict === "deny" || tool.kind !== "write" || subject.kind !== "path") return decision;
   const folder = protectingFolder(protectedFolders, subject.text);
   return folder === undefined ? decision : { verdict: "ask", reason: folder.reason, onlyAPersonCanAllow: true };
 }

@@ -149,6 +149,17 @@ describe("Agent.call", () => {
     expect(agent.decide("bash", { command: "rm -rf x" })).toEqual({ verdict: "ask", reason: "default for exec tools: ask" });
   });
 
+  it("offers no session allow for a write only a person can allow, and an answer of 'session' to it allows nothing more", async () => {
+    const offered: Array<SessionAllow | null> = [];
+    const approve = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+      offered.push(request.sessionAllow);
+      return "session";
+    };
+    const { agent } = setup({ approve });
+    await agent.call("write_file", { path: ".git/hooks/pre-commit" }, signal());
+    expect([offered, agent.sessionAllows(), agent.decide("write_file", { path: "src/a.ts" }).verdict]).toEqual([[null], [], "ask"]);
+  });
+
   it("runs a command once when the answer is 'session' but the question offered no such choice", async () => {
     const { agent, asked } = setup({ tools: [bashTool], answers: ["session", "deny"] });
     expect((await agent.call("bash", { command: "git status; rm x" }, signal())).isError).toBe(false);

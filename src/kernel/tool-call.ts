@@ -132,7 +132,9 @@ export function judgeCall(
 ): JudgedCall {
   const parsed = parseToolArgs(tool, args);
   const subject = callSubject(tool, args, parsed);
-  return { parsed, decision: decide(tool, subject, rules, sessionAllows, protectedFolders), sessionAllow: sessionAllowFor(tool, subject) };
+  const decision = decide(tool, subject, rules, sessionAllows, protectedFolders);
+  // What only a person can allow (a protected write) offers no session allow: it would cover every other write.
+  return { parsed, decision, sessionAllow: decision.onlyAPersonCanAllow === true ? null : sessionAllowFor(tool, subject) };
 }
 
 interface ParsedCall {

@@ -94,8 +94,8 @@ describe("the local tools through the approval gate", () => {
     const config = await agent.call("edit_file", { path: "src/gitdir/config", old_string: "[core]", new_string: "[core]\nfsmonitor = touch PWNED" }, signal);
     expect([hook.text, config.text]).toEqual(["Denied by the user.", "Denied by the user."]);
     expect(asked).toEqual([
-      { verdict: "ask", reason: "default for write tools: ask" },
-      { verdict: "ask", reason: "default for write tools: ask" },
+      { verdict: "ask", reason: "writes under .git/ always ask", onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: "writes under .git/ always ask", onlyAPersonCanAllow: true },
     ]);
     expect(existsSync(join(project(), ".git/hooks/pre-commit"))).toBe(false);
     expect(readFileSync(join(project(), ".git/config"), "utf8")).toBe("[core]\n");
