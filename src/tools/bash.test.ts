@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readProtectedFolders } from "../config/index.js";
-import { createBashTool, createOutputCap } from "./bash.js";
+import { createBashTool } from "./bash.js";
 import type { SandboxAvailability } from "./sandbox.js";
 import { BUBBLEWRAP, describeWithBubblewrap } from "./test-support/bubblewrap.js";
 import { callTool } from "./test-support/call-tool.js";
@@ -180,27 +180,6 @@ describe("bash", () => {
   it("leaves no file behind in the project folder but what the command wrote", async () => {
     await callTool(createBashTool(project()), { command: "touch made.txt" }, context);
     expect(readdirSync(project())).toEqual(["made.txt"]);
-  });
-});
-
-describe("createOutputCap", () => {
-  it("keeps everything that fits in head and tail", () => {
-    const cap = createOutputCap(4, 4);
-    cap.push(Buffer.from("abc"));
-    cap.push(Buffer.from("defgh"));
-    expect(cap.text()).toBe("abcdefgh");
-  });
-
-  it("keeps the first and last bytes and counts what it left out", () => {
-    const cap = createOutputCap(3, 3);
-    for (const chunk of ["ab", "cdef", "ghij", "kl"]) cap.push(Buffer.from(chunk));
-    expect(cap.text()).toBe("abc\n[… 6 bytes of output left out …]\njkl");
-  });
-
-  it("does not split a character that straddles head and tail when nothing was left out", () => {
-    const cap = createOutputCap(1, 8);
-    cap.push(Buffer.from("é!"));
-    expect(cap.text()).toBe("é!");
   });
 });
 
