@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALWAYS_PROTECTED, callSubject, decide, parseRule, sessionAllowFor, sessionAllowText, unmatchedRules, type CommandSandbox, type GateSubject, type GateTool, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows, type Verdict } from "./gate.js";
+import { ALWAYS_PROTECTED, MAX_RULE_CHARS, callSubject, decide, parseRule, sessionAllowFor, sessionAllowText, unmatchedRules, type CommandSandbox, type GateSubject, type GateTool, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows, type Verdict } from "./gate.js";
 import type { Tool, ToolArgs, ToolKind } from "./tool.js";
 
 const NONE: SessionAllows = new Map();
@@ -195,6 +195,12 @@ describe("decide", () => {
 });
 
 describe("parseRule", () => {
+  it("refuses a rule longer than MAX_RULE_CHARS, whose glob could stall every call", () => {
+    const long = `bash(*${"?".repeat(MAX_RULE_CHARS)}Z*)`;
+    expect(parseRule(long, "deny", "x")).toEqual(new Error(`a rule of ${long.length} characters (at most 1000: matching a longer glob could stall every call)`));
+    expect(parseRule(`bash(${"a".repeat(MAX_RULE_CHARS - 6)})`, "deny", "x")).not.toBeInstanceOf(Error);
+  });
+
   it("keeps the trimmed text for the reason with its verdict and origin", () => {
     const parsed = rule("allow", "  bash(git status*) ", "--allow");
     expect({ verdict: parsed.verdict, text: parsed.pattern.text, origin: parsed.origin }).toEqual({
@@ -353,6 +359,15 @@ describe("decide on a bash command", () => {
   it("still matches a wrapper itself and the command line as written", () => {
     expect(decide(bash, command("sudo rm x"), [rule("deny", "bash(sudo *)")], NONE).verdict).toBe("deny");
     expect(decide(bash, command("ls;  rm  x"), [rule("deny", "bash(ls;  rm  x)")], NONE).verdict).toBe("deny");
+  });
+
+  it("still matches a wrapper behind any number of assignments, and refuses wrappers nested too deep to judge", () => {
+    const rules = [rule("allow", "bash(*)"), rule("deny", "bash(sudo *)")];
+    expect(decide(bash, command(`${"X=1 ".repeat(40)}sudo rm -rf x`), rules, NONE).verdict).toBe("deny");
+    expect(decide(bash, command(`${"nice ".repeat(40)}sudo rm -rf x`), [rule("allow", "bash")], NONE)).toEqual({
+      verdict: "deny",
+      reason: "the command nests more than 32 wrappers (sudo, env, nice, …): too deep to judge",
+    });
   });
 });
 

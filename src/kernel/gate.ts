@@ -4,7 +4,7 @@
 import { posix } from "node:path";
 import { commandPrefix, readCommand } from "./command-options.js";
 import { compileGlob, globMatches, type Glob } from "./glob.js";
-import { commandForms, isPlainCommand } from "./shell-command.js";
+import { commandForms, isPlainCommand, MAX_WRAPPERS } from "./shell-command.js";
 import { stableJson } from "./stable-json.js";
 import type { Tool, ToolArgs, ToolKind } from "./tool.js";
 
@@ -137,10 +137,14 @@ export function parseRule(text: string, verdict: Verdict, origin: string): Rule 
   return { verdict, pattern, origin };
 }
 
+/** Longer than any rule a person writes; a glob's matching costs up to its length for each character of the subject. */
+export const MAX_RULE_CHARS = 1_000;
+
 /** `bash(git status*)` → the globs `bash` and `git status*`; the argument glob may contain parentheses. */
 function parseRulePattern(text: string): RulePattern | Error {
   const trimmed = text.trim();
   if (trimmed === "") return new Error("empty rule");
+  if (trimmed.length > MAX_RULE_CHARS) return new Error(`a rule of ${trimmed.length} characters (at most ${MAX_RULE_CHARS}: matching a longer glob could stall every call)`);
   const open = trimmed.indexOf("(");
   const toolGlob = open === -1 ? trimmed : trimmed.slice(0, open);
   if (!TOOL_GLOB.test(toolGlob)) {
@@ -168,6 +172,7 @@ export function decide(
   sessionAllows: SessionAllows,
   protectedFolders: readonly ProtectedFolder[] = ALWAYS_PROTECTED,
 ): Decision {
+  if (subject.kind === "command" && commandForms(subject.text).tooDeep) return TOO_DEEP_TO_JUDGE;
   const decision = verdictOf(tool, subject, rules, sessionAllows);
   if (subject.kind === "command" && decision.verdict !== "deny") return OUTSIDE_THE_SANDBOX[subject.sandbox] ?? decision;
   // Asked with or without a rule, a protected write says so: only a person can allow it, never for the session.
@@ -175,6 +180,9 @@ export function decide(
   const folder = protectingFolder(protectedFolders, subject.text);
   return folder === undefined ? decision : { verdict: "ask", reason: folder.reason, onlyAPersonCanAllow: true };
 }
+
+/** A command whose wrappers nest deeper than anyone writes them: its forms are not all known, so no rule can be trusted to see it. */
+const TOO_DEEP_TO_JUDGE: Decision = { verdict: "deny", reason: `the command nests more than ${MAX_WRAPPERS} wrappers (sudo, env, nice, …): too deep to judge` };
 
 /** The first folder that holds `path` (or is it), comparing whole path segments whatever their case. */
 function protectingFolder(folders: readonly ProtectedFolder[], path: string): ProtectedFolder | undefined {
@@ -275,7 +283,7 @@ interface SubjectTexts {
 function subjectTexts(subject: GateSubject): SubjectTexts {
   switch (subject.kind) {
     case "command":
-      return { allow: isPlainCommand(subject.text) ? [subject.text] : [], strict: [...commandForms(subject.text)] };
+      return { allow: isPlainCommand(subject.text) ? [subject.text] : [], strict: [...commandForms(subject.text).forms] };
     case "path":
       return { allow: subject.outside ? [] : [subject.text], strict: [subject.text] };
     case "arguments":

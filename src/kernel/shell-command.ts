@@ -62,42 +62,51 @@ const REDIRECTION = /^[0-9]*(?:&>>?|>>?|<<?<?|>&|<&|<>|>\|)/u;
 /**
  * Every form of the command a deny or ask rule's glob is tried on: the command as written, then for each
  * simple command (cut as above, also after removing quotes and backslashes) its text with whitespace runs
- * made single spaces, and again after each leading assignment, redirection or wrapper is taken off (up
- * to MAX_FORMS_PER_COMMAND of them, and always the program with its arguments), and with the program's
- * base name (`/bin/rm -rf x` is also `rm -rf x`).
+ * made single spaces, and again from each wrapper and from the program on, once the leading assignments
+ * and redirections before it are taken off, and with the program's base name (`/bin/rm -rf x` is also
+ * `rm -rf x`). `tooDeep`: a simple command nests more than MAX_WRAPPERS wrappers, and is not judged.
  */
-export function commandForms(command: string): ReadonlySet<string> {
-  const forms = new Set<string>([command]);
-  for (const text of [command, command.replace(QUOTES_AND_ESCAPES, "")]) {
-    for (const piece of text.split(COMMAND_BOUNDARY)) {
-      const words = piece.split(/\s+/u).filter((word) => word !== "");
-      if (words.length > 0) addSimpleCommandForms(words, forms);
-    }
-  }
-  return forms;
+export interface CommandForms {
+  readonly forms: ReadonlySet<string>;
+  readonly tooDeep: boolean;
 }
 
 /**
- * The forms one simple command adds besides the last (the program with its arguments, always added): each
- * word taken off makes a copy of the rest, and a line of thousands of `X=1` before `rm` must not make
- * thousands of copies of itself for every rule to be matched against.
+ * How many wrappers (`sudo`, `env`, `nice`, …) one simple command may nest: each makes a copy of the rest
+ * for the rules to be matched against, and no command a person writes nests more.
  */
-const MAX_FORMS_PER_COMMAND = 32;
+export const MAX_WRAPPERS = 32;
 
-function addSimpleCommandForms(words: readonly string[], forms: Set<string>): void {
-  let budget = MAX_FORMS_PER_COMMAND;
+export function commandForms(command: string): CommandForms {
+  const forms = new Set<string>([command]);
+  let tooDeep = false;
+  for (const text of [command, command.replace(QUOTES_AND_ESCAPES, "")]) {
+    for (const piece of text.split(COMMAND_BOUNDARY)) {
+      const words = piece.split(/\s+/u).filter((word) => word !== "");
+      if (words.length > 0 && !addSimpleCommandForms(words, forms)) tooDeep = true;
+    }
+  }
+  return { forms, tooDeep };
+}
+
+/** Adds the forms of one simple command; false when it nests more than MAX_WRAPPERS wrappers. */
+function addSimpleCommandForms(words: readonly string[], forms: Set<string>): boolean {
+  forms.add(words.join(" "));
+  let wrappers = 0;
   for (let start = 0; start < words.length; ) {
     const first = words[start] ?? "";
     const program = posix.basename(first);
     const next = nextStart(words, start, first, program);
-    if (next === -1 || budget > 0) {
+    const isWrapper = next !== -1 && !ASSIGNMENT.test(first) && !REDIRECTION.test(first);
+    if (next === -1 || isWrapper) {
+      if (isWrapper && (wrappers += 1) > MAX_WRAPPERS) return false;
       forms.add(words.slice(start).join(" "));
       if (program !== first && program !== "") forms.add([program, ...words.slice(start + 1)].join(" "));
-      budget -= 1;
     }
-    if (next === -1) return;
+    if (next === -1) return true;
     start = next;
   }
+  return true;
 }
 
 /** Where the rest of the command starts once the leading assignment, redirection or wrapper `first` is taken off; -1 when `first` is the program. */
