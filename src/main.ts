@@ -10,7 +10,7 @@ import { createShutdown, honourNoColor, parseInvocation, readPackageVersion, USA
 import type { AgentFactory, CliInputResponder, InputAnswers, ServerReconnect, ServerStatus, SettledTrust, TerminalLender } from "./cli/index.js";
 import type { Redact } from "./kernel/index.js";
 import type { MountedServers } from "./mcp/index.js";
-import type { SessionMode } from "./session/index.js";
+import type { ProjectState, SessionMode } from "./session/index.js";
 
 /** An invocation that runs in the project with its servers mounted (everything but help, trust and the sessions list). */
 type WorkInvocation = Exclude<Invocation, { kind: "exit" | "trust" | "sessions" }>;
@@ -219,6 +219,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<num
     env,
     inputResponder: input.responder,
     projectDir,
+    state,
     sessionId,
     mcpLogin,
     switchModel: setup.switchModel,
@@ -295,6 +296,7 @@ interface ModeSetup {
   readonly env: NodeJS.ProcessEnv;
   readonly inputResponder: CliInputResponder;
   readonly projectDir: string;
+  readonly state: ProjectState;
   readonly sessionId: string;
   readonly switchModel: (name: string) => Promise<string | Error>;
   readonly modelName: () => string;
@@ -342,6 +344,7 @@ async function runMode(invocation: Exclude<WorkInvocation, { kind: "mcp-list" | 
         signal: interrupt.signal,
         onTerminal: (lend) => inputResponder.attachTerminal(lend),
         projectDir,
+        state: setup.state,
         env,
         mcpLogin: setup.mcpLogin,
         ...reconnecting,

@@ -10,6 +10,7 @@ import { createCostTally } from "./cost.js";
 import { untrustedText } from "./untrusted-text.js";
 import { completeLine } from "./completion.js";
 import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
+import type { ProjectState } from "../session/index.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createSpinner, createTtyRenderer } from "./render.js";
 import type { AgentFactory } from "./session.js";
@@ -33,9 +34,11 @@ export interface ChatDeps {
   readonly signal: AbortSignal;
   /** Given the chat's terminal lender once, for questions from inside a turn (MCP servers' input requests). */
   readonly onTerminal?: (lend: TerminalLender) => void;
-  /** Where Tab completes file names from, and whose input history is kept. */
+  /** Where Tab completes file names from. */
   readonly projectDir: string;
-  /** Finds the user's config folder, where the input history is kept. */
+  /** The project's state folder, where the input history is kept. */
+  readonly state: ProjectState;
+  /** What the terminal says about itself (whether it draws hyperlinks). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** `/model <name>`: the model for the next turn. */
   readonly switchModel?: (name: string) => Promise<string | Error>;
@@ -180,7 +183,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     input.prompt();
   };
 
-  const historyFile = promptHistoryFile(deps.projectDir, deps.env);
+  const historyFile = promptHistoryFile(deps.state);
   const input = createChatInput({
     input: deps.input,
     output: deps.output,

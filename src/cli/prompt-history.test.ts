@@ -2,16 +2,16 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
+import type { ProjectState } from "../session/index.js";
 import { appendPromptHistory, loadPromptHistory, PROMPT_HISTORY_SIZE, promptHistoryFile } from "./prompt-history.js";
 
 describe("prompt history", () => {
   const root = tempProjectPerTest("mca-history-");
-  const env = () => ({ XDG_STATE_HOME: join(root(), "state") });
+  const state = (): ProjectState => ({ projectDir: join(root(), "project"), dir: join(root(), "state") });
 
-  it("is kept per project in the user's state folder, newest first, readable by the user only", async () => {
-    const file = promptHistoryFile(root(), env());
-    expect(file.startsWith(join(root(), "state", "mca", "projects"))).toBe(true);
-    expect(promptHistoryFile(join(root(), "other"), env())).not.toBe(file);
+  it("is kept in the project's state folder, newest first, readable by the user only", async () => {
+    const file = promptHistoryFile(state());
+    expect(file).toBe(join(root(), "state", "prompt-history.jsonl"));
     appendPromptHistory(file, "first");
     appendPromptHistory(file, "second");
     expect(loadPromptHistory(file)).toEqual(["second", "first"]);
@@ -19,7 +19,7 @@ describe("prompt history", () => {
   });
 
   it("drops what is not a plain one-line prompt, so a planted line cannot reach the terminal", async () => {
-    const file = promptHistoryFile(root(), env());
+    const file = promptHistoryFile(state());
     appendPromptHistory(file, "ok");
     await writeFile(file, `${await readFile(file, "utf8")}"\\u001b]52;c;ZXZpbA==\\u0007"\nnot json\n"two\\nlines"\n"fine"\n`);
     expect(loadPromptHistory(file)).toEqual(["fine", "ok"]);
@@ -28,7 +28,7 @@ describe("prompt history", () => {
   });
 
   it("keeps at most PROMPT_HISTORY_SIZE prompts", async () => {
-    const file = promptHistoryFile(root(), env());
+    const file = promptHistoryFile(state());
     for (let index = 0; index < 2 * PROMPT_HISTORY_SIZE + 5; index += 1) appendPromptHistory(file, `p${index}`);
     const loaded = loadPromptHistory(file);
     expect(loaded).toHaveLength(PROMPT_HISTORY_SIZE);

@@ -2,18 +2,25 @@
 // folder (never in the project, where a cloned repository could plant lines), a JSON string per line,
 // readable by the user only. What is read back is checked: a line that is not a plain prompt (one with
 // control or hidden characters) is dropped rather than shown when the user presses Up.
-import { homedir } from "node:os";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { projectState } from "../session/index.js";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureStateFolder, type ProjectState } from "../session/index.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** As many as the input line keeps; the file is cut back to this many, when it is loaded, once it has grown to twice that. */
 export const PROMPT_HISTORY_SIZE = 500;
 
-export function promptHistoryFile(projectDir: string, env: Readonly<Record<string, string | undefined>>): string {
-  return join(projectState(projectDir, env, env.HOME ?? homedir()).dir, "prompt-history.jsonl");
+/** The history's file in the project's state folder; the folder is made (and checked) here, the file on the first prompt. */
+export function promptHistoryFile(state: ProjectState): string {
+  try {
+    return join(ensureStateFolder(state), PROMPT_HISTORY_FILE);
+  } catch {
+    // A state folder that cannot be made (or is not the user's) keeps no history: appending then fails quietly.
+    return join(state.dir, PROMPT_HISTORY_FILE);
+  }
 }
+
+const PROMPT_HISTORY_FILE = "prompt-history.jsonl";
 
 /** Newest first, as the input line wants them; none when there is no file or it cannot be read. */
 export function loadPromptHistory(file: string): string[] {
@@ -44,7 +51,6 @@ export function loadPromptHistory(file: string): string[] {
 export function appendPromptHistory(file: string, prompt: string): void {
   if (parsePrompt(JSON.stringify(prompt)) === undefined) return;
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     appendFileSync(file, `${JSON.stringify(prompt)}\n`, { mode: 0o600 });
   } catch {
     // Nothing to do: the session goes on without saving this line.

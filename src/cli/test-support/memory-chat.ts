@@ -33,7 +33,8 @@ export function startMemoryChat(makeAgent: ChatDeps["makeAgent"], onTerminal?: C
     nowMs: () => nowMs,
     signal: stop.signal,
     projectDir: scratch,
-    env: { XDG_CONFIG_HOME: join(scratch, "config") },
+    state: { projectDir: scratch, dir: join(scratch, "state") },
+    env: {},
     ...(onTerminal === undefined ? {} : { onTerminal }),
     ...(redact === undefined ? {} : { redact }),
   });
