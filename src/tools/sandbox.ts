@@ -112,8 +112,9 @@ export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[]
 /**
  * The same policy for macOS's sandbox-exec (Seatbelt; the last matching rule wins): everything allowed
  * but writes outside the writable places and the temporary folders, writes to the read-only places (and
- * to a git folder's own entry, so it cannot be swapped), any use of the hidden folders, other processes' information (their environment
- * is in it), and without the network every IP socket. Written for macOS; it cannot run on this Linux.
+ * to a git folder's own entry, so it cannot be swapped), any use of the hidden folders, other processes'
+ * information (their environment is in it), and without the network every socket (the local ones of
+ * daemons too, as /run is hidden on Linux). Written for macOS; it cannot run on this Linux.
  */
 export function seatbeltProfile(policy: SandboxPolicy): string {
   const writable = [policy.project, ...policy.writable].map((path) => `(subpath ${sbplString(path)})`);
@@ -124,9 +125,11 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     ...policy.pinned.map((path) => `(deny file-write* (literal ${sbplString(path)}))`),
     ...policy.readOnly.map(({ path }) => `(deny file-write* (subpath ${sbplString(path)}))`),
     ...policy.hidden.map((path) => `(deny file-read* file-write* (subpath ${sbplString(path)}))`),
-    "(deny process-info* (target others))",
+    // Only forms known from working profiles (Chrome's, Codex's): a profile that does not parse runs nothing.
+    "(deny process-info*)",
+    "(allow process-info* (target same-sandbox))",
   ];
-  if (!policy.network) lines.push("(deny network-outbound (remote ip))", "(deny network-inbound (local ip))");
+  if (!policy.network) lines.push("(deny network*)");
   return `${lines.join("\n")}\n`;
 }
 
