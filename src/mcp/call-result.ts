@@ -1,8 +1,16 @@
-// A tools/call result, from the wire to the text the model reads (spec §4 "tools/call", §3 "resultType"):
+// A tools/call result, from the wire to the text the model reads (tools/call and its `resultType`, https://modelcontextprotocol.io/specification/2026-07-28/server/tools):
 // the content blocks validated once as they arrive, finished work kept apart from a request for more input
 // (which must never be handed to the model as finished), and non-text blocks described in a line instead
 // of dumped (base64 images would burn the 8,000-character budget on noise).
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
+import type { RequestOptions } from "./peer.js";
+
+/** The options of one tools/call. */
+export interface CallToolOptions extends RequestOptions {
+  /** A retry after `input_required`: the answers, and the server's `requestState` echoed untouched. */
+  readonly inputResponses?: JsonObject;
+  readonly requestState?: string;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Content blocks: required fields are checked, optional fields of the wrong type left out, an unknown type

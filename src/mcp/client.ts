@@ -1,26 +1,21 @@
-// The MCP client for one server: it owns the protocol version its requests speak and the `_meta` every
-// request carries, answers -32022 by switching to a mutual version once, follows lists to their end, and
-// returns tool results as typed outcomes.
+// The MCP client for one server: it speaks one era at a time, owns the protocol version its requests speak
+// and the `_meta` every request carries, retries a request once for each reason that allows it (-32022, a
+// lost legacy session, a broken read-only exchange), follows lists to their end, and returns tool results as
+// typed outcomes. Its failures are thrown McpErrors; the server's connection turns them into values.
 import { describeError, type ToolArgs } from "../kernel/index.js";
-import { parseCallOutcome, type CallToolOutcome } from "./call-result.js";
-import {
-  answerLegacyServerRequest,
-  initializeParams,
-  judgeDiscoverResult,
-  judgeProbeFailure,
-  parseDiscoverResult,
-  parseInitializeResult,
-  type DiscoverInfo,
-  type LegacyServerInfo,
-  type ProbeOptions,
-  type ProbeVerdict,
-} from "./era.js";
+import { parseCallOutcome, type CallToolOptions, type CallToolOutcome } from "./call-result.js";
+import { parseDiscoverResult, type DiscoverInfo } from "./discover.js";
+import { isLostSession } from "./http/failure.js";
 import type { InputResponder } from "./input.js";
 import { isJsonObject, McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type Transport } from "./jsonrpc.js";
-import { createNotificationRouter, createPeer, type NotificationListener } from "./peer.js";
+import { answerLegacyServerRequest, createLegacyLifecycle, type LegacyServerInfo } from "./legacy-lifecycle.js";
+import { createNotificationRouter, createPeer, type NotificationListener, type RequestOptions } from "./peer.js";
 import type { LogLevel } from "./server-log.js";
 import { listServerTools, type RemoteToolInfo } from "./tool-list.js";
-import { isLegacyVersion, LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS } from "./versions.js";
+import { isLegacyVersion, LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS, type Era } from "./versions.js";
+
+export type { CallToolOptions } from "./call-result.js";
+export type { RequestOptions } from "./peer.js";
 
 const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -59,30 +54,19 @@ export interface McpClientOptions {
   readonly onClose?: (reason: McpError) => void;
 }
 
-export interface RequestOptions {
-  readonly signal?: AbortSignal;
-  readonly timeoutMs?: number;
-  /** Receives this request's own notifications: its progress, and log messages if it set `logLevel`. */
-  readonly onNotification?: NotificationListener;
-  /** Adds a fresh `progressToken` to `_meta`. */
-  readonly wantProgress?: boolean;
-  readonly logLevel?: LogLevel;
-}
-
-export interface CallToolOptions extends RequestOptions {
-  /** A retry after `input_required` (spec §3): the answers, and the server's `requestState` echoed untouched. */
-  readonly inputResponses?: JsonObject;
-  readonly requestState?: string;
-}
-
 export interface McpClient {
+  /** The alias of the server: the `server` of every McpError of this client. */
+  readonly server: string;
   start(): Promise<void>;
   close(): Promise<void>;
   /** The version requests carry now: LATEST_VERSION until a server makes us pick another. The one source of it. */
   protocolVersion(): string;
+  /** The era the client speaks now: modern until `initializeLegacy`, and modern again once a probe proves it. */
+  era(): Era;
+  /** `server/discover`; the version it agrees on is adopted. */
   discover(): Promise<DiscoverInfo>;
-  /** Spec §8 "Detection rules": asks `server/discover` which era the server speaks; a modern one's version is adopted. */
-  probe(options: ProbeOptions): Promise<ProbeVerdict>;
+  /** The server answered the era probe as a modern server: requests speak `version`, and the legacy lifecycle ends. */
+  adoptModern(version: string): void;
   /**
    * The 2025-11-25 lifecycle; afterwards requests speak the agreed version and the server's own requests are
    * answered. Aborted by `signal` (a late modern answer to the probe won), it changes nothing.
@@ -115,7 +99,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * The `_meta` every 2026-07-28 request carries in its params (spec §1: it replaces `initialize`): version,
+ * The `_meta` every 2026-07-28 request carries in its params (it replaces `initialize`): version,
  * capabilities, client info and the connection's log level. It is the same for every request of a connection until the version
  * changes, so it is built once, frozen, and shared: nothing one request carries can leak into another.
  */
@@ -128,17 +112,29 @@ export function buildRequestMeta(input: RequestMetaInput): JsonObject {
   });
 }
 
-/** Re-sending is safe only where a request has no side effects: never a tools/call. */
-function resendableWhenBroken(method: string): boolean {
-  return method === "server/discover" || method.endsWith("/list");
-}
-
 export function createMcpClient(options: McpClientOptions): McpClient {
   const { transport, clientVersion } = options;
   const server = transport.label;
   const clientCapabilities = structuredClone(options.capabilities ?? {});
+  const logLevelOfConnection = options.logLevel === undefined ? {} : { logLevel: options.logLevel };
+  const versions = options.versions ?? SUPPORTED_VERSIONS;
   const warn = (message: string): void => options.onWarning?.(message);
   const router = createNotificationRouter((notification) => options.onNotification?.(notification));
+  let protocolVersion = versions[0] ?? LATEST_VERSION;
+  let baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, ...logLevelOfConnection });
+  /** One era at a time: "legacy" from the handshake on, until a late modern answer to the probe wins. */
+  let era: Era = "modern";
+  let progressTokens = 0;
+  /** The tools being called, latest last: a legacy server's request for input names none, so it is taken to be about the latest. */
+  const toolsInFlight: string[] = [];
+  let closing: Promise<void> | undefined;
+
+  function useVersion(version: string): void {
+    if (version === protocolVersion) return;
+    protocolVersion = version;
+    baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, ...logLevelOfConnection });
+  }
+
   const peer = createPeer({
     transport,
     requestTimeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
@@ -152,28 +148,11 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     },
     // Only a legacy server may send requests; a 2026 server's are a violation, warned about and left unanswered.
     onRequest: (request) =>
-      legacy ? answerLegacyServerRequest(request, options.inputResponder, { server, tool: toolsInFlight.at(-1) ?? "" }) : undefined,
+      era === "legacy" ? answerLegacyServerRequest(request, options.inputResponder, { server, tool: toolsInFlight.at(-1) ?? "" }) : undefined,
     onWarning: warn,
     ...(options.onClose === undefined ? {} : { onClose: options.onClose }),
   });
-  const logLevelOfConnection = options.logLevel === undefined ? {} : { logLevel: options.logLevel };
-  const versions = options.versions ?? SUPPORTED_VERSIONS;
-  let protocolVersion = versions[0] ?? LATEST_VERSION;
-  let baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, ...logLevelOfConnection });
-  let legacy = false;
-  let progressTokens = 0;
-  /** The tools being called, latest last: a legacy server's request for input names none, so it is taken to be about the latest. */
-  const toolsInFlight: string[] = [];
-  /** The legacy session being renewed, shared by the requests that found it gone; and how many renewals succeeded. */
-  let renewing: Promise<void> | undefined;
-  let sessionRenewals = 0;
-  let closing: Promise<void> | undefined;
-
-  function useVersion(version: string): void {
-    if (version === protocolVersion) return;
-    protocolVersion = version;
-    baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, ...logLevelOfConnection });
-  }
+  const legacy = createLegacyLifecycle({ peer, server, clientVersion, capabilities: clientCapabilities, ...logLevelOfConnection, warn, useVersion });
 
   /**
    * The request's params with `_meta` inside (never at the top level of the message). Keys the caller put
@@ -196,6 +175,46 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     return { ...params, _meta: meta };
   }
 
+  /** -32022 UnsupportedProtocolVersion: once, switch to a version both sides speak, else say what each side speaks. */
+  async function retryOnOtherVersion(attempt: () => Promise<JsonObject>): Promise<JsonObject> {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof McpError) || error.kind !== "server" || error.code !== UNSUPPORTED_PROTOCOL_VERSION) throw error;
+      const offered = readSupportedVersions(error.data) ?? [];
+      const mutual = pickMutualVersion(offered.filter((version) => versions.includes(version)), protocolVersion);
+      if (mutual === undefined) {
+        const theirs = offered.join(", ") || "none listed";
+        const text = `${error.message}; the server supports ${theirs}, mca supports ${versions.join(", ")}`;
+        throw new McpError("server", text, { server, code: error.code, data: error.data });
+      }
+      useVersion(mutual);
+      return attempt();
+    }
+  }
+
+  /** A legacy HTTP server that lost the session: once, a new session, then the request again. */
+  async function retryInNewSession(attempt: () => Promise<JsonObject>): Promise<JsonObject> {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (era !== "legacy" || !isLostSession(error)) throw error;
+      await legacy.renewSession();
+      return attempt();
+    }
+  }
+
+  /** An exchange broken before its answer: sent once more, only where a request has no side effects (never a tools/call). */
+  async function resendWhenBroken(method: string, attempt: () => Promise<JsonObject>): Promise<JsonObject> {
+    try {
+      return await attempt();
+    } catch (error) {
+      const resendable = method === "server/discover" || method.endsWith("/list");
+      if (!(error instanceof McpError) || error.kind !== "broken" || !resendable) throw error;
+      return attempt();
+    }
+  }
+
   async function exchange(method: string, params: JsonObject, requestOptions: RequestOptions): Promise<JsonObject> {
     const { signal, timeoutMs, wantProgress, onNotification } = requestOptions;
     const logLevel = requestOptions.logLevel ?? options.logLevel;
@@ -203,39 +222,10 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     const progressToken = wantProgress ? `mca-${(progressTokens += 1)}` : undefined;
     const detach = onNotification && router.attach({ progressToken, wantsLogs: logLevel !== undefined }, onNotification);
     const peerOptions = signal === undefined && timeoutMs === undefined ? undefined : { signal, timeoutMs };
-    let versionRetried = false;
-    let resent = false;
-    let sessionRenewed = false;
+    // Each attempt builds `_meta` anew: a version switch changes it.
+    const send = (): Promise<JsonObject> => peer.request(method, withMeta(params, progressToken, logLevel), peerOptions);
     try {
-      for (;;) {
-        try {
-          return await peer.request(method, withMeta(params, progressToken, logLevel), peerOptions);
-        } catch (error) {
-          if (!(error instanceof McpError)) throw error;
-          if (error.kind === "server" && error.code === UNSUPPORTED_PROTOCOL_VERSION && !versionRetried) {
-            const offered = readSupportedVersions(error.data) ?? [];
-            const mutual = pickMutualVersion(offered.filter((version) => versions.includes(version)), protocolVersion);
-            if (mutual === undefined) {
-              const theirs = offered.join(", ") || "none listed";
-              const text = `${error.message}; the server supports ${theirs}, mca supports ${versions.join(", ")}`;
-              throw new McpError("server", text, { server, code: error.code, data: error.data });
-            }
-            versionRetried = true;
-            useVersion(mutual);
-            continue;
-          }
-          if (error.sessionExpired && legacy && !sessionRenewed) {
-            sessionRenewed = true;
-            await renewSession();
-            continue;
-          }
-          if (error.kind === "broken" && resendableWhenBroken(method) && !resent) {
-            resent = true;
-            continue;
-          }
-          throw error;
-        }
-      }
+      return await retryOnOtherVersion(() => retryInNewSession(() => resendWhenBroken(method, send)));
     } finally {
       detach?.();
     }
@@ -248,70 +238,14 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     return info;
   }
 
-  async function probe(probeOptions: ProbeOptions): Promise<ProbeVerdict> {
-    let verdict: ProbeVerdict | McpError;
-    try {
-      const requestOptions = {
-        ...(probeOptions.timeoutMs === undefined ? {} : { timeoutMs: probeOptions.timeoutMs }),
-        ...(probeOptions.signal === undefined ? {} : { signal: probeOptions.signal }),
-      };
-      verdict = judgeDiscoverResult(await exchange("server/discover", {}, requestOptions), protocolVersion, server);
-    } catch (error) {
-      if (!(error instanceof McpError)) throw error;
-      verdict = judgeProbeFailure(error, probeOptions.transport);
-    }
-    if (verdict instanceof McpError) throw verdict;
-    if (verdict.era === "modern" && probeOptions.signal?.aborted !== true) {
-      // A late modern answer may come while initialize is already on its way: the server is modern all the same.
-      legacy = false;
-      useVersion(verdict.info.protocolVersion);
-    }
-    return verdict;
+  function adoptModern(version: string): void {
+    era = "modern";
+    useVersion(version);
   }
 
-  /** Spec §8 "Fallback handshake": initialize (without `_meta`: it predates it), the answer checked, then initialized. */
-  async function initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo> {
-    legacy = true;
-    const params = initializeParams(clientVersion, clientCapabilities);
-    const answer = await peer.request("initialize", params, signal === undefined ? undefined : { signal });
-    signal?.throwIfAborted();
-    const info = parseInitializeResult(answer);
-    if (info instanceof Error) throw new McpError("protocol", `initialize: ${info.message}`, { server });
-    // From here on `_meta` names the agreed version, and so does MCP-Protocol-Version over HTTP — the
-    // `notifications/initialized` that follows included.
-    useVersion(info.protocolVersion);
-    await peer.notify("notifications/initialized");
-    if (options.logLevel !== undefined && info.capabilities.logging !== undefined) await setLegacyLogLevel(options.logLevel);
-    return info;
-  }
-
-  /**
-   * 2025-11-25: on a 404 to a request with a session id the client "MUST start a new session by sending a
-   * new InitializeRequest". Requests that meet the 404 together share one new handshake; each is then resent once.
-   */
-  function renewSession(): Promise<void> {
-    renewing ??= initializeLegacy()
-      .then(() => {
-        sessionRenewals += 1;
-        warn("the server no longer knew mca's session (HTTP 404; it may have restarted): a new session was started");
-      })
-      .catch((error: unknown) => {
-        const text = `the server no longer knew mca's session (HTTP 404), and a new one could not be started: ${describeError(error)}`;
-        throw new McpError(error instanceof McpError ? error.kind : "protocol", text, { server, sessionExpired: true });
-      })
-      .finally(() => {
-        renewing = undefined;
-      });
-    return renewing;
-  }
-
-  /** A server that refuses its own declared logging still serves its tools: the refusal is only a warning. */
-  async function setLegacyLogLevel(level: LogLevel): Promise<void> {
-    try {
-      await peer.request("logging/setLevel", { level });
-    } catch (error) {
-      warn(`logging/setLevel ${level} failed: ${describeError(error)}`);
-    }
+  function initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo> {
+    era = "legacy";
+    return legacy.initialize(signal);
   }
 
   function listTools(maxTools?: number): Promise<RemoteToolInfo[]> {
@@ -337,15 +271,17 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   }
 
   return {
+    server,
     start: () => peer.start(),
     close: () => (closing ??= peer.close()),
     protocolVersion: () => protocolVersion,
+    era: () => era,
     discover,
-    probe,
+    adoptModern,
     initializeLegacy,
     listTools,
     callTool,
-    sessionRenewals: () => sessionRenewals,
+    sessionRenewals: () => legacy.sessionRenewals(),
     request: (method, params = {}, requestOptions = {}) => exchange(method, params, requestOptions),
   };
 }

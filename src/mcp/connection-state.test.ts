@@ -42,7 +42,8 @@ describe("nextState", () => {
     const restarting = nextState(down, { type: "restarting", restart });
     expect(restarting).toEqual({ ...down, restartsLeft: 0, restart });
     expect(nextState(restarting, { type: "restarted", client: second })).toEqual({ ...up, client: second, restartsLeft: 0 });
-    expect(nextState({ ...down, restartsLeft: 0 }, { type: "restarting", restart })).toEqual({ ...down, restartsLeft: 0 });
+    const spent = nextState(restarting, { type: "restart-failed", reason: "ENOENT" });
+    expect(nextState(spent, { type: "restarting", restart })).toEqual(spent);
   });
 
   it("says a restart failed in the reason of the server that stays down", () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpClient, type McpClient } from "./client.js";
 import { negotiateEra } from "./era.js";
+import { HttpFailure } from "./http/failure.js";
 import { createHttpTransport } from "./http/transport.js";
 import { rejection } from "./test-support/mcp-rejection.js";
 import {
@@ -114,7 +115,7 @@ describe("negotiateEra over HTTP", () => {
   ])("takes HTTP %s to the probe as an error, not as evidence of a legacy server", async (_status, reply, httpStatus) => {
     const { server, open } = await serve([{ method: "server/discover", reply }]);
     const error = await rejection(negotiateEra(open, { transport: "http" }));
-    expect(error.httpStatus).toBe(httpStatus);
+    expect(error instanceof HttpFailure && error.status).toBe(httpStatus);
     expect({ received: server.received.length, unexpected: server.unexpected.length }).toEqual({ received: 1, unexpected: 0 });
   });
 });

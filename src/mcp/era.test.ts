@@ -1,15 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpClient, type McpClient } from "./client.js";
-import {
-  answerLegacyServerRequest,
-  judgeDiscoverResult,
-  judgeProbeFailure,
-  negotiateEra,
-  parseDiscoverResult,
-  parseInitializeResult,
-} from "./era.js";
+import { parseDiscoverResult } from "./discover.js";
+import { judgeDiscoverResult, judgeProbeFailure, negotiateEra } from "./era.js";
+import { HttpFailure } from "./http/failure.js";
 import type { InputResponder } from "./input.js";
 import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
+import { answerLegacyServerRequest, parseInitializeResult } from "./legacy-lifecycle.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";
 import { rejection } from "./test-support/mcp-rejection.js";
@@ -230,13 +226,17 @@ describe("judgeDiscoverResult", () => {
 
   it("fails on a DiscoverResult listing only modern versions mca does not speak", () => {
     const verdict = judgeDiscoverResult({ ...DISCOVER, supportedVersions: ["2027-01-01"] }, "2026-07-28", "srv");
-    expect(verdict).toBeInstanceOf(McpError);
-    expect(verdict).toEqual(new McpError("protocol", "server/discover: no protocol version in common: the server supports 2027-01-01; mca supports 2026-07-28", { server: "srv" }));
+    expect(verdict.era === "unknown" && verdict.failure).toBeInstanceOf(McpError);
+    expect(verdict).toEqual({
+      era: "unknown",
+      failure: new McpError("protocol", "server/discover: no protocol version in common: the server supports 2027-01-01; mca supports 2026-07-28", { server: "srv" }),
+    });
   });
 });
 
 describe("judgeProbeFailure", () => {
   const legacy = (evidence: string, connectionLost = false) => ({ era: "legacy", evidence, connectionLost });
+  const unknown = (failure: McpError) => ({ era: "unknown", failure });
 
   it("takes any JSON-RPC error code but -32022 for a legacy server", () => {
     for (const code of [-32601, -32602, -32600, -32000, -32002, -32020, -32021]) {
@@ -246,7 +246,7 @@ describe("judgeProbeFailure", () => {
 
   it("keeps -32022 that offers a version mca speaks as an error: the server is modern", () => {
     const error = new McpError("server", "no", { code: -32022, data: { supported: ["2026-07-28", "2025-11-25"], requested: "2026-07-28" } });
-    expect(judgeProbeFailure(error, "stdio")).toBe(error);
+    expect(judgeProbeFailure(error, "stdio")).toEqual(unknown(error));
   });
 
   it("takes -32022 offering only legacy versions, or no readable list, for a legacy server", () => {
@@ -259,7 +259,7 @@ describe("judgeProbeFailure", () => {
   });
 
   it("takes an unreadable reply for a legacy server", () => {
-    expect(judgeProbeFailure(new McpError("protocol", "answered HTTP 404 with an empty body", { httpStatus: 404 }), "http")).toEqual(
+    expect(judgeProbeFailure(new HttpFailure("protocol", "answered HTTP 404 with an empty body", { status: 404 }), "http")).toEqual(
       legacy("server/discover got no modern answer: answered HTTP 404 with an empty body"),
     );
   });
@@ -269,20 +269,20 @@ describe("judgeProbeFailure", () => {
     expect(judgeProbeFailure(new McpError("closed", "the server exited"), "stdio")).toEqual(legacy("the server exited on server/discover: the server exited", true));
     const timeout = new McpError("timeout", "timed out");
     const closed = new McpError("closed", "closed");
-    expect([judgeProbeFailure(timeout, "http"), judgeProbeFailure(closed, "http")]).toEqual([timeout, closed]);
+    expect([judgeProbeFailure(timeout, "http"), judgeProbeFailure(closed, "http")]).toEqual([unknown(timeout), unknown(closed)]);
   });
 
-  it("keeps auth refusals, server failures and unreachable servers as errors", () => {
+  it("keeps auth refusals, server failures and unreachable servers as failures that say nothing of the era", () => {
     const errors = [
-      new McpError("protocol", "401", { httpStatus: 401 }),
-      new McpError("server", "403", { code: -32000, httpStatus: 403 }),
-      new McpError("protocol", "502", { httpStatus: 502 }),
+      new HttpFailure("protocol", "401", { status: 401 }),
+      new HttpFailure("server", "403", { code: -32000, status: 403 }),
+      new HttpFailure("protocol", "502", { status: 502 }),
       new McpError("unreachable", "ECONNREFUSED"),
       new McpError("broken", "cut"),
       new McpError("aborted", "aborted"),
       new McpError("unavailable", "disconnected: gone"),
     ];
-    for (const error of errors) expect(judgeProbeFailure(error, "http")).toBe(error);
+    expect(errors.map((error) => judgeProbeFailure(error, "http"))).toEqual(errors.map(unknown));
   });
 });
 

@@ -1,76 +1,27 @@
-// One server's era, settled when mca connects (spec §8): probe with `server/discover` — a modern answer keeps
-// it modern, any other answer means legacy (never keyed on one error code), and what proves nothing about
-// the era (auth, a dead HTTP server) stays an error — then stay modern or run the 2025-11-25 handshake, on a
-// fresh child when the first one died of the probe.
+// One server's era, settled when mca connects: probe with `server/discover` — a modern answer keeps it
+// modern, any other answer means legacy (never keyed on one error code), and what proves nothing about the
+// era (auth, a dead HTTP server) stays an error — then stay modern or run the 2025-11-25 handshake, on a
+// fresh child when the first one died of the probe. The 2026-07-28 revision's rules for this are in
+// https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle (backwards compatibility).
 import type { McpClient } from "./client.js";
-import { isJsonObject, McpError, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type JsonRpcRequest } from "./jsonrpc.js";
-import { answerLegacyInputRequest, type InputResponder, type LegacyAskContext } from "./input.js";
-import type { ServerRequestAnswer } from "./peer.js";
-import { isLegacyVersion, LEGACY_VERSION, LEGACY_VERSIONS, pickMutualVersion, readSupportedVersions, SUPPORTED_VERSIONS } from "./versions.js";
+import { parseDiscoverResult, type DiscoverInfo } from "./discover.js";
+import { httpStatusOf } from "./http/failure.js";
+import { McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject } from "./jsonrpc.js";
+import { isLegacyVersion, readSupportedVersions, SUPPORTED_VERSIONS, type Era } from "./versions.js";
+
+export type { Era } from "./versions.js";
 
 /** The spec asks for "a reasonable timeout" on the stdio probe and names no value; a silent server costs this. */
 const PROBE_TIMEOUT_MS = 5000;
-const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
-
-export type Era = "modern" | "legacy";
-
-export interface ServerInfo {
-  readonly name: string;
-  readonly version: string;
-  readonly title?: string;
-}
-
-function readServerInfo(value: unknown): ServerInfo | undefined {
-  if (!isJsonObject(value) || typeof value.name !== "string" || typeof value.version !== "string") return undefined;
-  const info = { name: value.name, version: value.version };
-  return typeof value.title === "string" ? { ...info, title: value.title } : info;
-}
-
 // ---------------------------------------------------------------------------------------------------
-// What `server/discover` tells about a modern server (spec §2): the versions it speaks, its capabilities,
-// its instructions and its identity — read from `result._meta`, or from a body `serverInfo`.
-
-export interface DiscoverInfo {
-  /** The version this client will use with the server from now on. */
-  readonly protocolVersion: string;
-  readonly supportedVersions: readonly string[];
-  readonly capabilities: JsonObject;
-  readonly instructions?: string;
-  /** Self-reported; for display only. */
-  readonly serverInfo?: ServerInfo;
-}
-
-export function parseDiscoverResult(result: JsonObject, currentVersion: string): DiscoverInfo | Error {
-  const { supportedVersions, capabilities, instructions } = result;
-  if (!Array.isArray(supportedVersions) || !supportedVersions.every((v): v is string => typeof v === "string")) {
-    return new Error("`supportedVersions` is not a list of strings");
-  }
-  if (capabilities !== undefined && !isJsonObject(capabilities)) return new Error("`capabilities` is not an object");
-  const protocolVersion = pickMutualVersion(supportedVersions, currentVersion);
-  if (protocolVersion === undefined) {
-    return new Error(
-      `no protocol version in common: the server supports ${supportedVersions.join(", ") || "none"}; mca supports ${SUPPORTED_VERSIONS.join(", ")}`,
-    );
-  }
-  // Spec: identity goes in `_meta` ("not a body serverInfo field"), but conformance mocks still use the body.
-  const meta = isJsonObject(result._meta) ? result._meta : {};
-  const serverInfo = readServerInfo(meta[SERVER_INFO_KEY]) ?? readServerInfo(result.serverInfo);
-  return {
-    protocolVersion,
-    supportedVersions,
-    capabilities: capabilities ?? {},
-    ...(typeof instructions === "string" ? { instructions } : {}),
-    ...(serverInfo ? { serverInfo } : {}),
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The probe's verdict (spec §8 "Detection rules").
+// The probe's verdict: what an answer, or a failure, says about the era.
 
 export type ProbeVerdict =
   | { readonly era: "modern"; readonly info: DiscoverInfo }
   /** `connectionLost`: the stdio child died of the probe, so `initialize` needs a fresh one. */
-  | { readonly era: "legacy"; readonly evidence: string; readonly connectionLost: boolean };
+  | { readonly era: "legacy"; readonly evidence: string; readonly connectionLost: boolean }
+  /** The answer proves nothing about the era (auth, a dead HTTP server, a modern server's error): the start fails with it. */
+  | { readonly era: "unknown"; readonly failure: McpError };
 
 export interface ProbeOptions {
   /**
@@ -87,12 +38,16 @@ function legacy(evidence: string, connectionLost = false): ProbeVerdict {
   return { era: "legacy", evidence, connectionLost };
 }
 
+function unknown(failure: McpError): ProbeVerdict {
+  return { era: "unknown", failure };
+}
+
 function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item): item is string => typeof item === "string") ? value : undefined;
 }
 
 /** A result to the probe: a DiscoverResult with a version in common is modern, anything else legacy. */
-export function judgeDiscoverResult(result: JsonObject, currentVersion: string, server: string): ProbeVerdict | McpError {
+export function judgeDiscoverResult(result: JsonObject, currentVersion: string, server: string): ProbeVerdict {
   // "Absent resultType (legacy server)": a 2026 result always carries it.
   if (result.resultType === undefined) return legacy("server/discover answered a result without resultType");
   if (result.resultType !== "complete") return legacy(`server/discover answered a result of type ${JSON.stringify(result.resultType)}`);
@@ -101,26 +56,26 @@ export function judgeDiscoverResult(result: JsonObject, currentVersion: string, 
   const offered = stringList(result.supportedVersions);
   if (offered === undefined) return legacy(`server/discover answered something that is not a DiscoverResult (${info.message})`);
   if (offered.some(isLegacyVersion)) return legacy(`server/discover offered only ${offered.join(", ")}`);
-  return new McpError("protocol", `server/discover: ${info.message}`, { server });
+  return unknown(new McpError("protocol", `server/discover: ${info.message}`, { server }));
 }
 
 /**
  * -32022 is the one modern error that names versions: one in common proves a modern server (the client
  * has already retried with it), never a fallback; a list of legacy versions only means legacy.
  */
-function judgeUnsupportedVersion(error: McpError): ProbeVerdict | McpError {
+function judgeUnsupportedVersion(error: McpError): ProbeVerdict {
   const offered = readSupportedVersions(error.data);
   if (offered === undefined) return legacy(`server/discover answered ${error.code} without a list of supported versions`);
-  if (SUPPORTED_VERSIONS.some((version) => offered.includes(version))) return error;
+  if (SUPPORTED_VERSIONS.some((version) => offered.includes(version))) return unknown(error);
   if (offered.some(isLegacyVersion)) return legacy(`server/discover answered ${error.code} offering only ${offered.join(", ")}`);
-  return error;
+  return unknown(error);
 }
 
 /** A probe that failed: what the failure says about the era, or the failure itself when it says nothing. */
-export function judgeProbeFailure(error: McpError, transport: ProbeOptions["transport"]): ProbeVerdict | McpError {
+export function judgeProbeFailure(error: McpError, transport: ProbeOptions["transport"]): ProbeVerdict {
   // "HTTP 401/403 ⇒ auth error (never era evidence); HTTP 5xx ⇒ error" (the TS SDK's probe classifier).
-  const status = error.httpStatus;
-  if (status === 401 || status === 403 || (status !== undefined && status >= 500)) return error;
+  const status = httpStatusOf(error);
+  if (status === 401 || status === 403 || (status !== undefined && status >= 500)) return unknown(error);
   switch (error.kind) {
     case "server":
       if (error.code === UNSUPPORTED_PROTOCOL_VERSION) return judgeUnsupportedVersion(error);
@@ -130,14 +85,14 @@ export function judgeProbeFailure(error: McpError, transport: ProbeOptions["tran
       return legacy(`server/discover got no modern answer: ${error.message}`);
     case "timeout":
       // "No answer within a timeout ⇒ legacy" is a stdio rule; over HTTP a timeout proves nothing.
-      return transport === "stdio" ? legacy(`server/discover got no answer: ${error.message}`) : error;
+      return transport === "stdio" ? legacy(`server/discover got no answer: ${error.message}`) : unknown(error);
     case "closed":
-      return transport === "stdio" ? legacy(`the server exited on server/discover: ${error.message}`, true) : error;
+      return transport === "stdio" ? legacy(`the server exited on server/discover: ${error.message}`, true) : unknown(error);
     case "broken":
     case "unreachable":
     case "aborted":
     case "unavailable":
-      return error;
+      return unknown(error);
     default: {
       const unknown: never = error.kind;
       throw new Error(`unknown error kind ${String(unknown)}`);
@@ -145,64 +100,27 @@ export function judgeProbeFailure(error: McpError, transport: ProbeOptions["tran
   }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// The 2025-11-25 lifecycle mca runs with a legacy server (spec §8 "Fallback handshake"): `initialize` with
-// the version, capabilities and client info, the server's answer checked, then `notifications/initialized`.
-
-export interface LegacyServerInfo {
-  /** The version the server chose; every later request on the connection speaks it. */
-  readonly protocolVersion: string;
-  readonly capabilities: JsonObject;
-  readonly instructions?: string;
-  /** Self-reported; for display only. */
-  readonly serverInfo?: ServerInfo;
-}
-
 /**
- * The capabilities are the ones every modern request declares in `_meta`: what the input responder answers
- * (answerLegacyServerRequest), so that a server neither hides the tools that need them nor asks for more.
+ * Asks `server/discover` which era the server speaks; a modern server's version is adopted by the client,
+ * unless `signal` was aborted meanwhile (the handshake won the race). Never rejects on an McpError: a
+ * failure is judged too.
  */
-export function initializeParams(clientVersion: string, capabilities: JsonObject = {}): JsonObject {
-  return { protocolVersion: LEGACY_VERSION, capabilities: structuredClone(capabilities), clientInfo: { name: "mca", version: clientVersion } };
-}
-
-export function parseInitializeResult(result: JsonObject): LegacyServerInfo | Error {
-  const { protocolVersion, capabilities, instructions } = result;
-  if (typeof protocolVersion !== "string") return new Error("`protocolVersion` is not a string");
-  // 2025-11-25 lifecycle: "If the client does not support the version in the server's response, it SHOULD disconnect."
-  if (!LEGACY_VERSIONS.includes(protocolVersion)) {
-    return new Error(`the server chose protocol version ${protocolVersion}; with initialize mca speaks ${LEGACY_VERSIONS.join(", ")}`);
-  }
-  if (capabilities !== undefined && !isJsonObject(capabilities)) return new Error("`capabilities` is not an object");
-  const serverInfo = readServerInfo(result.serverInfo);
-  return {
-    protocolVersion,
-    capabilities: capabilities ?? {},
-    ...(typeof instructions === "string" ? { instructions } : {}),
-    ...(serverInfo ? { serverInfo } : {}),
+export async function probeEra(client: McpClient, options: ProbeOptions): Promise<ProbeVerdict> {
+  const requestOptions = {
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-}
-
-/** The requests a 2025-11-25 server sends to ask for input: the ones the responder answers. */
-const INPUT_REQUEST_METHODS: readonly string[] = ["elicitation/create", "sampling/createMessage", "roots/list"];
-
-/**
- * What mca answers when a legacy server sends a request of its own: such servers wait for an answer, so
- * each one gets one. 2025-11-25 lifecycle: "The receiver MUST respond promptly with an empty response" to
- * `ping`. elicitation/create, sampling/createMessage and roots/list go to the input responder (the one that
- * answers `input_required` in the modern era), under the capabilities `initialize` declared; anything
- * else, or any of them without a responder, gets -32601 at once instead of leaving the server waiting.
- */
-export function answerLegacyServerRequest(
-  request: JsonRpcRequest,
-  responder?: InputResponder,
-  context: LegacyAskContext = { server: "", tool: "" },
-): ServerRequestAnswer | Promise<ServerRequestAnswer> {
-  if (request.method === "ping") return { result: {} };
-  if (responder !== undefined && INPUT_REQUEST_METHODS.includes(request.method)) {
-    return answerLegacyInputRequest(request.method, request.params ?? {}, responder, context);
+  let verdict: ProbeVerdict;
+  try {
+    const result = await client.request("server/discover", {}, requestOptions);
+    verdict = judgeDiscoverResult(result, client.protocolVersion(), client.server);
+  } catch (error) {
+    if (!(error instanceof McpError)) throw error;
+    verdict = judgeProbeFailure(error, options.transport);
   }
-  return { error: { code: METHOD_NOT_FOUND, message: `mca does not offer ${request.method}` } };
+  // A late modern answer may come while initialize is already on its way: the server is modern all the same.
+  if (verdict.era === "modern" && options.signal?.aborted !== true) client.adoptModern(verdict.info.protocolVersion);
+  return verdict;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -230,15 +148,17 @@ export async function negotiateEra(open: () => Promise<McpClient>, options: Nego
     const { transport } = options;
     if (transport === "http") {
       // Over HTTP the probe waits as long as any request: silence proves nothing about the era there.
-      const verdict = await client.probe({ transport });
+      const verdict = await probeEra(client, { transport });
+      if (verdict.era === "unknown") throw verdict.failure;
       if (verdict.era === "modern") return { client, era: "modern" };
       await client.initializeLegacy();
       return { client, era: "legacy" };
     }
     const probeStop = new AbortController();
-    const probing = client.probe({ transport, signal: probeStop.signal });
+    const probing = probeEra(client, { transport, signal: probeStop.signal });
     const early = await answeredWithin(probing, options.probeTimeoutMs ?? PROBE_TIMEOUT_MS);
     if (early === LATE) return { client, era: await raceLateProbe(client, probing, probeStop) };
+    if (early.era === "unknown") throw early.failure;
     if (early.era === "modern") return { client, era: "modern" };
     if (early.connectionLost) {
       // Some legacy servers exit on any request before `initialize`: restart once and go straight to it.

@@ -1,14 +1,13 @@
-// Multi round-trip requests (spec §3): the input requests an `input_required` result carries, parsed at the
+// Multi round-trip requests (the 2026-07-28 revision's `input_required` results): the input requests an `input_required` result carries, parsed at the
 // boundary into a typed union; which kinds mca declares it can answer (and so may be asked); and the loop
 // that answers them and retries the call until it completes.
 import type { ToolArgs } from "../kernel/index.js";
-import type { CallToolOutcome } from "./call-result.js";
-import type { CallToolOptions, RequestOptions } from "./client.js";
+import type { CallToolOptions, CallToolOutcome } from "./call-result.js";
 import { isJsonObject, McpError, METHOD_NOT_FOUND, type JsonObject } from "./jsonrpc.js";
-import type { ServerRequestAnswer } from "./peer.js";
+import type { RequestOptions, ServerRequestAnswer } from "./peer.js";
 
 // ---------------------------------------------------------------------------------------------------
-// The requests (spec §3 "Shapes"): exactly `elicitation/create` (form or URL mode), `sampling/createMessage`
+// The requests the revision defines: exactly `elicitation/create` (form or URL mode), `sampling/createMessage`
 // and `roots/list`.
 
 export type InputRequest =
@@ -94,7 +93,7 @@ export function parseInputRequests(inputRequests: Readonly<Record<string, unknow
 
 // ---------------------------------------------------------------------------------------------------
 // What mca can answer, and the `clientCapabilities` that say exactly that: a server "MUST NOT include an
-// input request kind the client did not declare" (spec §3), so we declare no more.
+// input request kind the client did not declare", so we declare no more.
 
 export interface InputSupport {
   readonly elicitationForm?: boolean;
@@ -140,7 +139,7 @@ function undeclaredReason(request: InputRequest, support: InputSupport): string 
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The loop (spec §3 "Client Requirements"): a tools/call answered with `input_required` is answered and
+// The loop the revision asks of a client: a tools/call answered with `input_required` is answered and
 // retried — same name and arguments, a new JSON-RPC id, the server's `requestState` echoed untouched — for as
 // many rounds as the server asks, up to a cap.
 

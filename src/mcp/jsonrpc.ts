@@ -19,14 +19,17 @@ export type JsonRpcFailure = { readonly jsonrpc: "2.0"; readonly id: JsonRpcId |
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
-/** Spec-defined error codes this client reacts to (spec digest §10). */
+/** The error codes of the 2026-07-28 revision and JSON-RPC that this client reacts to. */
 export const HEADER_MISMATCH = -32020;
 export const MISSING_CLIENT_CAPABILITY = -32021;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 
-/** Spec §7 "Cancellation": how the client gives up on one request (stdio sends it; HTTP closes the stream instead). */
+/**
+ * How the client gives up on one request
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/cancellation).
+ */
 export const CANCELLED_NOTIFICATION = "notifications/cancelled";
 
 export function isJsonObject(value: unknown): value is JsonObject {
@@ -113,8 +116,10 @@ export interface Transport {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Failures. Every failure of the MCP client is a thrown McpError whose kind says what broke, so callers
-// decide (retry a list, mark a server disconnected, show the server's code) without parsing messages.
+// Failures. Below the server's connection every failure is a thrown McpError whose kind says what broke,
+// so callers decide (retry a list, mark a server disconnected, show the server's code) without parsing
+// messages; the connection turns them into values. An exchange over HTTP may throw an HttpFailure, the
+// McpError that also carries what HTTP said (http/failure.ts).
 // The server it concerns is a field, never glued into the text: the name is rendered once, at the edge
 // (the mounted tool's result, the server's status line).
 
@@ -141,27 +146,12 @@ export interface McpErrorDetails {
   readonly server?: string;
   readonly code?: number;
   readonly data?: unknown;
-  /** The HTTP status of the reply that failed, when there was one: 401/403 say "auth", never "legacy". */
-  readonly httpStatus?: number;
-  /** The `WWW-Authenticate` of a 401 or 403 reply: what the server asks for to let the request in. */
-  readonly wwwAuthenticate?: string;
-  /** The server asks for a login nobody could give here (no stored token, no terminal): `mca mcp login` fixes it. */
-  readonly needsLogin?: boolean;
-  /**
-   * 2025-11-25 Streamable HTTP: the request carried an `Mcp-Session-Id` and the server answered 404, so the
-   * session is gone; the client "MUST start a new session by sending a new InitializeRequest".
-   */
-  readonly sessionExpired?: boolean;
 }
 
 export class McpError extends Error {
   readonly server: string | undefined;
   readonly code: number | undefined;
   readonly data: unknown;
-  readonly httpStatus: number | undefined;
-  readonly sessionExpired: boolean;
-  readonly wwwAuthenticate: string | undefined;
-  readonly needsLogin: boolean;
 
   constructor(
     readonly kind: McpErrorKind,
@@ -173,10 +163,6 @@ export class McpError extends Error {
     this.server = details.server;
     this.code = details.code;
     this.data = details.data;
-    this.httpStatus = details.httpStatus;
-    this.sessionExpired = details.sessionExpired === true;
-    this.wwwAuthenticate = details.wwwAuthenticate;
-    this.needsLogin = details.needsLogin === true;
   }
 }
 

@@ -1,4 +1,4 @@
-// Turns a byte stream into newline-delimited lines (spec §6: "one message per line"). Only newly arrived
+// Turns a byte stream into newline-delimited lines (stdio carries "one message per line"). Only newly arrived
 // bytes are scanned and each line is joined once, so one 50 MB line costs linear time.
 
 /**

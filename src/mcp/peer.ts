@@ -13,6 +13,7 @@ import {
   type JsonRpcRequest,
   type Transport,
 } from "./jsonrpc.js";
+import type { LogLevel } from "./server-log.js";
 
 export interface PeerOptions {
   readonly transport: Transport;
@@ -32,6 +33,15 @@ export type ServerRequestAnswer = { readonly result: JsonObject } | { readonly e
 export interface PeerRequestOptions {
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
+}
+
+/** What one request of the client may ask for besides its deadline and abort. */
+export interface RequestOptions extends PeerRequestOptions {
+  /** Receives this request's own notifications: its progress, and log messages if it set `logLevel`. */
+  readonly onNotification?: NotificationListener;
+  /** Adds a fresh `progressToken` to `_meta`. */
+  readonly wantProgress?: boolean;
+  readonly logLevel?: LogLevel;
 }
 
 export interface Peer {
@@ -104,7 +114,7 @@ export function createPeer(options: PeerOptions): Peer {
     if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener("abort", waiter.onAbort);
   }
 
-  /** Spec §7 "Timeouts": on expiry, cancel and stop waiting; the same for the caller's abort. */
+  /** A request past its timeout is cancelled and no longer waited for; the same for the caller's abort. */
   function giveUp(id: number, error: McpError, reason: string): void {
     const waiter = pending.get(id);
     if (waiter === undefined) return;
@@ -170,7 +180,7 @@ export function createPeer(options: PeerOptions): Peer {
   function answer(request: JsonRpcRequest): void {
     const reply = options.onRequest?.(request);
     if (reply === undefined) {
-      // 2026-07-28 §6: "Server MUST NOT write requests" — there is nothing we could answer.
+      // 2026-07-28 stdio: "Server MUST NOT write requests" — there is nothing we could answer.
       options.onWarning?.(`ignoring a request from the server (${request.method})`);
       return;
     }

@@ -4,8 +4,9 @@
 // calls never throw, a server that is not there gives an McpError naming the reason, and its warnings and
 // status name the server once.
 import type { Redact, ToolArgs } from "../kernel/index.js";
-import type { CallToolOutcome } from "./call-result.js";
-import type { CallToolOptions, McpClient } from "./client.js";
+import type { CallToolOptions, CallToolOutcome } from "./call-result.js";
+import type { McpClient } from "./client.js";
+import { isLostSession, LoginNeeded } from "./http/failure.js";
 import { asMcpError, McpError } from "./jsonrpc.js";
 import { createServerLog, DEFAULT_LOG_LEVEL, type ServerLog } from "./server-log.js";
 import { specRedactor, type McpServerConfig } from "./server-spec.js";
@@ -188,7 +189,7 @@ export class ServerConnection {
       const failure = asMcpError(error, "protocol", this.alias);
       // Over HTTP every call is its own request: one that cannot reach the server marks it disconnected, and
       // so does a lost legacy session that could not be renewed.
-      if (failure.kind === "unreachable" || failure.sessionExpired) this.#apply({ type: "call-failed", client, reason: failure.message });
+      if (failure.kind === "unreachable" || isLostSession(failure)) this.#apply({ type: "call-failed", client, reason: failure.message });
       return failure;
     }
   }
@@ -246,7 +247,7 @@ export class ServerConnection {
     if (previous.kind === "up" || previous.kind === "down") await previous.client.close();
     const started = await startServer(this.spec, this.#opener, { ...(signal === undefined ? {} : { signal }), maxTools: this.deps.maxToolsPerServer });
     if (started instanceof McpError) {
-      this.#apply({ type: "start-failed", reason: this.#opener.describeFailure(started), needsLogin: started.needsLogin });
+      this.#apply({ type: "start-failed", reason: this.#opener.describeFailure(started), needsLogin: started instanceof LoginNeeded });
     } else if (this.#state.kind === "closed") {
       await started.client.close();
     } else {

@@ -1,4 +1,4 @@
-// The stdio transport (spec §6): spawns an MCP server as a child in its own process group, frames its stdout
+// The stdio transport (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#stdio): spawns an MCP server as a child in its own process group, frames its stdout
 // into JSON-RPC messages, keeps a tail of its stderr, and tears it down (stdin, SIGTERM, SIGKILL) on close.
 // The process groups it spawned are kept in one registry, so that any exit can take them all down.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -82,7 +82,7 @@ function spawnErrorReason(error: NodeJS.ErrnoException, cwd: string | undefined)
 
 /**
  * A bounded tail of the server's stderr: kept for `/mcp` and for the message when the server dies, never
- * read as protocol (spec §6: the client "SHOULD NOT read it as an error signal").
+ * read as protocol (the client "SHOULD NOT read it as an error signal").
  */
 class StderrTail {
   readonly #decoder = new StringDecoder("utf8");
@@ -174,7 +174,7 @@ export class StdioTransport implements Transport {
     });
   }
 
-  /** One line per message; `notifications/cancelled` too (spec §7: "the client MUST send" it on stdio). */
+  /** One line per message; `notifications/cancelled` too (on stdio "the client MUST send" it). */
   send(message: JsonRpcMessage): Promise<void> {
     const child = this.#child;
     if (this.#closedReason) return Promise.reject(this.#closedReason);
@@ -199,7 +199,7 @@ export class StdioTransport implements Transport {
     const child = this.#child;
     const pid = child?.pid;
     if (child && pid !== undefined && !this.#exit) {
-      // Spec §6 (shutdown, SHOULD): "close child's stdin → wait for exit → if still alive after 'a
+      // stdio shutdown (SHOULD): "close child's stdin → wait for exit → if still alive after 'a
       // reasonable time', SIGTERM → wait → SIGKILL". The spec gives no timings; we wait 2 s and 2 s.
       child.stdin.end();
       if (!(await this.#waitForExit(STDIN_CLOSE_GRACE_MS))) {

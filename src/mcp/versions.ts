@@ -1,7 +1,10 @@
 // The protocol versions mca speaks — the 2026-07-28 revision and the initialize-based ones before it — how
-// one is agreed with a server (spec §1, -32022: "pick a mutually supported version from `data.supported`
-// and retry, else surface an error"), and where a message names the version it speaks.
+// one is agreed with a server (-32022 UnsupportedProtocolVersion: "pick a mutually supported version from
+// `data.supported` and retry, else surface an error"), and where a message names the version it speaks.
 import { isJsonObject, type JsonRpcMessage } from "./jsonrpc.js";
+
+/** A server speaks the 2026-07-28 revision ("modern") or an initialize-based one before it ("legacy"). */
+export type Era = "modern" | "legacy";
 
 /** What every connection starts with. */
 export const LATEST_VERSION = "2026-07-28";
@@ -12,7 +15,7 @@ export const SUPPORTED_VERSIONS: readonly string[] = [LATEST_VERSION];
 export const LEGACY_VERSION = "2025-11-25";
 /** The initialize-based revisions whose tools/list and tools/call mca can speak; newest first. */
 export const LEGACY_VERSIONS: readonly string[] = [LEGACY_VERSION, "2025-06-18", "2025-03-26", "2024-11-05"];
-/** The first revision without `initialize`: every dated version before it is legacy (spec §8 "Eras"). */
+/** The first revision without `initialize`: every dated version before it is legacy. */
 const FIRST_MODERN_VERSION = "2026-07-28";
 const DATED_VERSION = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpClient } from "../client.js";
 import { negotiateEra } from "../era.js";
+import { LoginNeeded } from "../http/failure.js";
 import { createHttpTransport } from "../http/transport.js";
 import { McpError } from "../jsonrpc.js";
 import { startOAuthLoopbackServer, type OAuthLoopbackServer } from "../test-support/oauth-loopback-server.js";
@@ -78,8 +79,8 @@ describe("createOAuthSession", () => {
   it("reports that the server needs a login when nobody can take the browser step", async () => {
     const { server, session } = await setUp();
     const error = await session.challenged(401, challengeOf(server)).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(McpError);
-    expect(error).toMatchObject({ needsLogin: true, message: "needs a login (no stored token): run `mca mcp login tickets`" });
+    expect(error).toBeInstanceOf(LoginNeeded);
+    expect(error).toMatchObject({ message: "needs a login (no stored token): run `mca mcp login tickets`" });
   });
 
   it("takes a login stored since it last read the store (mca mcp login in another terminal)", async () => {

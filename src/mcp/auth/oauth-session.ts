@@ -1,6 +1,7 @@
 // One server's login as the HTTP transport sees it: the `Authorization` header for each request (refreshed
 // before it expires), and what to do when the server answers 401 or 403 `insufficient_scope` — refresh,
 // step up, or run the whole authorization flow where someone can take it (else: "needs login").
+import { LoginNeeded } from "../http/failure.js";
 import { McpError } from "../jsonrpc.js";
 import {
   buildAuthorizationRequest,
@@ -117,9 +118,9 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     }
   }
 
-  function needsLogin(why: string): McpError {
+  function needsLogin(why: string): LoginNeeded {
     // The server is named by whoever shows it ("MCP server "x" is not available: needs a login …").
-    return new McpError("protocol", `needs a login (${why}): run \`mca mcp login ${server}\``, { server, needsLogin: true });
+    return new LoginNeeded(`needs a login (${why}): run \`mca mcp login ${server}\``, server);
   }
 
   /**

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejection } from "../test-support/mcp-rejection.js";
+import { HttpFailure } from "./failure.js";
 import { describeNetworkError, judgeReplyBody, MAX_REPLY_BYTES, startExchange, type ExchangeInput, type ReplyBody } from "./exchange.js";
 
 const URL_SHOWN = "http://127.0.0.1:3115/mcp";
@@ -234,9 +235,9 @@ describe("startExchange: replies too large to read", () => {
   it("reads a failure status's body to 1 MiB, and fails with the status and the start of the body", async () => {
     const server = await startEndlessServer({ status: 500, contentType: "text/plain", prefix: "Internal error: ", filler: "e" });
     const error = await rejection(exchangeWith(server).done);
-    expect({ kind: error.kind, httpStatus: error.httpStatus, message: error.message }).toEqual({
+    expect({ kind: error.kind, status: error instanceof HttpFailure && error.status, message: error.message }).toEqual({
       kind: "protocol",
-      httpStatus: 500,
+      status: 500,
       message: `${server.url.href} answered HTTP 500 Internal Server Error to request 1, with a body not read to its end (larger than 1 MiB): "Internal error: ${"e".repeat(184)}…"`,
     });
     expect(await server.written).toBeLessThan(MAX_REPLY_BYTES);
@@ -245,8 +246,8 @@ describe("startExchange: replies too large to read", () => {
   it("gives a failure status's body a limited time, then fails with what came", async () => {
     const server = await startEndlessServer({ status: 502, contentType: "text/plain", prefix: "upstream down", filler: ".", trickle: true });
     const error = await rejection(exchangeWith(server, { errorBodyTimeoutMs: 200 }).done);
-    expect({ httpStatus: error.httpStatus, message: error.message }).toEqual({
-      httpStatus: 502,
+    expect({ status: error instanceof HttpFailure && error.status, message: error.message }).toEqual({
+      status: 502,
       message: `${server.url.href} answered HTTP 502 Bad Gateway to request 1, with a body not read to its end (not finished within 200 ms): "upstream down${".".repeat(187)}…"`,
     });
   });

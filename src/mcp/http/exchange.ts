@@ -1,10 +1,11 @@
-// One Streamable HTTP exchange (spec §5.5): POST one message, read the reply — one JSON message or an
+// One Streamable HTTP exchange (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http): POST one message, read the reply — one JSON message or an
 // event stream scoped to the request — hand every message up, and settle once the response is in. A reply
 // that is not what the protocol allows, and a connection that fails, become McpErrors that say so.
 import http from "node:http";
 import https from "node:https";
 import { describeError, type Redact } from "../../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcId, type JsonRpcMessage, type McpErrorKind } from "../jsonrpc.js";
+import { HttpFailure } from "./failure.js";
 import { createSseReader } from "./sse-reader.js";
 
 /** After the response, trailing notifications are read for this long at most; then the stream is closed. */
@@ -85,8 +86,13 @@ export function startExchange(input: ExchangeInput): Exchange {
     if (error === undefined) resolve();
     else reject(error);
   }
-  function fail(kind: McpErrorKind, text: string, code?: number, data?: unknown, httpStatus?: number, wwwAuthenticate?: string): void {
-    if (!settled) settle(new McpError(kind, input.redact(text), { server, code, data, httpStatus, wwwAuthenticate }));
+  function fail(kind: McpErrorKind, text: string): void {
+    if (!settled) settle(new McpError(kind, input.redact(text), { server }));
+  }
+  /** A failure on a reply's status: the login above reads the status and the challenge. */
+  function failOnStatus(failure: ReplyFailure, status: number, wwwAuthenticate: string | undefined): void {
+    const { kind, text, code, data } = failure;
+    if (!settled) settle(new HttpFailure(kind, input.redact(text), { server, code, data, status, wwwAuthenticate }));
   }
   function stop(): void {
     stopped = true;
@@ -203,9 +209,8 @@ export function startExchange(input: ExchangeInput): Exchange {
     const held = input.holdAuthChallenges === true && challenge !== undefined;
     if (verdict.handUp !== undefined && !held) handUp(verdict.handUp);
     if (verdict.outcome === "accepted" && !held) return settle();
-    if (verdict.outcome === "accepted") return fail("protocol", `${shownUrl} refused ${subject} (HTTP ${status})`, undefined, undefined, status, challenge);
-    const { kind, text: why, code, data } = verdict.failure;
-    fail(kind, why, code, data, status, challenge);
+    if (verdict.outcome === "accepted") return failOnStatus({ kind: "protocol", text: `${shownUrl} refused ${subject} (HTTP ${status})` }, status, challenge);
+    failOnStatus(verdict.failure, status, challenge);
   }
 
   function onResponse(res: http.IncomingMessage): void {
@@ -261,7 +266,7 @@ export function startExchange(input: ExchangeInput): Exchange {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// A reply that is not an event stream (spec §5.5–5.6): the status alone is not trusted — a JSON-RPC body is
+// A reply that is not an event stream: the status alone is not trusted — a JSON-RPC body is
 // handed up whatever the status — and a body that cannot be read is a named failure.
 
 const BODY_SNIPPET_CHARS = 200;
@@ -356,7 +361,7 @@ export function judgeReplyBody(reply: ReplyBody, redact: Redact = (text) => text
   }
   const isOwnResponse = requestId !== undefined && isResponseTo(message, requestId);
   // An error with a failure status fails the exchange itself, so the status travels with it: a 401, 403
-  // or 5xx is never mistaken for a legacy server's answer (spec §8 detection rules).
+  // or 5xx is never mistaken for a legacy server's answer when the era is probed.
   if ("error" in message && !ok && (isOwnResponse || message.id === null)) {
     const { code, data } = message.error;
     const where = message.id === null ? `${answered}: ` : "";

@@ -1,11 +1,12 @@
-// The headers of one Streamable HTTP POST (spec §5.1): the standard MCP headers derived from the message,
-// the `Mcp-Param-*` values of `x-mcp-header` arguments (spec §5.3), a legacy session id, and the user's own
-// headers from the config — every value that is not plain header text in the `=?base64?…?=` form (§5.2).
+// The headers of one Streamable HTTP POST (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http): the standard
+// MCP headers derived from the message, the `Mcp-Param-*` values of `x-mcp-header` arguments, a legacy session
+// id, and the user's own headers from the config — every value that is not plain header text in the
+// `=?base64?…?=` form.
 import type { JsonSchema, ToolArgs } from "../../kernel/index.js";
 import { isJsonObject, type JsonObject, type JsonRpcMessage } from "../jsonrpc.js";
 
 // ---------------------------------------------------------------------------------------------------
-// Value encoding (spec §5.2, SEP-2243): plain when it is visible ASCII without leading/trailing whitespace,
+// Value encoding (SEP-2243): plain when it is visible ASCII without leading/trailing whitespace,
 // otherwise `=?base64?<base64 of the UTF-8 bytes>?=`.
 
 const SENTINEL_PREFIX = "=?base64?";
@@ -42,7 +43,7 @@ export function decodeHeaderValue(raw: string): string | Error {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// `x-mcp-header` (spec §5.3): a tool's input schema may ask for some arguments to travel also as
+// `x-mcp-header`: a tool's input schema may ask for some arguments to travel also as
 // `Mcp-Param-<Name>` headers. Reading the annotations validates them; a tool with a bad one is dropped.
 
 export type ParamHeaderSpec = {

@@ -4,6 +4,7 @@ import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from "../jsonrpc.js";
 import { createMessageInbox } from "../test-support/http-message-inbox.js";
 import { rejection as failure, summary } from "../test-support/mcp-rejection.js";
 import { type ScriptedExchange, sseEvent, startScriptedHttpServer, unusedLoopbackUrl } from "../test-support/scripted-http-server.js";
+import { HttpFailure } from "./failure.js";
 import { createHttpTransport, type HttpTransportOptions } from "./transport.js";
 
 const VERSION = "2026-07-28";
@@ -357,12 +358,12 @@ describe("createHttpTransport: replies", () => {
       },
     ]);
     const error = await failure(transport.send(request(1, "tools/call", { name: "search" })));
-    expect({ ...summary(error), code: error.code, httpStatus: error.httpStatus }).toEqual({
+    expect({ ...summary(error), code: error.code, status: error instanceof HttpFailure && error.status }).toEqual({
       kind: "server",
       server: "tickets",
       message: "Header mismatch: Mcp-Name (code -32020)",
       code: -32020,
-      httpStatus: 400,
+      status: 400,
     });
     expect(inbox.messages).toEqual([]);
   });
@@ -568,7 +569,8 @@ describe("createHttpTransport: authorization", () => {
       { auth: login.auth },
     );
     const error = await transport.send(request(1, "tools/call", { name: "t", arguments: {} })).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ httpStatus: 403 });
+    expect(error).toBeInstanceOf(HttpFailure);
+    expect(error).toMatchObject({ status: 403 });
     expect(String(error)).not.toContain("access-token-1");
     expect(login.seen.map((entry) => entry.status)).toEqual([401, 403]);
   });
@@ -581,7 +583,8 @@ describe("createHttpTransport: authorization", () => {
       { auth: login.auth },
     );
     const error = await transport.send(request(1, "tools/call", { name: "t", arguments: {} })).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ httpStatus: 403, wwwAuthenticate: STEP_UP });
+    expect(error).toBeInstanceOf(HttpFailure);
+    expect(error).toMatchObject({ status: 403, wwwAuthenticate: STEP_UP });
     expect(server.received).toHaveLength(4);
     expect(login.seen).toHaveLength(3);
   });

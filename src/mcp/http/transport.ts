@@ -1,4 +1,4 @@
-// The Streamable HTTP transport (spec §5): one POST per message over a keep-alive agent, built on node:http
+// The Streamable HTTP transport (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http): one POST per message over a keep-alive agent, built on node:http
 // rather than fetch, which costs far more client CPU per call on Node 20. Everything HTTP-specific stays in
 // here: the headers (computed from the message itself), cancellation by closing a response stream, and the
 // `x-mcp-header` declarations it learns from the `tools/list` replies that pass through it.
@@ -8,6 +8,7 @@ import { createRedactor, secretsIn, type Redact } from "../../kernel/index.js";
 import { CANCELLED_NOTIFICATION, McpError, type JsonRpcId, type JsonRpcMessage, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
+import { HttpFailure } from "./failure.js";
 import { buildRequestHeaders, createParamHeaderTable, userHeaders } from "./headers.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
 
@@ -28,7 +29,7 @@ export type HttpTransportOptions = {
    */
   readonly protocolVersion?: () => string | undefined;
   /**
-   * The server's login (MCP authorization, spec §5.9): its `Authorization: Bearer` goes on every request,
+   * The server's login (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization): its `Authorization: Bearer` goes on every request,
    * and a 401 or 403 `insufficient_scope` is handed to it; when it has a new token, the request goes again.
    */
   readonly auth?: HttpAuth;
@@ -85,7 +86,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   let closing: Promise<void> | undefined;
 
   /**
-   * "notifications/cancelled over HTTP → close the response stream" (spec §5.8): the request's exchange is
+   * "notifications/cancelled over HTTP → close the response stream": the request's exchange is
    * aborted, and nothing is posted — 2026 core defines no client-to-server notification over HTTP.
    */
   function cancel(params: { readonly requestId?: unknown; readonly reason?: unknown } | undefined): Promise<void> {
@@ -122,9 +123,8 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         if (authorization !== undefined) auth.accepted();
         return;
       } catch (error) {
-        const status = error instanceof McpError ? error.httpStatus : undefined;
-        if (!(error instanceof McpError) || (status !== 401 && status !== 403) || round >= MAX_AUTH_ROUNDS_PER_REQUEST) throw error;
-        if (closing !== undefined || !(await auth.challenged(status, error.wwwAuthenticate))) throw error;
+        if (!(error instanceof HttpFailure) || (error.status !== 401 && error.status !== 403) || round >= MAX_AUTH_ROUNDS_PER_REQUEST) throw error;
+        if (closing !== undefined || !(await auth.challenged(error.status, error.wwwAuthenticate))) throw error;
       }
     }
   }
@@ -173,11 +173,11 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     const sentSession = sessionId;
     if (sentSession === undefined) return exchange.done;
     return exchange.done.catch((error: unknown) => {
-      if (!(error instanceof McpError) || error.httpStatus !== 404) throw error;
+      if (!(error instanceof HttpFailure) || error.status !== 404) throw error;
       // The session this request carried is gone (the server restarted, or dropped it): never sent again.
       if (sessionId === sentSession) sessionId = undefined;
       const text = `${error.message}; the server no longer knows the session this ${subject} carried`;
-      throw new McpError(error.kind, text, { server, code: error.code, data: error.data, httpStatus: 404, sessionExpired: true });
+      throw new HttpFailure(error.kind, text, { server, code: error.code, data: error.data, status: 404, sessionExpired: true });
     });
   }
 
