@@ -90,7 +90,8 @@ export function createApproverWithoutTerminal(warn: (line: string) => void): (re
 }
 
 // A remote tool's annotations as /tools shows them: what the server claims about its own tool. Shown so
-// the user can judge; the approval gate never reads them (they are untrusted, spec §4).
+// the user can judge; the approval gate never reads them (a client treats them as untrusted unless it
+// trusts the server: https://modelcontextprotocol.io/specification/2026-07-28/server/tools).
 
 /**
  * Every hint the server gives, as the words a person would use, destructive first: the claim that matters

@@ -12,7 +12,12 @@ export type JsonSchema = { readonly [key: string]: unknown };
 export type ToolArgs = Record<string, unknown>;
 
 export interface ToolResult {
-  /** Everything the model will read; the kernel truncates it, the tool never does. */
+  /**
+   * Everything the model will read. Cutting it to the model's budget happens in one place, the kernel's
+   * `truncateResult` (tool-call.ts). A tool bounds only what it reads where its input has no end, and its
+   * description says so: bash keeps the first 3,000 and last 4,000 bytes of a command's output while
+   * reading it (a command may print gigabytes); read_file, search and list_dir read a window and stop.
+   */
   readonly text: string;
   readonly isError: boolean;
 }

@@ -89,7 +89,8 @@ function webUrl(text: string): URL | undefined {
 
 /**
  * Prints the link and waits until the user says they are done there. "Accept" only means the user went:
- * the outcome comes from the retry (spec §3).
+ * the outcome comes from the retry (a URL elicitation's accept is never "done":
+ * https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation).
  */
 export async function askUrlElicitation(request: UrlRequest, asking: Asking, asker: Asker, chalk: ChalkInstance): Promise<ElicitResult | undefined> {
   asker.say(heading(chalk, asking, "asks you to open a web page", request.message));

@@ -1,6 +1,7 @@
-// A form elicitation (spec §3): its `requestedSchema` read into typed fields ("a flat object of primitive
-// properties": string, number/integer, boolean, single and multiple choice), whether a value fits a field,
-// and the ElicitResult that answers it. Typed answers and `--input-responses` files meet the same checks.
+// A form elicitation (https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation): its
+// `requestedSchema` read into typed fields ("a flat object of primitive properties": string,
+// number/integer, boolean, single and multiple choice), whether a value fits a field, and the ElicitResult
+// that answers it. Typed answers and `--input-responses` files meet the same checks.
 import { isJsonObject, type JsonObject } from "../../mcp/index.js";
 
 export interface FieldOption {
@@ -132,8 +133,9 @@ export function readFormFields(requestedSchema: JsonObject): FormField[] | Error
 }
 
 /**
- * The client's answer to an `elicitation/create` request (ElicitResult, spec §3): accept with the form's
- * content, decline ("no"), or cancel (dismissed without a choice). It carries no `resultType`.
+ * The client's answer to an `elicitation/create` request (ElicitResult, sent inside a multi round-trip
+ * retry's `inputResponses`): accept with the form's content, decline ("no"), or cancel (dismissed without a
+ * choice). It carries no `resultType`.
  */
 export type ElicitResult =
   | { readonly action: "accept"; readonly content?: Readonly<Record<string, FieldValue>> }

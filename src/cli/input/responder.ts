@@ -1,5 +1,6 @@
 // mca's answers to MCP `input_required` requests, and exactly the capabilities that promise them (a server
-// "MUST NOT include an input request kind the client did not declare", spec §3): in the chat everything is
+// "MUST NOT include an input request kind the client did not declare",
+// https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr): in the chat everything is
 // asked in the terminal; without one, only what needs nobody's consent is declared.
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";

@@ -18,7 +18,8 @@ export interface SamplingDeps {
   readonly signal: AbortSignal;
 }
 
-/** `abandon`: "the server is not waiting", so the call is given up rather than answered with an error (spec §3). */
+/** `abandon`: "the server is not waiting", so the call is given up rather than answered with an error (a declined
+ * sampling request needs no error reply: https://modelcontextprotocol.io/specification/2026-07-28/client/sampling). */
 export type SamplingAnswer =
   | { readonly kind: "result"; readonly result: JsonObject }
   | { readonly kind: "abandon"; readonly reason: string }
@@ -107,7 +108,7 @@ function textBlocks(content: unknown, where: string): TextBlock[] | Error {
   return texts;
 }
 
-/** The request in the kernel's shape (spec §3): its system prompt and messages, or an Error naming the message that does not fit. */
+/** A `sampling/createMessage` request in the kernel's shape: its system prompt and messages, or an Error naming the message that does not fit. */
 export function samplingPrompt(params: JsonObject, messages: readonly JsonObject[]): SamplingPrompt | Error {
   const mapped: Message[] = [];
   for (const [index, message] of messages.entries()) {
