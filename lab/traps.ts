@@ -29,12 +29,13 @@ function intercept(
 ): Transport {
   return {
     label: transport.label,
+    cancellation: transport.cancellation,
     start: (handlers: TransportHandlers) =>
       transport.start({
         ...handlers,
         onMessage: (message) => (hooks.incoming ? hooks.incoming(message, handlers.onMessage) : handlers.onMessage(message)),
       }),
-    send: (message) => transport.send(hooks.outgoing ? hooks.outgoing(message) : message),
+    send: (message, signal) => transport.send(hooks.outgoing ? hooks.outgoing(message) : message, signal),
     close: () => transport.close(),
   };
 }
@@ -67,9 +68,9 @@ function lastMessageIsTheResponse(transport: Transport, spec: McpServerConfig): 
         seen.push(message);
       },
     }),
-    send: async (message) => {
+    send: async (message, signal) => {
       seen = [];
-      await transport.send(message);
+      await transport.send(message, signal);
       if (!("method" in message) || !("id" in message)) return;
       await new Promise((resolve) => setTimeout(resolve, STREAM_QUIET_MS));
       const last = seen.at(-1);

@@ -167,8 +167,15 @@ async function main(): Promise<number> {
   const open = async (): Promise<McpClient> => {
     await client?.close();
     let opened: McpClient | undefined;
-    // A legacy server's notifications/initialized names no version of its own: the header is the client's.
-    const transport = createHttpTransport({ label: "conformance", url, protocolVersion: () => opened?.protocolVersion(), auth });
+    // A legacy server's notifications/initialized names no version of its own: the header is the client's,
+    // and so are the `x-mcp-header` values of a call.
+    const transport = createHttpTransport({
+      label: "conformance",
+      url,
+      protocolVersion: () => opened?.protocolVersion(),
+      paramHeaders: (request) => opened?.headerParams(request) ?? [],
+      auth,
+    });
     client = opened = createMcpClient({
       transport,
       clientVersion: readPackageVersion(import.meta.url),

@@ -1,4 +1,5 @@
-// A tools/call result, from the wire to the text the model reads (tools/call and its `resultType`, https://modelcontextprotocol.io/specification/2026-07-28/server/tools):
+// A tools/call result, from the wire to the text the model reads (tools/call and its `resultType`,
+// https://modelcontextprotocol.io/specification/2026-07-28/server/tools):
 // the content blocks validated once as they arrive, finished work kept apart from a request for more input
 // (which must never be handed to the model as finished), and non-text blocks described in a line instead
 // of dumped (base64 images would burn the 8,000-character budget on noise).

@@ -110,6 +110,29 @@ describe("createMcpClient", () => {
     ]);
   });
 
+  it("drops a listed tool whose x-mcp-header declarations are invalid, with a warning, and keeps the others", async () => {
+    const region = { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } };
+    const invalid = { type: "object", properties: { where: { type: "string", "x-mcp-header": "Bad Name" } } };
+    const { client, warnings } = await startClient(() => toolsPage([{ name: "deploy", inputSchema: region }, { name: "broken", inputSchema: invalid }]));
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(["deploy"]);
+    expect(warnings).toEqual(['dropping tool "broken": property "where": x-mcp-header "Bad Name" is not a valid header token']);
+  });
+
+  it("names the x-mcp-header arguments of a call to a listed tool, and none for another tool or another method", async () => {
+    const inputSchema = { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" } } };
+    const { client } = await startClient(() => toolsPage([{ name: "deploy", inputSchema }]));
+    await client.listTools();
+    const call = (name: string, method = "tools/call"): JsonRpcRequest => ({ jsonrpc: "2.0", id: 9, method, params: { name, arguments: { region: "eu", n: 3 } } });
+    expect([client.headerParams(call("deploy")), client.headerParams(call("other")), client.headerParams(call("deploy", "prompts/get"))]).toEqual([
+      [
+        { name: "Region", value: "eu" },
+        { name: "N", value: "3" },
+      ],
+      [],
+      [],
+    ]);
+  });
+
   it("survives a notification listener that throws, with a warning", async () => {
     const transport = createInMemoryTransport({ label: "srv" });
     const warnings: string[] = [];

@@ -6,8 +6,9 @@ import { describeError, type ToolArgs } from "../kernel/index.js";
 import { parseCallOutcome, type CallToolOptions, type CallToolOutcome } from "./call-result.js";
 import { parseDiscoverResult, type DiscoverInfo } from "./discover.js";
 import { isLostSession } from "./http/failure.js";
+import { createParamHeaderTable, type ParamHeader } from "./http/headers.js";
 import type { InputResponder } from "./input.js";
-import { isJsonObject, McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type Transport } from "./jsonrpc.js";
+import { isJsonObject, McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type JsonRpcRequest, type Transport } from "./jsonrpc.js";
 import { answerLegacyServerRequest, createLegacyLifecycle, type LegacyServerInfo } from "./legacy-lifecycle.js";
 import { createNotificationRouter, createPeer, type NotificationListener, type RequestOptions } from "./peer.js";
 import type { LogLevel } from "./server-log.js";
@@ -77,6 +78,11 @@ export interface McpClient {
   callTool(name: string, args: ToolArgs, options?: CallToolOptions): Promise<CallToolOutcome>;
   /** How many times a legacy HTTP server's lost session was replaced by a new one. */
   sessionRenewals(): number;
+  /**
+   * The arguments of a tools/call that its tool declared (`x-mcp-header`) to travel as `Mcp-Param-*`
+   * headers too; the HTTP transport asks for them as it builds the request.
+   */
+  headerParams(request: JsonRpcRequest): readonly ParamHeader[];
   /** Any other request (resources/list, resources/read, prompts/get…): the raw result object. */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
 }
@@ -127,6 +133,8 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   let progressTokens = 0;
   /** The tools being called, latest last: a legacy server's request for input names none, so it is taken to be about the latest. */
   const toolsInFlight: string[] = [];
+  /** The `x-mcp-header` declarations of the tools listed last. */
+  const paramHeaders = createParamHeaderTable();
   let closing: Promise<void> | undefined;
 
   function useVersion(version: string): void {
@@ -225,7 +233,9 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     // Each attempt builds `_meta` anew: a version switch changes it.
     const send = (): Promise<JsonObject> => peer.request(method, withMeta(params, progressToken, logLevel), peerOptions);
     try {
-      return await retryOnOtherVersion(() => retryInNewSession(() => resendWhenBroken(method, send)));
+      const result = await retryOnOtherVersion(() => retryInNewSession(() => resendWhenBroken(method, send)));
+      // A tool whose header declarations are invalid is dropped as the page arrives; a first page starts the table over.
+      return method === "tools/list" ? paramHeaders.screen(result, params.cursor === undefined, warn) : result;
     } finally {
       detach?.();
     }
@@ -282,6 +292,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     listTools,
     callTool,
     sessionRenewals: () => legacy.sessionRenewals(),
+    headerParams: (request) => (request.method === "tools/call" ? paramHeaders.valuesFor(request.params) : []),
     request: (method, params = {}, requestOptions = {}) => exchange(method, params, requestOptions),
   };
 }

@@ -26,10 +26,7 @@ export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 
-/**
- * How the client gives up on one request
- * (https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/cancellation).
- */
+/** How the client gives up on one request, where its transport's `cancellation` is "notify". */
 export const CANCELLED_NOTIFICATION = "notifications/cancelled";
 
 export function isJsonObject(value: unknown): value is JsonObject {
@@ -103,14 +100,21 @@ export interface TransportHandlers {
 export interface Transport {
   /** The server's alias from the config: the `server` of every McpError this transport raises. */
   readonly label: string;
+  /**
+   * How a request is given up (https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/cancellation):
+   * "notify" — the peer sends `notifications/cancelled` (stdio); "close-stream" — the peer aborts the
+   * request's send, which closes its response stream, and sends nothing (Streamable HTTP).
+   */
+  readonly cancellation: "notify" | "close-stream";
   /** Connects (spawns the child; for HTTP, nothing to do). Rejects if the server cannot be reached at all. */
   start(handlers: TransportHandlers): Promise<void>;
   /**
    * Sends one message. For stdio it settles once written. For HTTP it settles when the exchange is over:
    * it rejects if that exchange fails without delivering a response for `message.id` (refused, broken
-   * stream, non-JSON-RPC reply), so the peer can fail exactly that request.
+   * stream, non-JSON-RPC reply), so the peer can fail exactly that request. `signal` stops the delivery
+   * where there is still something to stop (an HTTP exchange; a line once written is gone).
    */
-  send(message: JsonRpcMessage): Promise<void>;
+  send(message: JsonRpcMessage, signal?: AbortSignal): Promise<void>;
   /** Idempotent: a second call returns the same promise. */
   close(): Promise<void>;
 }

@@ -151,6 +151,23 @@ describe("createPeer", () => {
     expect(transport.notifications()).toEqual([cancelled(1, "aborted by the client")]);
   });
 
+  it("gives up a request on a transport that cancels by closing its stream by aborting its send, sending nothing", async () => {
+    const { transport, peer } = await startedPeer({ cancellation: "close-stream" });
+    const controller = new AbortController();
+    const call = rejection(peer.request("tools/call", {}, { signal: controller.signal, timeoutMs: 60_000 }));
+    const timedOut = rejection(peer.request("tools/list", {}, { timeoutMs: 5 }));
+    controller.abort();
+    expect([summary(await call), summary(await timedOut)]).toEqual([
+      { kind: "aborted", message: "tools/call was aborted", server: "srv" },
+      { kind: "timeout", message: "tools/list timed out after 5 ms", server: "srv" },
+    ]);
+    expect(transport.signals().map((signal) => [signal?.aborted, signal?.reason instanceof McpError && signal.reason.kind])).toEqual([
+      [true, "aborted"],
+      [true, "timeout"],
+    ]);
+    expect(transport.notifications()).toEqual([]);
+  });
+
   it("does not send a request whose signal is already aborted", async () => {
     const { transport, peer } = await startedPeer();
     const error = await rejection(peer.request("tools/call", {}, { signal: AbortSignal.abort() }));

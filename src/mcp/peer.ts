@@ -64,6 +64,8 @@ interface Waiter {
   readonly reject: (error: McpError) => void;
   readonly signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  /** Stops the request's delivery when it is given up; only on a transport that cancels by closing its stream. */
+  readonly stop: AbortController | undefined;
 }
 
 export function createPeer(options: PeerOptions): Peer {
@@ -114,13 +116,20 @@ export function createPeer(options: PeerOptions): Peer {
     if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener("abort", waiter.onAbort);
   }
 
-  /** A request past its timeout is cancelled and no longer waited for; the same for the caller's abort. */
+  /**
+   * A request past its timeout is cancelled and no longer waited for; the same for the caller's abort. On
+   * stdio the server is told with `notifications/cancelled`; over Streamable HTTP "notifications/cancelled
+   * over HTTP → close the response stream", and nothing is posted.
+   */
   function giveUp(id: number, error: McpError, reason: string): void {
     const waiter = pending.get(id);
     if (waiter === undefined) return;
     untrack(id, waiter);
-    // The transport decides what cancelling means: a line on stdio, closing the response stream on HTTP.
-    transport.send({ jsonrpc: "2.0", method: CANCELLED_NOTIFICATION, params: { requestId: id, reason } }).catch(() => undefined);
+    if (transport.cancellation === "notify") {
+      transport.send({ jsonrpc: "2.0", method: CANCELLED_NOTIFICATION, params: { requestId: id, reason } }).catch(() => undefined);
+    } else {
+      waiter.stop?.abort(error);
+    }
     waiter.reject(error);
   }
 
@@ -218,13 +227,14 @@ export function createPeer(options: PeerOptions): Peer {
     const id = nextId++;
     const timeoutMs = requestOptions.timeoutMs ?? options.requestTimeoutMs;
     return new Promise<JsonObject>((resolve, reject) => {
-      const waiter: Waiter = { method, timeoutMs, deadline: performance.now() + timeoutMs, resolve, reject, signal, onAbort: undefined };
+      const stop = transport.cancellation === "close-stream" ? new AbortController() : undefined;
+      const waiter: Waiter = { method, timeoutMs, deadline: performance.now() + timeoutMs, resolve, reject, signal, onAbort: undefined, stop };
       track(id, waiter);
       if (signal !== undefined) {
         waiter.onAbort = () => giveUp(id, new McpError("aborted", `${method} was aborted`, { server }), "aborted by the client");
         signal.addEventListener("abort", waiter.onAbort, { once: true });
       }
-      transport.send({ jsonrpc: "2.0", id, method, params }).catch((error: unknown) => {
+      transport.send({ jsonrpc: "2.0", id, method, params }, stop?.signal).catch((error: unknown) => {
         fail(id, asMcpError(error, "broken", server, method));
       });
     });

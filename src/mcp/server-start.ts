@@ -8,7 +8,8 @@ import { answeredWithin, LATE, negotiateEra, type Era } from "./era.js";
 import { createHttpTransport } from "./http/transport.js";
 import type { TokenStore } from "./auth/token-store.js";
 import { clientCapabilities, type InputResponder } from "./input.js";
-import { asMcpError, McpError, type JsonObject, type Transport } from "./jsonrpc.js";
+import type { ParamHeader } from "./http/headers.js";
+import { asMcpError, McpError, type JsonObject, type JsonRpcRequest, type Transport } from "./jsonrpc.js";
 import type { LineFramer } from "./line-framer.js";
 import { DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry } from "./server-log.js";
 import { serverEnvironment, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
@@ -100,7 +101,11 @@ function duration(ms: number): string {
 export function createServerOpener({ spec, deps, redact, log, onClientClosed }: OpenerDeps): ServerOpener {
   let stderrTail: () => string = () => "";
 
-  function createTransport(protocolVersion: () => string | undefined, login: HttpAuth | undefined): Transport {
+  function createTransport(client: () => McpClient | undefined, login: HttpAuth | undefined): Transport {
+    // The HTTP transport reads from the client it serves the version in use, for messages that name none,
+    // and the `x-mcp-header` values of a call.
+    const protocolVersion = (): string | undefined => client()?.protocolVersion();
+    const paramHeaders = (request: JsonRpcRequest): readonly ParamHeader[] => client()?.headerParams(request) ?? [];
     switch (spec.transport) {
       case "stdio": {
         const transport = createStdioTransport({
@@ -117,7 +122,7 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
         return transport;
       }
       case "http":
-        return createHttpTransport({ label: spec.alias, url: spec.url, headers: spec.headers, protocolVersion, auth: login });
+        return createHttpTransport({ label: spec.alias, url: spec.url, headers: spec.headers, protocolVersion, paramHeaders, auth: login });
       default: {
         const unknown: never = spec;
         throw new Error(`unknown transport in ${JSON.stringify(unknown)}`);
@@ -127,9 +132,8 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
 
   async function open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (client: McpClient) => void): Promise<McpClient> {
     const wrap = deps.seams?.wrapTransport ?? ((created: Transport) => created);
-    // The HTTP transport reads the version in use from the client it serves, for messages that name none.
     let opened: McpClient | undefined;
-    const transport = wrap(createTransport(() => opened?.protocolVersion(), login), spec);
+    const transport = wrap(createTransport(() => opened, login), spec);
     const client = createMcpClient({
       transport,
       clientVersion: deps.clientVersion,

@@ -110,6 +110,7 @@ class StderrTail {
 
 export class StdioTransport implements Transport {
   readonly label: string;
+  readonly cancellation = "notify";
   readonly #options: StdioTransportOptions;
   readonly #framer: LineFramer;
   readonly #redact: Redact;

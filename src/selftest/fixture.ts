@@ -74,8 +74,9 @@ export async function emptyPort(): Promise<number> {
 export function observingSends(transport: Transport, observe: (message: JsonRpcMessage) => void): Transport {
   return {
     label: transport.label,
+    cancellation: transport.cancellation,
     start: (handlers) => transport.start(handlers),
-    send: (message) => (observe(message), transport.send(message)),
+    send: (message, signal) => (observe(message), transport.send(message, signal)),
     close: () => transport.close(),
   };
 }

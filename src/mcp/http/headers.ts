@@ -158,10 +158,10 @@ export function paramHeaderValues(specs: readonly ParamHeaderSpec[], args: ToolA
 export type ParamHeader = { readonly name: string; readonly value: string };
 
 /**
- * What the transport learns from the `tools/list` replies that pass through it: each tool's `x-mcp-header`
- * declarations, to compute a tools/call's headers from the message alone. "A tool with any invalid
- * annotation MUST be dropped from the client's tools/list view (log a warning with tool name + reason)":
- * such a tool is taken out of the reply before it is handed up.
+ * What the client learns from the `tools/list` replies: each tool's `x-mcp-header` declarations, from which
+ * a tools/call's `Mcp-Param-*` values follow. "A tool with any invalid annotation MUST be dropped from the
+ * client's tools/list view (log a warning with tool name + reason)": such a tool is taken out of the reply
+ * before the list is read.
  */
 export interface ParamHeaderTable {
   /** One page of a listing; `fresh` when it is the first (the listing starts over). */

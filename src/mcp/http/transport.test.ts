@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { buildRequestMeta } from "../client.js";
-import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from "../jsonrpc.js";
+import { McpError, type JsonObject, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc.js";
 import { createMessageInbox } from "../test-support/http-message-inbox.js";
 import { rejection as failure, summary } from "../test-support/mcp-rejection.js";
 import { type ScriptedExchange, sseEvent, startScriptedHttpServer, unusedLoopbackUrl } from "../test-support/scripted-http-server.js";
@@ -52,25 +52,23 @@ async function startedTransport(url: string) {
 }
 
 describe("createHttpTransport: request headers", () => {
-  it("sends every standard header, exact, with Mcp-Name and Mcp-Param-* encoded and null arguments omitted", async () => {
-    const inputSchema = {
-      type: "object",
-      properties: {
-        region: { type: "string", "x-mcp-header": "Region" },
-        priority: { type: "integer", "x-mcp-header": "Priority" },
-        verbose: { type: "boolean", "x-mcp-header": "Verbose" },
-        debug: { type: "boolean", "x-mcp-header": "Debug" },
+  it("sends every standard header, exact, with Mcp-Name and the client's Mcp-Param-* values encoded", async () => {
+    const asked: JsonRpcRequest[] = [];
+    const { server, transport } = await setup([{ method: "tools/call", reply: { kind: "json", body: result(2) } }], {
+      paramHeaders: (request) => {
+        asked.push(request);
+        return [
+          { name: "Region", value: "Hello, 世界" },
+          { name: "Priority", value: "42" },
+          { name: "Verbose", value: "false" },
+        ];
       },
-    };
-    const { server, transport } = await setup([
-      { method: "tools/list", reply: { kind: "json", body: result(1, { tools: [{ name: "café", inputSchema }] }) } },
-      { method: "tools/call", reply: { kind: "json", body: result(2) } },
-    ]);
-    await transport.send(request(1, "tools/list"));
+    });
     const message = request(2, "tools/call", { name: "café", arguments: { region: "Hello, 世界", priority: 42, verbose: false, debug: null } });
     await transport.send(message);
 
-    expect(server.received[1]?.headers).toEqual({
+    expect(asked).toEqual([message]);
+    expect(server.received[0]?.headers).toEqual({
       host: new URL(server.url).host,
       connection: "keep-alive",
       "content-type": "application/json",
@@ -83,24 +81,15 @@ describe("createHttpTransport: request headers", () => {
       "mcp-param-priority": "42",
       "mcp-param-verbose": "false",
     });
-    expect(server.received[1]?.body).toEqual(message);
+    expect(server.received[0]?.body).toEqual(message);
   });
 
-  it("drops a listed tool whose x-mcp-header declarations are invalid, with a warning, and keeps the others", async () => {
-    const region = { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } };
+  it("hands a tools/list reply up as it came, tools with invalid header declarations included: judging them is the client's", async () => {
     const invalid = { type: "object", properties: { where: { type: "string", "x-mcp-header": "Bad Name" } } };
-    const { server, inbox, transport } = await setup([
-      { method: "tools/list", reply: { kind: "json", body: result(1, { tools: [{ name: "deploy", inputSchema: region }, { name: "broken", inputSchema: invalid }] }) } },
-      { method: "tools/call", reply: { kind: "json", body: result(2) } },
-      { method: "tools/call", reply: { kind: "json", body: result(3) } },
-    ]);
+    const listed = result(1, { tools: [{ name: "broken", inputSchema: invalid }] });
+    const { inbox, transport } = await setup([{ method: "tools/list", reply: { kind: "json", body: listed } }]);
     await transport.send(request(1, "tools/list"));
-    await transport.send(request(2, "tools/call", { name: "deploy", arguments: { region: "eu-west" } }));
-    await transport.send(request(3, "tools/call", { name: "other", arguments: { region: "eu-west" } }));
-
-    expect(inbox.messages[0]).toEqual(result(1, { tools: [{ name: "deploy", inputSchema: region }] }));
-    expect(inbox.warnings).toEqual(['dropping tool "broken": property "where": x-mcp-header "Bad Name" is not a valid header token']);
-    expect(server.received.map((r) => r.headers["mcp-param-region"])).toEqual([undefined, "eu-west", undefined]);
+    expect({ messages: inbox.messages, warnings: inbox.warnings }).toEqual({ messages: [listed], warnings: [] });
   });
 
   it("sends Mcp-Name only for tools/call, prompts/get and resources/read", async () => {
@@ -489,15 +478,27 @@ describe("createHttpTransport: connections", () => {
     expect(new Set(server.received.map((r) => r.remotePort)).size).toBe(1);
   });
 
-  it("cancels a request by closing its response stream: the send rejects, the server sees the socket close, nothing is posted", async () => {
+  it("stops a request when its send's signal aborts: the send rejects with the reason, the server sees the socket close, nothing more is posted", async () => {
     const { server, transport } = await setup([{ method: "tools/call", reply: { kind: "hold" } }]);
-    const sent = transport.send(request(5, "tools/call", { name: "slow" }));
+    const stop = new AbortController();
+    const sent = transport.send(request(5, "tools/call", { name: "slow" }), stop.signal);
     const received = await server.request(0);
-    await transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5, reason: "the user pressed Ctrl-C" } });
-    expect(summary(await failure(sent))).toEqual({ kind: "aborted", message: "request 5 cancelled: the user pressed Ctrl-C", server: "tickets" });
+    stop.abort(new McpError("aborted", "tools/call was aborted", { server: "tickets" }));
+    expect(summary(await failure(sent))).toEqual({ kind: "aborted", message: "tools/call was aborted", server: "tickets" });
     await received.socketClosed;
-    await transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5, reason: "again" } });
-    expect(server.received).toHaveLength(1);
+    expect({ received: server.received.length, cancellation: transport.cancellation }).toEqual({ received: 1, cancellation: "close-stream" });
+  });
+
+  it("sends nothing for a signal aborted before the send", async () => {
+    const { server, transport } = await setup([]);
+    const stop = new AbortController();
+    stop.abort();
+    expect(summary(await failure(transport.send(request(6, "tools/call", { name: "slow" }), stop.signal)))).toEqual({
+      kind: "aborted",
+      message: "request 6 was stopped",
+      server: "tickets",
+    });
+    expect(server.received).toEqual([]);
   });
 
   it("closes once: in-flight requests fail as closed, onClose is called once, later sends are refused", async () => {

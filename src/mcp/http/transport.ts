@@ -1,15 +1,16 @@
-// The Streamable HTTP transport (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http): one POST per message over a keep-alive agent, built on node:http
-// rather than fetch, which costs far more client CPU per call on Node 20. Everything HTTP-specific stays in
-// here: the headers (computed from the message itself), cancellation by closing a response stream, and the
-// `x-mcp-header` declarations it learns from the `tools/list` replies that pass through it.
+// The Streamable HTTP transport (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http):
+// one POST per message over a keep-alive agent, built on node:http rather than fetch, which costs far more
+// client CPU per call on Node 20. It moves messages and nothing else: the headers are computed from the
+// message itself (and the `Mcp-Param-*` values the client names), a send's signal closes its response
+// stream, and the login answers challenges. Which tools declare `x-mcp-header`, and when to cancel, is the client's.
 import http from "node:http";
 import https from "node:https";
 import { createRedactor, secretsIn, type Redact } from "../../kernel/index.js";
-import { CANCELLED_NOTIFICATION, McpError, type JsonRpcId, type JsonRpcMessage, type Transport, type TransportHandlers } from "../jsonrpc.js";
+import { McpError, type JsonRpcMessage, type JsonRpcRequest, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
 import { HttpFailure } from "./failure.js";
-import { buildRequestHeaders, createParamHeaderTable, userHeaders } from "./headers.js";
+import { buildRequestHeaders, userHeaders, type ParamHeader } from "./headers.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
 
 export type HttpTransportOptions = {
@@ -28,9 +29,12 @@ export type HttpTransportOptions = {
    * that its MCP-Protocol-Version header is the version in use, not a copy kept here.
    */
   readonly protocolVersion?: () => string | undefined;
+  /** The `x-mcp-header` values of a request (the client's `headerParams`), sent as `Mcp-Param-*` headers. */
+  readonly paramHeaders?: (request: JsonRpcRequest) => readonly ParamHeader[];
   /**
-   * The server's login (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization): its `Authorization: Bearer` goes on every request,
-   * and a 401 or 403 `insufficient_scope` is handed to it; when it has a new token, the request goes again.
+   * The server's login (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization): its
+   * `Authorization: Bearer` goes on every request, and a 401 or 403 `insufficient_scope` is handed to it;
+   * when it has a new token, the request goes again.
    */
   readonly auth?: HttpAuth;
 };
@@ -52,8 +56,10 @@ function describeMessage(message: JsonRpcMessage): string {
   return `notification ${message.method}`;
 }
 
-function isId(value: unknown): value is JsonRpcId {
-  return typeof value === "string" || typeof value === "number";
+/** The failure of a send stopped by its signal: the signal's own McpError reason, or one naming the message. */
+function stopped(server: string, subject: string, signal: AbortSignal): McpError {
+  const reason: unknown = signal.reason;
+  return reason instanceof McpError ? reason : new McpError("aborted", `${subject} was stopped`, { server });
 }
 
 export function createHttpTransport(options: HttpTransportOptions): Transport {
@@ -78,48 +84,23 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     }
     return tokenRedactor.redact;
   };
-  const paramHeaders = createParamHeaderTable();
   const inFlight = new Set<Exchange>();
-  const byRequestId = new Map<JsonRpcId, Exchange>();
   let handlers: TransportHandlers | undefined;
   let sessionId: string | undefined;
   let closing: Promise<void> | undefined;
 
-  /**
-   * "notifications/cancelled over HTTP → close the response stream": the request's exchange is
-   * aborted, and nothing is posted — 2026 core defines no client-to-server notification over HTTP.
-   */
-  function cancel(params: { readonly requestId?: unknown; readonly reason?: unknown } | undefined): Promise<void> {
-    const id = params?.requestId;
-    const exchange = isId(id) ? byRequestId.get(id) : undefined;
-    const why = typeof params?.reason === "string" ? params.reason : "cancelled by the client";
-    exchange?.abort(new McpError("aborted", redact(`request ${JSON.stringify(id)} cancelled: ${why}`), { server }));
-    return Promise.resolve();
-  }
-
-  /** A tools/list reply passes the param-header table, which takes out the tools whose declarations are invalid. */
-  function screenToolList(onMessage: TransportHandlers["onMessage"], requestId: JsonRpcId, fresh: boolean): TransportHandlers["onMessage"] {
-    const warn = (text: string): void => handlers?.onWarning?.(text);
-    return (reply) => {
-      if (!("result" in reply) || reply.id !== requestId) return onMessage(reply);
-      const result = paramHeaders.screen(reply.result, fresh, warn);
-      onMessage(result === reply.result ? reply : { ...reply, result });
-    };
-  }
-
-  function send(message: JsonRpcMessage): Promise<void> {
+  function send(message: JsonRpcMessage, signal?: AbortSignal): Promise<void> {
     const subject = describeMessage(message);
     if (closing !== undefined) return Promise.reject(new McpError("closed", `cannot send ${subject}: the transport is closed`, { server }));
     if (handlers === undefined) return Promise.reject(new McpError("closed", `cannot send ${subject}: the transport was not started`, { server }));
-    if ("method" in message && !("id" in message) && message.method === CANCELLED_NOTIFICATION) return cancel(message.params);
-    return options.auth === undefined ? sendOnce(message, handlers, undefined) : sendAuthorized(message, handlers, options.auth);
+    return options.auth === undefined ? sendOnce(message, handlers, undefined, signal) : sendAuthorized(message, handlers, options.auth, signal);
   }
 
-  async function sendAuthorized(message: JsonRpcMessage, started: TransportHandlers, auth: HttpAuth): Promise<void> {
+  async function sendAuthorized(message: JsonRpcMessage, started: TransportHandlers, auth: HttpAuth, signal: AbortSignal | undefined): Promise<void> {
     for (let round = 1; ; round += 1) {
       const authorization = await auth.authorization();
       try {
-        await sendOnce(message, started, authorization);
+        await sendOnce(message, started, authorization, signal);
         if (authorization !== undefined) auth.accepted();
         return;
       } catch (error) {
@@ -129,16 +110,18 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     }
   }
 
-  function sendOnce(message: JsonRpcMessage, started: TransportHandlers, authorization: string | undefined): Promise<void> {
+  function sendOnce(message: JsonRpcMessage, started: TransportHandlers, authorization: string | undefined, signal: AbortSignal | undefined): Promise<void> {
     const subject = describeMessage(message);
+    if (signal?.aborted === true) return Promise.reject(stopped(server, subject, signal));
     const protocolVersion = messageProtocolVersion(message) ?? options.protocolVersion?.();
     const body = Buffer.from(JSON.stringify(message), "utf8");
     const request = "method" in message && "id" in message ? message : undefined;
     const requestId = request?.id;
+    const legacy = protocolVersion !== undefined && isLegacyVersion(protocolVersion);
     const headers = buildRequestHeaders({
       message,
       protocolVersion,
-      paramHeaders: request?.method === "tools/call" ? paramHeaders.valuesFor(request.params) : [],
+      paramHeaders: request === undefined ? [] : (options.paramHeaders?.(request) ?? []),
       sessionId,
       userHeaders: authorization === undefined ? extraHeaders : { ...extraHeaders, Authorization: authorization },
       contentLength: body.length,
@@ -152,24 +135,27 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       body,
       requestId,
       subject,
-      onMessage: request?.method === "tools/list" ? screenToolList(started.onMessage, request.id, request.params.cursor === undefined) : started.onMessage,
+      onMessage: started.onMessage,
       maxReplyBytes: options.maxReplyBytes ?? MAX_REPLY_BYTES,
-      serverRequestsAllowed: protocolVersion !== undefined && isLegacyVersion(protocolVersion),
-      // Only a legacy server's `initialize` opens a session; 2026-07-28 sends no `Mcp-Session-Id` at all, so
-      // one a modern exchange happens to carry (a proxy's, say) is never echoed.
+      serverRequestsAllowed: legacy,
+      // Only a legacy server opens a session (with its answer to `initialize`); 2026-07-28 sends no
+      // `Mcp-Session-Id` at all, so one a modern exchange happens to carry (a proxy's, say) is never echoed.
       onSessionId: (id) => {
-        if (request?.method === "initialize") sessionId = id;
+        if (legacy) sessionId = id;
       },
       onFinished: () => {
         inFlight.delete(exchange);
-        if (requestId !== undefined && byRequestId.get(requestId) === exchange) byRequestId.delete(requestId);
       },
       // A token is a secret like the user's header values: never in an error's text.
       redact: redactWith(authorization),
       holdAuthChallenges: options.auth !== undefined,
     });
     inFlight.add(exchange);
-    if (requestId !== undefined) byRequestId.set(requestId, exchange);
+    if (signal !== undefined) {
+      const onAbort = (): void => exchange.abort(stopped(server, subject, signal));
+      signal.addEventListener("abort", onAbort, { once: true });
+      void exchange.done.catch(() => undefined).finally(() => signal.removeEventListener("abort", onAbort));
+    }
     const sentSession = sessionId;
     if (sentSession === undefined) return exchange.done;
     return exchange.done.catch((error: unknown) => {
@@ -205,6 +191,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
 
   return {
     label: server,
+    cancellation: "close-stream",
     start(startHandlers) {
       handlers = startHandlers;
       return Promise.resolve();

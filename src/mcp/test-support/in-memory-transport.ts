@@ -14,6 +14,8 @@ export interface InMemoryTransport extends Transport {
   readonly requests: () => JsonRpcRequest[];
   readonly notifications: () => JsonRpcNotification[];
   readonly closeCalls: () => number;
+  /** The signal each message was sent with, in the order sent. */
+  readonly signals: () => (AbortSignal | undefined)[];
   deliver(message: JsonRpcMessage): void;
   die(reason: Error): void;
   warn(message: string): void;
@@ -21,6 +23,8 @@ export interface InMemoryTransport extends Transport {
 
 export interface InMemoryTransportOptions {
   readonly label?: string;
+  /** How the peer gives a request up on it; "notify", as on stdio, unless a test plays Streamable HTTP. */
+  readonly cancellation?: "notify" | "close-stream";
   /** Called for every request sent; its reply is delivered right after the send settles. */
   readonly answer?: (request: JsonRpcRequest) => ScriptedReply;
 }
@@ -30,23 +34,27 @@ export function createInMemoryTransport(options: InMemoryTransportOptions = {}):
   let closeCount = 0;
   let closing: Promise<void> | undefined;
   const sent: JsonRpcMessage[] = [];
+  const signals: (AbortSignal | undefined)[] = [];
 
   const deliver = (message: JsonRpcMessage): void => handlers?.onMessage(message);
 
   return {
     label: options.label ?? "fake",
+    cancellation: options.cancellation ?? "notify",
     sent,
     requests: () => sent.flatMap((message) => ("method" in message && "id" in message ? [message] : [])),
     notifications: () => sent.flatMap((message) => ("method" in message && !("id" in message) ? [message] : [])),
     closeCalls: () => closeCount,
+    signals: () => [...signals],
     deliver,
     die: (reason) => handlers?.onClose(reason),
     warn: (message) => handlers?.onWarning?.(message),
     async start(startHandlers) {
       handlers = startHandlers;
     },
-    async send(message) {
+    async send(message, signal) {
       sent.push(message);
+      signals.push(signal);
       if (!options.answer || !("method" in message) || !("id" in message)) return;
       const reply = options.answer(message);
       if (reply === "silent") return;

@@ -7,10 +7,11 @@ import { isJsonObject, type JsonObject, type JsonRpcMessage, type Transport } fr
 export function recordingTransport(transport: Transport, record: (message: JsonRpcMessage) => void): Transport {
   return {
     label: transport.label,
+    cancellation: transport.cancellation,
     start: (handlers) => transport.start(handlers),
-    send: (message) => {
+    send: (message, signal) => {
       record(message);
-      return transport.send(message);
+      return transport.send(message, signal);
     },
     close: () => transport.close(),
   };
