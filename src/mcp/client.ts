@@ -62,8 +62,6 @@ export interface McpClient {
   close(): Promise<void>;
   /** The version requests carry now: LATEST_VERSION until a server makes us pick another. The one source of it. */
   protocolVersion(): string;
-  /** The era the client speaks now: modern until `initializeLegacy`, and modern again once a probe proves it. */
-  era(): Era;
   /** `server/discover`; the version it agrees on is adopted. */
   discover(): Promise<DiscoverInfo>;
   /** The server answered the era probe as a modern server: requests speak `version`, and the legacy lifecycle ends. */
@@ -285,7 +283,6 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     start: () => peer.start(),
     close: () => (closing ??= peer.close()),
     protocolVersion: () => protocolVersion,
-    era: () => era,
     discover,
     adoptModern,
     initializeLegacy,

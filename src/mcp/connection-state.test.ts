@@ -12,17 +12,23 @@ const first = client();
 const second = client();
 const started: Started = { client: first, era: "modern", tools: [], login: undefined };
 const done = Promise.resolve();
-const starting: ConnectionState = { kind: "starting", why: "not started", done };
+const attempt = {};
+const starting: ConnectionState = { kind: "starting", why: "not started", attempt, done };
 const up: ConnectionState = { kind: "up", ...started, restartsLeft: 1 };
 
 describe("nextState", () => {
   it("brings a starting server up with its one restart", () => {
-    expect(nextState(starting, { type: "started", started })).toEqual(up);
+    expect(nextState(starting, { type: "started", attempt, started })).toEqual(up);
+  });
+
+  it("lets only the start it is waiting for end a start: one superseded by a reconnect changes nothing", () => {
+    expect(nextState(starting, { type: "started", attempt: {}, started })).toEqual(starting);
+    expect(nextState(starting, { type: "start-failed", attempt: {}, reason: "ENOENT", needsLogin: false })).toEqual(starting);
   });
 
   it("records a failed start as failed, or as needing a login", () => {
-    expect(nextState(starting, { type: "start-failed", reason: "ENOENT", needsLogin: false })).toEqual({ kind: "failed", reason: "ENOENT" });
-    expect(nextState(starting, { type: "start-failed", reason: "no token", needsLogin: true })).toEqual({ kind: "needs-login", reason: "no token" });
+    expect(nextState(starting, { type: "start-failed", attempt, reason: "ENOENT", needsLogin: false })).toEqual({ kind: "failed", reason: "ENOENT" });
+    expect(nextState(starting, { type: "start-failed", attempt, reason: "no token", needsLogin: true })).toEqual({ kind: "needs-login", reason: "no token" });
   });
 
   it("takes a server down when its own client ends, and ignores the end of any other client", () => {
@@ -56,6 +62,6 @@ describe("nextState", () => {
     const closed = nextState(up, { type: "close" });
     expect(closed).toEqual({ kind: "closed", was: up });
     expect(nextState(closed, { type: "client-closed", client: first, reason: "exited" })).toEqual(closed);
-    expect(nextState(closed, { type: "starting", why: "reconnecting", done })).toEqual(closed);
+    expect(nextState(closed, { type: "starting", why: "reconnecting", attempt, done })).toEqual(closed);
   });
 });

@@ -128,6 +128,13 @@ describe("ServerConnection", () => {
     expect(processesNaming(scriptedStdioServer().args[0] ?? "", process.pid)).toEqual([await serverPid(connection)]);
   });
 
+  it("closes what a first start opened once a reconnect asked for meanwhile supersedes it, leaving one server process", async () => {
+    const connection = open(stdio("raced", scriptedStdioServer()));
+    await Promise.all([connection.connect(), connection.reconnect()]);
+    expect(connection.status()).toMatchObject({ state: "connected", error: null });
+    await expect.poll(() => processesNaming(scriptedStdioServer().args[0] ?? "", process.pid)).toEqual([await serverPid(connection)]);
+  });
+
   it("fails a stdio server whose message outgrows the configured maxLineBytes, with an error naming the cap", async () => {
     const connection = open(stdio("capped", scriptedStdioServer(), { maxLineBytes: 4096 }));
     await connection.connect();

@@ -48,8 +48,11 @@ export interface ServerStatus {
 type Settled = Started & { readonly restartsLeft: number };
 
 export type ConnectionState =
-  /** Coming up (first connect or `/mcp reconnect`): calls wait for `done`. Shown as failed with `why`. */
-  | { readonly kind: "starting"; readonly why: "not started" | "reconnecting"; readonly done: Promise<void> }
+  /**
+   * Coming up (first connect or `/mcp reconnect`): calls wait for `done`. Shown as failed with `why`. Only
+   * the start named by `attempt` may end it: one superseded by a reconnect closes what it opened.
+   */
+  | { readonly kind: "starting"; readonly why: "not started" | "reconnecting"; readonly attempt: object; readonly done: Promise<void> }
   | ({ readonly kind: "up" } & Settled)
   /**
    * Came up, then went away. `alive`: the client still takes calls (an HTTP server that could not be
@@ -62,9 +65,9 @@ export type ConnectionState =
   | { readonly kind: "closed"; readonly was: Exclude<ConnectionState, { readonly kind: "closed" }> };
 
 export type ConnectionEvent =
-  | { readonly type: "starting"; readonly why: "not started" | "reconnecting"; readonly done: Promise<void> }
-  | { readonly type: "started"; readonly started: Started }
-  | { readonly type: "start-failed"; readonly reason: string; readonly needsLogin: boolean }
+  | { readonly type: "starting"; readonly why: "not started" | "reconnecting"; readonly attempt: object; readonly done: Promise<void> }
+  | { readonly type: "started"; readonly attempt: object; readonly started: Started }
+  | { readonly type: "start-failed"; readonly attempt: object; readonly reason: string; readonly needsLogin: boolean }
   /** The client ended on its own: its child exited, its transport gave up. */
   | { readonly type: "client-closed"; readonly client: McpClient; readonly reason: string }
   /** A call could not reach the server, or lost a legacy session that could not be renewed. */
@@ -95,11 +98,11 @@ export function nextState(state: ConnectionState, event: ConnectionEvent): Conne
   if (state.kind === "closed") return state;
   switch (event.type) {
     case "starting":
-      return { kind: "starting", why: event.why, done: event.done };
+      return { kind: "starting", why: event.why, attempt: event.attempt, done: event.done };
     case "started":
-      return state.kind === "starting" ? { kind: "up", ...event.started, restartsLeft: RESTARTS } : state;
+      return state.kind === "starting" && state.attempt === event.attempt ? { kind: "up", ...event.started, restartsLeft: RESTARTS } : state;
     case "start-failed":
-      if (state.kind !== "starting") return state;
+      if (state.kind !== "starting" || state.attempt !== event.attempt) return state;
       return event.needsLogin ? { kind: "needs-login", reason: event.reason } : { kind: "failed", reason: event.reason };
     case "client-closed":
     case "call-failed":
@@ -234,25 +237,28 @@ export class ServerConnection {
 
   #start(why: "not started" | "reconnecting", signal: AbortSignal | undefined): Promise<void> {
     const previous = this.#state;
-    const done = this.#startFrom(previous, signal);
-    this.#apply({ type: "starting", why, done });
+    if (previous.kind === "closed") return Promise.resolve();
+    const attempt = {};
+    const done = this.#startFrom(previous, attempt, signal);
+    this.#apply({ type: "starting", why, attempt, done });
     return done;
   }
 
   /** Ends what `previous` holds (a restart under way finishes first, so that what it opens is closed too), then starts. */
-  async #startFrom(previous: ConnectionState, signal: AbortSignal | undefined): Promise<void> {
+  async #startFrom(previous: ConnectionState, attempt: object, signal: AbortSignal | undefined): Promise<void> {
     if (previous.kind === "starting") await previous.done;
     const restarted = previous.kind === "down" ? await previous.restart : undefined;
     if (restarted !== undefined && !(restarted instanceof McpError)) await restarted.close();
     if (previous.kind === "up" || previous.kind === "down") await previous.client.close();
     const started = await startServer(this.spec, this.#opener, { ...(signal === undefined ? {} : { signal }), maxTools: this.deps.maxToolsPerServer });
     if (started instanceof McpError) {
-      this.#apply({ type: "start-failed", reason: this.#opener.describeFailure(started), needsLogin: started instanceof LoginNeeded });
-    } else if (this.#state.kind === "closed") {
-      await started.client.close();
-    } else {
-      this.#apply({ type: "started", started });
+      this.#apply({ type: "start-failed", attempt, reason: this.#opener.describeFailure(started), needsLogin: started instanceof LoginNeeded });
+      return;
     }
+    this.#apply({ type: "started", attempt, started });
+    // Closed meanwhile, or superseded by a reconnect: nobody else will end what this start opened.
+    const now = this.#state;
+    if (now.kind !== "up" || now.client !== started.client) await started.client.close();
   }
 
   async #clientForCall(): Promise<McpClient | McpError> {
