@@ -1,4 +1,4 @@
-// End to end: `mca tools`, `mca call` and `mca mcp list` as scripts see them (DESIGN "Scripting contract").
+// End to end: `mca tools`, `mca call` and `mca mcp list` as scripts see them (the scripting contract, docs/scripting.md).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 

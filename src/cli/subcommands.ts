@@ -1,5 +1,5 @@
 // `mca tools`, `mca call`, `mca mcp list` and `mca sessions`: the slash commands' views for scripts, each with `--json`
-// (DESIGN "Scripting contract"). The JSON shapes are built field by field, so that what scripts parse
+// (the scripting contract, docs/scripting.md). The JSON shapes are built field by field, so that what scripts parse
 // never changes when an internal type grows. Nobody can be asked for approval here, so `ask` means deny.
 import type { AgentEvent, CallReport, Decision, Tool, Verdict } from "../kernel/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
