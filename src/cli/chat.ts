@@ -89,16 +89,109 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   /** Every text of a question passes the redaction too: a server's question may echo what it was given. */
   const asker = (): Asker => redactingAsker(createPromptsAsker(terminal), redact);
 
+  // The turn's state, read and changed by the handlers below.
   let running: AbortController | null = null;
   let runningLine: Promise<unknown> = Promise.resolve();
   let lastInterruptMs = Number.NEGATIVE_INFINITY;
+  let interruptedByUser = false;
+  /** Prompts typed while a turn ran, in order: sent as the next prompt when it ends. */
+  let queued: string[] = [];
+  /** The newest tool result, for /last. */
+  let lastResult: LastResult | undefined;
+  /** Tokens and estimated cost, per turn and for the session (/cost). */
+  const costs = createCostTally();
+  let ended = false;
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
   });
+  /** Ctrl-C at a question (an approval, a server's): it interrupts the turn, as Ctrl-C does elsewhere. */
+  const interruptAtQuestion = (): void => {
+    lastInterruptMs = deps.nowMs();
+    interruptedByUser = true;
+    running?.abort();
+  };
 
-  let ended = false;
-  const end = (code: number): void => {
+  // The input line and the turns call each other: what the line reports (a line, Ctrl-C, Ctrl-D) goes to
+  // the function declarations further down, which read the line, the agent and the commands' context.
+  const historyFile = promptHistoryFile(deps.state);
+  const input = createChatInput({
+    input: deps.input,
+    output: deps.output,
+    promptText: chalk.bold.cyan("› "),
+    history: loadPromptHistory(historyFile),
+    complete: (line) => completeLine(line, { commands: SLASH_COMMANDS.map((command) => command.name), tools: offeredToolNames, projectDir: deps.projectDir }),
+    onLine: (text) => {
+      // Kept as the user wrote it, one line per prompt; a pasted multi-line prompt is not kept.
+      if (text.trim() !== "") appendPromptHistory(historyFile, text.trim());
+      onLine(text);
+    },
+    onInterrupt,
+    onEnd: () => end(0),
+  });
+
+  const agent = deps.makeAgent({
+    approve: async (request) => {
+      renderer.pause();
+      const answer = await input.suspend(() => promptForApproval(request, chalk, asker(), deps.output.rows));
+      if (answer !== "cancelled") return answer;
+      // Ctrl-C at the question: deny this call and interrupt the turn.
+      interruptAtQuestion();
+      return "deny";
+    },
+    emit: (event) => {
+      if (event.type === "tool_end") lastResult = { tool: event.tool, text: event.text, truncated: event.truncated };
+      if (event.type === "usage") costs.add(event.model, event.usage);
+      renderer.emit(event);
+    },
+  });
+
+  const statusLines = (): string[] => {
+    const context = agent.contextUse();
+    const servers = deps.servers();
+    return [
+      `model: ${deps.modelName?.() ?? "unknown"}`,
+      `context: ${contextText(context)}`,
+      `MCP servers: ${servers.length === 0 ? "none" : servers.map((server) => `${untrustedText(server.alias)} ${server.state}`).join(", ")}`,
+      `session: ${deps.sessionId ?? "unknown"} · project ${untrustedText(deps.projectDir)}`,
+    ];
+  };
+
+  const lendTerminal: TerminalLender = async (question) => {
+    renderer.pause();
+    const answer = await input.suspend(() => question({ asker: asker(), chalk }));
+    if (answer !== undefined) return answer;
+    interruptAtQuestion();
+    return undefined;
+  };
+  deps.onTerminal?.(lendTerminal);
+  const { mcpLogin } = deps;
+  // Above the input line when it is shown, held while a question owns the terminal, else between the turn's lines.
+  deps.onNotices?.((text) => (running === null || input.suspended ? input.printAbove(text) : renderer.note(text)));
+
+  const context = {
+    agent,
+    servers: deps.servers,
+    print: (text: string) => out(text.endsWith("\n") ? text : `${text}\n`),
+    warn: (text: string) => out(`${chalk.red(text)}\n`),
+    get width() {
+      return width();
+    },
+    lastResult: () => lastResult,
+    costLines: () => costs.sessionLines(),
+    statusLines: () => statusLines(),
+    ...(deps.switchModel === undefined ? {} : { switchModel: deps.switchModel }),
+    ...(mcpLogin === undefined ? {} : { mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => mcpLogin(alias, print, fail, lendTerminal) }),
+    ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
+    // A pager needs a real terminal; elsewhere /last prints.
+    ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),
+  };
+
+  function offeredToolNames(): string[] {
+    return agent.tools.map((tool) => tool.name);
+  }
+
+  function end(code: number): void {
     if (ended) return;
     ended = true;
     input.close();
@@ -113,17 +206,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       clearTimeout(limit);
       finish(code);
     });
-  };
+  }
 
-  /** Tokens and estimated cost, per turn and for the session (/cost). */
-  const costs = createCostTally();
-  /** The newest tool result, for /last. */
-  let lastResult: LastResult | undefined;
-  /** Prompts typed while a turn ran, in order: sent as the next prompt when it ends. */
-  let queued: string[] = [];
-  let interruptedByUser = false;
-
-  const start = (text: string): void => {
+  function start(text: string): void {
     const controller = new AbortController();
     running = controller;
     interruptedByUser = false;
@@ -151,9 +236,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       }
       input.prompt();
     });
-  };
+  }
 
-  const onLine = (line: string): void => {
+  function onLine(line: string): void {
     const text = line.trim();
     if (running !== null) {
       if (text === "") return;
@@ -166,9 +251,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       return;
     }
     start(text);
-  };
+  }
 
-  const onInterrupt = (hadText: boolean): void => {
+  function onInterrupt(hadText: boolean): void {
     const now = deps.nowMs();
     const again = now - lastInterruptMs <= DOUBLE_INTERRUPT_WINDOW_MS;
     lastInterruptMs = now;
@@ -181,85 +266,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     // The input line stays where the Ctrl-C left it: the hint goes below it, then a fresh prompt.
     out(`\n${chalk.dim(`${hadText ? "cleared · " : ""}Ctrl-C again now to exit, or Ctrl-D`)}\n`);
     input.prompt();
-  };
-
-  const historyFile = promptHistoryFile(deps.state);
-  const input = createChatInput({
-    input: deps.input,
-    output: deps.output,
-    promptText: chalk.bold.cyan("› "),
-    history: loadPromptHistory(historyFile),
-    complete: (line) => completeLine(line, { commands: SLASH_COMMANDS.map((command) => command.name), tools: () => agent.tools.map((tool) => tool.name), projectDir: deps.projectDir }),
-    onLine: (text) => {
-      // Kept as the user wrote it, one line per prompt; a pasted multi-line prompt is not kept.
-      if (text.trim() !== "") appendPromptHistory(historyFile, text.trim());
-      onLine(text);
-    },
-    onInterrupt,
-    onEnd: () => end(0),
-  });
-
-  const agent = deps.makeAgent({
-    approve: async (request) => {
-      renderer.pause();
-      const answer = await input.suspend(() => promptForApproval(request, chalk, asker(), deps.output.rows));
-      if (answer !== "cancelled") return answer;
-      // Ctrl-C at the question: deny this call and interrupt the turn, as Ctrl-C does elsewhere.
-      lastInterruptMs = deps.nowMs();
-      interruptedByUser = true;
-      running?.abort();
-      return "deny";
-    },
-    emit: (event) => {
-      if (event.type === "tool_end") lastResult = { tool: event.tool, text: event.text, truncated: event.truncated };
-      if (event.type === "usage") costs.add(event.model, event.usage);
-      renderer.emit(event);
-    },
-  });
-
-  const statusLines = (): string[] => {
-    const context = agent.contextUse();
-    const servers = deps.servers();
-    return [
-      `model: ${deps.modelName?.() ?? "unknown"}`,
-      `context: ${contextText(context)}`,
-      `MCP servers: ${servers.length === 0 ? "none" : servers.map((server) => `${untrustedText(server.alias)} ${server.state}`).join(", ")}`,
-      `session: ${deps.sessionId ?? "unknown"} · project ${untrustedText(deps.projectDir)}`,
-    ];
-  };
-
-  const lendTerminal: TerminalLender = async (question) => {
-    renderer.pause();
-    const answer = await input.suspend(() => question({ asker: asker(), chalk }));
-    if (answer !== undefined) return answer;
-    // Ctrl-C at the question interrupts the turn, as at an approval question.
-    lastInterruptMs = deps.nowMs();
-    interruptedByUser = true;
-    running?.abort();
-    return undefined;
-  };
-  deps.onTerminal?.(lendTerminal);
-  const { mcpLogin } = deps;
-  // Above the input line when it is shown, held while a question owns the terminal, else between the turn's lines.
-  deps.onNotices?.((text) => (running === null || input.suspended ? input.printAbove(text) : renderer.note(text)));
-
-  const context = {
-    agent,
-    servers: deps.servers,
-    print: (text: string) => out(text.endsWith("\n") ? text : `${text}\n`),
-    warn: (text: string) => out(`${chalk.red(text)}\n`),
-    get width() {
-      return width();
-    },
-    lastResult: () => lastResult,
-    costLines: () => costs.sessionLines(),
-    statusLines: () => statusLines(),
-    ...(deps.switchModel === undefined ? {} : { switchModel: deps.switchModel }),
-    ...(mcpLogin === undefined ? {} : { mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => mcpLogin(alias, print, fail, lendTerminal) }),
-    ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
-    // A pager needs a real terminal; elsewhere /last prints.
-    ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),
-  };
+  }
 
   if (deps.signal.aborted) end(0);
   else deps.signal.addEventListener("abort", () => end(0), { once: true });
