@@ -12,7 +12,7 @@ export const CLIENT_SCENARIOS: readonly string[] = [
   "sep-2322-client-request-state",
   "json-schema-ref-no-deref",
   "json-schema-2020-12-preservation",
-  // MCP authorization (spec §5.9): the 25 scored `auth/*` scenarios, each against the suite's own
+  // MCP authorization (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization): the 25 scored `auth/*` scenarios, each against the suite's own
   // authorization server, which answers the authorization URL itself (client.ts follows it headlessly).
   ...[
     "metadata-default",

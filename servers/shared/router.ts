@@ -132,7 +132,7 @@ function toolAnswer(identity: ServerIdentity, outcome: ToolOutcome): Answer {
   }
 }
 
-/** "Only if the request set _meta.progressToken" (spec digest §7). */
+/** "Only if the request set _meta.progressToken" (https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/progress). */
 function progressNotices(tool: string, meta: RequestMeta): Notification[] {
   if (meta.progressToken === undefined) return [];
   const params = { progressToken: meta.progressToken, progress: 1, total: 2, message: `${tool}: started` };

@@ -1,5 +1,5 @@
 // JSON-RPC error objects as the demo servers send them, and the HTTP status each code travels with
-// (spec digest §5.6, §10).
+// (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http).
 import type { JsonRpcFailure, JsonRpcId } from "../../src/mcp/index.js";
 
 export const PARSE_ERROR = -32700;

@@ -15,7 +15,7 @@ export type ToolDefinition = {
 export type ToolCall = {
   readonly arguments: JsonObject;
   readonly meta: RequestMeta;
-  /** MRTR retry fields (spec digest §3), passed through untouched. */
+  /** MRTR retry fields (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr), passed through untouched. */
   readonly inputResponses?: JsonObject;
   readonly requestState?: string;
 };

@@ -1,4 +1,4 @@
-// `close_ticket`: asks the user to confirm through a multi round-trip request (spec digest §3, MRTR). The
+// `close_ticket`: asks the user to confirm through a multi round-trip request (MRTR, https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr). The
 // first call answers `input_required` with an elicitation and an opaque requestState; the retry carries
 // the answer and that state back, and only then is the ticket closed.
 import { isJsonObject } from "../shared/json.js";
@@ -60,7 +60,7 @@ export function createCloseTicketTool(store: TicketStore): ToolEntry {
         return { kind: "error", error: rpcError(INVALID_PARAMS, "Invalid params: requestState does not belong to this request") };
       }
       const answer = inputResponses["confirm"];
-      // A missing answer is asked for again rather than treated as an error (spec digest §3).
+      // A missing answer is asked for again rather than treated as an error, as MRTR has it.
       if (!isJsonObject(answer)) return askToConfirm(id);
       const content = answer["content"];
       switch (answer["action"]) {

@@ -1,4 +1,4 @@
-// Streamable HTTP header validation (spec digest §5.4): the standard headers must be present and equal to
+// Streamable HTTP header validation (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http): the standard headers must be present and equal to
 // what the body says, and an `x-mcp-header` argument must travel as a matching `Mcp-Param-*` header.
 // Every failure is 400 + -32020. Names are case-insensitive, values case-sensitive, OWS is trimmed.
 import { decodeHeaderValue } from "../../src/mcp/index.js";

@@ -1,4 +1,4 @@
-// The checks made before a body is read (spec digest §5.7, §5.1): a foreign Origin or Host is refused
+// The checks made before a body is read (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http): a foreign Origin or Host is refused
 // with 403 (DNS rebinding), anything but POST to the endpoint with 405.
 import { failure, INVALID_REQUEST, rpcError } from "../shared/rpc-error.js";
 import type { Reply } from "./http-reply.js";
