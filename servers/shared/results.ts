@@ -1,5 +1,5 @@
 // Result envelopes: every result carries `resultType` and the server's identity in `_meta`; cacheable
-// ones also carry `ttlMs` and `cacheScope` (see docs/protocol.md).
+// ones also carry `ttlMs` and `cacheScope`: how long a client may keep the answer, and for whom.
 import { SERVER_INFO_KEY } from "./request-meta.js";
 import type { JsonObject } from "../../src/mcp/index.js";
 
