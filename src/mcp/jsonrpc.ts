@@ -93,6 +93,11 @@ export interface TransportHandlers {
   onMessage(message: JsonRpcMessage): void;
   /** The connection is gone for good (child exited, framer cap hit, closed); called at most once. */
   onClose(reason: Error): void;
+  /**
+   * A request the server took failed before its response came (an HTTP response stream broke, or carried
+   * what the protocol does not allow); the connection lives on. stdio has no such failure: its end is onClose.
+   */
+  onFailure?(requestId: JsonRpcId, error: Error): void;
   /** Something the user should hear about that does not end the connection (a line that is not JSON-RPC…). */
   onWarning?(message: string): void;
 }
@@ -109,10 +114,11 @@ export interface Transport {
   /** Connects (spawns the child; for HTTP, nothing to do). Rejects if the server cannot be reached at all. */
   start(handlers: TransportHandlers): Promise<void>;
   /**
-   * Sends one message. For stdio it settles once written. For HTTP it settles when the exchange is over:
-   * it rejects if that exchange fails without delivering a response for `message.id` (refused, broken
-   * stream, non-JSON-RPC reply), so the peer can fail exactly that request. `signal` stops the delivery
-   * where there is still something to stop (an HTTP exchange; a line once written is gone).
+   * Sends one message and settles once the server has taken it: on stdio once the line is written; over
+   * HTTP once the server answered the POST with a success status. It rejects when the message could not be
+   * delivered or was refused (an HTTP failure status, with what its body said). A request's response comes
+   * through onMessage, and a failure of its exchange after that point through onFailure. `signal` stops
+   * the delivery where there is still something to stop (an HTTP exchange; a line once written is gone).
    */
   send(message: JsonRpcMessage, signal?: AbortSignal): Promise<void>;
   /** Idempotent: a second call returns the same promise. */

@@ -142,6 +142,19 @@ describe("createPeer", () => {
     expect(await list).toEqual({ ok: true });
   });
 
+  it("fails exactly the request whose exchange failed after the server took it, and keeps the connection", async () => {
+    const { transport, peer, closes } = await startedPeer();
+    const failing = rejection(peer.request("tools/call", {}));
+    const other = peer.request("tools/list", {});
+    transport.failRequest(1, new McpError("broken", "the event stream broke before the response to request 1", { server: "srv" }));
+    transport.deliver({ jsonrpc: "2.0", id: 2, result: { ok: true } });
+    expect([summary(await failing), await other, closes]).toEqual([
+      { kind: "broken", message: "the event stream broke before the response to request 1", server: "srv" },
+      { ok: true },
+      [],
+    ]);
+  });
+
   it("rejects an aborted request at once and sends notifications/cancelled for it", async () => {
     const { transport, peer } = await startedPeer();
     const controller = new AbortController();

@@ -8,6 +8,7 @@ import {
   McpError,
   type JsonObject,
   type JsonRpcErrorObject,
+  type JsonRpcId,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -203,6 +204,11 @@ export function createPeer(options: PeerOptions): Peer {
     else send(reply).catch(cannotAnswer);
   }
 
+  /** One exchange failed after the server took the request: that request fails, the connection lives on. */
+  function onFailure(requestId: JsonRpcId, error: Error): void {
+    if (typeof requestId === "number") fail(requestId, asMcpError(error, "broken", server));
+  }
+
   function onClose(reason: Error): void {
     if (deadReason) return;
     const error = asMcpError(reason, "closed", server);
@@ -212,7 +218,7 @@ export function createPeer(options: PeerOptions): Peer {
 
   async function start(): Promise<void> {
     try {
-      await transport.start({ onMessage, onClose, onWarning: (message) => options.onWarning?.(message) });
+      await transport.start({ onMessage, onClose, onFailure, onWarning: (message) => options.onWarning?.(message) });
     } catch (error) {
       const reason = asMcpError(error, "closed", server);
       die(reason);

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { McpError } from "../jsonrpc.js";
 import { rejection } from "../test-support/mcp-rejection.js";
 import { HttpFailure } from "./failure.js";
 import { describeNetworkError, judgeReplyBody, MAX_REPLY_BYTES, startExchange, type ExchangeInput, type ReplyBody } from "./exchange.js";
@@ -183,8 +184,13 @@ async function startEndlessServer(reply: EndlessReply): Promise<EndlessServer> {
   return { url: new URL(`http://127.0.0.1:${address.port}/mcp`), written };
 }
 
-function exchangeWith(server: EndlessServer, overrides: Partial<ExchangeInput> = {}): { done: Promise<void>; handedUp: unknown[] } {
+/** The exchange's `done`, and the failure of its request after the server took it (`onFailed`). */
+function exchangeWith(server: EndlessServer, overrides: Partial<ExchangeInput> = {}): { done: Promise<void>; failedAfter: Promise<McpError>; handedUp: unknown[] } {
   const handedUp: unknown[] = [];
+  let failed: (error: McpError) => void = () => {};
+  const failedAfter = new Promise<McpError>((resolve) => {
+    failed = resolve;
+  });
   const agent = new http.Agent();
   const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "dump" } }));
   const exchange = startExchange({
@@ -200,11 +206,12 @@ function exchangeWith(server: EndlessServer, overrides: Partial<ExchangeInput> =
     serverRequestsAllowed: false,
     onSessionId: () => undefined,
     onFinished: () => agent.destroy(),
+    onFailed: (error) => failed(error),
     maxReplyBytes: MAX_REPLY_BYTES,
     redact: (text) => text,
     ...overrides,
   });
-  return { done: exchange.done, handedUp };
+  return { done: exchange.done, failedAfter, handedUp };
 }
 
 const RESULT_PREFIX = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"';
@@ -212,8 +219,10 @@ const RESULT_PREFIX = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"tex
 describe("startExchange: replies too large to read", () => {
   it("stops reading a JSON reply past 16 MiB and fails the request saying so, so that the server stops writing", async () => {
     const server = await startEndlessServer({ status: 200, contentType: "application/json", prefix: RESULT_PREFIX, filler: "x" });
-    const { done, handedUp } = exchangeWith(server);
-    const error = await rejection(done);
+    const { done, failedAfter, handedUp } = exchangeWith(server);
+    // A success status: the server took the request; the failure is the request's, not the send's.
+    await done;
+    const error = await failedAfter;
     expect({ kind: error.kind, message: error.message, handedUp }).toEqual({
       kind: "protocol",
       message: `${server.url.href} sent a message larger than 16 MiB in answer to request 1; it was not read to the end (the cap on one message)`,
@@ -225,7 +234,9 @@ describe("startExchange: replies too large to read", () => {
 
   it("stops reading an event past 16 MiB the same way", async () => {
     const server = await startEndlessServer({ status: 200, contentType: "text/event-stream", prefix: `data: ${RESULT_PREFIX}`, filler: "x" });
-    const error = await rejection(exchangeWith(server).done);
+    const { done, failedAfter } = exchangeWith(server);
+    await done;
+    const error = await failedAfter;
     expect(error.message).toBe(
       `${server.url.href} sent a message larger than 16 MiB in answer to request 1; it was not read to the end (the cap on one message)`,
     );

@@ -1,6 +1,8 @@
-// One Streamable HTTP exchange (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http): POST one message, read the reply — one JSON message or an
-// event stream scoped to the request — hand every message up, and settle once the response is in. A reply
-// that is not what the protocol allows, and a connection that fails, become McpErrors that say so.
+// One Streamable HTTP exchange (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http):
+// POST one message, settle once the server took it (a success status) or refused it, then read the reply —
+// one JSON message or an event stream scoped to the request — and hand every message up. A reply that is
+// not what the protocol allows, and a connection that fails, become McpErrors that say so: before the
+// server took the message, as the refusal; after, as the failure of the request it carried.
 import http from "node:http";
 import https from "node:https";
 import { describeError, type Redact } from "../../kernel/index.js";
@@ -47,6 +49,10 @@ export type ExchangeInput = {
   readonly onSessionId: (sessionId: string) => void;
   /** Called once, when the HTTP exchange is over (reply read to its end, or destroyed). */
   readonly onFinished: () => void;
+  /** A request the server took failed before its response was handed up (its stream broke…); called at most once. */
+  readonly onFailed: (error: McpError) => void;
+  /** Aborted: the exchange stops, failing with the signal's reason (an McpError) or as aborted. Not aborted yet when given. */
+  readonly signal?: AbortSignal;
   /** The cap on one message's bytes, a JSON reply or one event (MAX_REPLY_BYTES unless the transport was given another). */
   readonly maxReplyBytes: number;
   /** How long a failure status's body may take; ERROR_BODY_TIMEOUT_MS unless a test needs it short. */
@@ -58,15 +64,25 @@ export type ExchangeInput = {
 };
 
 export interface Exchange {
-  /** Resolves when the response arrived (a notification: when the reply was accepted); rejects with an McpError. */
+  /**
+   * Resolves when the server took the message (a success status); rejects with the McpError of a refusal
+   * (a failure status, with what its body said) or of a connection that failed before it. What fails after
+   * goes to `onFailed`.
+   */
   readonly done: Promise<void>;
-  /** Settles `done` with `reason` if still pending and destroys the request and its stream. */
+  /** Fails the exchange with `reason` (its `done` if still pending) and destroys the request and its stream. */
   abort(reason: McpError): void;
 }
 
 export function startExchange(input: ExchangeInput): Exchange {
   const { server, shownUrl, requestId, subject } = input;
+  /** `done` settled: the server took the message, or the exchange failed before it did. */
   let settled = false;
+  /** A request's own response was handed up: what fails afterwards concerns nobody. */
+  let answered = false;
+  /** The server took the message (a success status). */
+  let taken = false;
+  let failedAfter = false;
   let stopped = false;
   let finished = false;
   let request: http.ClientRequest | undefined;
@@ -83,16 +99,34 @@ export function startExchange(input: ExchangeInput): Exchange {
   function settle(error?: McpError): void {
     if (settled) return;
     settled = true;
-    if (error === undefined) resolve();
-    else reject(error);
+    if (error !== undefined) return reject(error);
+    taken = true;
+    resolve();
+  }
+
+  /** Before the server took the message, `done` fails; after, the request it carried (unless its response came). */
+  function failWith(error: McpError): void {
+    if (!settled) return settle(error);
+    if (!taken || requestId === undefined || answered || failedAfter) return;
+    failedAfter = true;
+    input.onFailed(error);
   }
   function fail(kind: McpErrorKind, text: string): void {
-    if (!settled) settle(new McpError(kind, input.redact(text), { server }));
+    failWith(new McpError(kind, input.redact(text), { server }));
   }
   /** A failure on a reply's status: the login above reads the status and the challenge. */
   function failOnStatus(failure: ReplyFailure, status: number, wwwAuthenticate: string | undefined): void {
     const { kind, text, code, data } = failure;
-    if (!settled) settle(new HttpFailure(kind, input.redact(text), { server, code, data, status, wwwAuthenticate }));
+    failWith(new HttpFailure(kind, input.redact(text), { server, code, data, status, wwwAuthenticate }));
+  }
+  function onAbort(): void {
+    const reason: unknown = input.signal?.reason;
+    abort(reason instanceof McpError ? reason : new McpError("aborted", `${subject} was stopped`, { server }));
+  }
+  function abort(reason: McpError): void {
+    if (finished) return;
+    failWith(reason);
+    stop();
   }
   function stop(): void {
     stopped = true;
@@ -107,6 +141,7 @@ export function startExchange(input: ExchangeInput): Exchange {
     if (finished) return;
     finished = true;
     clearTimeout(graceTimer);
+    input.signal?.removeEventListener("abort", onAbort);
     // The request closes before its response reports a cut: name what was cut here too.
     failBroken();
     input.onFinished();
@@ -121,12 +156,12 @@ export function startExchange(input: ExchangeInput): Exchange {
 
   /** A server's error text may echo what it was sent (a token): it passes the same redaction as ours. */
   function handUp(message: JsonRpcMessage): void {
+    if (requestId !== undefined && isResponseTo(message, requestId)) answered = true;
     if ("error" in message) input.onMessage({ ...message, error: { ...message.error, message: input.redact(message.error.message) } });
     else input.onMessage(message);
   }
 
   function readEventStream(res: http.IncomingMessage): void {
-    let answered = false;
     const reader = createSseReader((data) => {
       // 2025-11-25 servers that can resume "SHOULD immediately send an SSE event consisting of an event ID
       // and an empty data field" (priming): no message travels in it.
@@ -146,11 +181,9 @@ export function startExchange(input: ExchangeInput): Exchange {
         fail("protocol", `the event stream from ${shownUrl} for ${subject} carried a response to another request`);
         return stop();
       }
+      const first = isOwnResponse && !answered;
       handUp(message);
-      if (answered || !isOwnResponse) return;
-      answered = true;
-      settle();
-      graceTimer = setTimeout(stop, TRAILING_EVENTS_GRACE_MS);
+      if (first) graceTimer = setTimeout(stop, TRAILING_EVENTS_GRACE_MS);
     }, input.maxReplyBytes);
     res.on("data", (chunk: Buffer) => {
       if (!stopped && reader.push(chunk) !== undefined) tooLarge();
@@ -208,12 +241,15 @@ export function startExchange(input: ExchangeInput): Exchange {
     const challenge = status === 401 || status === 403 ? res.headers["www-authenticate"] : undefined;
     const held = input.holdAuthChallenges === true && challenge !== undefined;
     if (verdict.handUp !== undefined && !held) handUp(verdict.handUp);
-    if (verdict.outcome === "accepted" && !held) return settle();
+    if (verdict.outcome === "accepted" && !held) return;
     if (verdict.outcome === "accepted") return failOnStatus({ kind: "protocol", text: `${shownUrl} refused ${subject} (HTTP ${status})` }, status, challenge);
     failOnStatus(verdict.failure, status, challenge);
   }
 
   function onResponse(res: http.IncomingMessage): void {
+    const status = res.statusCode ?? 0;
+    // A success status is the server taking the message; what its body or stream carries comes after.
+    if (status >= 200 && status < 300) settle();
     const sessionId = res.headers["mcp-session-id"];
     if (typeof sessionId === "string" && SESSION_ID.test(sessionId)) input.onSessionId(sessionId);
     // Errors of the response surface as its "close" without `complete`; the listener keeps them from throwing.
@@ -254,15 +290,9 @@ export function startExchange(input: ExchangeInput): Exchange {
     req.end(input.body);
   }
 
+  input.signal?.addEventListener("abort", onAbort, { once: true });
   post();
-  return {
-    done,
-    abort(reason) {
-      if (finished) return;
-      settle(reason);
-      stop();
-    },
-  };
+  return { done, abort };
 }
 
 // ---------------------------------------------------------------------------------------------------

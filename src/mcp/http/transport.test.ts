@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { buildRequestMeta } from "../client.js";
 import { McpError, type JsonObject, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc.js";
-import { createMessageInbox } from "../test-support/http-message-inbox.js";
+import { createMessageInbox, type MessageInbox } from "../test-support/http-message-inbox.js";
 import { rejection as failure, summary } from "../test-support/mcp-rejection.js";
 import { type ScriptedExchange, sseEvent, startScriptedHttpServer, unusedLoopbackUrl } from "../test-support/scripted-http-server.js";
 import { HttpFailure } from "./failure.js";
@@ -41,6 +41,14 @@ async function setup(script: readonly ScriptedExchange[], options: Partial<HttpT
   cleanups.push(() => transport.close());
   await transport.start(inbox.handlers);
   return { server, inbox, transport };
+}
+
+/** A request the server took (its send resolves), and the failure its exchange then reported through onFailure. */
+async function failureAfterTaken(sent: Promise<void>, inbox: MessageInbox, requestId: number): Promise<McpError> {
+  await sent;
+  const error = await inbox.failureOf(requestId);
+  if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
+  return error;
 }
 
 /** A started transport to a URL of the test's own making (another path, another scheme). */
@@ -89,7 +97,7 @@ describe("createHttpTransport: request headers", () => {
     const listed = result(1, { tools: [{ name: "broken", inputSchema: invalid }] });
     const { inbox, transport } = await setup([{ method: "tools/list", reply: { kind: "json", body: listed } }]);
     await transport.send(request(1, "tools/list"));
-    expect({ messages: inbox.messages, warnings: inbox.warnings }).toEqual({ messages: [listed], warnings: [] });
+    expect({ message: await inbox.next(), warnings: inbox.warnings }).toEqual({ message: listed, warnings: [] });
   });
 
   it("sends Mcp-Name only for tools/call, prompts/get and resources/read", async () => {
@@ -208,12 +216,12 @@ describe("createHttpTransport: request headers", () => {
 });
 
 describe("createHttpTransport: replies", () => {
-  it("hands up a JSON reply and settles the send", async () => {
+  it("settles the send once the server took the request, and hands up its JSON reply", async () => {
     const { server, inbox, transport } = await setup([
       { method: "tools/list", reply: { kind: "json", body: result(1, { tools: [] }) } },
     ]);
     await transport.send(request(1, "tools/list"));
-    expect(inbox.messages).toEqual([result(1, { tools: [] })]);
+    expect(await inbox.next()).toEqual(result(1, { tools: [] }));
     expect(server.missing()).toEqual([]);
   });
 
@@ -230,7 +238,7 @@ describe("createHttpTransport: replies", () => {
       },
     ]);
     await transport.send(request(7, "tools/call", { name: "search", arguments: {} }));
-    expect(inbox.messages).toEqual([progress(1), result(7, { content: [] })]);
+    await expect.poll(() => inbox.messages).toEqual([progress(1), result(7, { content: [] })]);
 
     later.open();
     expect([await inbox.next(), await inbox.next(), await inbox.next()]).toEqual([
@@ -240,13 +248,15 @@ describe("createHttpTransport: replies", () => {
     ]);
   });
 
-  it("settles as soon as the response arrives, while the stream is still open", async () => {
-    const end = gate();
-    const { server, transport } = await setup([
-      { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(result(3)), end.promise], then: "end" } },
+  it("settles the send once the server took the request, before its stream carries the response", async () => {
+    const respond = gate();
+    const { server, inbox, transport } = await setup([
+      { method: "tools/call", reply: { kind: "sse", parts: [respond.promise, sseEvent(result(3))], then: "end" } },
     ]);
     await transport.send(request(3, "tools/call", { name: "search" }));
-    end.open();
+    expect(inbox.messages).toEqual([]);
+    respond.open();
+    expect(await inbox.next()).toEqual(result(3));
     expect(server.missing()).toEqual([]);
   });
 
@@ -258,11 +268,11 @@ describe("createHttpTransport: replies", () => {
     await server.received[0]?.socketClosed;
   });
 
-  it("rejects at once with kind broken when the stream breaks before the response", async () => {
+  it("fails the request (the server took it) at once with kind broken when the stream breaks before the response", async () => {
     const { server, inbox, transport } = await setup([
       { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(progress(1))], then: "destroy" } },
     ]);
-    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    const error = await failureAfterTaken(transport.send(request(7, "tools/call", { name: "search" })), inbox, 7);
     expect(summary(error)).toEqual({
       kind: "broken",
       server: "tickets",
@@ -271,11 +281,11 @@ describe("createHttpTransport: replies", () => {
     expect(inbox.messages).toEqual([progress(1)]);
   });
 
-  it("rejects with kind broken when the stream ends without the response", async () => {
-    const { server, transport } = await setup([
+  it("fails the request with kind broken when the stream ends without the response", async () => {
+    const { server, inbox, transport } = await setup([
       { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(progress(1))], then: "end" } },
     ]);
-    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    const error = await failureAfterTaken(transport.send(request(7, "tools/call", { name: "search" })), inbox, 7);
     expect(summary(error)).toEqual({
       kind: "broken",
       server: "tickets",
@@ -285,7 +295,7 @@ describe("createHttpTransport: replies", () => {
 
   it("fails a reply that outgrows the cap on one reply, JSON or event stream, with a message naming the cap", async () => {
     const big = { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "x".repeat(5000) }] } };
-    const { server, transport } = await setup(
+    const { server, inbox, transport } = await setup(
       [
         { method: "tools/call", reply: { kind: "json", body: big } },
         { method: "tools/call", reply: { kind: "sse", parts: [sseEvent({ ...big, id: 2 })], then: "end" } },
@@ -293,7 +303,7 @@ describe("createHttpTransport: replies", () => {
       { maxReplyBytes: 1000 },
     );
     for (const id of [1, 2]) {
-      const error = await failure(transport.send(request(id, "tools/call", { name: "search" })));
+      const error = await failureAfterTaken(transport.send(request(id, "tools/call", { name: "search" })), inbox, id);
       expect(summary(error)).toEqual({
         kind: "protocol",
         server: "tickets",
@@ -306,14 +316,14 @@ describe("createHttpTransport: replies", () => {
     const parts = [...Array.from({ length: 20 }, (_, index) => sseEvent(progress(index))), sseEvent(result(1))];
     const { inbox, transport } = await setup([{ method: "tools/call", reply: { kind: "sse", parts, then: "end" } }], { maxReplyBytes: 1000 });
     await transport.send(request(1, "tools/call", { name: "search" }));
-    expect(inbox.messages.length).toBe(21);
+    await expect.poll(() => inbox.messages.length).toBe(21);
   });
 
   it("fails the exchange, handing nothing up, when the stream carries a response to another request", async () => {
     const { server, inbox, transport } = await setup([
       { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(result(6)), sseEvent(result(7))], then: "end" } },
     ]);
-    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    const error = await failureAfterTaken(transport.send(request(7, "tools/call", { name: "search" })), inbox, 7);
     expect(summary(error)).toEqual({
       kind: "protocol",
       server: "tickets",
@@ -322,12 +332,12 @@ describe("createHttpTransport: replies", () => {
     expect(inbox.messages).toEqual([]);
   });
 
-  it("rejects a server-to-client request on the stream as a protocol violation and does not hand it up", async () => {
+  it("fails the request on a server-to-client request on its stream, a protocol violation, and does not hand it up", async () => {
     const sampling = { jsonrpc: "2.0", id: 99, method: "sampling/createMessage", params: {} };
     const { server, inbox, transport } = await setup([
       { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(sampling), sseEvent(result(7))], then: "end" } },
     ]);
-    const error = await failure(transport.send(request(7, "tools/call", { name: "search" })));
+    const error = await failureAfterTaken(transport.send(request(7, "tools/call", { name: "search" })), inbox, 7);
     expect(summary(error)).toEqual({
       kind: "protocol",
       server: "tickets",
@@ -361,7 +371,7 @@ describe("createHttpTransport: replies", () => {
     const notFound = { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Unknown tool" } };
     const { inbox, transport } = await setup([{ method: "tools/call", reply: { kind: "json", status: 200, body: notFound } }]);
     await transport.send(request(1, "tools/call", { name: "search" }));
-    expect(inbox.messages).toEqual([notFound]);
+    expect(await inbox.next()).toEqual(notFound);
   });
 
   it("rejects with the server's code when the body is an error without an id", async () => {
@@ -391,11 +401,11 @@ describe("createHttpTransport: replies", () => {
     });
   });
 
-  it("rejects a reply of an unexpected content type", async () => {
-    const { server, transport } = await setup([
+  it("fails the request on a reply of an unexpected content type", async () => {
+    const { server, inbox, transport } = await setup([
       { method: "tools/list", reply: { kind: "text", status: 200, contentType: "text/plain", body: "hello" } },
     ]);
-    const error = await failure(transport.send(request(1, "tools/list")));
+    const error = await failureAfterTaken(transport.send(request(1, "tools/list")), inbox, 1);
     expect(summary(error)).toEqual({
       kind: "protocol",
       server: "tickets",
@@ -408,7 +418,7 @@ describe("createHttpTransport: replies", () => {
       { method: "tools/list", reply: { kind: "text", status: 200, contentType: "text/plain", body: JSON.stringify(result(1)) } },
     ]);
     await transport.send(request(1, "tools/list"));
-    expect(inbox.messages).toEqual([result(1)]);
+    expect(await inbox.next()).toEqual(result(1));
   });
 
   it("accepts 202 with Content-Type application/json and the body null for a notification, and hands up nothing", async () => {
@@ -556,7 +566,7 @@ describe("createHttpTransport: authorization", () => {
     await transport.send(request(1, "tools/list"));
     expect(login.seen).toEqual([{ status: 401, challenge: CHALLENGE }]);
     expect(server.received.map((received) => received.headers.authorization)).toEqual([undefined, "Bearer access-token-1"]);
-    expect(inbox.messages).toEqual([result(1, { tools: [] })]);
+    expect(await inbox.next()).toEqual(result(1, { tools: [] }));
     expect(login.accepted()).toBe(1);
   });
 

@@ -146,16 +146,15 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       onFinished: () => {
         inFlight.delete(exchange);
       },
+      onFailed: (error) => {
+        if (requestId !== undefined) started.onFailure?.(requestId, error);
+      },
+      ...(signal === undefined ? {} : { signal }),
       // A token is a secret like the user's header values: never in an error's text.
       redact: redactWith(authorization),
       holdAuthChallenges: options.auth !== undefined,
     });
     inFlight.add(exchange);
-    if (signal !== undefined) {
-      const onAbort = (): void => exchange.abort(stopped(server, subject, signal));
-      signal.addEventListener("abort", onAbort, { once: true });
-      void exchange.done.catch(() => undefined).finally(() => signal.removeEventListener("abort", onAbort));
-    }
     const sentSession = sessionId;
     if (sentSession === undefined) return exchange.done;
     return exchange.done.catch((error: unknown) => {

@@ -18,6 +18,8 @@ export interface InMemoryTransport extends Transport {
   readonly signals: () => (AbortSignal | undefined)[];
   deliver(message: JsonRpcMessage): void;
   die(reason: Error): void;
+  /** Reports one request's exchange as failed after the server took it, as the HTTP transport does. */
+  failRequest(requestId: number, reason: Error): void;
   warn(message: string): void;
 }
 
@@ -48,6 +50,7 @@ export function createInMemoryTransport(options: InMemoryTransportOptions = {}):
     signals: () => [...signals],
     deliver,
     die: (reason) => handlers?.onClose(reason),
+    failRequest: (requestId, reason) => handlers?.onFailure?.(requestId, reason),
     warn: (message) => handlers?.onWarning?.(message),
     async start(startHandlers) {
       handlers = startHandlers;
