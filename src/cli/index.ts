@@ -1,7 +1,9 @@
 // The public surface of src/cli: the rest of the program imports this folder only through here. Only the
-// process's edges are loaded with it; every mode is imported by main.ts when chosen (the lazy seams), so
-// the rest is exported here as types.
+// process's edges are loaded with it (the command line, the runtime, and runInvocation, which imports each
+// step and mode when it is taken), so the rest is exported here as types.
 export * from "./program.js";
+export { runInvocation } from "./run-invocation.js";
+export { createRuntime, type Runtime } from "./runtime.js";
 export type { InputAnswers } from "./input/answers-file.js";
 export type { CliInputResponder } from "./input/responder.js";
 export type { ServerReconnect, ServerStatus, ServerStatusProvider } from "./mcp-servers.js";

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../kernel/index.js";
 import { mountServers, type McpConfig } from "../mcp/index.js";
 import { startOAuthLoopbackServer, type OAuthLoopbackServer } from "../mcp/test-support/oauth-loopback-server.js";
-import { browserCommand, growingRedactor, loginDeps, loginStore, openWithPlatformBrowser, runMcpLogin, runMcpLogout, type LoginDepsForCommand } from "./mcp-login.js";
+import { browserCommand, loginDeps, loginStore, openWithPlatformBrowser, runMcpLogin, runMcpLogout, type LoginDepsForCommand } from "./mcp-login.js";
 import { startupFailureLines } from "./mcp-servers.js";
 import type { TerminalLender } from "./terminal.js";
 import { createScriptedAsker, type ScriptedAnswer } from "./test-support/scripted-asker.js";
@@ -165,14 +165,5 @@ describe("mca mcp logout", () => {
     expect(await stat(file).catch(() => "gone")).toBe("gone");
     expect(await runMcpLogout(deps, "tickets")).toBe(0);
     expect(output).toEqual([`Logged out of tickets: removed ${file}\n`, "No login stored for tickets\n"]);
-  });
-});
-
-describe("growingRedactor", () => {
-  it("hides a secret added after it was made, in every text it redacts afterwards", () => {
-    const { redact, add } = growingRedactor(["config-secret"]);
-    expect(redact("config-secret and access-token-1")).toBe("[redacted] and access-token-1");
-    add("access-token-1");
-    expect(redact("config-secret and access-token-1")).toBe("[redacted] and [redacted]");
   });
 });

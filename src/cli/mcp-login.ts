@@ -5,7 +5,6 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { userConfigDir } from "../config/index.js";
-import { createRedactor, liveRedactor, secretsIn, type Redact } from "../kernel/index.js";
 import {
   createOAuthSession,
   createTokenStore,
@@ -37,23 +36,6 @@ export function loginStore(env: Env): TokenStore {
  */
 export function loginDeps(env: Env, addSecret: (secret: string) => void): LoginDeps {
   return { store: loginStore(env), onSecret: addSecret };
-}
-
-/**
- * The session's redaction set, open to secrets learnt after start-up (tokens read from the store, issued,
- * or refreshed): `redact` always hides every secret added so far.
- */
-export function growingRedactor(initial: readonly string[]): { readonly redact: Redact; add(secret: string): void } {
-  const secrets = new Set(initial);
-  let current = createRedactor(secrets);
-  return {
-    redact: liveRedactor(() => current),
-    add(secret) {
-      if (secrets.has(secret)) return;
-      for (const part of secretsIn([secret])) secrets.add(part);
-      current = createRedactor(secrets);
-    },
-  };
 }
 
 export type LoginDepsForCommand = {

@@ -1,10 +1,8 @@
-// The process's edges: the command line, parsed once by commander into a typed Invocation (nothing runs
-// here, so main.ts decides what to load for each path); mca's own version; and the one way out — close
-// every MCP connection and child, each bounded by CLOSE_TIMEOUT_MS, then exit with the given status.
+// The command line, parsed once by commander into a typed Invocation (nothing runs here, so runInvocation
+// decides what to load for each path), and mca's own version.
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { OUTPUT_FORMATS, type OutputFormat } from "./headless-output.js";
-import { describeError } from "../kernel/index.js";
 
 export interface CommonOptions {
   /** Accepted now and kept for the MCP mounting, which reads servers from this file. */
@@ -216,53 +214,4 @@ export function readPackageVersion(moduleUrl: string): string {
     }
   }
   return "0.0.0";
-}
-
-// Shutdown closes the closers main owns, then exits; calling it again changes nothing.
-
-/** Longer than a stdio server's own teardown (stdin close, then SIGTERM, then SIGKILL, 2 s apart). */
-export const CLOSE_TIMEOUT_MS = 5000;
-
-export type Closer = () => Promise<void> | void;
-
-export interface ShutdownDeps {
-  /** Read when shutdown runs, so closers registered after start-up are included. */
-  readonly closers: readonly Closer[];
-  readonly exit: (code: number) => void;
-  readonly warn: (text: string) => void;
-  readonly closeTimeoutMs?: number;
-}
-
-export type Shutdown = (code: number) => Promise<void>;
-
-export function createShutdown(deps: ShutdownDeps): Shutdown {
-  let running: Promise<void> | undefined;
-  return (code) => {
-    running ??= closeAll(deps).then(() => deps.exit(code));
-    return running;
-  };
-}
-
-/**
- * One closer after another, in the order they were registered, reading the list as it grows: the first
- * (the running mode settling) may still register more (connections mounted while it was stopping).
- */
-async function closeAll(deps: ShutdownDeps): Promise<void> {
-  const limitMs = deps.closeTimeoutMs ?? CLOSE_TIMEOUT_MS;
-  for (let index = 0; index < deps.closers.length; index += 1) {
-    const close = deps.closers[index];
-    if (close === undefined) continue;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), limitMs);
-    });
-    try {
-      const result = await Promise.race([Promise.resolve().then(close), timeout]);
-      if (result === "timeout") deps.warn(`a connection did not close within ${limitMs} ms; leaving it to the exit handler`);
-    } catch (error) {
-      deps.warn(`closing a connection failed: ${describeError(error)}`);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
 }

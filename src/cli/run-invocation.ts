@@ -1,0 +1,235 @@
+// One run of mca from its parsed command line. Each start-up step takes the one before's result, so the
+// order holds by construction: the project (its folder and state), then its trust and the answers to its
+// servers' questions (a Workspace), then the configured servers with their secrets known to the redactor
+// (ConfiguredServers), then the servers mounted, the session, and the mode. Every module a path does not
+// need is imported when the path is taken, so `mca --help` and the mock never load the Anthropic SDK.
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import type { McpConfig, MountedServers } from "../mcp/index.js";
+import type { ProjectState } from "../session/index.js";
+import type { InputAnswers } from "./input/answers-file.js";
+import type { CliInputResponder } from "./input/responder.js";
+import type { MountDeps, ServerReconnect, ServerStatus, ServerStatusProvider } from "./mcp-servers.js";
+import { USAGE_EXIT_CODE, type Invocation } from "./program.js";
+import { runMode, sessionMode, stdinIsTerminal, type ModeInvocation } from "./run-mode.js";
+import { INTERRUPTED_EXIT_CODE, type Runtime } from "./runtime.js";
+import type { SettledTrust } from "./trust.js";
+
+/** An invocation that runs in the project with its servers mounted (everything but help, trust and the sessions list). */
+type WorkInvocation = Exclude<Invocation, { kind: "exit" | "trust" | "sessions" }>;
+
+/** The project a run works in, its trust settled and the answers to its servers' questions ready. */
+interface Workspace {
+  readonly invocation: WorkInvocation;
+  readonly projectDir: string;
+  readonly state: ProjectState;
+  readonly project: SettledTrust;
+  readonly inputResponder: CliInputResponder;
+  readonly answers?: InputAnswers;
+}
+
+/**
+ * The servers of the config, read once the workspace is settled: every configured secret is known to the
+ * runtime's redactor by now, and every child they start is taken down when the process exits.
+ */
+interface ConfiguredServers {
+  readonly workspace: Workspace;
+  readonly config: McpConfig | null;
+  readonly mountDeps: MountDeps;
+}
+
+/** The configured servers brought up (none when none is configured), as the modes see them. */
+interface Mounted {
+  readonly configured: ConfiguredServers;
+  readonly servers: MountedServers | undefined;
+  /** Each server's status as /mcp and `mca mcp list` show it: read afresh, redacted. */
+  readonly statuses: ServerStatusProvider;
+  /** `/mcp reconnect <alias>`; absent when no server is mounted. */
+  readonly reconnectServer?: ServerReconnect;
+}
+
+export async function runInvocation(runtime: Runtime, invocation: Invocation): Promise<number> {
+  if (invocation.kind === "exit") return invocation.code;
+  const { env } = runtime;
+  // Started in a subfolder, mca works on the whole project (the nearest folder upward with its markers).
+  const { findProjectRoot } = await import("../config/project-root.js");
+  const projectDir = findProjectRoot(process.cwd(), env.HOME ?? homedir());
+  if (invocation.kind === "trust") {
+    const { runTrustCommand } = await import("./trust.js");
+    return runTrustCommand({ projectDir, env, out: runtime.writeOut, err: runtime.writeErr, now: () => new Date() });
+  }
+  // mca's own state for this project lives in the user's state folder, never in the project.
+  const { listSessions, projectState } = await import("../session/index.js");
+  const state = projectState(projectDir, env, env.HOME ?? homedir());
+  if (invocation.kind === "sessions") {
+    const { runSessionsCommand } = await import("./subcommands.js");
+    return runSessionsCommand({ sessions: listSessions(state), out: runtime.writeOut }, invocation.json);
+  }
+  const workspace = await settleWorkspace(runtime, invocation, projectDir, state);
+  if (workspace instanceof Error) return usageError(runtime, workspace);
+  const servers = await readServers(runtime, workspace);
+  if (servers instanceof Error) return usageError(runtime, servers);
+  if (invocation.kind === "mcp-login" || invocation.kind === "mcp-logout") {
+    const { runMcpLogin, runMcpLogout } = await import("./mcp-login.js");
+    const commandDeps = { config: servers.config, env, out: runtime.writeOut, err: runtime.writeErr };
+    if (invocation.kind === "mcp-logout") return runMcpLogout(commandDeps, invocation.alias);
+    const interactive = stdinIsTerminal() && process.stdout.isTTY === true;
+    return runMcpLogin({ ...commandDeps, interactive, addSecret: runtime.addSecret }, invocation.alias);
+  }
+  const mounted = await mountServers(runtime, servers);
+  // Stopped (SIGTERM, Ctrl-C twice) while the servers were coming up: no mode starts; shutdown closes them.
+  if (runtime.interrupt.aborted) return INTERRUPTED_EXIT_CODE;
+  if (invocation.kind === "mcp-list") {
+    const { runMcpListCommand } = await import("./subcommands.js");
+    return runMcpListCommand({ servers: mounted.statuses, out: runtime.writeOut }, invocation.json);
+  }
+  return startSession(runtime, invocation, mounted);
+}
+
+function usageError(runtime: Runtime, error: Error): number {
+  runtime.warn(`mca: ${error.message}`);
+  return USAGE_EXIT_CODE;
+}
+
+/** Whether the chat can ask the user questions on the terminal (trust, approvals, MCP input requests). */
+function isInteractive(invocation: WorkInvocation): boolean {
+  return invocation.kind === "session" && invocation.print === undefined && stdinIsTerminal();
+}
+
+/**
+ * Whether the project's own files apply (asked once in the chat, told in one line elsewhere), and what this
+ * run answers when an MCP server asks for input: only the interactive chat has a person to ask;
+ * `--input-responses` is read and validated here, before any server is started.
+ */
+async function settleWorkspace(runtime: Runtime, invocation: WorkInvocation, projectDir: string, state: ProjectState): Promise<Workspace | Error> {
+  const { settleProjectTrust } = await import("./trust.js");
+  const interactive = isInteractive(invocation);
+  let asker;
+  if (interactive) {
+    const { createPromptsAsker } = await import("./terminal.js");
+    asker = createPromptsAsker({ stdin: process.stdin, stdout: process.stdout });
+  }
+  const { options } = invocation;
+  const project = await settleProjectTrust({
+    projectDir,
+    env: runtime.env,
+    mcpConfigFlag: options.mcpConfig,
+    trustFlag: options.trustProject,
+    asker,
+    warn: runtime.warn,
+    now: () => new Date(),
+  });
+  if (project instanceof Error) return project;
+  let answers: InputAnswers | undefined;
+  if (options.inputResponses !== undefined) {
+    const { loadInputAnswers } = await import("./input/answers-file.js");
+    const loaded = await loadInputAnswers(resolve(projectDir, options.inputResponses), options.inputResponses);
+    if (loaded instanceof Error) return loaded;
+    answers = loaded;
+  }
+  const { createCliInputResponder } = await import("./input/responder.js");
+  const inputResponder = createCliInputResponder({ interactive, projectDir, notify: runtime.warn, ...(answers === undefined ? {} : { answers }) });
+  return { invocation, projectDir, state, project, inputResponder, ...(answers === undefined ? {} : { answers }) };
+}
+
+/** The config the workspace allows, its secrets handed to the redactor before anything of it is shown. */
+async function readServers(runtime: Runtime, workspace: Workspace): Promise<ConfiguredServers | Error> {
+  const { configuredSecrets } = await import("../config/mcp-config.js");
+  const { loginDeps } = await import("./mcp-login.js");
+  const { readConfiguredServers } = await import("./mcp-servers.js");
+  // Loaded with the MCP client, before any of its children can exist.
+  const { killAllChildrenSync } = await import("../mcp/index.js");
+  runtime.atExit(killAllChildrenSync);
+  const { env } = runtime;
+  const mountDeps: MountDeps = {
+    // A login's tokens join the redaction set as they are read or issued.
+    logins: loginDeps(env, runtime.addSecret),
+    projectDir: workspace.projectDir,
+    configPath: workspace.invocation.options.mcpConfig,
+    project: workspace.project,
+    env,
+    clientVersion: runtime.version,
+    warn: runtime.warn,
+    inputResponder: workspace.inputResponder,
+    ...(workspace.answers === undefined ? {} : { inputAnswers: workspace.answers }),
+  };
+  const config = await readConfiguredServers(mountDeps);
+  if (config instanceof Error) return config;
+  for (const secret of configuredSecrets(config, env)) runtime.addSecret(secret);
+  return { workspace, config, mountDeps };
+}
+
+/** Redacted here as well: the chat prints statuses straight to the terminal, and one server's error may quote another's secret. */
+function shownStatus(status: ServerStatus, redact: (text: string) => string): ServerStatus {
+  return {
+    ...status,
+    error: status.error === null ? null : redact(status.error),
+    stderrTail: status.stderrTail === null ? null : redact(status.stderrTail),
+    ...(status.recentLogs === undefined ? {} : { recentLogs: status.recentLogs.map(redact) }),
+    ...(status.endpoint === undefined ? {} : { endpoint: redact(status.endpoint) }),
+  };
+}
+
+/** The configured servers brought up, closed at shutdown; one line for each that did not come up. */
+async function mountServers(runtime: Runtime, configured: ConfiguredServers): Promise<Mounted> {
+  const shown = (status: ServerStatus): ServerStatus => shownStatus(status, runtime.redact);
+  if (configured.config === null) return { configured, servers: undefined, statuses: () => [] };
+  const { mountConfiguredServers, startupFailureLines } = await import("./mcp-servers.js");
+  const servers = await mountConfiguredServers(configured.config, configured.mountDeps);
+  runtime.addCloser(() => servers.close());
+  for (const line of startupFailureLines(servers)) runtime.warn(line);
+  return {
+    configured,
+    servers,
+    statuses: () => servers.statuses().map(shown),
+    reconnectServer: async (alias, signal) => {
+      const status = await servers.reconnect(alias, signal);
+      return status instanceof Error ? status : { status: shown(status), remoteTools: servers.tools };
+    },
+  };
+}
+
+/** The session of a mode: its id, model and agent, over the mounted servers' tools. */
+async function startSession(runtime: Runtime, invocation: ModeInvocation, mounted: Mounted): Promise<number> {
+  const { setUpSession } = await import("./session.js");
+  const { runMcpLogin } = await import("./mcp-login.js");
+  const { workspace, config } = mounted.configured;
+  const startedAt = new Date().toISOString();
+  const sessionId = newSessionId(startedAt, process.pid);
+  const setup = await setUpSession({
+    projectDir: workspace.projectDir,
+    state: workspace.state,
+    env: runtime.env,
+    options: invocation.options,
+    project: workspace.project,
+    sessionId,
+    mode: sessionMode(invocation),
+    startedAt,
+    remoteTools: mounted.servers?.tools ?? [],
+    serverAliases: config?.servers.map((server) => server.alias) ?? [],
+    redact: runtime.redact,
+    ...(mounted.servers === undefined ? {} : { findTool: mounted.servers.findTool }),
+    warn: runtime.warn,
+    announceModel: invocation.kind === "session",
+  });
+  if (setup instanceof Error) return usageError(runtime, setup);
+  workspace.inputResponder.attachModel(setup.model);
+  return runMode(runtime, invocation, {
+    makeAgent: setup.makeAgent,
+    banner: setup.banner,
+    inputResponder: workspace.inputResponder,
+    projectDir: workspace.projectDir,
+    state: workspace.state,
+    sessionId,
+    statuses: mounted.statuses,
+    ...(mounted.reconnectServer === undefined ? {} : { reconnectServer: mounted.reconnectServer }),
+    mcpLogin: (alias, print, fail, lend) => runMcpLogin({ config, env: runtime.env, out: print, err: fail, interactive: true, addSecret: runtime.addSecret, lend }, alias),
+    switchModel: setup.switchModel,
+    modelName: () => setup.model.name,
+  });
+}
+
+/** Short enough to type after --resume, sorted by start time: `20261202-231834-4242` (UTC, then the pid). */
+function newSessionId(startedAt: string, pid: number): string {
+  return `${startedAt.slice(0, 10).replaceAll("-", "")}-${startedAt.slice(11, 19).replaceAll(":", "")}-${pid}`;
+}

@@ -1,0 +1,111 @@
+// The mode a run works in once its session is set up: `mca tools` and `mca call` once, -p and pipe mode
+// line by line without a terminal, or the chat on one. Each stops when the runtime's interrupt is aborted.
+import { createInterface } from "node:readline";
+import { isatty } from "node:tty";
+import type { ProjectState, SessionMode } from "../session/index.js";
+import type { CliInputResponder } from "./input/responder.js";
+import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
+import type { Invocation } from "./program.js";
+import type { Runtime } from "./runtime.js";
+import type { AgentFactory } from "./session.js";
+import type { TerminalLender } from "./terminal.js";
+
+/** An invocation that runs a mode: a session, `mca tools` or `mca call`. */
+export type ModeInvocation = Extract<Invocation, { kind: "session" | "tools" | "call" }>;
+
+/** What a mode is run with once the session is set up. */
+export interface ModeSetup {
+  readonly makeAgent: AgentFactory;
+  readonly banner: string;
+  readonly inputResponder: CliInputResponder;
+  readonly projectDir: string;
+  readonly state: ProjectState;
+  readonly sessionId: string;
+  /** The MCP servers' statuses as /mcp shows them. */
+  readonly statuses: ServerStatusProvider;
+  /** `/mcp reconnect <alias>`; absent when no server is mounted, and /mcp reconnect says so. */
+  readonly reconnectServer?: ServerReconnect;
+  /** `/mcp login <alias>` in the chat. */
+  readonly mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void, lend: TerminalLender) => Promise<number>;
+  readonly switchModel: (name: string) => Promise<string | Error>;
+  readonly modelName: () => string;
+}
+
+/** Asked of the descriptor, not of process.stdin: creating that stream costs a run that never reads it ~3 ms. */
+export function stdinIsTerminal(): boolean {
+  return isatty(0);
+}
+
+/** How the session's transcript names the run, for `mca sessions` and `--resume`. */
+export function sessionMode(invocation: ModeInvocation): SessionMode {
+  if (invocation.kind !== "session") return "call";
+  if (invocation.print !== undefined) return "print";
+  return stdinIsTerminal() ? "chat" : "pipe";
+}
+
+export async function runMode(runtime: Runtime, invocation: ModeInvocation, setup: ModeSetup): Promise<number> {
+  const { makeAgent, sessionId } = setup;
+  const reconnecting = setup.reconnectServer === undefined ? {} : { reconnectServer: setup.reconnectServer };
+  const modeDeps = { makeAgent, servers: setup.statuses, out: runtime.writeOut, err: runtime.writeErr, signal: runtime.interrupt };
+  switch (invocation.kind) {
+    case "tools": {
+      const { runToolsCommand } = await import("./subcommands.js");
+      return runToolsCommand(modeDeps, invocation.json);
+    }
+    case "call": {
+      const { runCallCommand } = await import("./subcommands.js");
+      return runCallCommand(modeDeps, invocation.tool, invocation.args, invocation.json);
+    }
+    case "session": {
+      const { runPipeMode } = await import("./pipe-mode.js");
+      const continueWith = `mca --resume ${sessionId} continues it`;
+      if (invocation.print !== undefined || !stdinIsTerminal()) {
+        // One line on stderr, so that stdout stays the answer alone.
+        runtime.warn(`mca: session ${sessionId} (${continueWith})`);
+        return runPipeMode({
+          ...modeDeps,
+          lines: invocation.print === undefined ? stdinLines(runtime.interrupt) : [invocation.print],
+          outputFormat: invocation.outputFormat,
+          ...reconnecting,
+        });
+      }
+      const { runChat } = await import("./chat.js");
+      const code = await runChat({
+        makeAgent,
+        servers: setup.statuses,
+        input: process.stdin,
+        output: process.stdout,
+        errorOutput: process.stderr,
+        color: (runtime.env.NO_COLOR ?? "") === "" && process.stdout.isTTY,
+        banner: setup.banner,
+        nowMs: Date.now,
+        signal: runtime.interrupt,
+        onTerminal: (lend) => setup.inputResponder.attachTerminal(lend),
+        projectDir: setup.projectDir,
+        state: setup.state,
+        env: runtime.env,
+        mcpLogin: setup.mcpLogin,
+        ...reconnecting,
+        switchModel: setup.switchModel,
+        modelName: setup.modelName,
+        sessionId,
+        redact: runtime.redact,
+        onNotices: runtime.showWarningsIn,
+      });
+      runtime.showWarningsIn(null);
+      runtime.writeOut(`session ${sessionId} · ${continueWith}\n`);
+      return code;
+    }
+    default: {
+      const unknown: never = invocation;
+      throw new Error(`unhandled invocation ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** Standard input line by line; an interrupt ends it, so pipe mode stops even while waiting for input. */
+function stdinLines(signal: AbortSignal): AsyncIterable<string> {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  signal.addEventListener("abort", () => lines.close(), { once: true });
+  return lines;
+}
