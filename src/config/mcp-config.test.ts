@@ -2,24 +2,43 @@ import { readFileSync } from "node:fs";
 import { truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { McpConfig } from "../mcp/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { ConfigError, MAX_CONFIG_FILE_BYTES, type Env } from "./config-reader.js";
-import { configuredSecrets, loadMcpConfig, mcpConfigAsWritten, parseMcpConfig } from "./mcp-config.js";
+import { configuredSecrets, loadMcpConfig, mcpConfigAsWritten, parseMcpConfig, type McpConfigFile } from "./mcp-config.js";
 
 const FILE = "mcp.config.json";
 
-function configOf(text: string, env: Env = {}): McpConfig {
+function configOf(text: string, env: Env = {}): McpConfigFile {
   const result = parseMcpConfig(text, FILE, env);
   if (result instanceof ConfigError) throw new Error(`expected a config, got: ${result.message}`);
   return result;
 }
 
-function errorOf(text: string, env: Env = {}): Pick<ConfigError, "file" | "path" | "detail" | "position" | "message"> {
+type ErrorFields = Pick<ConfigError, "file" | "path" | "detail" | "position" | "message">;
+
+function fieldsOf({ file, path, detail, position, message }: ConfigError): ErrorFields {
+  return { file, path, detail, position, message };
+}
+
+function errorOf(text: string, env: Env = {}): ErrorFields {
   const result = parseMcpConfig(text, FILE, env);
   if (!(result instanceof ConfigError)) throw new Error(`expected a ConfigError, got: ${JSON.stringify(result)}`);
-  const { file, path, detail, position, message } = result;
-  return { file, path, detail, position, message };
+  return fieldsOf(result);
+}
+
+/** The error of the one entry a config skips. */
+function skippedErrorOf(text: string, env: Env = {}): ErrorFields {
+  const { servers, skipped, warnings } = configOf(text, env);
+  const [only] = skipped;
+  if (only === undefined || skipped.length > 1 || servers.length > 0) throw new Error(`expected one entry skipped, got: ${JSON.stringify({ servers, skipped })}`);
+  expect(warnings).toEqual([]);
+  return fieldsOf(only.error);
+}
+
+/** What the user hears of a config beside its servers: each skipped alias with its message, then each warning. */
+function noticesOf(text: string, env: Env = {}): { skipped: { alias: string; message: string }[]; warnings: string[] } {
+  const { skipped, warnings } = configOf(text, env);
+  return { skipped: skipped.map(({ alias, error }) => ({ alias, message: error.message })), warnings: warnings.map((warning) => warning.message) };
 }
 
 /** A config with one server, written over several lines so that positions are easy to read. */
@@ -30,12 +49,14 @@ function oneServer(alias: string, server: Record<string, unknown>): string {
 describe("parseMcpConfig", () => {
   it("reads the shipped mcp.config.json, with the tickets port defaulting to 3115", () => {
     const text = readFileSync(new URL("../../mcp.config.json", import.meta.url), "utf8");
-    const expected = (port: string): McpConfig => ({
+    const expected = (port: string): McpConfigFile => ({
       file: FILE,
       servers: [
         { alias: "notes", transport: "stdio", command: "node", args: ["dist/servers/notes.js"], env: {}, enabled: true },
         { alias: "tickets", transport: "http", url: `http://127.0.0.1:${port}/mcp`, headers: {}, enabled: true },
       ],
+      skipped: [],
+      warnings: [],
     });
     expect(configOf(text)).toEqual(expected("3115"));
     expect(configOf(text, { TICKETS_PORT: "4000" })).toEqual(expected("4000"));
@@ -89,6 +110,8 @@ describe("parseMcpConfig", () => {
           enabled: true,
         },
       ],
+      skipped: [],
+      warnings: [],
     });
   });
 
@@ -104,12 +127,11 @@ describe("parseMcpConfig", () => {
     ]);
   });
 
-  it("rejects an inheritEnv that is not true or false, at its position", () => {
-    expect(errorOf(oneServer("all", { command: "x", inheritEnv: "yes" }))).toMatchObject({
+  it("skips a server whose inheritEnv is not true or false, naming its position", () => {
+    expect(skippedErrorOf(oneServer("all", { command: "x", inheritEnv: "yes" }))).toMatchObject({
       path: "mcpServers.all.inheritEnv",
       position: { line: 5, column: 21 },
     });
-    expect(errorOf(oneServer("remote", { url: "http://a/", inheritEnv: true }))).toMatchObject({ path: "mcpServers.remote.inheritEnv" });
   });
 
   it("reads an HTTP server's oauth settings with ${VAR} expanded", () => {
@@ -131,16 +153,15 @@ describe("parseMcpConfig", () => {
     expect(configuredSecrets(config, {})).toContain("s3cret-value");
   });
 
-  it("rejects oauth mistakes at their position", () => {
+  it("skips a server with an oauth mistake, naming its position", () => {
     const url = "https://example.com/mcp";
-    expect(errorOf(oneServer("gh", { url, oauth: { clientID: "x" } }))).toMatchObject({ path: "mcpServers.gh.oauth.clientID" });
-    expect(errorOf(oneServer("gh", { url, oauth: { clientSecret: "x" } }))).toMatchObject({
+    expect(skippedErrorOf(oneServer("gh", { url, oauth: { clientID: "x" } }))).toMatchObject({ path: "mcpServers.gh.oauth.clientID" });
+    expect(skippedErrorOf(oneServer("gh", { url, oauth: { clientSecret: "x" } }))).toMatchObject({
       path: "mcpServers.gh.oauth.clientSecret",
       detail: "needs a clientId beside it",
     });
-    expect(errorOf(oneServer("gh", { url, oauth: { callbackPort: 70000 } }))).toMatchObject({ path: "mcpServers.gh.oauth.callbackPort" });
-    expect(errorOf(oneServer("gh", { url, oauth: { scopes: "repo" } }))).toMatchObject({ path: "mcpServers.gh.oauth.scopes" });
-    expect(errorOf(oneServer("local", { command: "x", oauth: {} }))).toMatchObject({ path: "mcpServers.local.oauth" });
+    expect(skippedErrorOf(oneServer("gh", { url, oauth: { callbackPort: 70000 } }))).toMatchObject({ path: "mcpServers.gh.oauth.callbackPort" });
+    expect(skippedErrorOf(oneServer("gh", { url, oauth: { scopes: "repo" } }))).toMatchObject({ path: "mcpServers.gh.oauth.scopes" });
   });
 
   it.each(["http", "streamable-http", "streamableHttp"])('treats "type": "%s" as HTTP', (type) => {
@@ -152,7 +173,7 @@ describe("parseMcpConfig", () => {
   });
 
   it("accepts an empty mcpServers", () => {
-    expect(configOf('{"mcpServers": {}}')).toEqual({ file: FILE, servers: [] });
+    expect(configOf('{"mcpServers": {}}')).toEqual({ file: FILE, servers: [], skipped: [], warnings: [] });
   });
 
   it("rejects an alias written twice in the file, naming the alias and the file", () => {
@@ -183,16 +204,16 @@ describe("parseMcpConfig", () => {
     });
   });
 
-  it("rejects an empty alias", () => {
-    expect(errorOf('{"mcpServers": {"": {"command": "a"}}}')).toMatchObject({
+  it("skips a server with an empty alias", () => {
+    expect(skippedErrorOf('{"mcpServers": {"": {"command": "a"}}}')).toMatchObject({
       path: 'mcpServers[""]',
       detail: "an alias must not be empty",
     });
   });
 
-  it("names the variable and the path when a variable is not set", () => {
+  it("skips a server that uses a variable that is not set, naming the variable and the path", () => {
     const text = oneServer("tickets", { type: "http", url: "http://127.0.0.1/mcp", headers: { Authorization: "Bearer ${TICKETS_TOKEN}" } });
-    expect(errorOf(text)).toEqual({
+    expect(skippedErrorOf(text)).toEqual({
       file: FILE,
       path: "mcpServers.tickets.headers.Authorization",
       detail: "variable TICKETS_TOKEN is not set",
@@ -212,28 +233,27 @@ describe("parseMcpConfig", () => {
     });
   });
 
-  it("rejects an unknown field, listing the fields that are allowed", () => {
-    expect(errorOf(oneServer("notes", { comand: "node" }))).toEqual({
-      file: FILE,
-      path: "mcpServers.notes.comand",
-      detail: "unknown field (expected one of: type, timeoutMs, startupTimeoutMs, logLevel, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
-      position: { line: 4, column: 7 },
-      message:
-        "mcp.config.json:4:7: mcpServers.notes.comand: unknown field (expected one of: type, timeoutMs, startupTimeoutMs, logLevel, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
+  const STDIO_FIELDS = "type, timeoutMs, startupTimeoutMs, logLevel, enabled, disabled, alwaysAllow, autoApprove, trust, command, args, env, inheritEnv, cwd, maxLineBytes";
+
+  it("starts a server with an unknown field and warns of the field at its place, listing the fields mca reads", () => {
+    const config = configOf(oneServer("notes", { command: "node", comand: "node" }));
+    expect(config.servers).toEqual([{ alias: "notes", transport: "stdio", command: "node", args: [], env: {}, enabled: true }]);
+    expect(noticesOf(oneServer("notes", { command: "node", comand: "node" }))).toEqual({
+      skipped: [],
+      warnings: [`mcp.config.json:5:7: mcpServers.notes.comand: unknown field, ignored (mca reads: ${STDIO_FIELDS})`],
     });
   });
 
-  it("rejects a field of the other transport", () => {
-    expect(errorOf(oneServer("notes", { command: "node", url: "http://a/" }))).toMatchObject({
-      path: "mcpServers.notes.url",
-      detail: "unknown field (expected one of: type, timeoutMs, startupTimeoutMs, logLevel, enabled, command, args, env, inheritEnv, cwd, maxLineBytes)",
-    });
-  });
-
-  it("rejects an unknown top-level field", () => {
-    expect(errorOf('{"mcpServers": {}, "servers": {}}')).toMatchObject({
-      path: "servers",
-      detail: "unknown field (expected one of: mcpServers)",
+  it("warns of a field of the other transport and of an unknown top-level field, and reads the rest", () => {
+    const text = '{"mcpServers": {"notes": {"command": "node", "url": "http://a/", "oauth": {}}}, "servers": {}}';
+    expect(configOf(text).servers.map((server) => server.alias)).toEqual(["notes"]);
+    expect(noticesOf(text)).toEqual({
+      skipped: [],
+      warnings: [
+        "mcp.config.json:1:81: servers: unknown field, ignored (mca reads: mcpServers)",
+        `mcp.config.json:1:46: mcpServers.notes.url: unknown field, ignored (mca reads: ${STDIO_FIELDS})`,
+        `mcp.config.json:1:66: mcpServers.notes.oauth: unknown field, ignored (mca reads: ${STDIO_FIELDS})`,
+      ],
     });
   });
 
@@ -241,13 +261,12 @@ describe("parseMcpConfig", () => {
   const NOT_A_TIMEOUT = "must be a positive integer (milliseconds)";
   const LEVELS = 'must be one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"';
   const TYPES = 'must be one of "stdio", "http", "streamable-http", "streamableHttp"';
-  const SSE_HINT = ' (the old HTTP+SSE transport is not supported; Streamable HTTP is "http")';
+  const SSE = 'type "sse" (the 2024-11-05 HTTP+SSE transport) is not supported yet; the server\'s Streamable HTTP URL may work as "type": "http"';
   const HEADER_TEXT = "must be plain header text (no line breaks, nothing beyond U+00FF)";
 
   it.each([
     ["a url that is not a URL", { type: "http", url: "127.0.0.1:3115" }, "mcpServers.s.url", NOT_A_URL],
     ["a url of another scheme", { type: "http", url: "ftp://example.com/" }, "mcpServers.s.url", NOT_A_URL],
-    ["a missing url", { type: "http" }, "mcpServers.s.url", "is required"],
     ["a non-string command", { command: ["node"] }, "mcpServers.s.command", "must be a string, not an array"],
     ["a missing command", { args: [] }, "mcpServers.s.command", "is required"],
     ["an empty command", { command: "${EMPTY}" }, "mcpServers.s.command", "must not be empty"],
@@ -266,14 +285,18 @@ describe("parseMcpConfig", () => {
     ["a bad header name", { url: "http://a/", headers: { "X Key": "1" } }, 'mcpServers.s.headers["X Key"]', "is not a valid HTTP header name"],
     ["a header value with a line break", { url: "http://a/", headers: { X: "${EVIL}" } }, "mcpServers.s.headers.X", HEADER_TEXT],
     ["an unknown type", { type: "websocket", url: "ws://a/" }, "mcpServers.s.type", TYPES],
-    ["the old SSE type", { type: "sse", url: "http://a/" }, "mcpServers.s.type", `${TYPES}${SSE_HINT}`],
-  ])("rejects %s, naming its path", (_name, server, path, detail) => {
+    ["the old SSE type", { type: "sse", url: "http://a/" }, "mcpServers.s.type", SSE],
+    ["a missing url under any name", { type: "http", headers: {} }, "mcpServers.s.url", "is required (httpUrl and serverUrl are read as url too)"],
+    ["an httpUrl that is not a URL", { httpUrl: "localhost:3000" }, "mcpServers.s.httpUrl", NOT_A_URL],
+    ["a non-boolean disabled", { command: "x", disabled: "yes" }, "mcpServers.s.disabled", "must be true or false, not a string"],
+    ["a disabled that contradicts enabled", { command: "x", enabled: true, disabled: true }, "mcpServers.s.disabled", 'contradicts "enabled": true beside it'],
+  ])("skips a server with %s, naming its path", (_name, server, path, detail) => {
     const env = { EMPTY: "", EVIL: "a\r\nX-Injected: 1" };
-    expect(errorOf(oneServer("s", server), env)).toMatchObject({ path, detail });
+    expect(skippedErrorOf(oneServer("s", server), env)).toMatchObject({ path, detail });
   });
 
-  it("rejects a server that is not an object", () => {
-    expect(errorOf('{"mcpServers": {"s": "node x.js"}}')).toMatchObject({
+  it("skips a server that is not an object", () => {
+    expect(skippedErrorOf('{"mcpServers": {"s": "node x.js"}}')).toMatchObject({
       path: "mcpServers.s",
       detail: "must be an object, not a string",
     });
@@ -288,6 +311,130 @@ describe("parseMcpConfig", () => {
       path: "",
       detail: "must be an object, not an array",
       message: "mcp.config.json:1:1: must be an object, not an array",
+    });
+  });
+});
+
+describe("parseMcpConfig with entries copied from other hosts", () => {
+  it("reads disabled: true as a server that is not started, and disabled: false as one that is", () => {
+    const text = JSON.stringify({ mcpServers: { off: { command: "x", disabled: true }, on: { command: "y", disabled: false } } });
+    expect(configOf(text)).toEqual({
+      file: FILE,
+      servers: [
+        { alias: "off", transport: "stdio", command: "x", args: [], env: {}, enabled: false },
+        { alias: "on", transport: "stdio", command: "y", args: [], env: {}, enabled: true },
+      ],
+      skipped: [],
+      warnings: [],
+    });
+  });
+
+  it.each(["httpUrl", "serverUrl"])("reads %s as the url of an HTTP server", (field) => {
+    expect(configOf(oneServer("remote", { [field]: "https://${HOST}/mcp" }), { HOST: "example.com" }).servers).toEqual([
+      { alias: "remote", transport: "http", url: "https://example.com/mcp", headers: {}, enabled: true },
+    ]);
+  });
+
+  it("takes url and httpUrl that name the same URL once expanded", () => {
+    const text = oneServer("remote", { url: "https://example.com/mcp", httpUrl: "https://${HOST}/mcp" });
+    expect(configOf(text, { HOST: "example.com" }).servers).toEqual([{ alias: "remote", transport: "http", url: "https://example.com/mcp", headers: {}, enabled: true }]);
+  });
+
+  it("skips a server whose url names disagree, at the second one, and starts the others", () => {
+    const text = JSON.stringify({ mcpServers: { local: { command: "x" }, remote: { url: "https://a.example/mcp", serverUrl: "https://b.example/mcp" } } }, null, 2);
+    expect(configOf(text).servers.map((server) => server.alias)).toEqual(["local"]);
+    expect(noticesOf(text)).toEqual({
+      skipped: [{ alias: "remote", message: 'mcp.config.json:8:7: mcpServers.remote.serverUrl: names another URL than "url" does; keep one of them' }],
+      warnings: [],
+    });
+  });
+
+  it('skips a "type": "sse" server with a hint, and starts the others', () => {
+    const text = JSON.stringify({ mcpServers: { old: { type: "sse", url: "http://127.0.0.1:3001/sse" }, local: { command: "x" } } }, null, 2);
+    expect(configOf(text).servers.map((server) => server.alias)).toEqual(["local"]);
+    expect(noticesOf(text)).toEqual({
+      skipped: [
+        {
+          alias: "old",
+          message:
+            'mcp.config.json:4:15: mcpServers.old.type: type "sse" (the 2024-11-05 HTTP+SSE transport) is not supported yet; the server\'s Streamable HTTP URL may work as "type": "http"',
+        },
+      ],
+      warnings: [],
+    });
+  });
+
+  it("never applies alwaysAllow or autoApprove, and warns once per server with the --allow rule of each tool", () => {
+    const text = JSON.stringify(
+      {
+        mcpServers: {
+          fs: { command: "x", alwaysAllow: ["read_file", "list_directory"], autoApprove: ["read_file", "it's"] },
+          memory: { command: "y", autoApprove: ["read_graph"] },
+          none: { command: "z", alwaysAllow: [] },
+        },
+      },
+      null,
+      2,
+    );
+    const config = configOf(text);
+    expect(config.servers.map(({ alias, enabled }) => ({ alias, enabled }))).toEqual([
+      { alias: "fs", enabled: true },
+      { alias: "memory", enabled: true },
+      { alias: "none", enabled: true },
+    ]);
+    expect(noticesOf(text)).toEqual({
+      skipped: [],
+      warnings: [
+        "mcp.config.json:5:7: mcpServers.fs.alwaysAllow: not applied: a config file never lets a tool run without asking; " +
+          "to let those tools run without asking, start mca with --allow mcp__fs__read_file --allow mcp__fs__list_directory --allow 'mcp__fs__it'\\''s'",
+        "mcp.config.json:16:7: mcpServers.memory.autoApprove: not applied: a config file never lets a tool run without asking; " +
+          "to let that tool run without asking, start mca with --allow mcp__memory__read_graph",
+      ],
+    });
+  });
+
+  it("never applies trust: true, and names the rule that allows every tool of the server", () => {
+    const text = oneServer("gemini", { command: "x", trust: true, alwaysAllow: ["one"] });
+    expect(noticesOf(text)).toEqual({
+      skipped: [],
+      warnings: [
+        "mcp.config.json:5:7: mcpServers.gemini.trust: not applied: a config file never lets a tool run without asking; " +
+          `to let every tool of "gemini" run without asking, start mca with --allow 'mcp__gemini__*'`,
+      ],
+    });
+    expect(noticesOf(oneServer("gemini", { command: "x", trust: false }))).toEqual({ skipped: [], warnings: [] });
+  });
+
+  it("reads a Claude Desktop, Cursor, Cline and Gemini CLI file together: the usable servers, a warning per unknown field, the rest skipped", () => {
+    const text = JSON.stringify(
+      {
+        mcpServers: {
+          filesystem: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], disabled: false, autoApprove: [] },
+          github: { url: "https://api.example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+          gemini: { httpUrl: "https://gemini.example/mcp", timeout: 30000, trust: false },
+          cline: { type: "streamableHttp", url: "https://cline.example/mcp", disabled: true, alwaysAllow: [] },
+          broken: { args: ["no command"] },
+        },
+      },
+      null,
+      2,
+    );
+    expect(configOf(text, { TOKEN: "t0ken" })).toEqual({
+      file: FILE,
+      servers: [
+        { alias: "filesystem", transport: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], env: {}, enabled: true },
+        { alias: "github", transport: "http", url: "https://api.example.com/mcp", headers: { Authorization: "Bearer t0ken" }, enabled: true },
+        { alias: "gemini", transport: "http", url: "https://gemini.example/mcp", headers: {}, enabled: true },
+        { alias: "cline", transport: "http", url: "https://cline.example/mcp", headers: {}, enabled: false },
+      ],
+      skipped: [{ alias: "broken", error: expect.any(ConfigError) }],
+      warnings: [expect.any(ConfigError)],
+    });
+    expect(noticesOf(text, { TOKEN: "t0ken" })).toEqual({
+      skipped: [{ alias: "broken", message: "mcp.config.json:30:15: mcpServers.broken.command: is required" }],
+      warnings: [
+        "mcp.config.json:21:7: mcpServers.gemini.timeout: unknown field, ignored (mca reads: type, timeoutMs, startupTimeoutMs, logLevel, enabled, disabled, alwaysAllow, autoApprove, trust, url, httpUrl, serverUrl, headers, oauth)",
+      ],
     });
   });
 });
@@ -319,22 +466,30 @@ describe("mcpConfigAsWritten", () => {
           enabled: true,
         },
       ],
+      skipped: [],
+      warnings: [],
     });
   });
+
+  /** The aliases a reading starts and skips, and the messages of those it skips. */
+  function outcome(read: McpConfigFile | ConfigError): { servers: string[]; skipped: string[] } | string {
+    if (read instanceof ConfigError) return read.message;
+    return { servers: read.servers.map((server) => server.alias), skipped: read.skipped.map(({ alias, error }) => `${alias}: ${error.message}`) };
+  }
 
   it("checks a URL once its variables are expanded, so a ${VAR} port is a URL and a bad value is not", () => {
     expect(configOf(text, env).servers[1]).toMatchObject({ url: "http://127.0.0.1:4000/mcp" });
     const bad = { ...env, TICKETS_PORT: "not-a-port" };
-    const asRun = parseMcpConfig(text, FILE, bad);
-    expect(asRun).toBeInstanceOf(ConfigError);
-    expect(mcpConfigAsWritten(text, FILE, bad)).toEqual(asRun);
-    expect(asRun instanceof ConfigError ? asRun.message : "").toBe("mcp.config.json:1:148: mcpServers.tickets.url: must be an http:// or https:// URL");
+    const skipped = { servers: ["local"], skipped: ["tickets: mcp.config.json:1:148: mcpServers.tickets.url: must be an http:// or https:// URL"] };
+    expect(outcome(parseMcpConfig(text, FILE, bad))).toEqual(skipped);
+    expect(outcome(mcpConfigAsWritten(text, FILE, bad))).toEqual(skipped);
   });
 
-  it("fails where the real parse fails: a variable that is not set", () => {
+  it("skips what the real parse skips: a server whose variable is not set", () => {
     const { TICKETS_PORT: _unset, ...rest } = env;
-    const error = mcpConfigAsWritten(text, FILE, rest);
-    expect(error instanceof ConfigError ? error.detail : error).toBe("variable TICKETS_PORT is not set");
+    const skipped = { servers: ["local"], skipped: ["tickets: mcp.config.json:1:148: mcpServers.tickets.url: variable TICKETS_PORT is not set"] };
+    expect(outcome(parseMcpConfig(text, FILE, rest))).toEqual(skipped);
+    expect(outcome(mcpConfigAsWritten(text, FILE, rest))).toEqual(skipped);
   });
 });
 
@@ -347,15 +502,17 @@ describe("loadMcpConfig", () => {
     expect(await loadMcpConfig(file, { SCRIPT: "notes.js" })).toEqual({
       file,
       servers: [{ alias: "notes", transport: "stdio", command: "node", args: ["notes.js"], env: {}, enabled: true }],
+      skipped: [],
+      warnings: [],
     });
   });
 
-  it("returns the ConfigError of an invalid file", async () => {
+  it("returns the ConfigError of a file that is not JSON", async () => {
     const file = join(directory(), "bad.json");
-    await writeFile(file, '{"mcpServers": {"notes": {"command": 1}}}');
+    await writeFile(file, '{"mcpServers": {"notes": {"command": "node"}');
     const error = await loadMcpConfig(file, {});
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error).toMatchObject({ file, path: "mcpServers.notes.command", detail: "must be a string, not a number" });
+    expect(error).toMatchObject({ file, path: "", position: { line: 1, column: 45 } });
   });
 
   it("returns a ConfigError for a file larger than any config, without reading it", async () => {

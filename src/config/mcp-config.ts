@@ -1,7 +1,8 @@
 // The MCP server config: mcp.config.json (or --mcp-config) validated into a typed McpConfig with `${VAR}`
-// expanded, or the first ConfigError found. The shape is the one other MCP hosts use: stdio `{ command,
-// args?, env?, cwd? }`, HTTP `{ type: "http", url, headers?, oauth? }`, plus our own `timeoutMs`, `startupTimeoutMs`, `logLevel` and `enabled`.
-import { MODEL_KEY_VARIABLES, secretsIn } from "../kernel/index.js";
+// expanded. The shape is the one other MCP hosts use: stdio `{ command, args?, env?, cwd? }`, HTTP
+// `{ type: "http", url, headers?, oauth? }`, plus our own `timeoutMs`, `startupTimeoutMs`, `logLevel` and
+// `enabled`. Invalid JSON and duplicate aliases stop; an entry that cannot be used is skipped, the others start.
+import { MODEL_KEY_VARIABLES, secretsIn, serverSideName } from "../kernel/index.js";
 import {
   isLogLevel,
   LOG_LEVELS,
@@ -17,6 +18,7 @@ import {
 import {
   ConfigError,
   fail,
+  formatPath,
   optionalField,
   readBoolean,
   readConfigJson,
@@ -36,7 +38,21 @@ import {
   type Path,
   type ReadContext,
 } from "./config-reader.js";
-import type { JsonNode, PathSegment } from "./json-reader.js";
+import { positionAt, type JsonNode, type PathSegment } from "./json-reader.js";
+
+/** An entry of `mcpServers` that is not started, and why: the error at its place in the file. */
+export interface SkippedServer {
+  readonly alias: string;
+  readonly error: ConfigError;
+}
+
+/** The config as read from its file: the servers, and what the user is told about the rest of it. */
+export interface McpConfigFile extends McpConfig {
+  /** Entries that cannot be used (a wrong type, no command or url, a variable not set); the others start. */
+  readonly skipped: readonly SkippedServer[];
+  /** Fields read and not applied (the top level's, then each entry's): each at its place, never a stop. */
+  readonly warnings: readonly ConfigError[];
+}
 
 const ROOT_FIELDS = ["mcpServers"];
 
@@ -51,41 +67,51 @@ function duplicateDetail(duplicate: { readonly path: readonly PathSegment[]; rea
 function checkAliases(servers: JsonObjectNode, context: ReadContext): void {
   const aliasBySanitised = new Map<string, string>();
   for (const [alias, member] of servers.members) {
-    const path = ["mcpServers", alias];
-    if (alias === "") fail(context, path, member.keyOffset, "an alias must not be empty");
+    if (alias === "") continue;
     const other = aliasBySanitised.get(sanitizeAlias(alias));
     if (other !== undefined) {
       const detail = `duplicate alias: "${other}" and "${alias}" both give the tool prefix ${toolPrefix(alias)}`;
-      fail(context, path, member.keyOffset, detail);
+      fail(context, ["mcpServers", alias], member.keyOffset, detail);
     }
     aliasBySanitised.set(sanitizeAlias(alias), alias);
   }
 }
 
-function readConfig(context: ReadContext, root: JsonObjectNode): McpConfig {
-  rejectUnknownFields(root, [], ROOT_FIELDS, context);
+function readConfig(context: ReadContext, root: JsonObjectNode): McpConfigFile {
   const servers = readObject(requiredField(root, "mcpServers", [], context), ["mcpServers"], context);
   checkAliases(servers, context);
-  return {
-    file: context.file,
-    servers: [...servers.members].map(([alias, member]) => readServer(alias, member.value, context)),
-  };
+  const warnings = unknownFieldWarnings(root, [], ROOT_FIELDS, context);
+  const read: McpServerConfig[] = [];
+  const skipped: SkippedServer[] = [];
+  for (const [alias, member] of servers.members) {
+    const entry = readingConfig(() => {
+      if (alias === "") fail(context, ["mcpServers", alias], member.keyOffset, "an alias must not be empty");
+      return readServer(alias, member.value, context);
+    });
+    if (entry instanceof ConfigError) {
+      skipped.push({ alias, error: entry });
+    } else {
+      read.push(entry.server);
+      warnings.push(...entry.warnings);
+    }
+  }
+  return { file: context.file, servers: read, skipped, warnings };
 }
 
-/** mcp.config.json validated into a typed McpConfig, or the first ConfigError found. Pure. */
-export function parseMcpConfig(text: string, file: string, env: Env): McpConfig | ConfigError {
+/** mcp.config.json validated into a typed config with its skipped entries and warnings, or the ConfigError that stops it. Pure. */
+export function parseMcpConfig(text: string, file: string, env: Env): McpConfigFile | ConfigError {
   return parseConfig({ file, text, env });
 }
 
 /**
  * The same config with every string as written (`${VAR}` kept), once it has passed every check expanded:
- * what the trust question shows. It fails exactly when parseMcpConfig does; it is never what runs.
+ * what the trust question shows. It fails, and skips entries, exactly when parseMcpConfig does; it is never what runs.
  */
-export function mcpConfigAsWritten(text: string, file: string, env: Env): McpConfig | ConfigError {
+export function mcpConfigAsWritten(text: string, file: string, env: Env): McpConfigFile | ConfigError {
   return parseConfig({ file, text, env, asWritten: true });
 }
 
-function parseConfig(context: ReadContext): McpConfig | ConfigError {
+function parseConfig(context: ReadContext): McpConfigFile | ConfigError {
   const { text, file } = context;
   const root = readConfigJson(text, file, duplicateDetail);
   if (root instanceof ConfigError) return root;
@@ -93,7 +119,7 @@ function parseConfig(context: ReadContext): McpConfig | ConfigError {
 }
 
 /** Reads and validates an MCP config file: the config, or a ConfigError (the file cannot be read, or is not valid). */
-export async function loadMcpConfig(path: string, env: Env): Promise<McpConfig | ConfigError> {
+export async function loadMcpConfig(path: string, env: Env): Promise<McpConfigFile | ConfigError> {
   const text = readConfigText(path, "cannot read the file");
   if (text === null) return new ConfigError(path, "", "cannot read the file: ENOENT: no such file or directory");
   return text instanceof ConfigError ? text : parseMcpConfig(text, path, env);
@@ -117,7 +143,10 @@ export function configuredSecrets(config: McpConfig | null, env: Env): string[] 
   return secretsIn(values);
 }
 
-// One entry of `mcpServers`, validated into a typed server config.
+// One entry of `mcpServers`, validated into a typed server config. Entries copied from other hosts' files
+// are read too: their spellings of the same thing (`httpUrl`, `serverUrl`, `disabled`) are taken, what they
+// would let run without asking (`alwaysAllow`, `autoApprove`, `trust`) never is, and a field mca does not
+// know is a warning: only what makes the entry unusable skips it.
 
 type Transport = McpServerConfig["transport"];
 
@@ -129,14 +158,21 @@ const TRANSPORT_BY_TYPE = new Map<string, Transport>([
   ["streamableHttp", "http"],
 ]);
 const TYPE_CHOICES = [...TRANSPORT_BY_TYPE.keys()].map((name) => JSON.stringify(name)).join(", ");
+const SSE_NOT_SUPPORTED =
+  'type "sse" (the 2024-11-05 HTTP+SSE transport) is not supported yet; the server\'s Streamable HTTP URL may work as "type": "http"';
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** What fetch accepts as a header value: Latin-1 text without NUL, CR or LF. */
 const HEADER_VALUE = /^[^\0\r\n\u0100-\uffff]*$/;
 const URL_PROTOCOLS = ["http:", "https:"];
+/** `url` as mca and most hosts write it, `httpUrl` as Gemini CLI does, `serverUrl` as Windsurf does. */
+const URL_FIELDS = ["url", "httpUrl", "serverUrl"];
+/** Other hosts' ways to let a server's tools run without asking: read only to say they are not applied. */
+const AUTO_APPROVE_FIELDS = ["alwaysAllow", "autoApprove"];
+const TRUST_FIELD = "trust";
 
-const COMMON_FIELDS = ["type", "timeoutMs", "startupTimeoutMs", "logLevel", "enabled"];
+const COMMON_FIELDS = ["type", "timeoutMs", "startupTimeoutMs", "logLevel", "enabled", "disabled", ...AUTO_APPROVE_FIELDS, TRUST_FIELD];
 
 /** What every transport's entry shares: spread as it is into the server config. */
 interface Common {
@@ -149,18 +185,29 @@ interface Common {
 
 function transportOf(server: JsonObjectNode, path: Path, context: ReadContext): Transport {
   const type = optionalField(server, "type");
-  if (type === undefined) return server.members.has("url") && !server.members.has("command") ? "http" : "stdio";
+  if (type === undefined) return URL_FIELDS.some((field) => server.members.has(field)) && !server.members.has("command") ? "http" : "stdio";
   const name = readString(type, [...path, "type"], context);
   const transport = TRANSPORT_BY_TYPE.get(name);
   if (transport !== undefined) return transport;
-  const hint = name === "sse" ? ' (the old HTTP+SSE transport is not supported; Streamable HTTP is "http")' : "";
-  return fail(context, [...path, "type"], type.offset, `must be one of ${TYPE_CHOICES}${hint}`);
+  return fail(context, [...path, "type"], type.offset, name === "sse" ? SSE_NOT_SUPPORTED : `must be one of ${TYPE_CHOICES}`);
 }
 
 function readLogLevel(node: JsonNode, path: Path, context: ReadContext): LogLevel {
   const level = readString(node, path, context);
   if (isLogLevel(level)) return level;
   return fail(context, path, node.offset, `must be one of ${LOG_LEVELS.map((name) => JSON.stringify(name)).join(", ")}`);
+}
+
+/** `enabled: false` is ours, `disabled: true` other hosts'; both written, they must agree. */
+function readEnabled(server: JsonObjectNode, path: Path, context: ReadContext): boolean {
+  const enabledNode = optionalField(server, "enabled");
+  const disabledNode = optionalField(server, "disabled");
+  const enabled = enabledNode === undefined ? undefined : readBoolean(enabledNode, [...path, "enabled"], context);
+  const disabled = disabledNode === undefined ? undefined : readBoolean(disabledNode, [...path, "disabled"], context);
+  if (disabledNode !== undefined && enabled !== undefined && enabled === disabled) {
+    fail(context, [...path, "disabled"], disabledNode.offset, `contradicts "enabled": ${String(enabled)} beside it`);
+  }
+  return enabled ?? disabled !== true;
 }
 
 function checkHeader(name: string, value: string): string | undefined {
@@ -172,6 +219,18 @@ function checkHeader(name: string, value: string): string | undefined {
 /** Judged once expanded: `http://127.0.0.1:${TICKETS_PORT}/mcp` is a URL when the port is filled in. */
 function urlProblem(url: string): string | undefined {
   return URL.canParse(url) && URL_PROTOCOLS.includes(new URL(url).protocol) ? undefined : "must be an http:// or https:// URL";
+}
+
+/** The server's URL under any of its names; two names that give different URLs leave it unknown. */
+function readUrl(server: JsonObjectNode, path: Path, context: ReadContext): string {
+  const written = [...server.members].filter(([field]) => URL_FIELDS.includes(field));
+  const urls = written.map(([field, member]) => readExpandedString(member.value, [...path, field], context, urlProblem));
+  const [first] = written;
+  if (first === undefined) return fail(context, [...path, "url"], server.offset, `is required (${URL_FIELDS.slice(1).join(" and ")} are read as url too)`);
+  written.forEach(([field, member], index) => {
+    if (urls[index] !== urls[0]) fail(context, [...path, field], member.keyOffset, `names another URL than "${first[0]}" does; keep one of them`);
+  });
+  return urls[0] ?? "";
 }
 
 function readStdio(common: Common, server: JsonObjectNode, path: Path, context: ReadContext): StdioServerConfig {
@@ -221,7 +280,7 @@ function readHttp(common: Common, server: JsonObjectNode, path: Path, context: R
   return {
     ...common,
     transport: "http",
-    url: readExpandedString(requiredField(server, "url", path, context), [...path, "url"], context, urlProblem),
+    url: readUrl(server, path, context),
     headers: headers === undefined ? {} : readExpandedStringMap(headers, [...path, "headers"], context, checkHeader),
     ...(oauth === undefined ? {} : { oauth: readOAuth(oauth, [...path, "oauth"], context) }),
   };
@@ -234,15 +293,46 @@ interface TransportEntry {
 
 const TRANSPORTS: Readonly<Record<Transport, TransportEntry>> = {
   stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "inheritEnv", "cwd", "maxLineBytes"], read: readStdio },
-  http: { fields: [...COMMON_FIELDS, "url", "headers", "oauth"], read: readHttp },
+  http: { fields: [...COMMON_FIELDS, ...URL_FIELDS, "headers", "oauth"], read: readHttp },
 };
 
-function readServer(alias: string, node: JsonNode, context: ReadContext): McpServerConfig {
+/** A server entry read: its config, and what the user should hear about fields it has that are not applied. */
+interface ReadServer {
+  readonly server: McpServerConfig;
+  readonly warnings: readonly ConfigError[];
+}
+
+function warning(context: ReadContext, path: Path, offset: number, detail: string): ConfigError {
+  return new ConfigError(context.file, formatPath(path), detail, positionAt(context.text, offset));
+}
+
+/** A rule as the shell takes it: plain words bare, anything else in single quotes. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * A config file never lets a tool run without asking (it may come with a repository): `alwaysAllow`,
+ * `autoApprove` and `trust: true` are not applied, and one warning names the `--allow` rules that would do it.
+ */
+function autoApproveWarning(alias: string, server: JsonObjectNode, path: Path, context: ReadContext): ConfigError | undefined {
+  const granting = [...server.members].filter(([field, { value }]) =>
+    field === TRUST_FIELD ? value.kind === "boolean" && value.value : AUTO_APPROVE_FIELDS.includes(field) && value.kind === "array" && value.items.length > 0,
+  );
+  const [first] = granting;
+  if (first === undefined) return undefined;
+  const trusted = granting.some(([field]) => field === TRUST_FIELD);
+  const names = granting.flatMap(([, { value }]) => (value.kind === "array" ? value.items.flatMap((item) => (item.kind === "string" ? [item.value] : [])) : []));
+  const rules = trusted ? [serverSideName(alias, "*")] : [...new Set(names)].map((name) => serverSideName(alias, name));
+  const what = trusted ? `every tool of "${alias}"` : rules.length === 1 ? "that tool" : "those tools";
+  const detail = `not applied: a config file never lets a tool run without asking; to let ${what} run without asking, start mca with ${rules.map((rule) => `--allow ${shellWord(rule)}`).join(" ")}`;
+  return warning(context, [...path, first[0]], first[1].keyOffset, detail);
+}
+
+function readServer(alias: string, node: JsonNode, context: ReadContext): ReadServer {
   const path = ["mcpServers", alias];
   const server = readObject(node, path, context);
   const transport = TRANSPORTS[transportOf(server, path, context)];
-  rejectUnknownFields(server, path, transport.fields, context);
-  const enabled = optionalField(server, "enabled");
   const milliseconds = (field: "timeoutMs" | "startupTimeoutMs"): Partial<Record<typeof field, number>> => {
     const node = optionalField(server, field);
     return node === undefined ? {} : { [field]: readPositiveInteger(node, [...path, field], context, "milliseconds") };
@@ -253,7 +343,16 @@ function readServer(alias: string, node: JsonNode, context: ReadContext): McpSer
     ...milliseconds("timeoutMs"),
     ...milliseconds("startupTimeoutMs"),
     ...(logLevel === undefined ? {} : { logLevel: readLogLevel(logLevel, [...path, "logLevel"], context) }),
-    enabled: enabled === undefined ? true : readBoolean(enabled, [...path, "enabled"], context),
+    enabled: readEnabled(server, path, context),
   };
-  return transport.read(common, server, path, context);
+  const config = transport.read(common, server, path, context);
+  const autoApprove = autoApproveWarning(alias, server, path, context);
+  return { server: config, warnings: [...unknownFieldWarnings(server, path, transport.fields, context), ...(autoApprove === undefined ? [] : [autoApprove])] };
+}
+
+/** A field mca does not read (another host's, or a typo) is ignored, and said so at its place. */
+function unknownFieldWarnings(object: JsonObjectNode, path: Path, known: readonly string[], context: ReadContext): ConfigError[] {
+  return [...object.members]
+    .filter(([field]) => !known.includes(field))
+    .map(([field, member]) => warning(context, [...path, field], member.keyOffset, `unknown field, ignored (mca reads: ${known.join(", ")})`));
 }
