@@ -55,11 +55,15 @@ describe("createRuntime", () => {
     const signals: readonly (readonly [string, number])[] = [["SIGTERM", 143], ["SIGHUP", 129]];
     for (const [signal, code] of signals) {
       const { proc, runtime, interruptReason } = started();
-      runtime.exitWith(new Promise((resolve) => runtime.interrupt.addEventListener("abort", () => setTimeout(() => resolve(0), 5))));
-      runtime.addCloser(() => void proc.log.push(`closed after the work: ${interruptReason()}`));
+      const settle = (resolve: (code: number) => void): void => {
+        proc.log.push(`work stopped: ${interruptReason()}`);
+        resolve(0);
+      };
+      runtime.exitWith(new Promise((resolve) => runtime.interrupt.addEventListener("abort", () => setTimeout(() => settle(resolve), 5))));
+      runtime.addCloser(() => void proc.log.push("servers closed"));
       proc.emit(signal);
       expect(await proc.exited).toBe(code);
-      expect(proc.log).toEqual([`closed after the work: mca received ${signal}`, `exit ${code}`]);
+      expect(proc.log).toEqual([`work stopped: mca received ${signal}`, "servers closed", `exit ${code}`]);
     }
   });
 
