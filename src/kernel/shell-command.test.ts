@@ -52,6 +52,18 @@ describe("commandForms", () => {
     expect(commandForms(`${"nice ".repeat(MAX_WRAPPERS + 1)}rm x`).tooDeep).toBe(true);
   });
 
+  it("reads timeout's command after its options and its duration, and xargs' after its options", () => {
+    expect([
+      commandForms("timeout -s KILL 5 rm -rf x").forms.has("rm -rf x"),
+      commandForms("timeout --signal=KILL -k 1 -- 5 /bin/rm x").forms.has("rm x"),
+      commandForms("xargs -I {} -n 1 rm {}").forms.has("rm {}"),
+    ]).toEqual([true, true, true]);
+  });
+
+  it("counts timeout among the wrappers a command may nest", () => {
+    expect(commandForms(`${"timeout 1 ".repeat(MAX_WRAPPERS + 1)}rm x`).tooDeep).toBe(true);
+  });
+
   it("keeps an unknown program's arguments as they are", () => {
     expect([...commandForms("git -c a=b status").forms]).toEqual(["git -c a=b status"]);
   });

@@ -28,12 +28,20 @@ const COMMAND_BOUNDARY = /[;&|\n\r\v\f`()]+/u;
 /** Quoting, escaping and line continuations that do not change which program runs: `r''m`, `"rm"`, `\rm`. */
 const QUOTES_AND_ESCAPES = /\\\n|["'\\]/gu;
 
+/** A word that runs the rest of the line as a command. */
+interface Wrapper {
+  /** Its options that take a value in their next word. */
+  readonly valued: ReadonlySet<string>;
+  /** How many words after its options come before the command: `timeout`'s duration. */
+  readonly before: number;
+}
+
 /**
- * Words that run the rest of the line as a command, each with its options that take a value (their next
- * word), so that `sudo -u root rm` and `nice -n 5 rm` are also read as `rm`. Shell keywords that can
- * precede a command after a cut (`then rm x`) are here too, without options.
+ * The wrappers with their options, so that `sudo -u root rm`, `nice -n 5 rm` and `timeout -s KILL 5 rm` are
+ * also read as `rm`. Shell keywords that can precede a command after a cut (`then rm x`) are here too,
+ * without options.
  */
-const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map(
   Object.entries({
     command: [],
     builtin: [],
@@ -42,6 +50,8 @@ const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
     nice: ["-n", "--adjustment"],
     nohup: [],
     time: [],
+    timeout: ["-s", "--signal", "-k", "--kill-after"],
+    xargs: ["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"],
     sudo: ["-u", "--user", "-g", "--group", "-h", "--host", "-p", "--prompt", "-C", "--close-from", "-D", "--chdir", "-r", "--role", "-t", "--type", "-U", "--other-user", "-T", "--command-timeout"],
     "!": [],
     "{": [],
@@ -52,7 +62,7 @@ const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
     while: [],
     until: [],
     do: [],
-  }).map(([word, options]) => [word, new Set(options)]),
+  }).map(([word, options]) => [word, { valued: new Set(options), before: word === "timeout" ? 1 : 0 }]),
 );
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/u;
@@ -113,8 +123,8 @@ function addSimpleCommandForms(words: readonly string[], forms: Set<string>): bo
 function nextStart(words: readonly string[], start: number, first: string, program: string): number {
   if (ASSIGNMENT.test(first)) return start + 1;
   if (REDIRECTION.test(first)) return first.replace(REDIRECTION, "") === "" ? start + 2 : start + 1;
-  const options = WRAPPERS.get(program);
-  return options === undefined ? -1 : afterOptions(words, start + 1, options);
+  const wrapper = WRAPPERS.get(program);
+  return wrapper === undefined ? -1 : afterOptions(words, start + 1, wrapper.valued) + wrapper.before;
 }
 
 /** Where a wrapper's arguments start after its options (`-n 5`, `-E`, `--adjustment=5`, `-5`, env's `-`, and `--`). */
