@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { commandPrefix, readCommand, type CommandReading } from "./command-options.js";
+import { MAX_WRAPPERS } from "./shell-command.js";
 
 const read = (command: string): CommandReading => readCommand(command.split(" "));
 const readEach = (commands: readonly string[]): Array<readonly [string, CommandReading]> => commands.map((command) => [command, read(command)]);
@@ -31,6 +32,12 @@ describe("readCommand", () => {
       "nice -n 5 git log -p",
       "timeout 5 git diff",
       "env -i git status",
+      "git log -U5 --unified=3 --format=%h -L 1,5:a.ts",
+      "git diff -U0 --stat",
+      "git shortlog -sn -w80 --since 1.week --group author",
+      "git show-ref -s8 --heads",
+      "git rev-list --max-count 5 HEAD",
+      "rg -E latin1 -r x -T ts --color never foo",
     ];
     expect(readEach(ordinary)).toEqual(ordinary.map((command) => [command, READ_ONLY]));
   });
@@ -99,6 +106,40 @@ describe("readCommand", () => {
     ]);
   });
 
+  it("reads an option's value only where the tool itself takes one, so no option hides behind another", () => {
+    const writes = { kind: "refused", what: "--output", why: "it writes files" };
+    expect(
+      readEach([
+        "git log -1 -U --output=/tmp/x -s --format=%x41",
+        "git log --unified --output=/tmp/x",
+        "git show -U --output=/tmp/x",
+        "git diff -U --output=/tmp/x",
+        "git rev-list --unified --output=/tmp/x HEAD",
+        "git log --format --output=/tmp/x",
+        "git show --format --output=/tmp/x",
+        "git shortlog -n --output=/tmp/x",
+        "git shortlog --committer --output=/tmp/x",
+      ]),
+    ).toEqual([
+      ["git log -1 -U --output=/tmp/x -s --format=%x41", writes],
+      ["git log --unified --output=/tmp/x", writes],
+      ["git show -U --output=/tmp/x", writes],
+      ["git diff -U --output=/tmp/x", writes],
+      ["git rev-list --unified --output=/tmp/x HEAD", writes],
+      ["git log --format --output=/tmp/x", writes],
+      ["git show --format --output=/tmp/x", writes],
+      ["git shortlog -n --output=/tmp/x", writes],
+      ["git shortlog --committer --output=/tmp/x", writes],
+    ]);
+  });
+
+  it("refuses an option a subcommand does not have, although a sibling has it", () => {
+    expect(readEach(["git rev-list -L --output=/tmp/x HEAD", "git shortlog --format=%h"])).toEqual([
+      ["git rev-list -L --output=/tmp/x HEAD", { kind: "refused", what: "-L", why: "it is not an option mca knows to be read-only for git rev-list" }],
+      ["git shortlog --format=%h", { kind: "refused", what: "--format", why: "it is not an option mca knows to be read-only for git shortlog" }],
+    ]);
+  });
+
   it("refuses unknown options and subcommands, pagers and editors, and variables that steer the program", () => {
     expect(readEach(["git log --frobnicate", "git push", "git branch new-feature", "less a.txt", "xargs rm", "GIT_EXTERNAL_DIFF=x git diff", "tar tvf x.tar"])).toEqual([
       ["git log --frobnicate", { kind: "refused", what: "--frobnicate", why: "it is not an option mca knows to be read-only for git log" }],
@@ -120,6 +161,23 @@ describe("readCommand", () => {
     ]);
   });
 
+  it("reads a listed program by its path only in the system's folders; any other path is unlisted, wrapped or not", () => {
+    expect(readEach(["/bin/cat x", "/usr/local/bin/git status", "/tmp/proj/cat x", "timeout 5 /tmp/proj/git status", "/usr/bin/../../tmp/cat x", "/usr/bin/x/cat a"])).toEqual([
+      ["/bin/cat x", READ_ONLY],
+      ["/usr/local/bin/git status", READ_ONLY],
+      ["/tmp/proj/cat x", { kind: "unlisted", program: "/tmp/proj/cat" }],
+      ["timeout 5 /tmp/proj/git status", { kind: "unlisted", program: "/tmp/proj/git" }],
+      ["/usr/bin/../../tmp/cat x", { kind: "unlisted", program: "/usr/bin/../../tmp/cat" }],
+      ["/usr/bin/x/cat a", { kind: "unlisted", program: "/usr/bin/x/cat" }],
+    ]);
+  });
+
+  it("reads up to MAX_WRAPPERS wrappers, and refuses a command nested deeper, however deep", () => {
+    const nested = (count: number): string => `${"timeout 1 ".repeat(count)}cat x`;
+    const tooDeep: CommandReading = { kind: "refused", what: "timeout", why: `it nests more than ${MAX_WRAPPERS} wrappers (env, nice, timeout, …), too deep to read` };
+    expect([read(nested(MAX_WRAPPERS)), read(nested(MAX_WRAPPERS + 1)), read(nested(20_000))]).toEqual([READ_ONLY, tooDeep, tooDeep]);
+  });
+
   it("gives a program the table does not list, or one run by a relative path, as unlisted", () => {
     expect(readEach(["make test", "./git log", "constructor x"])).toEqual([
       ["make test", { kind: "unlisted", program: "make" }],
@@ -132,7 +190,7 @@ describe("readCommand", () => {
 describe("commandPrefix", () => {
   it("is the program and, for a program with subcommands, its subcommand, past wrappers and options", () => {
     const commands = ["git status --short", "npm run build", "ls -la src", "git -C web log -5", "nice -n 5 git status", "docker -H x ps", "X=1 make test"];
-    expect(commands.map((command) => commandPrefix(command.split(" ")).join(" "))).toEqual([
+    expect(commands.map((command) => commandPrefix(command.split(" "))?.join(" "))).toEqual([
       "git status",
       "npm run",
       "ls",
@@ -141,5 +199,10 @@ describe("commandPrefix", () => {
       "docker -H x ps",
       "X=1 make test",
     ]);
+  });
+
+  it("goes through up to MAX_WRAPPERS wrappers and is null past them, however deep", () => {
+    const nested = (count: number): string[] => `${"timeout 1 ".repeat(count)}git status`.split(" ");
+    expect([commandPrefix(nested(MAX_WRAPPERS))?.length, commandPrefix(nested(MAX_WRAPPERS + 1)), commandPrefix(nested(20_000))]).toEqual([2 * MAX_WRAPPERS + 2, null, null]);
   });
 });

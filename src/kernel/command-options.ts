@@ -2,6 +2,7 @@
 // known to only read (no file written, no other program run beyond what its words name), refused for an
 // option that writes or runs, or not in the table at all. An allow rule covers no more than this reading.
 import { posix } from "node:path";
+import { MAX_WRAPPERS } from "./shell-command.js";
 
 export type CommandReading =
   | { readonly kind: "read-only" }
@@ -108,20 +109,24 @@ const DIFF_FLAGS =
   "-p --patch -s --no-patch --raw --numstat --shortstat --summary --name-only --name-status --check --full-index --binary " +
   "--minimal --patience --histogram -R -a --text -w --ignore-all-space -b --ignore-space-change --ignore-blank-lines " +
   "-z --no-ext-diff --no-textconv --no-color --no-prefix --no-renames --exit-code --quiet --compact-summary -W --function-context";
-const DIFF_VALUED = "-U --unified --diff-filter -S -G --src-prefix --dst-prefix --word-diff-regex";
-const DIFF_OPTIONAL = "--stat --dirstat --color --word-diff --color-words -M --find-renames -C --find-copies -B --abbrev --relative --submodule --color-moved";
+const DIFF_VALUED = "--diff-filter -S -G --src-prefix --dst-prefix --word-diff-regex";
+/** git's context width is attached or absent (`-U5`, `--unified=5`): a word after a bare `-U` is an option of its own. */
+const DIFF_OPTIONAL = "-U --unified --stat --dirstat --color --word-diff --color-words -M --find-renames -C --find-copies -B --abbrev --relative --submodule --color-moved";
 const LOG_FLAGS =
   "-NUM --oneline --graph --all --reverse --no-merges --merges --first-parent --follow --abbrev-commit --topo-order --date-order " +
   "--left-right --cherry-pick --boundary -i --regexp-ignore-case -E -F --all-match --invert-grep --source --full-history " +
   "--simplify-by-decoration --no-walk --use-mailmap --parents --children --relative-date -c --cc -m --tags --remotes --branches --no-notes";
-const LOG_VALUED = "-n --max-count --skip --since --after --until --before --author --committer --grep -L --format --date --exclude";
-const LOG_OPTIONAL = "--decorate --pretty";
+const LOG_VALUED = "-n --max-count --skip --since --after --until --before --author --committer --grep --date --exclude";
+/** `--format` and `--pretty` take their format only after `=`. */
+const LOG_OPTIONAL = "--decorate --pretty --format";
 /** Options of every git subcommand here that write or run, whatever the subcommand. */
 const GIT_FORBIDDEN = { "--output": WRITES, "--ext-diff": RUNS, "--textconv": RUNS, "--upload-pack": RUNS, "--exec": RUNS, "--filters": RUNS };
 const BRANCH_CHANGES = "it changes the repository's branches";
 
 const gitRow = (row: CommandRow): CommandRow => ({ ...row, forbidden: { ...GIT_FORBIDDEN, ...row.forbidden } });
-const logRow = gitRow({ flags: `${LOG_FLAGS} ${DIFF_FLAGS}`, valued: `${LOG_VALUED} ${DIFF_VALUED}`, optional: `${LOG_OPTIONAL} ${DIFF_OPTIONAL}` });
+const revListRow = gitRow({ flags: `${LOG_FLAGS} ${DIFF_FLAGS}`, valued: `${LOG_VALUED} ${DIFF_VALUED}`, optional: `${LOG_OPTIONAL} ${DIFF_OPTIONAL}` });
+/** log and show also follow a line range (`-L 1,5:a.ts`); rev-list does not know -L. */
+const logRow: CommandRow = { ...revListRow, valued: `${revListRow.valued ?? ""} -L` };
 const noOperands =
   (why: string) =>
   ({ operands }: ParsedArguments): Refusal | undefined =>
@@ -134,9 +139,17 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, CommandRow>> = {
   }),
   log: logRow,
   show: logRow,
-  "rev-list": logRow,
+  "rev-list": revListRow,
   diff: gitRow({ flags: `${DIFF_FLAGS} --cached --staged --no-index --merge-base`, valued: DIFF_VALUED, optional: DIFF_OPTIONAL }),
-  shortlog: gitRow({ flags: `${LOG_FLAGS} -s --summary -e --email --numbered`, valued: `${LOG_VALUED} --group` }),
+  // shortlog's own -n is --numbered and its -c, --committer take no value; the revision options it passes on keep theirs.
+  shortlog: gitRow({
+    flags:
+      "-NUM --oneline --graph --all --reverse --no-merges --merges --first-parent --follow --abbrev-commit --topo-order --date-order --left-right " +
+      "--cherry-pick --boundary -i --regexp-ignore-case -E -F --all-match --invert-grep --full-history --simplify-by-decoration --no-walk --parents " +
+      "--children --relative-date --cc -m --tags --remotes --branches --no-notes -s --summary -e --email -n --numbered -c --committer",
+    valued: "--max-count --skip --since --after --until --before --author --grep --date --group",
+    optional: "-w",
+  }),
   blame: gitRow({ flags: "-l -t -s -e -p --porcelain --line-porcelain -w -f --show-name -n --show-number -c --root --show-stats", valued: "-L --since --date", optional: "-M -C --abbrev" }),
   "ls-files": gitRow({
     flags: "-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged -z -t -v --full-name --directory --exclude-standard --error-unmatch",
@@ -164,7 +177,7 @@ const GIT_SUBCOMMANDS: Readonly<Record<string, CommandRow>> = {
   describe: gitRow({ flags: "--all --tags --long --always --exact-match --first-parent --contains", valued: "--match --exclude --candidates", optional: "--abbrev --dirty" }),
   "merge-base": gitRow({ flags: "--all --octopus --is-ancestor --independent" }),
   "cat-file": gitRow({ flags: "-t -s -e -p" }),
-  "show-ref": gitRow({ flags: "--heads --tags --head -d --dereference -s --verify -q --quiet", optional: "--hash --abbrev" }),
+  "show-ref": gitRow({ flags: "--heads --tags --head -d --dereference --verify -q --quiet", optional: "-s --hash --abbrev" }),
   remote: gitRow({ flags: "-v --verbose", check: noOperands("it changes or contacts a remote") }),
 };
 
@@ -227,9 +240,13 @@ const COMMANDS: Readonly<Record<string, CommandRow>> = {
     check: checkTar,
   },
   rg: {
-    flags: `${GREP_FLAGS} -S --smart-case -s --case-sensitive -F --fixed-strings -U --multiline --hidden --no-ignore -u -uu -uuu --files -L --follow --no-heading --heading --column --vimgrep --json --trim -0 --stats -N --no-line-number --passthru --count-matches`,
-    valued: "-e --regexp -f --file -g --glob --iglob -t --type -T --type-not -A --after-context -B --before-context -C --context -m --max-count -d --max-depth -j --threads -M --max-columns -r --replace --sort --sortr --max-filesize -E --encoding",
-    optional: "--color",
+    // Not grep's letters: rg's -E, -r and -T take a value, its -I is --no-filename and its -L --follow.
+    flags:
+      "-i --ignore-case -w --word-regexp -x --line-regexp -v --invert-match -n --line-number -N --no-line-number -l --files-with-matches " +
+      "--files-without-match -c --count --count-matches -H --with-filename -I --no-filename -o --only-matching -q --quiet --no-messages -a --text " +
+      "-b --byte-offset -0 --null -p --pretty -S --smart-case -s --case-sensitive -F --fixed-strings -P --pcre2 -U --multiline --hidden " +
+      "--no-ignore -u -uu -uuu --files -L --follow --no-heading --heading --column --vimgrep --json --trim --stats --passthru",
+    valued: "-e --regexp -f --file -g --glob --iglob -t --type -T --type-not -A --after-context -B --before-context -C --context -m --max-count -d --max-depth -j --threads -M --max-columns -r --replace --sort --sortr --max-filesize -E --encoding --color",
     forbidden: { "--pre": RUNS, "--pre-glob": RUNS, "--hostname-bin": RUNS, "-z": "it runs decompression programs", "--search-zip": "it runs decompression programs" },
   },
   grep: { flags: `${GREP_FLAGS} -U --binary`, valued: "-e --regexp -f --file -A --after-context -B --before-context -C --context -m --max-count --include --exclude --exclude-dir --label -d --directories -D --devices", optional: "--color --colour" },
@@ -254,9 +271,14 @@ const HARMLESS_VARIABLES = new Set("LANG LANGUAGE LC_ALL LC_COLLATE LC_CTYPE LC_
 
 /**
  * Reads the words of a plain command (see shell-command.ts): leading assignments, the program, its options.
- * A program written as a relative path (`./git`) is the project's own, so it is never read as the listed one.
+ * A listed program counts only as the system's own (see rowFor); any other path to it is unlisted.
  */
 export function readCommand(words: readonly string[]): CommandReading {
+  return readWords(words, 0);
+}
+
+/** `wrappers`: how many wrappers (env, nice, timeout, …) run these words; past MAX_WRAPPERS nothing is read. */
+function readWords(words: readonly string[], wrappers: number): CommandReading {
   const start = words.findIndex((word) => !ASSIGNMENT.test(word));
   if (start === -1) return READ_ONLY;
   const program = words[start] ?? "";
@@ -266,12 +288,13 @@ export function readCommand(words: readonly string[]): CommandReading {
   if (variable !== undefined) {
     return refused(`${variable.slice(0, variable.indexOf("=") + 1)}…`, `it sets the environment of ${program}, which can make it run other programs`);
   }
-  return readArguments(row, posix.basename(program), words.slice(start + 1));
+  return readArguments(row, posix.basename(program), words.slice(start + 1), wrappers);
 }
 
-function readArguments(row: CommandRow, label: string, args: readonly string[]): CommandReading {
+function readArguments(row: CommandRow, label: string, args: readonly string[], wrappers: number): CommandReading {
   if (row.never !== undefined) return refused(label, row.never);
   if (row.anyOption === true) return READ_ONLY;
+  if (row.wraps !== undefined && wrappers >= MAX_WRAPPERS) return refused(label, TOO_DEEP);
   const parsed = parseArguments(row, label, args);
   if ("kind" in parsed) return parsed;
   const problem = row.check?.(parsed, args);
@@ -280,12 +303,14 @@ function readArguments(row: CommandRow, label: string, args: readonly string[]):
   if (row.subcommands !== undefined) {
     if (first === undefined) return READ_ONLY;
     const subcommand = own(row.subcommands, first);
-    return subcommand === undefined ? refused(`${label} ${first}`, "it is not on the read-only list") : readArguments(subcommand, `${label} ${first}`, rest);
+    return subcommand === undefined ? refused(`${label} ${first}`, "it is not on the read-only list") : readArguments(subcommand, `${label} ${first}`, rest, wrappers);
   }
   if (row.wraps === undefined) return READ_ONLY;
   const inner = row.wraps === "command" ? parsed.operands : rest;
-  return inner.length === 0 ? READ_ONLY : readCommand(inner);
+  return inner.length === 0 ? READ_ONLY : readWords(inner, wrappers + 1);
 }
+
+const TOO_DEEP = `it nests more than ${MAX_WRAPPERS} wrappers (env, nice, timeout, …), too deep to read`;
 
 /** Programs whose first word after their options says what they do (`git status`, `npm run`). */
 const SUBCOMMAND_PROGRAMS = new Set(
@@ -295,17 +320,20 @@ const SUBCOMMAND_PROGRAMS = new Set(
 /**
  * The words an "allow for this session" of this plain command covers: its assignments and wrappers, the
  * program, and for a program with subcommands, that subcommand (`git -C web status`). When the table cannot
- * tell where the subcommand is (an unlisted program's options come first), the whole command.
+ * tell where the subcommand is (an unlisted program's options come first), the whole command. null: more
+ * than MAX_WRAPPERS wrappers, so no prefix is offered.
  */
-export function commandPrefix(words: readonly string[]): readonly string[] {
+export function commandPrefix(words: readonly string[], wrappers = 0): readonly string[] | null {
   const start = words.findIndex((word) => !ASSIGNMENT.test(word));
   if (start === -1) return words;
   const program = words[start] ?? "";
   const row = rowFor(program);
   const args = words.slice(start + 1);
   if (row?.wraps !== undefined) {
+    if (wrappers >= MAX_WRAPPERS) return null;
     const at = operandStart(row, args) + (row.wraps === "command" ? 0 : 1);
-    return at >= args.length ? words : [...words.slice(0, start + 1 + at), ...commandPrefix(args.slice(at))];
+    const inner = at >= args.length ? [] : commandPrefix(args.slice(at), wrappers + 1);
+    return inner === null ? null : [...words.slice(0, start + 1 + at), ...inner];
   }
   if (!SUBCOMMAND_PROGRAMS.has(posix.basename(program))) return words.slice(0, start + 1);
   const at = row === undefined ? (args[0]?.startsWith("-") === true ? args.length : 0) : operandStart(row, args);
@@ -317,8 +345,15 @@ function operandStart(row: CommandRow, args: readonly string[]): number {
   return "kind" in parsed ? args.length : parsed.operandsAt;
 }
 
+/**
+ * Where a listed program counts as itself when named by its path: the system's own folders. Anywhere else
+ * (`./git`, `/tmp/proj/cat`) it may be a program the repository ships, so it is not the one the table describes.
+ */
+const SYSTEM_PROGRAM_FOLDERS = new Set(["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"]);
+
+/** The row of a program written bare (found on PATH) or by its path in one of SYSTEM_PROGRAM_FOLDERS. */
 function rowFor(program: string): CommandRow | undefined {
-  if (program.includes("/") && !program.startsWith("/")) return undefined;
+  if (program.includes("/") && !SYSTEM_PROGRAM_FOLDERS.has(posix.dirname(program))) return undefined;
   return own(COMMANDS, posix.basename(program));
 }
 
@@ -326,19 +361,29 @@ function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined 
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-const listed = (list: string | undefined, name: string): boolean => list !== undefined && ` ${list} `.includes(` ${name} `);
-
 type OptionKind = "flag" | "valued" | "optional";
+
+/** Each row's lists as one lookup, made when the row is first read: a command may give thousands of options. */
+const OPTION_KINDS = new WeakMap<CommandRow, ReadonlyMap<string, OptionKind>>();
+
+function listedKind(row: CommandRow, name: string): OptionKind | undefined {
+  let kinds = OPTION_KINDS.get(row);
+  if (kinds === undefined) {
+    const lists: ReadonlyArray<readonly [string | undefined, OptionKind]> = [[row.optional, "optional"], [row.valued, "valued"], [row.flags, "flag"]];
+    // Later lists win where a name is in two, as flags did when they were looked up first.
+    kinds = new Map(lists.flatMap(([list, kind]) => (list ?? "").split(" ").filter((word) => word !== "").map((word): [string, OptionKind] => [word, kind])));
+    OPTION_KINDS.set(row, kinds);
+  }
+  return kinds.get(name);
+}
 
 /** The option's kind, or why it is refused: named as forbidden (a long one also when abbreviated), or unknown. */
 function optionKind(row: CommandRow, label: string, name: string): OptionKind | Refusal {
   const forbidden = row.forbidden ?? {};
   const why = own(forbidden, name);
   if (why !== undefined) return refused(name, why);
-  if (/^-[0-9]+$/u.test(name) && listed(row.flags, "-NUM")) return "flag";
-  if (listed(row.flags, name)) return "flag";
-  if (listed(row.valued, name)) return "valued";
-  if (listed(row.optional, name)) return "optional";
+  const kind = listedKind(row, /^-[0-9]+$/u.test(name) ? "-NUM" : name);
+  if (kind !== undefined) return kind;
   const abbreviated = name.startsWith("--") && name.length > 3 ? Object.keys(forbidden).find((option) => option.startsWith(name)) : undefined;
   if (abbreviated !== undefined) return refused(abbreviated, forbidden[abbreviated] ?? "");
   return refused(name, `it is not an option mca knows to be read-only for ${label}`);

@@ -371,6 +371,44 @@ describe("decide on a bash command", () => {
   });
 });
 
+describe("decide on a command behind timeout", () => {
+  it("matches a deny rule on the command timeout runs", () => {
+    const rules = [rule("deny", "bash(rm *)", "--deny"), rule("allow", "bash(*)", "--allow")];
+    expect(["timeout 5 rm -rf x", "timeout -s KILL -k 1 5 rm -rf x"].map((text) => decide(bash, command(text, "inside"), rules, NONE))).toEqual([
+      { verdict: "deny", reason: 'rule "bash(rm *)" (deny) from --deny' },
+      { verdict: "deny", reason: 'rule "bash(rm *)" (deny) from --deny' },
+    ]);
+  });
+
+  it("judges a 100 kB command of any shape in linear time, and offers no session choice past MAX_WRAPPERS wrappers", () => {
+    const shapes = [`${"timeout 1 ".repeat(10_000)}cat x`, `${"nice -n 5 ".repeat(10_000)}cat x`, `${"env A=1 ".repeat(12_000)}cat x`, `git log${" -n 5".repeat(20_000)}`, `cat ${"a ".repeat(50_000)}x`];
+    const rules = [rule("allow", "bash(*)"), rule("deny", "bash(rm *)")];
+    const started = performance.now();
+    const judged = shapes.map((text) => [decide(bash, command(text), rules, NONE).verdict, sessionAllowFor(bash, command(text))?.kind ?? null]);
+    expect({ judged, fast: performance.now() - started < 3_000 }).toEqual({
+      judged: [
+        ["deny", null],
+        ["deny", null],
+        ["deny", null],
+        ["allow", "command"],
+        ["allow", "command"],
+      ],
+      fast: true,
+    });
+  });
+});
+
+describe("decide on a listed program named by a path", () => {
+  it("lets an allow rule cover it without a sandbox only from the system's folders", () => {
+    const rules = [rule("allow", "bash(*cat *)"), rule("allow", "bash(timeout *)")];
+    expect(["/usr/bin/cat x", "/tmp/proj/cat x", "timeout 5 /tmp/proj/cat x"].map((text) => decide(bash, command(text), rules, NONE))).toEqual([
+      { verdict: "allow", reason: 'rule "bash(*cat *)" (allow) from --test' },
+      { verdict: "ask", reason: 'rule "bash(*cat *)" does not cover /tmp/proj/cat (without a sandbox, allow rules cover only commands known to only read)' },
+      { verdict: "ask", reason: 'rule "bash(*cat *)" does not cover /tmp/proj/cat (without a sandbox, allow rules cover only commands known to only read)' },
+    ]);
+  });
+});
+
 describe("decide on what an allowed command's options do", () => {
   it("asks for each option attack under the allow rule that names the command, saying why the rule does not cover it", () => {
     const attacks: ReadonlyArray<readonly [string, string]> = [

@@ -67,13 +67,14 @@ export function sessionAllowText(allow: SessionAllow): string {
 
 /**
  * What the session choice of an approval would allow, or null when it offers none: a command that is not
- * plain or is to run outside the sandbox, or a command tool's call that is not read as a command (allowing
- * the whole tool would allow every command).
+ * plain, nests too many wrappers to have a prefix, or is to run outside the sandbox, or a command tool's call
+ * that is not read as a command (allowing the whole tool would allow every command).
  */
 export function sessionAllowFor(tool: GateTool, subject: GateSubject): SessionAllow | null {
   if (subject.kind !== "command") return tool.kind === "exec" ? null : { kind: "tool", tool: tool.name };
   if (!isPlainCommand(subject.text) || OUTSIDE_THE_SANDBOX[subject.sandbox] !== null) return null;
-  return { kind: "command", tool: tool.name, prefix: commandPrefix(subject.text.split(" ")) };
+  const prefix = commandPrefix(subject.text.split(" "));
+  return prefix === null ? null : { kind: "command", tool: tool.name, prefix };
 }
 
 /**
