@@ -1,7 +1,7 @@
 // Through the real CLI: bash runs in the operating-system sandbox, so a command an allow rule covers can do
 // no more than the sandbox lets it; and a run without bubblewrap says so once, naming the package.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTempProject, type TempProject } from "./cli/test-support/run-cli.js";
@@ -43,6 +43,15 @@ describeWithBubblewrap("an allowed git status in a repository with a planted cor
     } finally {
       listener.close();
     }
+  });
+});
+
+describeWithBubblewrap("a run whose project folder holds the home folder", () => {
+  it("says once at start that sandboxed commands may write all over the home folder", async () => {
+    const run = await project.run(["-p", "hello"], "", { MOCK: "1", HOME: project.dir });
+    expect(run.stderr.split("\n").filter((line) => line.includes("home folder"))).toEqual([
+      `mca: the project folder ${realpathSync(project.dir)} holds your home folder: sandboxed commands may write anywhere in it (shell start-up files, other tools' settings) but for mca's own settings and state; start mca in a project's own folder`,
+    ]);
   });
 });
 

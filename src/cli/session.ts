@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { createAgent, describeError, redactEvents, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
 import { toolPrefix } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
-import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, type ProjectState, type SessionMode } from "../session/index.js";
-import { createLocalTools, detectSandbox, type SandboxAvailability } from "../tools/index.js";
+import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
+import { createLocalTools, detectSandbox, homeInProjectNotice, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
 import { loadRules, loadSandboxSettings, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
@@ -106,10 +106,15 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (options.resume && resumed === null) deps.warn("no earlier chat session in this project: starting a new one (`mca sessions` lists them all)");
   const history = resumed?.messages ?? null;
   const availability = await sandboxFound;
-  if (availability.kind === "none" && availability.notice !== null) deps.warn(availability.notice);
-  // The tokens of MCP logins (mcp-login.ts's loginsFolder) are mca's credentials: no command reads them.
+  if (availability.kind !== "seatbelt" && availability.notice !== null) deps.warn(availability.notice);
+  const home = deps.env.HOME ?? homedir();
+  const homeNotice = availability.kind === "none" ? null : homeInProjectNotice(projectDir, home);
+  if (homeNotice !== null) deps.warn(homeNotice);
+  // The tokens of MCP logins (mcp-login.ts's loginsFolder) are mca's credentials: no command reads them;
+  // mca's settings and state stay read-only even when a writable folder holds them.
   const hidden = [join(userConfigDir(deps.env), "oauth")];
-  const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, protectedFolders: () => readProtectedFolders(projectDir) };
+  const readOnly = [userConfigDir(deps.env), userStateDir(deps.env, home)];
+  const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, readOnly, protectedFolders: () => readProtectedFolders(projectDir) };
   const tools = [...createLocalTools(projectDir, { sandbox }), ...deps.remoteTools];
   const protectedFolders = readProtectedFolders(projectDir);
   // A server that did not come up has no tools to match: a rule naming one of them is no typo.

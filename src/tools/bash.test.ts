@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -10,6 +11,11 @@ import { BUBBLEWRAP, describeWithBubblewrap } from "./test-support/bubblewrap.js
 import { callTool } from "./test-support/call-tool.js";
 import { listenOnLoopback } from "./test-support/loopback-listener.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
+
+const WRITE_REFUSED =
+  "[the sandbox refused a write: only the project folder is writable, and not its git folder (.git), .husky/ or .mca/, " +
+  "so git commands that write (add, commit, checkout, stash, fetch…) need to run outside the sandbox. " +
+  'If the command must write there, call bash again with "sandbox": false and a "reason"; the user will be asked.]';
 
 /** Alive means present in /proc and not a zombie waiting for its (re)parent to reap it. */
 function isRunning(pid: number): boolean {
@@ -185,13 +191,13 @@ describe("bash", () => {
 
 describe("bash's account of where a call runs, for the gate", () => {
   const tool = (availability: SandboxAvailability, network = false) =>
-    createBashTool("/p", { sandbox: { availability, network, writable: [], hidden: [], protectedFolders: () => [] } });
+    createBashTool("/p", { sandbox: { availability, network, writable: [], hidden: [], readOnly: [], protectedFolders: () => [] } });
   const subject = (created: ReturnType<typeof tool>, args: Record<string, unknown>): unknown => {
     const parsed = created.parse?.({ command: "ls", ...args });
     if (parsed === undefined || parsed instanceof Error) return parsed?.message;
     return created.gateSubject?.(parsed);
   };
-  const bwrap: SandboxAvailability = { kind: "bubblewrap", program: "/usr/bin/bwrap" };
+  const bwrap: SandboxAvailability = { kind: "bubblewrap", program: "/usr/bin/bwrap", socketFilter: null, notice: null };
   const none: SandboxAvailability = { kind: "none", why: "bubblewrap is not installed", notice: null };
 
   it("is inside the sandbox, unless the call asks to leave it or for a network the settings do not give", () => {
@@ -231,12 +237,21 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
   });
   afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-  const sandboxed = (options: { readonly network?: boolean; readonly env?: Record<string, string | undefined> } = {}) =>
-    createBashTool(project(), {
+  const sandboxed = (options: { readonly network?: boolean; readonly env?: Record<string, string | undefined>; readonly projectDir?: string; readonly writable?: readonly string[] } = {}) => {
+    const projectDir = options.projectDir ?? project();
+    return createBashTool(projectDir, {
       killGraceMs: 200,
       env: { PATH: process.env.PATH, HOME: home, ...options.env },
-      sandbox: { availability: BUBBLEWRAP, network: options.network ?? false, writable: [], hidden: [join(home, ".config", "mca", "oauth")], protectedFolders: () => readProtectedFolders(project()) },
+      sandbox: {
+        availability: BUBBLEWRAP,
+        network: options.network ?? false,
+        writable: options.writable ?? [],
+        hidden: [join(home, ".config", "mca", "oauth")],
+        readOnly: [join(home, ".config", "mca"), join(home, ".local", "state", "mca")],
+        protectedFolders: () => readProtectedFolders(projectDir),
+      },
     });
+  };
 
   it("runs git's core.fsmonitor command of a planted config with nothing outside the project written and no connection made", async () => {
     const listener = await listenOnLoopback();
@@ -249,7 +264,7 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
       const config = readFileSync(join(project(), ".git", "config"), "utf8");
       const result = await callTool(sandboxed(), { command: "git status --short; git config core.fsmonitor false" }, context);
       expect(result.isError).toBe(true);
-      expect(result.text).toContain("could not write config file .git/config: Device or resource busy");
+      expect(result.text).toContain("could not lock config file .git/config: Read-only file system");
       expect(existsSync(join(project(), "ran-inside"))).toBe(true);
       expect(existsSync(join(home, "pwned"))).toBe(false);
       expect(listener.connections()).toBe(0);
@@ -263,7 +278,7 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
     const secret = "mca-test-secret-in-the-environment";
     const command = `cat /proc/${process.pid}/environ; base64 /proc/$PPID/environ | base64 -d | tr '\\0' '\\n' | sort`;
     const result = await callTool(sandboxed({ env: { OTHER_TOKEN: secret } }), { command }, context);
-    expect(result.text).toBe(`exit code 0\ncat: /proc/${process.pid}/environ: No such file or directory\nHOME=${home}\nPATH=${process.env.PATH ?? ""}\n`);
+    expect(result.text).toBe(`exit code 0\ncat: /proc/${process.pid}/environ: No such file or directory\nGIT_OPTIONAL_LOCKS=0\nHOME=${home}\nPATH=${process.env.PATH ?? ""}\n`);
   });
 
   it("cannot read the tokens of MCP logins in the user's config folder", async () => {
@@ -284,18 +299,104 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
     for (const path of attempts) expect(result.text).toContain(`refused ${path.replace("$HOME", home)}`);
     expect(readFileSync(join(home, ".config", "mca", "settings.json"), "utf8")).toBe("{}\n");
     expect(readdirSync(join(project(), ".mca"))).toEqual([]);
-    expect(result.text.endsWith(
-      "\n[the sandbox refused a write: only the project folder is writable, and not its git config and hooks, .husky/ or .mca/. " +
-        'If the command must write there, call bash again with "sandbox": false and a "reason"; the user will be asked.]',
-    )).toBe(true);
+    expect(result.text.endsWith(`\n${WRITE_REFUSED}`)).toBe(true);
   });
 
-  it("makes a missing hooks folder an empty read-only one, so a command cannot plant a hook there", async () => {
+  it("makes a missing core.hooksPath folder an empty read-only one, so a command cannot plant a hook there", async () => {
     execFileSync("git", ["init", "-q", project()]);
-    rmSync(join(project(), ".git", "hooks"), { recursive: true });
-    const result = await callTool(sandboxed(), { command: "touch .git/hooks/pre-commit" }, context);
+    execFileSync("git", ["-C", project(), "config", "core.hooksPath", "tools/hooks"]);
+    const result = await callTool(sandboxed(), { command: "touch tools/hooks/pre-commit" }, context);
     expect(result.isError).toBe(true);
-    expect(readdirSync(join(project(), ".git", "hooks"))).toEqual([]);
+    expect(readdirSync(join(project(), "tools", "hooks"))).toEqual([]);
+  });
+
+  it("has no capabilities, even run as root: the read-only file system cannot be mounted writable again", async () => {
+    const command = `grep CapEff /proc/self/status; (mount -o remount,rw,bind / && touch ${home}/pwned) 2>/dev/null || echo "mount refused"`;
+    const result = await callTool(sandboxed(), { command }, context);
+    expect([result.text, existsSync(join(home, "pwned"))]).toEqual(["exit code 0\nCapEff:\t0000000000000000\nmount refused\n", false]);
+  });
+
+  it("keeps the whole git folder read-only: nothing planted there makes the user's git run a program later", async () => {
+    const git = (...args: string[]): string => execFileSync("git", ["-C", project(), ...args], { encoding: "utf8" });
+    git("init", "-q");
+    writeFileSync(join(project(), "a.txt"), "a\n");
+    git("add", "a.txt");
+    git("-c", "user.name=u", "-c", "user.email=u@example.com", "commit", "-qm", "first");
+    const before = git("status", "--porcelain", "--ignored");
+    const plantings: ReadonlyArray<readonly [string, string]> = [
+      ["commondir", "mkdir -p ../evilcommon && echo ../evilcommon > .git/commondir"],
+      ["config.worktree", "git config --worktree core.fsmonitor ./evil || echo '[core] fsmonitor = ./evil' > .git/config.worktree"],
+      ["gitlink", "git -C sub init -q && git -C sub config core.fsmonitor ./evil && git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),sub"],
+      ["modules", "mkdir -p .git/modules/x && echo '[core] fsmonitor = ./evil' > .git/modules/x/config"],
+      ["worktrees", "mkdir -p .git/worktrees/w"],
+      ["attributes", "echo '* diff=evil' >> .git/info/attributes"],
+    ];
+    const command = plantings.map(([name, planting]) => `(${planting}) 2>/dev/null && echo "planted ${name}" || echo "refused ${name}"`).join("; ");
+    const result = await callTool(sandboxed(), { command: `mkdir sub; ${command}` }, context);
+    expect(result.text).toBe(`exit code 0\n${plantings.map(([name]) => `refused ${name}\n`).join("")}`);
+    rmSync(join(project(), "sub"), { recursive: true });
+    expect(git("status", "--porcelain", "--ignored")).toBe(before);
+  });
+
+  it("runs git's reading commands, and refuses its writing ones saying they need to run outside the sandbox", async () => {
+    const git = (...args: string[]): string => execFileSync("git", ["-C", project(), "-c", "user.name=u", "-c", "user.email=u@example.com", ...args], { encoding: "utf8" });
+    git("init", "-q", "-b", "main");
+    writeFileSync(join(project(), "a.txt"), "a\n");
+    git("add", "a.txt");
+    git("commit", "-qm", "first");
+    writeFileSync(join(project(), "a.txt"), "b\n");
+    const reading = await callTool(sandboxed(), { command: "git status --short && git diff --stat && git log --format=%s" }, context);
+    expect(reading).toEqual({ text: "exit code 0\n M a.txt\n a.txt | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\nfirst\n", isError: false });
+    const writing = await callTool(sandboxed(), { command: "git -c user.name=u -c user.email=u@example.com commit -qam second" }, context);
+    expect(writing).toEqual({
+      text: `exit code 128\nfatal: Unable to create '${realpathSync(project())}/.git/index.lock': Read-only file system\n\n${WRITE_REFUSED}`,
+      isError: true,
+    });
+    expect(git("log", "--format=%s")).toBe("first\n");
+  });
+
+  it("cannot connect to a unix socket without the network, though socket pairs work; with the network it can", async () => {
+    const socket = join(home, "agent.sock");
+    let connections = 0;
+    const server = createServer((peer) => {
+      connections += 1;
+      peer.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      const connect = `${process.execPath} -e "require('net').connect(process.argv[1]).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (error) => { console.log(error.code); process.exit(1); })" ${socket}`;
+      const pair = `${process.execPath} -e "console.log(require('child_process').execFileSync('echo', ['pair']).toString().trim())"`;
+      const refused = await callTool(sandboxed(), { command: `${pair}; ${connect}` }, context);
+      expect([refused, connections]).toEqual([{ text: "exit code 1\npair\nEPERM\n", isError: true }, 0]);
+      const allowed = await callTool(sandboxed(), { command: connect, network: true }, context);
+      for (let waitedMs = 0; waitedMs < 2_000 && connections === 0; waitedMs += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect([allowed, connections]).toEqual([{ text: "exit code 0\nconnected\n", isError: false }, 1]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("keeps mca's settings and state read-only when the project is the home folder", async () => {
+    mkdirSync(join(home, ".local", "state", "mca"), { recursive: true });
+    const attempts = [".config/mca/settings.json", ".local/state/mca/x", ".config/mca/oauth/token"];
+    const command = `echo ok > made.txt; ${attempts.map((path) => `(echo x >> ${path}) 2>/dev/null || echo "refused ${path}"`).join("; ")}`;
+    const result = await callTool(sandboxed({ projectDir: home }), { command }, context);
+    expect([result.text, readFileSync(join(home, "made.txt"), "utf8"), readdirSync(join(home, ".config", "mca")), readdirSync(join(home, ".local", "state", "mca"))]).toEqual([
+      `exit code 0\n${attempts.map((path) => `refused ${path}\n`).join("")}`,
+      "ok\n",
+      ["settings.json"],
+      [],
+    ]);
+  });
+
+  it("keeps mca's settings read-only in a writable folder that holds them", async () => {
+    const command = "echo ok > $HOME/.config/other.json; (echo x >> $HOME/.config/mca/settings.json) 2>/dev/null || echo refused";
+    const result = await callTool(sandboxed({ writable: [join(home, ".config")] }), { command }, context);
+    expect([result.text, readFileSync(join(home, ".config", "other.json"), "utf8"), readFileSync(join(home, ".config", "mca", "settings.json"), "utf8")]).toEqual([
+      "exit code 0\nrefused\n",
+      "ok\n",
+      "{}\n",
+    ]);
   });
 
   it("cannot move the git folder away to put another in its place", async () => {

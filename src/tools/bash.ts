@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { INHERITED_ENV_VARIABLES, onlyVariables, type CommandSandbox, type GateSubject, type ProtectedFolder, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
 import { errorResult, okResult, optionalInteger, optionalString, requiredString } from "./local-tool.js";
 import { runCommand, type CommandOutcome } from "./command-process.js";
-import { bubblewrapArgs, sandboxPolicy, seatbeltProfile, type SandboxAvailability } from "./sandbox.js";
+import { bubblewrapArgs, sandboxPolicy, SECCOMP_FD, seatbeltProfile, type SandboxAvailability } from "./sandbox.js";
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -13,6 +13,11 @@ const BASH_KILL_GRACE_MS = 2_000;
 
 /** What a command inherits: the minimal set MCP servers get, and the locale. Never the model's credentials. */
 const BASH_ENV_VARIABLES = [...INHERITED_ENV_VARIABLES, "LANG", "LANGUAGE", "LC_ALL", "LC_COLLATE", "LC_CTYPE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME", "TZ"];
+/**
+ * Added inside the sandbox, where the git folder is read-only: `git status` and `git diff` then skip
+ * refreshing the index, a write they may leave out (https://git-scm.com/docs/git#Documentation/git.txt-codeGITOPTIONALLOCKScode).
+ */
+const SANDBOX_ENV = { GIT_OPTIONAL_LOCKS: "0" };
 
 export interface BashSandbox {
   readonly availability: SandboxAvailability;
@@ -22,6 +27,8 @@ export interface BashSandbox {
   readonly writable: readonly string[];
   /** Folders no command may read, absolute: where mca keeps the tokens of MCP logins. */
   readonly hidden: readonly string[];
+  /** mca's own folders, absolute (its settings, its state): read-only even when a writable folder holds them. */
+  readonly readOnly: readonly string[];
   /** The project's protected folders as they are now, read again for each call. */
   readonly protectedFolders: () => readonly ProtectedFolder[];
 }
@@ -78,9 +85,11 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
     gateSubject: (args): GateSubject => ({ kind: "command", text: args.command, sandbox: placement(args) }),
     async run(args, context) {
       const where = placement(args);
+      const inside = where === "inside" || where === "network-requested";
+      const env = onlyVariables(options.env ?? process.env, BASH_ENV_VARIABLES);
       const outcome = await runCommand({
         ...commandLine(args, where, cwd, sandbox),
-        env: onlyVariables(options.env ?? process.env, BASH_ENV_VARIABLES),
+        env: inside ? { ...env, ...SANDBOX_ENV } : env,
         cwd,
         timeoutMs: args.timeoutMs,
         killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
@@ -88,7 +97,7 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
         ...(context.onProgress === undefined ? {} : { onLine: context.onProgress }),
       });
       const result = describe(outcome, args.timeoutMs);
-      const refusal = where === "inside" || where === "network-requested" ? sandboxRefusal(outcome) : null;
+      const refusal = inside ? sandboxRefusal(outcome) : null;
       return refusal === null ? result : { ...result, text: `${result.text}\n${refusal}` };
     },
   };
@@ -112,8 +121,9 @@ function describeTool(sandbox: BashSandbox | undefined): string {
   }
   return (
     `${common} It runs in a sandbox: the file system is read-only except the project folder` +
-    `${sandbox.writable.length === 0 ? "" : ` and ${sandbox.writable.join(", ")}`}; inside the project, git's config and hooks, ` +
-    `.husky/ and .mca/ are read-only; /tmp is private and empty; ${sandbox.network ? "the network is available" : "there is no network"}; ` +
+    `${sandbox.writable.length === 0 ? "" : ` and ${sandbox.writable.join(", ")}`}; inside the project, the git folder (.git), ` +
+    `.husky/ and .mca/ are read-only, so git commands that write (add, commit, checkout, stash, fetch) fail there; ` +
+    `/tmp is private and empty; ${sandbox.network ? "the network is available" : "there is no network (unix sockets included)"}; ` +
     "everything the command started ends with it. When the sandbox refuses something the result says so: then call again " +
     'with `"network": true` for the network, or `"sandbox": false` and a `"reason"` to run outside the sandbox. Both ' +
     "always ask the user, whatever the allow rules; use them only when the command needs it."
@@ -143,15 +153,28 @@ function optionalBoolean(args: ToolArgs, name: string): boolean | undefined | Er
   return typeof value === "boolean" ? value : new Error(`argument "${name}" must be true or false`);
 }
 
-/** The program that runs the command: bash itself, or bash inside the sandbox's program. */
-function commandLine(args: BashArgs, where: CommandSandbox, cwd: string, sandbox: BashSandbox | undefined): { readonly program: string; readonly args: readonly string[] } {
+/** The program that runs the command: bash itself, or bash inside the sandbox's program (with bubblewrap's seccomp program on fd 3). */
+function commandLine(
+  args: BashArgs,
+  where: CommandSandbox,
+  cwd: string,
+  sandbox: BashSandbox | undefined,
+): { readonly program: string; readonly args: readonly string[]; readonly fd3?: Buffer } {
   const bash = ["bash", "-c", args.command];
   const availability = sandbox?.availability;
   if (sandbox === undefined || availability === undefined || where === "unavailable" || where === "requested-outside") return { program: "bash", args: bash.slice(1) };
-  const policy = sandboxPolicy(cwd, sandbox.protectedFolders(), { network: sandbox.network || args.network, writable: sandbox.writable, hidden: sandbox.hidden });
+  const policy = sandboxPolicy(cwd, sandbox.protectedFolders(), {
+    network: sandbox.network || args.network,
+    writable: sandbox.writable,
+    hidden: sandbox.hidden,
+    readOnly: sandbox.readOnly,
+  });
   switch (availability.kind) {
-    case "bubblewrap":
-      return { program: availability.program, args: bubblewrapArgs(policy, bash) };
+    case "bubblewrap": {
+      const filter = policy.network ? null : availability.socketFilter;
+      if (filter === null) return { program: availability.program, args: bubblewrapArgs(policy, bash) };
+      return { program: availability.program, args: bubblewrapArgs(policy, bash, SECCOMP_FD), fd3: filter };
+    }
     case "seatbelt":
       return { program: availability.program, args: ["-p", seatbeltProfile(policy), ...bash] };
     case "none":
@@ -168,7 +191,8 @@ const SANDBOX_REFUSALS: ReadonlyArray<{ readonly output: RegExp; readonly line: 
   {
     output: /Read-only file system|Device or resource busy/u,
     line:
-      "[the sandbox refused a write: only the project folder is writable, and not its git config and hooks, .husky/ or .mca/. " +
+      "[the sandbox refused a write: only the project folder is writable, and not its git folder (.git), .husky/ or .mca/, " +
+      "so git commands that write (add, commit, checkout, stash, fetch…) need to run outside the sandbox. " +
       'If the command must write there, call bash again with "sandbox": false and a "reason"; the user will be asked.]',
   },
   {

@@ -2,6 +2,7 @@
 // bounded while it is read, and the newest whole line of output for the user's eyes. The bash tool runs
 // `bash -c` through it, directly or inside the sandbox's program.
 import { spawn } from "node:child_process";
+import { Writable } from "node:stream";
 
 // On timeout or abort the whole group gets SIGTERM, then SIGKILL after a grace period, so background
 // grandchildren (`sleep 30 &`) die with the command instead of outliving the agent.
@@ -24,6 +25,11 @@ export interface CommandRequest {
   readonly signal: AbortSignal;
   /** The newest complete line of output, at most every PROGRESS_INTERVAL_MS: the user sees the command work. */
   readonly onLine?: (line: string) => void;
+  /**
+   * Bytes the program reads on descriptor 3 to its end (bubblewrap's seccomp program): a pipe of this
+   * call's own, as a file shared between calls would be read once, from its offset.
+   */
+  readonly fd3?: Buffer;
 }
 
 const PROGRESS_INTERVAL_MS = 200;
@@ -52,15 +58,24 @@ export function runCommand(request: CommandRequest): Promise<CommandOutcome> {
       cwd: request.cwd,
       env: request.env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", request.fd3 === undefined ? "ignore" : "pipe"],
     });
+    const { stdout, stderr } = child;
+    // Both are pipes as asked for (spawn's types cannot tell, with a fourth stdio entry).
+    if (stdout === null || stderr === null) throw new Error("spawn gave the command no output pipes");
+    const fd3 = child.stdio[3];
+    if (request.fd3 !== undefined && fd3 instanceof Writable) {
+      // A program that exits without reading it (one that failed to start) closes it first: that is no error of ours.
+      fd3.on("error", () => undefined);
+      fd3.end(request.fd3);
+    }
     let lastProgressMs = 0;
     const onLine = (line: string): void => {
       if (request.onLine === undefined || Date.now() - lastProgressMs < PROGRESS_INTERVAL_MS) return;
       lastProgressMs = Date.now();
       request.onLine(line);
     };
-    for (const stream of [child.stdout, child.stderr]) {
+    for (const stream of [stdout, stderr]) {
       const lines = createLineWatcher(PROGRESS_MAX_LINE_BYTES, onLine);
       stream.on("data", (chunk: Buffer) => {
         output.push(chunk);
@@ -84,8 +99,9 @@ export function runCommand(request: CommandRequest): Promise<CommandOutcome> {
       request.signal.removeEventListener("abort", onAbort);
       // A stopped command's leftovers that no longer hold our pipes end with it too.
       if (stopReason !== undefined) killGroup("SIGKILL");
-      child.stdout.destroy();
-      child.stderr.destroy();
+      stdout.destroy();
+      stderr.destroy();
+      if (fd3 instanceof Writable) fd3.destroy();
       settle(outcome());
     };
 

@@ -3,17 +3,17 @@ import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ALWAYS_PROTECTED } from "../kernel/index.js";
-import { bubblewrapArgs, detectSandbox, sandboxPolicy, seatbeltProfile, type SandboxPolicy } from "./sandbox.js";
+import { bubblewrapArgs, detectSandbox, homeInProjectNotice, sandboxPolicy, seatbeltProfile, type SandboxPolicy } from "./sandbox.js";
+import { unixSocketFilter } from "./seccomp-filter.js";
 import { BUBBLEWRAP, describeWithBubblewrap } from "./test-support/bubblewrap.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
 
 const POLICY: SandboxPolicy = {
   project: "/home/u/p",
   writable: ["/home/u/.cache"],
-  pinned: ["/home/u/p/.git"],
   readOnly: [
-    { path: "/home/u/p/.git/config", present: true, hooks: false },
-    { path: "/home/u/p/.git/hooks", present: false, hooks: true },
+    { path: "/home/u/p/.git", present: true, hooks: false },
+    { path: "/home/u/p/tools/hooks", present: false, hooks: true },
     { path: "/home/u/p/.mca", present: false, hooks: false },
     { path: "/home/u/p/.husky", present: true, hooks: false },
   ],
@@ -24,21 +24,17 @@ const POLICY: SandboxPolicy = {
 describe("sandboxPolicy", () => {
   const project = tempProjectPerTest("mca-sandbox-");
 
-  it("pins the git folder, keeps its config and hooks read-only, names what is missing, and hides only folders that are there", () => {
+  it("keeps the whole git folder read-only, names what is missing, and hides only folders that are there", () => {
     const root = realpathSync(project());
     execFileSync("git", ["init", "-q", root]);
-    rmSync(join(root, ".git", "hooks"), { recursive: true });
     mkdirSync(join(root, ".husky"));
     const folders = [...ALWAYS_PROTECTED, { path: "tools/hooks", anyDepth: false, reason: "core.hooksPath" }];
-    expect(sandboxPolicy(project(), folders, { network: false, writable: [join(root, ".husky"), join(root, "absent")], hidden: [join(root, ".mca"), join(root, ".husky")] })).toEqual({
+    const options = { network: false, writable: [join(root, ".husky"), join(root, "absent")], hidden: [join(root, ".mca"), join(root, ".husky")], readOnly: [] };
+    expect(sandboxPolicy(project(), folders, options)).toEqual({
       project: root,
       writable: [join(root, ".husky")],
-      pinned: [join(root, ".git")],
       readOnly: [
-        { path: join(root, ".git", "config"), present: true, hooks: false },
-        { path: join(root, ".git", "config.worktree"), present: false, hooks: false },
-        { path: join(root, ".git", "hooks"), present: false, hooks: true },
-        { path: join(root, ".git", "modules"), present: false, hooks: false },
+        { path: join(root, ".git"), present: true, hooks: false },
         { path: join(root, ".mca"), present: false, hooks: false },
         { path: join(root, ".husky"), present: true, hooks: false },
         { path: join(root, "tools", "hooks"), present: false, hooks: true },
@@ -48,10 +44,13 @@ describe("sandboxPolicy", () => {
     });
   });
 
-  it("binds a `.git` file read-only, so it cannot be pointed at another git folder", () => {
+  it("binds a `.git` file read-only, and the git folder it names when that is inside the project", () => {
     const root = realpathSync(project());
-    writeFileSync(join(root, ".git"), "gitdir: /elsewhere/.git/worktrees/p\n");
-    expect(sandboxPolicy(root, ALWAYS_PROTECTED, { network: true, writable: [], hidden: [] }).readOnly).toEqual([
+    mkdirSync(join(root, "gitdirs", "p"), { recursive: true });
+    writeFileSync(join(root, ".git"), "gitdir: gitdirs/p\n");
+    const folders = [{ path: "gitdirs/p", anyDepth: false, reason: "gitdir" }, ...ALWAYS_PROTECTED];
+    expect(sandboxPolicy(root, folders, { network: true, writable: [], hidden: [], readOnly: [] }).readOnly).toEqual([
+      { path: join(root, "gitdirs", "p"), present: true, hooks: true },
       { path: join(root, ".git"), present: true, hooks: false },
       { path: join(root, ".mca"), present: false, hooks: false },
       { path: join(root, ".husky"), present: false, hooks: false },
@@ -60,13 +59,29 @@ describe("sandboxPolicy", () => {
 
   it("leaves out a protected folder outside the project, which is read-only anyway", () => {
     const root = realpathSync(project());
-    expect(sandboxPolicy(root, [{ path: "../hooks", anyDepth: false, reason: "" }], { network: false, writable: [], hidden: [] }).readOnly).toEqual([]);
+    expect(sandboxPolicy(root, [{ path: "../hooks", anyDepth: false, reason: "" }], { network: false, writable: [], hidden: [], readOnly: [] }).readOnly).toEqual([]);
+  });
+
+  it("keeps mca's own folders read-only when the project or a writable folder holds them, and leaves out the others", () => {
+    const root = realpathSync(project());
+    mkdirSync(join(root, "home", ".config", "mca"), { recursive: true });
+    mkdirSync(join(root, "cache", "state"), { recursive: true });
+    const options = {
+      network: false,
+      writable: [join(root, "cache")],
+      hidden: [],
+      readOnly: [join(root, "home", ".config", "mca"), join(root, "cache", "state"), join(root, "home", ".local", "state", "mca"), "/usr"],
+    };
+    expect(sandboxPolicy(join(root, "home"), [], options).readOnly).toEqual([
+      { path: join(root, "home", ".config", "mca"), present: true, hooks: false },
+      { path: join(root, "cache", "state"), present: true, hooks: false },
+    ]);
   });
 });
 
 describe("bubblewrapArgs", () => {
   it("makes everything read-only but the writable places, then binds the read-only places inside them", () => {
-    expect(bubblewrapArgs(POLICY, ["bash", "-c", "ls"])).toEqual([
+    expect(bubblewrapArgs(POLICY, ["bash", "-c", "ls"], 3)).toEqual([
       "--ro-bind", "/", "/",
       "--dev", "/dev",
       "--unshare-pid", "--proc", "/proc",
@@ -74,13 +89,13 @@ describe("bubblewrapArgs", () => {
       "--tmpfs", "/run",
       "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve",
       "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-      "--unshare-net",
+      "--cap-drop", "ALL",
+      "--unshare-net", "--seccomp", "3",
       "--die-with-parent",
       "--bind", "/home/u/.cache", "/home/u/.cache",
       "--bind", "/home/u/p", "/home/u/p",
-      "--bind", "/home/u/p/.git", "/home/u/p/.git",
-      "--ro-bind", "/home/u/p/.git/config", "/home/u/p/.git/config",
-      "--tmpfs", "/home/u/p/.git/hooks", "--remount-ro", "/home/u/p/.git/hooks",
+      "--ro-bind", "/home/u/p/.git", "/home/u/p/.git",
+      "--tmpfs", "/home/u/p/tools/hooks", "--remount-ro", "/home/u/p/tools/hooks",
       "--ro-bind", "/home/u/p/.husky", "/home/u/p/.husky",
       "--tmpfs", "/home/u/.config/mca/oauth",
       "--chdir", "/home/u/p",
@@ -88,26 +103,28 @@ describe("bubblewrapArgs", () => {
     ]);
   });
 
-  it("keeps the network namespace when the network is allowed", () => {
-    expect(bubblewrapArgs({ ...POLICY, network: true }, ["true"])).not.toContain("--unshare-net");
+  it("keeps the network namespace, and has no seccomp filter, when the network is allowed", () => {
+    const args = bubblewrapArgs({ ...POLICY, network: true }, ["true"], 3);
+    expect([args.includes("--unshare-net"), args.includes("--seccomp")]).toEqual([false, false]);
   });
 });
 
 describe("seatbeltProfile", () => {
-  it("denies writes outside the writable places and to the read-only ones, any use of the hidden ones, other processes' information and sockets", () => {
+  it("denies writes outside the writable places and to the read-only ones, any use of the hidden ones, other processes' information, Launch Services, Apple events and sockets", () => {
     expect(seatbeltProfile(POLICY)).toBe(
       [
         "(version 1)",
         "(allow default)",
         '(deny file-write* (require-not (require-any (subpath "/home/u/p") (subpath "/home/u/.cache") (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper") (subpath "/dev/fd"))))',
-        '(deny file-write* (literal "/home/u/p/.git"))',
-        '(deny file-write* (subpath "/home/u/p/.git/config"))',
-        '(deny file-write* (subpath "/home/u/p/.git/hooks"))',
+        '(deny file-write* (subpath "/home/u/p/.git"))',
+        '(deny file-write* (subpath "/home/u/p/tools/hooks"))',
         '(deny file-write* (subpath "/home/u/p/.mca"))',
         '(deny file-write* (subpath "/home/u/p/.husky"))',
         '(deny file-read* file-write* (subpath "/home/u/.config/mca/oauth"))',
         "(deny process-info*)",
         "(allow process-info* (target same-sandbox))",
+        "(deny lsopen)",
+        "(deny appleevent-send)",
         "(deny network*)",
         "",
       ].join("\n"),
@@ -119,7 +136,7 @@ describe("seatbeltProfile", () => {
   });
 
   it("escapes quotes and backslashes in paths and refuses a control character", () => {
-    const policy = { ...POLICY, writable: [], pinned: [], readOnly: [], hidden: [] };
+    const policy = { ...POLICY, writable: [], readOnly: [], hidden: [] };
     expect(seatbeltProfile({ ...policy, project: '/p/a"b\\c' })).toContain('(subpath "/p/a\\"b\\\\c")');
     expect(() => seatbeltProfile({ ...policy, project: "/p/a\n(allow default)" })).toThrow("a sandbox path has a control character");
   });
@@ -149,6 +166,27 @@ describe("detectSandbox", () => {
     });
   });
 
+  it("probes with every call's isolation, so a bubblewrap that refuses part of it is found at start", async () => {
+    const fake = join(bin(), "bwrap");
+    writeFileSync(fake, '#!/bin/sh\nfor arg; do [ "$arg" = --cap-drop ] && { echo "bwrap: Unknown option --cap-drop" >&2; exit 1; }; done\nexit 0\n');
+    chmodSync(fake, 0o755);
+    expect(await detectSandbox("linux", { PATH: bin() })).toMatchObject({ kind: "none", why: "bubblewrap does not work here (bwrap: Unknown option --cap-drop)" });
+  });
+
+  it("gives the seccomp program to the probe on fd 3, and says once when the architecture has none", async () => {
+    const fake = join(bin(), "bwrap");
+    writeFileSync(fake, `#!/bin/sh\ncase "$*" in *"--seccomp 3"*) [ "$(head -c 8 <&3 | od -An -tx1 | tr -d ' ')" = 2000000004000000 ] || exit 2;; esac\nexit 0\n`);
+    chmodSync(fake, 0o755);
+    const env = { PATH: `${bin()}:${process.env.PATH ?? ""}` };
+    expect(await detectSandbox("linux", env, "x64")).toEqual({ kind: "bubblewrap", program: fake, socketFilter: unixSocketFilter("x64"), notice: null });
+    expect(await detectSandbox("linux", env, "riscv64")).toEqual({
+      kind: "bubblewrap",
+      program: fake,
+      socketFilter: null,
+      notice: "mca: the sandbox has no seccomp filter for the riscv64 architecture: without the network, sandboxed commands can still connect to unix sockets (ssh-agent, docker.sock)",
+    });
+  });
+
   it("has none on Windows, without a notice", async () => {
     expect(await detectSandbox("win32", {})).toEqual({ kind: "none", why: "mca has no sandbox on win32", notice: null });
   });
@@ -156,6 +194,24 @@ describe("detectSandbox", () => {
 
 describeWithBubblewrap("detectSandbox with the real bubblewrap", () => {
   it("finds it on the PATH and checks that it runs a command", () => {
-    expect(BUBBLEWRAP).toEqual({ kind: "bubblewrap", program: expect.stringMatching(/\/bwrap$/u) });
+    expect(BUBBLEWRAP).toEqual({ kind: "bubblewrap", program: expect.stringMatching(/\/bwrap$/u), socketFilter: unixSocketFilter(process.arch), notice: null });
+  });
+});
+
+describe("homeInProjectNotice", () => {
+  const root = tempProjectPerTest("mca-sandbox-home-");
+
+  it("warns when the project folder is the home folder or holds it", () => {
+    const home = join(realpathSync(root()), "home", "u");
+    mkdirSync(home, { recursive: true });
+    expect([homeInProjectNotice(home, home), homeInProjectNotice(join(root(), "home"), home)]).toEqual([
+      `mca: the project folder ${home} holds your home folder: sandboxed commands may write anywhere in it (shell start-up files, other tools' settings) but for mca's own settings and state; start mca in a project's own folder`,
+      `mca: the project folder ${join(realpathSync(root()), "home")} holds your home folder: sandboxed commands may write anywhere in it (shell start-up files, other tools' settings) but for mca's own settings and state; start mca in a project's own folder`,
+    ]);
+  });
+
+  it("says nothing for a project inside the home folder", () => {
+    mkdirSync(join(root(), "p"));
+    expect(homeInProjectNotice(join(root(), "p"), root())).toBeNull();
   });
 });

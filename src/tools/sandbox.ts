@@ -1,10 +1,11 @@
 // The operating-system sandbox bash commands run in: the policy as data (what is writable, what stays
 // read-only inside the project, whether there is a network) and its two renderings, bubblewrap's argument
 // list on Linux and a Seatbelt profile for macOS's sandbox-exec; and which of them works here, found once per run.
-import { spawn } from "node:child_process";
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ALWAYS_PROTECTED, type ProtectedFolder } from "../kernel/index.js";
+import { ALWAYS_PROTECTED, onlyVariables, type ProtectedFolder } from "../kernel/index.js";
+import { runCommand } from "./command-process.js";
+import { unixSocketFilter } from "./seccomp-filter.js";
 
 export interface SandboxPolicy {
   /** The project's real path: writable. */
@@ -12,12 +13,12 @@ export interface SandboxPolicy {
   /** Further writable folders (real paths, each present), from the user's settings. */
   readonly writable: readonly string[];
   /**
-   * Git folders inside the project: git writes its index, objects and refs there, so they stay writable,
-   * but each is held in place (a mount point cannot be renamed or removed), so a command cannot swap in
-   * another one with a config of its own.
+   * Places inside the writable folders that stay read-only, bound after them: the project's git folders
+   * whole (a command could otherwise make the user's own git run a program later, through a config, a
+   * `commondir`, a submodule's or worktree's folder, attributes or a gitlink in the index; and a mount point
+   * cannot be renamed or removed, so none can be swapped), `.husky/`, `.mca/`, the hooks folder, and mca's
+   * own settings and state when a writable folder holds them.
    */
-  readonly pinned: readonly string[];
-  /** Places inside the writable folders that stay read-only, bound after them. */
   readonly readOnly: readonly ReadOnlyPlace[];
   /** Folders (real paths, each present) whose contents a command may not even read: mca's own credentials. */
   readonly hidden: readonly string[];
@@ -36,40 +37,32 @@ export interface ReadOnlyPlace {
   readonly hooks: boolean;
 }
 
-/** What a git folder keeps read-only: what makes git run programs (config, hooks) and the submodules' own git folders. */
-const GIT_FOLDER_READ_ONLY = ["config", "config.worktree", "hooks", "modules"];
-
 export interface SandboxOptions {
   readonly network: boolean;
   /** Absolute paths of further writable folders; a missing one is left out. */
   readonly writable: readonly string[];
   /** Absolute paths of folders to hide (an empty one in their place); a missing one is left out. */
   readonly hidden: readonly string[];
+  /** Absolute paths of mca's own folders (its settings, its state): read-only when present in a writable place. */
+  readonly readOnly: readonly string[];
 }
 
 /** The policy for one call, read from the disk as it is now (a hooks folder made since the last call is bound too). */
 export function sandboxPolicy(projectDir: string, folders: readonly ProtectedFolder[], options: SandboxOptions): SandboxPolicy {
   const project = realPath(projectDir) ?? resolve(projectDir);
   const writable = presentOnly(options.writable);
-  const pinned: string[] = [];
   const readOnly: ReadOnlyPlace[] = [];
-  const add = (path: string, hooks: boolean): void => {
+  const add = (path: string, hooks: boolean, within: readonly string[]): void => {
     const real = realPath(path);
     const place = { path: real ?? path, present: real !== undefined, hooks };
-    if (isInside(project, place.path) && !readOnly.some((known) => known.path === place.path)) readOnly.push(place);
+    if (within.some((folder) => isInside(folder, place.path)) && !readOnly.some((known) => known.path === place.path)) readOnly.push(place);
   };
   for (const folder of folders) {
-    const path = resolve(project, folder.path);
-    const real = realPath(path);
-    if (real !== undefined && isInside(project, real) && isGitFolder(real)) {
-      if (!pinned.includes(real)) pinned.push(real);
-      for (const name of GIT_FOLDER_READ_ONLY) add(join(real, name), name === "hooks");
-    } else {
-      // Folders every project protects may be absent; any other (a hooks folder, a git folder a `.git` file names) is where git looks.
-      add(path, !ALWAYS_PROTECTED.some((always) => always.path === folder.path));
-    }
+    // Folders every project protects may be absent; any other (a hooks folder, a git folder a `.git` file names) is where git looks.
+    add(resolve(project, folder.path), !ALWAYS_PROTECTED.some((always) => always.path === folder.path), [project]);
   }
-  return { project, writable, pinned, readOnly, hidden: presentOnly(options.hidden), network: options.network };
+  for (const own of presentOnly(options.readOnly)) add(own, false, [project, ...writable]);
+  return { project, writable, readOnly, hidden: presentOnly(options.hidden), network: options.network };
 }
 
 function presentOnly(paths: readonly string[]): string[] {
@@ -77,15 +70,17 @@ function presentOnly(paths: readonly string[]): string[] {
 }
 
 /**
- * bubblewrap's arguments for running `command` under the policy: the whole file system read-only, a
+ * What every sandbox of bubblewrap's has, the start-up probe's included: the whole file system read-only, a
  * fresh /dev, a private /tmp and /run (the sockets of Docker, D-Bus and the session bus live there), a new
- * PID namespace with its own /proc (no other process's environment in sight), the writable places bound
- * over them, then the read-only places inside, then an empty folder over each hidden one. `--die-with-parent`: the sandbox ends when mca's child
- * (bubblewrap itself) is killed, and with its PID namespace everything the command started.
- * No `--new-session`: the command already runs in a session of its own without a terminal (stdin is
- * ignored, stdout and stderr are pipes), so there is no terminal to push input into (TIOCSTI).
+ * PID namespace with its own /proc (no other process's environment in sight), no capabilities (run as
+ * root, bubblewrap would keep them all, and with them `mount -o remount,rw /`), and without the network
+ * its own network namespace and, with `seccompFd`, the filter that refuses unix sockets (seccomp-filter.ts).
+ * `--die-with-parent`: the sandbox ends when mca's child (bubblewrap itself) is killed, and with its PID
+ * namespace everything the command started. No `--new-session`: the command already runs in a session of
+ * its own without a terminal (stdin is ignored, stdout and stderr are pipes), so there is no terminal to
+ * push input into (TIOCSTI).
  */
-export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[]): string[] {
+function isolationArgs(network: boolean, seccompFd: number | null): string[] {
   return [
     "--ro-bind", "/", "/",
     "--dev", "/dev",
@@ -95,9 +90,21 @@ export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[]
     // The resolver's configuration may live under /run (systemd-resolved); a network call needs it.
     "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve",
     "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-    ...(policy.network ? [] : ["--unshare-net"]),
+    "--cap-drop", "ALL",
+    ...(network ? [] : ["--unshare-net", ...(seccompFd === null ? [] : ["--seccomp", String(seccompFd)])]),
     "--die-with-parent",
-    ...[...policy.writable, policy.project, ...policy.pinned].flatMap((path) => ["--bind", path, path]),
+  ];
+}
+
+/**
+ * bubblewrap's arguments for running `command` under the policy: the isolation above, the writable places
+ * bound over it, then the read-only places inside them, then an empty folder over each hidden one.
+ * `seccompFd`: the descriptor the command's spawn gives bubblewrap the seccomp program on.
+ */
+export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[], seccompFd: number | null = null): string[] {
+  return [
+    ...isolationArgs(policy.network, seccompFd),
+    ...[...policy.writable, policy.project].flatMap((path) => ["--bind", path, path]),
     ...policy.readOnly.flatMap(({ path, present, hooks }) => {
       if (present) return ["--ro-bind", path, path];
       return hooks ? ["--tmpfs", path, "--remount-ro", path] : [];
@@ -111,10 +118,12 @@ export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[]
 
 /**
  * The same policy for macOS's sandbox-exec (Seatbelt; the last matching rule wins): everything allowed
- * but writes outside the writable places and the temporary folders, writes to the read-only places (and
- * to a git folder's own entry, so it cannot be swapped), any use of the hidden folders, other processes'
- * information (their environment is in it), and without the network every socket (the local ones of
- * daemons too, as /run is hidden on Linux). Written for macOS; it cannot run on this Linux.
+ * but writes outside the writable places and the temporary folders, writes to the read-only places (a
+ * git folder's own entry included, so it cannot be swapped), any use of the hidden folders, other
+ * processes' information (their environment is in it), opening files or apps through Launch Services and
+ * sending Apple events (both make another program, outside the sandbox, act), and without the network
+ * every socket (the local ones of daemons too, as /run is hidden on Linux). Written for macOS; it cannot
+ * run on this Linux.
  */
 export function seatbeltProfile(policy: SandboxPolicy): string {
   const writable = [policy.project, ...policy.writable].map((path) => `(subpath ${sbplString(path)})`);
@@ -122,12 +131,13 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     "(version 1)",
     "(allow default)",
     `(deny file-write* (require-not (require-any ${[...writable, ...SEATBELT_ALWAYS_WRITABLE].join(" ")})))`,
-    ...policy.pinned.map((path) => `(deny file-write* (literal ${sbplString(path)}))`),
     ...policy.readOnly.map(({ path }) => `(deny file-write* (subpath ${sbplString(path)}))`),
     ...policy.hidden.map((path) => `(deny file-read* file-write* (subpath ${sbplString(path)}))`),
     // Only forms known from working profiles (Chrome's, Codex's): a profile that does not parse runs nothing.
     "(deny process-info*)",
     "(allow process-info* (target same-sandbox))",
+    "(deny lsopen)",
+    "(deny appleevent-send)",
   ];
   if (!policy.network) lines.push("(deny network*)");
   return `${lines.join("\n")}\n`;
@@ -149,21 +159,23 @@ function sbplString(path: string): string {
   return `"${path.replace(/[\\"]/gu, (char) => `\\${char}`)}"`;
 }
 
-/** Which sandbox this run has; `none` says why, and `notice` is the one line to show at start, if any. */
+/**
+ * Which sandbox this run has; `none` says why, and `notice` is the one line to show at start, if any.
+ * `socketFilter`: the seccomp program for commands without the network; null on an architecture it has none for.
+ */
 export type SandboxAvailability =
-  | { readonly kind: "bubblewrap"; readonly program: string }
+  | { readonly kind: "bubblewrap"; readonly program: string; readonly socketFilter: Buffer | null; readonly notice: string | null }
   | { readonly kind: "seatbelt"; readonly program: string }
   | { readonly kind: "none"; readonly why: string; readonly notice: string | null };
 
 export const SEATBELT_PROGRAM = "/usr/bin/sandbox-exec";
+/** The descriptor bubblewrap reads the seccomp program from: the spawn's fourth stdio entry. */
+export const SECCOMP_FD = 3;
 const PROBE_TIMEOUT_MS = 5_000;
 const WITHOUT_SANDBOX = "bash commands run without a sandbox, and allow rules cover only read-only commands";
 
-/** The smallest sandbox of the policy's kind, run once: bubblewrap can be installed and still not work (user namespaces turned off). */
-const PROBE_ARGS = ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc", "--unshare-net", "--tmpfs", "/tmp", "true"];
-
 /** Finds the sandbox of this platform and checks that it works; called once per run. */
-export async function detectSandbox(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>): Promise<SandboxAvailability> {
+export async function detectSandbox(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>, arch: string = process.arch): Promise<SandboxAvailability> {
   if (platform === "darwin") {
     return isExecutable(SEATBELT_PROGRAM)
       ? { kind: "seatbelt", program: SEATBELT_PROGRAM }
@@ -178,25 +190,61 @@ export async function detectSandbox(platform: NodeJS.Platform, env: Readonly<Rec
       notice: `mca: bubblewrap is not installed: ${WITHOUT_SANDBOX}; install the package bubblewrap (e.g. \`sudo apt-get install bubblewrap\`)`,
     };
   }
-  const failure = await probe(program);
-  if (failure === null) return { kind: "bubblewrap", program };
-  return { kind: "none", why: `bubblewrap does not work here (${failure})`, notice: `mca: bubblewrap (${program}) does not work here (${failure}): ${WITHOUT_SANDBOX}` };
+  const socketFilter = unixSocketFilter(arch);
+  const failure = await probe(program, socketFilter, env);
+  if (failure !== null) {
+    return { kind: "none", why: `bubblewrap does not work here (${failure})`, notice: `mca: bubblewrap (${program}) does not work here (${failure}): ${WITHOUT_SANDBOX}` };
+  }
+  const notice =
+    socketFilter === null
+      ? `mca: the sandbox has no seccomp filter for the ${printable(arch)} architecture: without the network, sandboxed commands can still connect to unix sockets (ssh-agent, docker.sock)`
+      : null;
+  return { kind: "bubblewrap", program, socketFilter, notice };
 }
 
-/** null when the smallest sandbox ran `true`; else what went wrong, on one printable line. */
-function probe(program: string): Promise<string | null> {
-  return new Promise((settle) => {
-    const child = spawn(program, PROBE_ARGS, { stdio: ["ignore", "ignore", "pipe"], timeout: PROBE_TIMEOUT_MS });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      if (stderr.length < 1_000) stderr += chunk.toString("utf8");
-    });
-    child.on("error", (error) => settle(printable(error.message)));
-    child.on("close", (code, signal) => {
-      if (code === 0) settle(null);
-      else settle(printable(stderr.split("\n").find((line) => line.trim() !== "") ?? (signal === null ? `exit code ${code ?? "?"}` : `killed by ${signal}`)));
-    });
+/**
+ * null when a sandbox isolated as every call's is (no network, the seccomp filter) ran `true`; else what
+ * went wrong, on one printable line. bubblewrap can be installed and still not work (user namespaces
+ * turned off, a namespace or seccomp refused), and that is found here, once, rather than on every call.
+ */
+async function probe(program: string, socketFilter: Buffer | null, env: Readonly<Record<string, string | undefined>>): Promise<string | null> {
+  const outcome = await runCommand({
+    program,
+    args: [...isolationArgs(false, socketFilter === null ? null : SECCOMP_FD), "--", "true"],
+    env: onlyVariables(env, ["PATH"]),
+    cwd: "/",
+    timeoutMs: PROBE_TIMEOUT_MS,
+    killGraceMs: 0,
+    signal: new AbortController().signal,
+    ...(socketFilter === null ? {} : { fd3: socketFilter }),
   });
+  switch (outcome.kind) {
+    case "exited":
+      if (outcome.exitCode === 0) return null;
+      return printable(outcome.output.split("\n").find((line) => line.trim() !== "") ?? (outcome.signal === null ? `exit code ${outcome.exitCode ?? "?"}` : `killed by ${outcome.signal}`));
+    case "timed_out":
+    case "aborted":
+      return `no answer within ${PROBE_TIMEOUT_MS} ms`;
+    case "spawn_failed":
+      return printable(outcome.message);
+    default: {
+      const unexpected: never = outcome;
+      return unexpected;
+    }
+  }
+}
+
+/**
+ * One line for the start when the project folder is the home folder or holds it: everything in the home
+ * is then writable to sandboxed commands, but for mca's own settings and state and the git folder.
+ */
+export function homeInProjectNotice(projectDir: string, home: string): string | null {
+  const project = realPath(projectDir) ?? resolve(projectDir);
+  if (!isInside(project, realPath(home) ?? resolve(home))) return null;
+  return (
+    `mca: the project folder ${printable(project)} holds your home folder: sandboxed commands may write anywhere in it ` +
+    "(shell start-up files, other tools' settings) but for mca's own settings and state; start mca in a project's own folder"
+  );
 }
 
 function printable(text: string): string {
@@ -225,15 +273,6 @@ function realPath(path: string): string | undefined {
     return realpathSync.native(path);
   } catch {
     return undefined;
-  }
-}
-
-/** A folder git uses as its own: it holds HEAD. */
-function isGitFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory() && statSync(join(path, "HEAD")).isFile();
-  } catch {
-    return false;
   }
 }
 

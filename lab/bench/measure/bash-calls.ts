@@ -39,7 +39,7 @@ export async function bashCallMs(command: BashBenchCommand, sandboxed: boolean, 
 async function bubblewrapSandbox(project: string): Promise<BashSandbox> {
   const availability = await detectSandbox("linux", process.env);
   if (availability.kind !== "bubblewrap") throw new Error(`no sandbox to measure: ${availability.kind === "none" ? availability.why : availability.kind}`);
-  return { availability, network: false, writable: [], hidden: [], protectedFolders: () => readProtectedFolders(project) };
+  return { availability, network: false, writable: [], hidden: [], readOnly: [], protectedFolders: () => readProtectedFolders(project) };
 }
 
 function fillRepository(project: string): void {
