@@ -12,7 +12,7 @@ import { stdioServerCwd } from "../mcp/index.js";
 import { ConfigError, optionalField, readConfigJson, readConfigText, readingConfig, readObject, type Env, type ReadContext } from "./config-reader.js";
 import { parseMcpConfig } from "./mcp-config.js";
 import { readRegularFile } from "./regular-file.js";
-import { userConfigDir } from "./settings.js";
+import { userConfigDir, type ProjectFileRead } from "./settings.js";
 
 export const PROJECT_MCP_CONFIG = "mcp.config.json";
 export const PROJECT_SETTINGS = join(".mca", "settings.json");
@@ -48,12 +48,6 @@ export interface ProjectProgram {
 
 /** What start-up reads and hashes of the programs, all together: a bundled server of a few MiB fits, a repository's gigabytes do not. */
 export const MAX_HASHED_PROGRAM_BYTES = 16 * 1024 * 1024;
-
-/** One of the project's own files as it was read for the trust decision: its path and text (or why it could not be read). */
-export interface ProjectFileRead {
-  readonly path: string;
-  readonly text: string | ConfigError;
-}
 
 /**
  * A project file as read with the others (null when absent): what the run uses, never a later read, so a

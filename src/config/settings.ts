@@ -20,7 +20,6 @@ import {
   type JsonObjectNode,
   type ReadContext,
 } from "./config-reader.js";
-import type { ProjectFileRead } from "./project-trust.js";
 
 const SETTINGS_VERDICTS: readonly Verdict[] = ["allow", "ask", "deny"];
 
@@ -39,6 +38,15 @@ export function userConfigDir(env: Readonly<Record<string, string | undefined>>)
 /** `<user config folder>/settings.json`: the user's own rules, always applied. */
 export function userSettingsFile(env: Readonly<Record<string, string | undefined>>): string {
   return join(userConfigDir(env), "settings.json");
+}
+
+/**
+ * One of the project's own files as it was read for the trust decision (project-trust.ts): its path and
+ * text (or why it could not be read).
+ */
+export interface ProjectFileRead {
+  readonly path: string;
+  readonly text: string | ConfigError;
 }
 
 /** `<project>/.mca/settings.json`, written by whoever wrote the repository, as read for the trust decision. */
