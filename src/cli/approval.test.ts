@@ -5,7 +5,7 @@ import { createApproverWithoutTerminal, promptForApproval, sessionChoiceTitle, t
 import { fakeTool } from "./test-support/fake-agent.js";
 import { HOSTILE, HOSTILE_SHOWN } from "./test-support/hostile-text.js";
 import { createScriptedAsker } from "./test-support/scripted-asker.js";
-import type { Asker } from "./terminal.js";
+import { redactingAsker, type Asker } from "./terminal.js";
 
 const tool = (annotations?: Record<string, unknown>) => ({ ...fakeTool("mcp__t__x", "remote", "t"), originalName: "x", ...(annotations === undefined ? {} : { annotations }) });
 
@@ -62,6 +62,24 @@ describe("promptForApproval", () => {
     expect(titles).toEqual([
       ["Allow once", "Allow `git status …` for this session", "Deny", "Deny, and tell the model why"],
       ["Allow once", "Deny", "Deny, and tell the model why"],
+    ]);
+  });
+
+  it("shows the model's reason for running outside the sandbox, redacted as everything the approval says", async () => {
+    const outside: ApprovalRequest = {
+      tool: fakeTool("bash", "exec"),
+      args: { command: "deploy", sandbox: false, reason: "it reads token-123 from ~/.config" },
+      decision: { verdict: "ask", reason: "the model asked to run this outside the sandbox", onlyAPersonCanAllow: true },
+      sessionAllow: null,
+    };
+    const asker = createScriptedAsker(["deny"]);
+    await promptForApproval(outside, new Chalk({ level: 0 }), redactingAsker(asker, (text) => text.replaceAll("token-123", "[redacted]")));
+    expect(asker.transcript).toEqual([
+      "say: approval needed: bash from local tool\n" +
+        "  why: the model asked to run this outside the sandbox\n" +
+        "  runs OUTSIDE the sandbox — the model says: it reads [redacted] from ~/.config\n" +
+        "  $ deploy",
+      "select: Allow bash? [once|deny|why]",
     ]);
   });
 

@@ -70,6 +70,24 @@ describe("previewCall", () => {
     expect(lines.join("\n")).not.toContain("\u001b");
   });
 
+  it("says first what a bash call asks beyond the sandbox, with the model's reason made visible", async () => {
+    const bash = tool("bash");
+    const previews = await Promise.all([
+      previewCall(bash, { command: "npm publish", sandbox: false, reason: "it needs my ~/.npmrc\nand the registry" }, plain),
+      previewCall(bash, { command: "npm install", network: true, reason: "to fetch the lockfile's packages" }, plain),
+      previewCall(bash, { command: "npm install", network: true }, plain),
+      previewCall(bash, { command: "npm ci", sandbox: false, network: true, reason: HOSTILE }, plain),
+      previewCall(bash, { command: "ls", sandbox: true, network: false, reason: "none needed" }, plain),
+    ]);
+    expect(previews).toEqual([
+      ["  runs OUTSIDE the sandbox — the model says: it needs my ~/.npmrc", "    and the registry", "  $ npm publish"],
+      ["  asks for the network — the model says: to fetch the lockfile's packages", "  $ npm install"],
+      ["  asks for the network — the model gives no reason", "  $ npm install"],
+      [`  runs OUTSIDE the sandbox — the model says: ${HOSTILE_SHOWN}`, "  $ npm ci"],
+      ["  $ ls"],
+    ]);
+  });
+
   it("cuts a long preview to the screen and shows all of it on request before asking again", async () => {
     const content = Array.from({ length: 60 }, (_, index) => `row ${index}`).join("\n");
     const request: ApprovalRequest = { tool: tool("write_file"), args: { path: "long.txt", content }, decision: { verdict: "ask", reason: "default for write tools: ask" }, sessionAllow: { kind: "tool", tool: "write_file" } };

@@ -1,7 +1,8 @@
 // What an approval shows of a call, as the person judging it needs to see it: for write_file and edit_file a
 // unified diff against the file as it is now (a new file as its length and its lines), for bash the command
-// itself, for anything else its arguments. Every line is untrusted text (the model wrote the change, the file
-// may hold anything) and is made safe before it is coloured.
+// itself after what it asks beyond the sandbox in the model's words, for anything else its arguments. Every
+// line is untrusted text (the model wrote the change, the file may hold anything) and is made safe before it
+// is coloured.
 import type { ChalkInstance } from "chalk";
 import { structuredPatch } from "diff";
 import { parseToolArgs, type Tool, type ToolArgs } from "../kernel/index.js";
@@ -14,9 +15,10 @@ const CONTEXT_LINES = 3;
 /** The lines that show what the call will do, coloured; the caller decides how many fit on the screen. */
 export async function previewCall(tool: Tool, args: ToolArgs, chalk: ChalkInstance): Promise<string[]> {
   if (tool.source === "local" && tool.kind === "exec" && typeof args.command === "string") {
-    return untrustedText(args.command)
+    const command = untrustedText(args.command)
       .split("\n")
       .map((line, index) => `  ${index === 0 ? chalk.bold("$") : " "} ${line}`);
+    return [...beyondTheSandbox(args, chalk), ...command];
   }
   if (tool.source === "local" && (tool.name === "write_file" || tool.name === "edit_file")) {
     const diff = await previewFileChange(tool, args, chalk);
@@ -25,6 +27,18 @@ export async function previewCall(tool: Tool, args: ToolArgs, chalk: ChalkInstan
   return untrustedText(JSON.stringify(args, null, 2))
     .split("\n")
     .map((line) => `  ${line}`);
+}
+
+/**
+ * What a bash call asks beyond the sandbox (its `"sandbox": false` or `"network": true`) with the reason the
+ * model gives, which is the model's claim for the person to weigh; outside the sandbox, the network is moot.
+ */
+function beyondTheSandbox(args: ToolArgs, chalk: ChalkInstance): string[] {
+  const asks = args.sandbox === false ? "runs OUTSIDE the sandbox" : args.network === true ? "asks for the network" : undefined;
+  if (asks === undefined) return [];
+  const reason = typeof args.reason === "string" && args.reason.trim() !== "" ? `the model says: ${untrustedText(args.reason)}` : "the model gives no reason";
+  const [first = "", ...rest] = reason.split("\n");
+  return [`  ${chalk.bold.red(asks)} — ${first}`, ...rest.map((line) => `    ${line}`)];
 }
 
 /** undefined when the arguments do not parse (the call will fail and say why; the arguments are shown). */
