@@ -338,6 +338,20 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
     expect(git("status", "--porcelain", "--ignored")).toBe(before);
   });
 
+  it("keeps a submodule's .git read-only, so it cannot be swapped for a folder with a config of its own", async () => {
+    const git = (cwd: string, ...args: string[]): string =>
+      execFileSync("git", ["-C", cwd, "-c", "user.name=u", "-c", "user.email=u@example.com", "-c", "protocol.file.allow=always", ...args], { encoding: "utf8" });
+    const library = join(outside(), "lib");
+    git(outside(), "init", "-q", "lib");
+    git(library, "commit", "-q", "--allow-empty", "-m", "lib");
+    git(project(), "init", "-q");
+    git(project(), "submodule", "add", "-q", library, "libs/lib");
+    const pointer = readFileSync(join(project(), "libs", "lib", ".git"), "utf8");
+    const swap = "rm -f libs/lib/.git && mkdir libs/lib/.git && echo '[core] fsmonitor = ./evil' > libs/lib/.git/config";
+    const result = await callTool(sandboxed(), { command: `(${swap}) 2>/dev/null || echo refused` }, context);
+    expect([result.text, readFileSync(join(project(), "libs", "lib", ".git"), "utf8")]).toEqual(["exit code 0\nrefused\n", pointer]);
+  });
+
   it("runs git's reading commands, and refuses its writing ones saying they need to run outside the sandbox", async () => {
     const git = (...args: string[]): string => execFileSync("git", ["-C", project(), "-c", "user.name=u", "-c", "user.email=u@example.com", ...args], { encoding: "utf8" });
     git("init", "-q", "-b", "main");

@@ -1,7 +1,7 @@
 // The operating-system sandbox bash commands run in: the policy as data (what is writable, what stays
 // read-only inside the project, whether there is a network) and its two renderings, bubblewrap's argument
 // list on Linux and a Seatbelt profile for macOS's sandbox-exec; and which of them works here, found once per run.
-import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, readdirSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ALWAYS_PROTECTED, onlyVariables, type ProtectedFolder } from "../kernel/index.js";
 import { runCommand } from "./command-process.js";
@@ -61,8 +61,47 @@ export function sandboxPolicy(projectDir: string, folders: readonly ProtectedFol
     // Folders every project protects may be absent; any other (a hooks folder, a git folder a `.git` file names) is where git looks.
     add(resolve(project, folder.path), !ALWAYS_PROTECTED.some((always) => always.path === folder.path), [project]);
   }
+  // A submodule's `.git` (a file naming its folder under `.git/modules/`) could be swapped for a folder
+  // with a config of its own, which the outer `git status` would obey as it looks into the submodule.
+  for (const name of submoduleNames(join(project, ".git", "modules"), "")) {
+    const dotGit = join(project, name, ".git");
+    if (realPath(dotGit) !== undefined) add(dotGit, false, [project]);
+  }
   for (const own of presentOnly(options.readOnly)) add(own, false, [project, ...writable]);
   return { project, writable, readOnly, hidden: presentOnly(options.hidden), network: options.network };
+}
+
+/** Submodule names nest (`libs/a`): how deep, and how many, are looked for. */
+const SUBMODULE_MAX_DEPTH = 4;
+const SUBMODULE_MAX_COUNT = 256;
+
+/**
+ * The names of the submodules whose git folders are under `modules` (each holds HEAD), found to a limited
+ * depth and count. By default a submodule's name is its path in the work tree, which is where its `.git` is.
+ */
+function submoduleNames(modules: string, prefix: string, found: string[] = []): string[] {
+  if (prefix.split("/").length > SUBMODULE_MAX_DEPTH) return found;
+  let entries: string[];
+  try {
+    entries = readdirSync(join(modules, prefix)).sort();
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    if (found.length >= SUBMODULE_MAX_COUNT) break;
+    const name = prefix === "" ? entry : `${prefix}/${entry}`;
+    if (isFile(join(modules, name, "HEAD"))) found.push(name);
+    else submoduleNames(modules, name, found);
+  }
+  return found;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function presentOnly(paths: readonly string[]): string[] {
@@ -262,7 +301,7 @@ function findProgram(name: string, path: string): string | undefined {
 function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
+    return isFile(file);
   } catch {
     return false;
   }
