@@ -1,9 +1,11 @@
+import { realpathSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { unusedLoopbackUrl } from "../mcp/test-support/scripted-http-server.js";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
-import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerStatus } from "./mcp-servers.js";
+import { parseMcpConfig } from "../config/index.js";
+import { configNoticeLines, formatServerStatus, NO_SERVERS_MESSAGE, type ServerStatus } from "./mcp-servers.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 const SECRET = "sekrit-4be1d2c3a9";
@@ -80,13 +82,60 @@ describe("mca with mcp.config.json", () => {
     expect(run.stderr).toContain("mcp: good: lists 3 tools: 2 are mounted and the rest are not, since one server offers at most 2");
   });
 
-  it("refuses a config that names one alias twice, naming the alias and the file, with exit 2", async () => {
-    await writeConfig('{"mcpServers": {"twice": {"command": "a"}, "twice": {"command": "b"}}}');
+  it("starts the usable servers of a config copied from other hosts, warns of what it does not apply, and lets no tool run unasked", async () => {
+    const copied = scriptedStdioServer();
+    await writeConfig(
+      JSON.stringify(
+        {
+          mcpServers: {
+            desktop: { command: copied.command, args: copied.args, alwaysAllow: ["alpha"], description: "from Claude Desktop" },
+            cursor: { command: copied.command, args: copied.args, disabled: true },
+            gemini: { httpUrl: await unusedLoopbackUrl(), trust: true },
+            cline: { type: "sse", url: "http://127.0.0.1:1/sse" },
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    const run = await project.run(["--trust-project"], "/tools\n/call mcp__desktop__alpha {}\n");
+    const file = join(realpathSync(project.dir), "mcp.config.json");
+    const warnings = run.stderr.split("\n").filter((line) => line.startsWith(`mcp: ${file}:`));
+    expect(warnings).toEqual([
+      `mcp: ${file}:8:7: mcpServers.desktop.alwaysAllow: not applied: a config file never lets a tool run without asking; to let that tool run without asking, start mca with --allow mcp__desktop__alpha`,
+      `mcp: ${file}:11:7: mcpServers.desktop.description: unknown field, ignored (mca reads: type, timeoutMs, startupTimeoutMs, logLevel, enabled, disabled, alwaysAllow, autoApprove, trust, command, args, env, inheritEnv, cwd, maxLineBytes)`,
+      `mcp: ${file}:22:7: mcpServers.gemini.trust: not applied: a config file never lets a tool run without asking; to let every tool of "gemini" run without asking, start mca with --allow 'mcp__gemini__*'`,
+      `mcp: ${file}:25:15: mcpServers.cline.type: type "sse" (the 2024-11-05 HTTP+SSE transport) is not supported yet; the server's Streamable HTTP URL may work as "type": "http" (so server "cline" is skipped; the others start)`,
+    ]);
+    expect(run.stdout).toMatch(/^mcp__desktop__alpha\s+desktop\s+ask$/m);
+    expect(run.stdout).not.toContain("mcp__cursor__");
+    expect(run.stderr).toMatch(/^mcp: gemini \(http\) failed: cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp: connection refused$/m);
+    expect(run.stderr).toContain("not run: mcp__desktop__alpha needs approval and there is no terminal to ask on");
+  });
+
+  it.each([
+    ["names one alias twice", '{"mcpServers": {"twice": {"command": "a"}, "twice": {"command": "b"}}}', "mcp.config.json:1:44: mcpServers.twice: duplicate alias"],
+    ["is not JSON", '{"mcpServers": {"a": {"command": "a"},}}', "mcp.config.json:1:39: invalid JSON"],
+  ])("refuses a config that %s, naming the file and the place, with exit 2 and no server started", async (_name, text, error) => {
+    await writeConfig(text);
     const run = await project.run(["tools", "--trust-project"], "");
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("twice");
-    expect(run.stderr).toContain("mcp.config.json");
+    expect(run.stderr).toContain(error);
     expect(run.stdout).toBe("");
+  });
+});
+
+describe("configNoticeLines", () => {
+  it("shows each warning and skipped entry of the config, escaping what the file wrote", () => {
+    const text = JSON.stringify({ mcpServers: { "evil\u001b[2J": { type: "sse", url: "http://a/" }, ok: { command: "x", autoApprove: ["wipe\u0007"] } } });
+    const config = parseMcpConfig(text, "mcp.config.json", {});
+    if (config instanceof Error) throw config;
+    expect(configNoticeLines(config)).toEqual([
+      "mcp: mcp.config.json:1:85: mcpServers.ok.autoApprove: not applied: a config file never lets a tool run without asking; " +
+        "to let that tool run without asking, start mca with --allow 'mcp__ok__wipe\\u0007'",
+      'mcp: mcp.config.json:1:40: mcpServers["evil\\u001b[2J"].type: type "sse" (the 2024-11-05 HTTP+SSE transport) is not supported yet; ' +
+        'the server\'s Streamable HTTP URL may work as "type": "http" (so server "evil\\u001b[2J" is skipped; the others start)',
+    ]);
   });
 });
 

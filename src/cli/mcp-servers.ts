@@ -2,7 +2,17 @@
 // each server's health read afresh whenever a view is drawn (`/mcp`, `mca mcp list`), so a server that
 // died since start-up shows as disconnected.
 import { resolve } from "node:path";
-import { ConfigError, loadMcpConfig, loadMcpSettings, parseMcpConfig, PROJECT_MCP_CONFIG, projectFileRead, userSettingsFile, type McpConfig } from "../config/index.js";
+import {
+  ConfigError,
+  loadMcpConfig,
+  loadMcpSettings,
+  parseMcpConfig,
+  PROJECT_MCP_CONFIG,
+  projectFileRead,
+  userSettingsFile,
+  type McpConfig,
+  type McpConfigFile,
+} from "../config/index.js";
 import { isLegacyVersion, mountServers, type InputResponder, type LoginDeps, type MountedServers, type ServerStatus } from "../mcp/index.js";
 import type { Tool } from "../kernel/index.js";
 import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
@@ -27,7 +37,7 @@ export interface MountDeps {
   readonly logins?: LoginDeps;
 }
 
-async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env" | "project">): Promise<McpConfig | Error | null> {
+async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env" | "project">): Promise<McpConfigFile | Error | null> {
   if (deps.configPath !== undefined) return loadMcpConfig(resolve(deps.projectDir, deps.configPath), deps.env);
   const own = projectFileRead(deps.project.files, PROJECT_MCP_CONFIG);
   if (!deps.project.trusted || own === null) return null;
@@ -54,11 +64,21 @@ export function startupFailureLines(mounted: MountedServers): string[] {
 export async function readConfiguredServers(deps: MountDeps): Promise<McpConfig | Error | null> {
   const config = await readMcpConfig(deps);
   if (config instanceof Error) return config;
-  const unknownAlias = deps.inputAnswers && unknownAliasError(deps.inputAnswers, config?.servers.map((server) => server.alias) ?? []);
+  const aliases = [...(config?.servers ?? []), ...(config?.skipped ?? [])].map((server) => server.alias);
+  const unknownAlias = deps.inputAnswers && unknownAliasError(deps.inputAnswers, aliases);
   if (unknownAlias !== undefined || config === null) return unknownAlias ?? config;
+  for (const line of configNoticeLines(config)) deps.warn(line);
   // The cap on one server's tools is the user's own setting (settings.json `mcp.maxToolsPerServer`).
   const settings = loadMcpSettings(userSettingsFile(deps.env));
   return settings instanceof Error ? settings : { ...config, ...settings };
+}
+
+/** What reading the config found beside its servers, one line each, before any server starts: the file's words, shown, never obeyed. */
+export function configNoticeLines(config: McpConfigFile): string[] {
+  return [
+    ...config.warnings.map((warning) => untrustedText(`mcp: ${warning.message}`)),
+    ...config.skipped.map(({ alias, error }) => untrustedText(`mcp: ${error.message} (so server ${JSON.stringify(alias)} is skipped; the others start)`)),
+  ];
 }
 
 /** Mounts the servers of a config read by readConfiguredServers; each server's warnings go to `warn`. */

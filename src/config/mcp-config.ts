@@ -347,7 +347,13 @@ function readServer(alias: string, node: JsonNode, context: ReadContext): ReadSe
   };
   const config = transport.read(common, server, path, context);
   const autoApprove = autoApproveWarning(alias, server, path, context);
-  return { server: config, warnings: [...unknownFieldWarnings(server, path, transport.fields, context), ...(autoApprove === undefined ? [] : [autoApprove])] };
+  const warnings = [...unknownFieldWarnings(server, path, transport.fields, context), ...(autoApprove === undefined ? [] : [autoApprove])];
+  return { server: config, warnings: warnings.sort(byPlace) };
+}
+
+/** In the file's order. */
+function byPlace(a: ConfigError, b: ConfigError): number {
+  return (a.position?.line ?? 0) - (b.position?.line ?? 0) || (a.position?.column ?? 0) - (b.position?.column ?? 0);
 }
 
 /** A field mca does not read (another host's, or a typo) is ignored, and said so at its place. */
