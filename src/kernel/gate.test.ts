@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALWAYS_PROTECTED, MAX_RULE_CHARS, callSubject, decide, parseRule, sessionAllowFor, sessionAllowText, unmatchedRules, type CommandSandbox, type GateSubject, type GateTool, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows, type Verdict } from "./gate.js";
-import type { Tool, ToolArgs, ToolKind } from "./tool.js";
+import { ALWAYS_PROTECTED, MAX_RULE_CHARS, callSubject, decide, parseRule, sessionAllowFor, sessionAllowText, unmatchedRules, type GateTool, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows, type Verdict } from "./gate.js";
+import type { CommandSandbox, GateSubject, Tool, ToolArgs, ToolKind } from "./tool.js";
 
 const NONE: SessionAllows = new Map();
 

@@ -6,7 +6,7 @@ import { commandPrefix, readCommand } from "./command-options.js";
 import { compileGlob, globMatches, type Glob } from "./glob.js";
 import { commandForms, isPlainCommand, MAX_WRAPPERS } from "./shell-command.js";
 import { stableJson } from "./stable-json.js";
-import type { Tool, ToolArgs, ToolKind } from "./tool.js";
+import type { CommandSandbox, GateSubject, Tool, ToolArgs, ToolKind } from "./tool.js";
 
 /** Ordered by strictness: when several of the user's rules match, the highest rank wins. */
 export type Verdict = "allow" | "ask" | "deny";
@@ -97,26 +97,6 @@ export const ALWAYS_PROTECTED: readonly ProtectedFolder[] = [
   { path: ".mca", anyDepth: true, reason: "writes under .mca/ always ask" },
   { path: ".husky", anyDepth: true, reason: "writes under .husky/ always ask" },
 ];
-
-/**
- * What a call's argument globs are matched against. `command`: a shell command (see shell-command.ts for
- * how each kind of rule reads it). `path`: the path the call touches, for the local file tools its real
- * path relative to the project; `outside` when it leads out of the project, which no allow rule covers.
- * `arguments`: the stable JSON of all the arguments.
- */
-export type GateSubject =
-  | { readonly kind: "command"; readonly text: string; readonly sandbox: CommandSandbox }
-  | { readonly kind: "path"; readonly text: string; readonly outside: boolean }
-  | { readonly kind: "arguments"; readonly text: string };
-
-/**
- * Where a command will run. `inside`: in the operating-system sandbox (read-only system, the project
- * writable but its protected folders, no network unless allowed). `unavailable`: no sandbox in this run
- * (none on the platform, bubblewrap missing, or turned off by the user). `requested-outside`: the model
- * asked to run this one call outside the sandbox; `network-requested`: inside it, but with the network
- * the settings do not give. Only a person can allow either of those two.
- */
-export type CommandSandbox = "inside" | "unavailable" | "requested-outside" | "network-requested";
 
 /** The verdict on a command that is to run with more than the sandbox gives, unless a rule denies it. */
 const OUTSIDE_THE_SANDBOX: Readonly<Record<CommandSandbox, Decision | null>> = {

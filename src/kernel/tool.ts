@@ -1,7 +1,6 @@
 // The one tool shape of the agent: local tools and mounted MCP tools are both plain objects of this type,
 // so truncation, the approval gate, loop detection and snapshots treat them alike. A call's arguments are
 // checked once, before the gate: by the tool's own `parse`, or else against its inputSchema.
-import type { GateSubject } from "./gate.js";
 
 /** How a tool may affect the world; it picks the gate's default. "remote" tools always default to ask. */
 export type ToolKind = "read" | "write" | "exec" | "remote";
@@ -28,6 +27,26 @@ export interface ToolContext {
   /** Progress for the user's eyes (a spinner line); never reaches the model. */
   readonly onProgress?: (message: string) => void;
 }
+
+/**
+ * Where a command will run. `inside`: in the operating-system sandbox (read-only system, the project
+ * writable but its protected folders, no network unless allowed). `unavailable`: no sandbox in this run
+ * (none on the platform, bubblewrap missing, or turned off by the user). `requested-outside`: the model
+ * asked to run this one call outside the sandbox; `network-requested`: inside it, but with the network
+ * the settings do not give. Only a person can allow either of those two.
+ */
+export type CommandSandbox = "inside" | "unavailable" | "requested-outside" | "network-requested";
+
+/**
+ * What a call's argument globs are matched against. `command`: a shell command (see shell-command.ts and gate.ts for
+ * how each kind of rule reads it). `path`: the path the call touches, for the local file tools its real
+ * path relative to the project; `outside` when it leads out of the project, which no allow rule covers.
+ * `arguments`: the stable JSON of all the arguments.
+ */
+export type GateSubject =
+  | { readonly kind: "command"; readonly text: string; readonly sandbox: CommandSandbox }
+  | { readonly kind: "path"; readonly text: string; readonly outside: boolean }
+  | { readonly kind: "arguments"; readonly text: string };
 
 /** `A`: the typed arguments a local tool's `parse` makes; remote tools take the model's object as it is. */
 export interface Tool<A = ToolArgs> {
