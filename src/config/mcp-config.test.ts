@@ -480,16 +480,24 @@ describe("mcpConfigAsWritten", () => {
   it("checks a URL once its variables are expanded, so a ${VAR} port is a URL and a bad value is not", () => {
     expect(configOf(text, env).servers[1]).toMatchObject({ url: "http://127.0.0.1:4000/mcp" });
     const bad = { ...env, TICKETS_PORT: "not-a-port" };
-    const skipped = { servers: ["local"], skipped: ["tickets: mcp.config.json:1:148: mcpServers.tickets.url: must be an http:// or https:// URL"] };
-    expect(outcome(parseMcpConfig(text, FILE, bad))).toEqual(skipped);
-    expect(outcome(mcpConfigAsWritten(text, FILE, bad))).toEqual(skipped);
+    const error = "mcp.config.json:1:148: mcpServers.tickets.url: must be an http:// or https:// URL";
+    expect(outcome(parseMcpConfig(text, FILE, bad))).toEqual({ servers: ["local"], skipped: [`tickets: ${error}`] });
+    expect(outcome(mcpConfigAsWritten(text, FILE, bad))).toEqual(error);
   });
 
-  it("skips what the real parse skips: a server whose variable is not set", () => {
+  it("fails on an entry the real parse skips, so a server whose variable is not set now is never trusted unseen", () => {
     const { TICKETS_PORT: _unset, ...rest } = env;
-    const skipped = { servers: ["local"], skipped: ["tickets: mcp.config.json:1:148: mcpServers.tickets.url: variable TICKETS_PORT is not set"] };
-    expect(outcome(parseMcpConfig(text, FILE, rest))).toEqual(skipped);
-    expect(outcome(mcpConfigAsWritten(text, FILE, rest))).toEqual(skipped);
+    const error = "mcp.config.json:1:148: mcpServers.tickets.url: variable TICKETS_PORT is not set";
+    expect(outcome(parseMcpConfig(text, FILE, rest))).toEqual({ servers: ["local"], skipped: [`tickets: ${error}`] });
+    expect(outcome(mcpConfigAsWritten(text, FILE, rest))).toEqual(error);
+  });
+
+  it("keeps a disabled server and the warnings, which start nothing", () => {
+    const read = mcpConfigAsWritten(oneServer("off", { command: "${TOOL}", disabled: true, alwaysAllow: ["x"] }), FILE, { TOOL: "t" });
+    expect(read instanceof ConfigError ? read.message : { servers: read.servers, warnings: read.warnings.map((warning) => warning.path) }).toEqual({
+      servers: [{ alias: "off", transport: "stdio", command: "${TOOL}", args: [], env: {}, enabled: false }],
+      warnings: ["mcpServers.off.alwaysAllow"],
+    });
   });
 });
 

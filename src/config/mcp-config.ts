@@ -105,10 +105,13 @@ export function parseMcpConfig(text: string, file: string, env: Env): McpConfigF
 
 /**
  * The same config with every string as written (`${VAR}` kept), once it has passed every check expanded:
- * what the trust question shows. It fails, and skips entries, exactly when parseMcpConfig does; it is never what runs.
+ * what the trust question shows; it is never what runs. It fails where parseMcpConfig fails, and also on
+ * the first entry that parseMcpConfig skips: one skipped now for a variable not set would start in a later
+ * run, unseen, so a file is offered for trust only when every entry of it can be shown.
  */
 export function mcpConfigAsWritten(text: string, file: string, env: Env): McpConfigFile | ConfigError {
-  return parseConfig({ file, text, env, asWritten: true });
+  const config = parseConfig({ file, text, env, asWritten: true });
+  return config instanceof ConfigError ? config : (config.skipped[0]?.error ?? config);
 }
 
 function parseConfig(context: ReadContext): McpConfigFile | ConfigError {
