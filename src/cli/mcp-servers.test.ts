@@ -98,7 +98,7 @@ describe("mca with mcp.config.json", () => {
         2,
       ),
     );
-    const run = await project.run(["--trust-project"], "/tools\n/call mcp__desktop__alpha {}\n");
+    const run = await project.run(["--trust-project"], "/tools\n/mcp\n/call mcp__desktop__alpha {}\n");
     const file = join(realpathSync(project.dir), "mcp.config.json");
     const warnings = run.stderr.split("\n").filter((line) => line.startsWith(`mcp: ${file}:`));
     expect(warnings).toEqual([
@@ -109,6 +109,7 @@ describe("mca with mcp.config.json", () => {
     ]);
     expect(run.stdout).toMatch(/^mcp__desktop__alpha\s+desktop\s+ask$/m);
     expect(run.stdout).not.toContain("mcp__cursor__");
+    expect(run.stdout).toContain("cursor  stdio  disabled  protocol -  0 tools");
     expect(run.stderr).toMatch(/^mcp: gemini \(http\) failed: cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp: connection refused$/m);
     expect(run.stderr).toContain("not run: mcp__desktop__alpha needs approval and there is no terminal to ask on");
   });

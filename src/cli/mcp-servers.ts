@@ -13,13 +13,14 @@ import {
   type McpConfig,
   type McpConfigFile,
 } from "../config/index.js";
-import { isLegacyVersion, mountServers, type InputResponder, type LoginDeps, type MountedServers, type ServerStatus } from "../mcp/index.js";
+import { isLegacyVersion, mountServers, type InputResponder, type LoginDeps, type MountedServers, type ServerStatus as McpServerStatus } from "../mcp/index.js";
 import type { Tool } from "../kernel/index.js";
 import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
 import type { SettledTrust } from "./trust.js";
 import { untrustedText } from "./untrusted-text.js";
 
-export type { ServerStatus };
+/** A server as `/mcp` and `mca mcp list` show it: one mca started, or one its config disables. */
+export type ServerStatus = Omit<McpServerStatus, "state"> & { readonly state: McpServerStatus["state"] | "disabled" };
 
 export interface MountDeps {
   readonly projectDir: string;
@@ -93,6 +94,13 @@ export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Prom
     ...(deps.inputResponder === undefined ? {} : { inputResponder: deps.inputResponder }),
     ...(deps.logins === undefined ? {} : { logins: deps.logins }),
   });
+}
+
+/** The servers the config disables (`"enabled": false` or `"disabled": true`), listed after the others so `/mcp` names them. */
+export function disabledStatuses(config: McpConfig): ServerStatus[] {
+  return config.servers
+    .filter((server) => !server.enabled)
+    .map((server) => ({ alias: server.alias, transport: server.transport, state: "disabled", protocolVersion: null, tools: 0, error: null, stderrTail: null }));
 }
 
 /** Called each time a view is drawn, so a server that died since start-up shows as disconnected. */

@@ -174,14 +174,15 @@ function shownStatus(status: ServerStatus, redact: (text: string) => string): Se
 async function mountServers(runtime: Runtime, configured: ConfiguredServers): Promise<Mounted> {
   const shown = (status: ServerStatus): ServerStatus => shownStatus(status, runtime.redact);
   if (configured.config === null) return { configured, servers: undefined, statuses: () => [] };
-  const { mountConfiguredServers, startupFailureLines } = await import("./mcp-servers.js");
+  const { disabledStatuses, mountConfiguredServers, startupFailureLines } = await import("./mcp-servers.js");
   const servers = await mountConfiguredServers(configured.config, configured.mountDeps);
   runtime.addCloser(() => servers.close());
   for (const line of startupFailureLines(servers)) runtime.warn(line);
+  const disabled = disabledStatuses(configured.config);
   return {
     configured,
     servers,
-    statuses: () => servers.statuses().map(shown),
+    statuses: () => [...servers.statuses(), ...disabled].map(shown),
     reconnectServer: async (alias, signal) => {
       const status = await servers.reconnect(alias, signal);
       return status instanceof Error ? status : { status: shown(status), remoteTools: servers.tools };
