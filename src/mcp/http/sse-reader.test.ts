@@ -29,8 +29,21 @@ describe("createSseReader", () => {
     expect(read("data: a\r\ndata: b\rdata: c\n\r\ndata: d\r\r")).toEqual(["a\nb\nc", "d"]);
   });
 
-  it("ignores comment lines and the event, id and retry fields", () => {
+  it("ignores comment lines and the id and retry fields", () => {
     expect(read(": keep-alive\nevent: message\nid: 7\nretry: 1000\ndata: x\n: another\n\n")).toEqual(["x"]);
+  });
+
+  it("gives each event its type: the event field, or message without one, never carried to the next event", () => {
+    const events: Array<{ data: string; event: string }> = [];
+    const reader = createSseReader((data, event) => events.push({ data, event }));
+    reader.push(encoder.encode("event: endpoint\ndata: /message?sessionId=1\n\ndata: a\n\nevent: ping\n\ndata: b\n\nevent:message\ndata: c\n\n"));
+    reader.end();
+    expect(events).toEqual([
+      { data: "/message?sessionId=1", event: "endpoint" },
+      { data: "a", event: "message" },
+      { data: "b", event: "message" },
+      { data: "c", event: "message" },
+    ]);
   });
 
   it("removes one leading space from a value, and only one", () => {

@@ -1,5 +1,5 @@
 // An incremental reader for `text/event-stream` bodies (the WHATWG "server-sent events" parsing rules):
-// bytes in, the `data` of each complete event out, however the stream was cut into chunks, and no event
+// bytes in, the `data` (and type) of each complete event out, however the stream was cut into chunks, and no event
 // held past a cap: a stream may go on for as long as its request, but one event is one message.
 
 export interface SseReader {
@@ -13,15 +13,18 @@ export interface SseReader {
 }
 
 /**
- * `onData` receives each event's data: its `data:` lines joined with "\n". Comment lines (`:`) and the
- * `event`, `id` and `retry` fields are read and ignored: MCP 2026 has no event types, ids or resumption.
+ * `onData` receives each event's data — its `data:` lines joined with "\n" — and its type: the `event`
+ * field, "message" when it has none (the old HTTP+SSE transport tells its `endpoint` event apart by it).
+ * Comment lines (`:`) and the `id` and `retry` fields are read and ignored: MCP has no resumption here.
  */
-export function createSseReader(onData: (data: string) => void, maxEventChars: number = Number.POSITIVE_INFINITY): SseReader {
+export function createSseReader(onData: (data: string, event: string) => void, maxEventChars: number = Number.POSITIVE_INFINITY): SseReader {
   // The default decoder strips a leading BOM, as the SSE rules ask, and keeps a split UTF-8 sequence.
   const decoder = new TextDecoder("utf-8");
   // Pieces of a line that has not ended yet: joined once, when it ends, so a long line costs linear time.
   let halfLine: string[] = [];
   let data: string[] = [];
+  /** The event's type so far: "" until an `event` field names one. */
+  let eventType = "";
   /** The characters of the event being read, its half line included; in UTF-16 units, so never more than its bytes. */
   let eventChars = 0;
   let failed: Error | undefined;
@@ -30,10 +33,12 @@ export function createSseReader(onData: (data: string) => void, maxEventChars: n
   const lineBreak = /[\r\n]/g;
 
   function dispatch(): void {
+    const type = eventType === "" ? "message" : eventType;
+    eventType = "";
     if (data.length === 0) return;
     const joined = data.join("\n");
     data = [];
-    onData(joined);
+    onData(joined, type);
   }
 
   function takeLine(line: string): void {
@@ -44,9 +49,11 @@ export function createSseReader(onData: (data: string) => void, maxEventChars: n
     if (line.startsWith(":")) return;
     const colon = line.indexOf(":");
     const field = colon === -1 ? line : line.slice(0, colon);
-    if (field !== "data") return;
-    const value = colon === -1 ? "" : line.slice(colon + 1);
-    data.push(value.startsWith(" ") ? value.slice(1) : value);
+    if (field !== "data" && field !== "event") return;
+    const raw = colon === -1 ? "" : line.slice(colon + 1);
+    const value = raw.startsWith(" ") ? raw.slice(1) : raw;
+    if (field === "event") eventType = value;
+    else data.push(value);
   }
 
   function read(text: string): void {
@@ -79,6 +86,7 @@ export function createSseReader(onData: (data: string) => void, maxEventChars: n
     failed = new Error(`an event is longer than ${maxEventChars} characters`);
     halfLine = [];
     data = [];
+    eventType = "";
     return true;
   }
 
@@ -91,6 +99,7 @@ export function createSseReader(onData: (data: string) => void, maxEventChars: n
       if (failed === undefined) read(decoder.decode());
       halfLine = [];
       data = [];
+      eventType = "";
     },
   };
 }
