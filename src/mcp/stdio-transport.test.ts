@@ -1,10 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { buildRequestMeta } from "./client.js";
 import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
 import { createPeer, type Peer } from "./peer.js";
 import { createStdioTransport, killAllChildrenSync, type StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
 import { rejection, summary } from "./test-support/mcp-rejection.js";
-import { isProcessGone, scriptedStdioServer, waitUntilGone } from "./test-support/scripted-stdio-server.js";
+import { isProcessGone, recordedSteps, scriptedStdioServer, waitUntilGone } from "./test-support/scripted-stdio-server.js";
 
 const META = buildRequestMeta({ protocolVersion: "2026-07-28", clientCapabilities: {}, clientVersion: "0.15.0" });
 const opened: StdioTransport[] = [];
@@ -42,6 +45,29 @@ async function startServer(flags: string[], options: Partial<StdioTransportOptio
 function firstText(result: JsonObject): unknown {
   const content = result.content;
   return Array.isArray(content) && isJsonObject(content[0]) ? content[0].text : undefined;
+}
+
+/** The transport's wait after closing stdin, and again after SIGTERM. */
+const TEARDOWN_GRACE_MS = 2000;
+/** A timer may fire a millisecond or two early by the wall clock both processes record with. */
+const TIMER_SLACK_MS = 10;
+/** The server beats every 100 ms; on two busy cores a beat can come late, so the last one before SIGKILL may be early. */
+const HEARTBEAT_SLACK_MS = 500;
+
+const recordFolder = mkdtempSync(join(tmpdir(), "mca-stdio-teardown-"));
+let recordFiles = 0;
+afterAll(() => rmSync(recordFolder, { recursive: true, force: true }));
+
+function recordFile(): string {
+  recordFiles += 1;
+  return join(recordFolder, `steps-${recordFiles}.jsonl`);
+}
+
+/** Closes the transport and returns the teardown steps the server recorded, each timed from the moment close was called. */
+async function closeAndRead(harness: Harness, file: string): Promise<{ event: string; afterMs: number }[]> {
+  const closedAtMs = Date.now();
+  await harness.transport.close();
+  return recordedSteps(file).map(({ event, atMs }) => ({ event, afterMs: atMs - closedAtMs }));
 }
 
 async function serverPids(harness: Harness): Promise<{ server: number; grandchild: number }> {
@@ -143,25 +169,35 @@ describe("StdioTransport", () => {
     expect(await rejection(harness.call("echo"))).toBe(error);
   });
 
-  it("closes the server's stdin and takes down its whole process group", async () => {
-    const harness = await startServer(["--grandchild"]);
+  it("closes the server's stdin, and a server that then exits sees no signal and takes its group along", async () => {
+    const file = recordFile();
+    const harness = await startServer(["--grandchild", `--record=${file}`]);
     const { server, grandchild } = await serverPids(harness);
-    await harness.transport.close();
-    expect(await waitUntilGone(server, 2000)).toBe(true);
-    expect(await waitUntilGone(grandchild, 2000)).toBe(true);
-  });
-
-  it("sends SIGTERM to the group when the server ignores the end of stdin", async () => {
-    const harness = await startServer(["--grandchild", "--ignore-stdin-eof"]);
-    const { server, grandchild } = await serverPids(harness);
-    await harness.transport.close();
+    const steps = await closeAndRead(harness, file);
+    expect(steps.map(({ event }) => event)).toEqual(["stdin closed"]);
     expect([isProcessGone(server), await waitUntilGone(grandchild, 2000)]).toEqual([true, true]);
   });
 
-  it("sends SIGKILL to the group when the server also ignores SIGTERM", async () => {
-    const harness = await startServer(["--grandchild", "--ignore-stdin-eof", "--ignore-sigterm"]);
+  it("sends SIGTERM to the group only after the grace, when the server ignores the end of stdin", async () => {
+    const file = recordFile();
+    const harness = await startServer(["--grandchild", "--ignore-stdin-eof", `--record=${file}`]);
     const { server, grandchild } = await serverPids(harness);
-    await harness.transport.close();
+    const steps = await closeAndRead(harness, file);
+    expect(steps.map(({ event }) => event)).toEqual(["stdin closed", "SIGTERM"]);
+    expect(steps[1]?.afterMs).toBeGreaterThanOrEqual(TEARDOWN_GRACE_MS - TIMER_SLACK_MS);
+    expect([isProcessGone(server), await waitUntilGone(grandchild, 2000)]).toEqual([true, true]);
+  });
+
+  it("sends SIGKILL to the group only a grace after SIGTERM, when the server also ignores SIGTERM", async () => {
+    const file = recordFile();
+    const harness = await startServer(["--grandchild", "--ignore-stdin-eof", "--ignore-sigterm", `--record=${file}`]);
+    const { server, grandchild } = await serverPids(harness);
+    const steps = await closeAndRead(harness, file);
+    const [stdinClosed, sigterm, ...heartbeat] = steps;
+    expect([stdinClosed?.event, sigterm?.event, [...new Set(heartbeat.map(({ event }) => event))]]).toEqual(["stdin closed", "SIGTERM", ["alive"]]);
+    // The server was still beating a whole grace after SIGTERM, less what a loaded machine may delay a beat.
+    const aliveAfterSigtermMs = (heartbeat.at(-1)?.afterMs ?? 0) - (sigterm?.afterMs ?? 0);
+    expect(aliveAfterSigtermMs).toBeGreaterThanOrEqual(TEARDOWN_GRACE_MS - HEARTBEAT_SLACK_MS);
     expect([isProcessGone(server), await waitUntilGone(grandchild, 2000)]).toEqual([true, true]);
   });
 

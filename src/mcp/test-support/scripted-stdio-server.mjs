@@ -1,7 +1,7 @@
 // A scripted MCP server over stdio for the transport and client tests. Flags on argv shape the whole
 // process (pagination, versions, start-up noise, exits, teardown); the tool called picks one behaviour.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const flags = new Map(
@@ -171,8 +171,23 @@ if (flags.has("stderr")) process.stderr.write(`${flags.get("stderr")}\n`);
 if (flags.has("log-at-start")) process.stdout.write("Server listening on stdio\n");
 if (flags.has("exit-at-start")) process.exit(Number(flags.get("exit-at-start")));
 if (flags.has("grandchild")) grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-if (flags.has("ignore-sigterm")) process.on("SIGTERM", () => undefined);
 if (flags.has("ignore-stdin-eof")) setInterval(() => undefined, 60_000);
+
+/** `--record=<file>`: one JSON line ({ event, atMs }) per teardown step the server sees, so a test can read their order and spacing. */
+const record = (event) => {
+  if (flags.has("record")) appendFileSync(flags.get("record"), `${JSON.stringify({ event, atMs: Date.now() })}\n`);
+};
+const HEARTBEAT_MS = 100;
+
+// Without a listener SIGTERM ends the process before it could be recorded; with one, the server ends
+// itself, unless `--ignore-sigterm`: then it records a heartbeat until something stronger comes.
+if (flags.has("record") || flags.has("ignore-sigterm")) {
+  process.on("SIGTERM", () => {
+    record("SIGTERM");
+    if (!flags.has("ignore-sigterm")) process.exit(143);
+    setInterval(() => record("alive"), HEARTBEAT_MS);
+  });
+}
 
 const lines = createInterface({ input: process.stdin });
 lines.on("line", (line) => {
@@ -182,5 +197,6 @@ lines.on("line", (line) => {
   if (message.id !== undefined && message.method !== undefined) void onRequest(message);
 });
 lines.on("close", () => {
+  record("stdin closed");
   if (!flags.has("ignore-stdin-eof")) process.exit(0);
 });

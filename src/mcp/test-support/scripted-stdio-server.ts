@@ -1,5 +1,5 @@
 // How tests launch the scripted stdio server, and how they tell that a process is really gone.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const SCRIPT_PATH = fileURLToPath(new URL("./scripted-stdio-server.mjs", import.meta.url));
@@ -49,4 +49,20 @@ export async function waitUntilGone(pid: number, limitMs: number): Promise<boole
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return true;
+}
+
+/** One teardown step as the server recorded it under `--record=<file>`. */
+export type RecordedStep = { readonly event: string; readonly atMs: number };
+
+/** The steps the server recorded, in order; none when it recorded nothing. */
+export function recordedSteps(file: string): RecordedStep[] {
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, "utf8").split("\n").filter((line) => line !== "");
+  return lines.map((line) => {
+    const step: unknown = JSON.parse(line);
+    if (typeof step !== "object" || step === null || !("event" in step) || !("atMs" in step)) throw new Error(`not a recorded step: ${line}`);
+    const { event, atMs } = step;
+    if (typeof event !== "string" || typeof atMs !== "number") throw new Error(`not a recorded step: ${line}`);
+    return { event, atMs };
+  });
 }
