@@ -337,13 +337,13 @@ function isJsonMediaType(mediaType: string): boolean {
 }
 
 /** Redacted before it is cut, so that no fragment of a secret survives the cut. */
-function snippet(text: string, redact: Redact): string {
+export function snippet(text: string, redact: Redact): string {
   const flat = redact(text).replace(/\s+/g, " ").trim();
   return JSON.stringify(flat.length > BODY_SNIPPET_CHARS ? `${flat.slice(0, BODY_SNIPPET_CHARS)}…` : flat);
 }
 
 /** `16 MiB` for a whole number of MiB, else `1000 bytes`. */
-function bytesText(bytes: number): string {
+export function bytesText(bytes: number): string {
   const mib = 1024 * 1024;
   return bytes % mib === 0 ? `${bytes / mib} MiB` : `${bytes} bytes`;
 }
