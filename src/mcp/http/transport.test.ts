@@ -51,6 +51,22 @@ async function failureAfterTaken(sent: Promise<void>, inbox: MessageInbox, reque
   return error;
 }
 
+/** How long a test waits for the transport to close a stream: well past its grace for trailing events (1 s). */
+const STREAM_CLOSE_LIMIT_MS = 5000;
+
+/** Whether `promise` settles within `limitMs`: a wait on the condition that cannot hang the test. */
+async function settlesWithin(promise: Promise<unknown>, limitMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), limitMs);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A started transport to a URL of the test's own making (another path, another scheme). */
 async function startedTransport(url: string) {
   const transport = createHttpTransport({ label: "tickets", url });
@@ -261,11 +277,14 @@ describe("createHttpTransport: replies", () => {
   });
 
   it("closes a stream the server keeps open after the response", async () => {
-    const { server, transport } = await setup([
+    const { server, inbox, transport } = await setup([
       { method: "tools/call", reply: { kind: "sse", parts: [sseEvent(result(4))], then: "hold" } },
     ]);
     await transport.send(request(4, "tools/call", { name: "search" }));
-    await server.received[0]?.socketClosed;
+    expect(await inbox.next()).toEqual(result(4));
+    // The server holds the stream open for good: only the transport can close its connection.
+    const { socketClosed } = await server.request(0);
+    expect(await settlesWithin(socketClosed, STREAM_CLOSE_LIMIT_MS)).toBe(true);
   });
 
   it("fails the request (the server took it) at once with kind broken when the stream breaks before the response", async () => {
