@@ -254,7 +254,8 @@ export function createAgent(deps: AgentDeps): Agent {
         continue;
       }
       const outcome = await runToolCall(context, { id: use.id, name: use.name, args: use.input }, signal);
-      results.push({ type: "tool_result", toolUseId: use.id, text: outcome.text, isError: outcome.isError });
+      const images = outcome.images.length === 0 ? {} : { images: outcome.images };
+      results.push({ type: "tool_result", toolUseId: use.id, text: outcome.text, isError: outcome.isError, ...images });
       stop = outcome.stop;
     }
     addMessage({ role: "user", content: results });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT, replayHistory, STARTED_OUTCOME_UNKNOWN_TEXT } from "./history.js";
 import type { Message } from "./ports.js";
+import type { ImageInfo } from "./tool.js";
 
 const prompt = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 
@@ -113,6 +114,26 @@ describe("replayHistory", () => {
         ],
       },
     ]);
+  });
+
+  it("says that a recorded result's images are gone when the session ended before it was sent", () => {
+    const call: Message = { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "mcp__web__shot", input: {} }] };
+    const info: ImageInfo = { mediaType: "image/png", bytes: 84_000, width: 1280, height: 720 };
+    const closed = replayHistory([
+      { type: "message", message: call },
+      { type: "tool_result", callId: "t1", tool: "mcp__web__shot", isError: false, text: "[image: image/png 1280×720, 84 kB]", truncated: false, images: [info, info] },
+    ]);
+    expect(closed.at(-1)).toEqual({
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          toolUseId: "t1",
+          text: "[image: image/png 1280×720, 84 kB]\n[its 2 images were not kept: the session ended before the result was sent]",
+          isError: false,
+        },
+      ],
+    });
   });
 
   it("does not take a start recorded for an earlier reply's call of the same id for this one's", () => {

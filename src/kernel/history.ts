@@ -41,6 +41,15 @@ export const STARTED_OUTCOME_UNKNOWN_TEXT =
 export const NEVER_STARTED_TEXT = "Not run: the session ended before this call finished.";
 
 /**
+ * A result recorded but never sent (the session ended first) is rebuilt from the transcript's index of
+ * it, which keeps no image data: the model is told its images are gone rather than shown less than it was.
+ */
+function withDroppedImages(text: string, count: number): string {
+  if (count === 0) return text;
+  return `${text}\n[${count === 1 ? "its image was" : `its ${count} images were`} not kept: the session ended before the result was sent]`;
+}
+
+/**
  * The history at the end of a transcript, replaying messages by the same rule the agent used. A last
  * reply whose calls did not all come back (the session died mid-call) is closed from what the transcript
  * knows of each call: its recorded result, "started, outcome unknown", or "not run".
@@ -72,7 +81,7 @@ export function replayHistory(entries: Iterable<HistoryEntry>): Message[] {
         started.add(entry.callId);
         break;
       case "tool_result":
-        results.set(entry.callId, { text: entry.text, isError: entry.isError });
+        results.set(entry.callId, { text: withDroppedImages(entry.text, entry.images?.length ?? 0), isError: entry.isError });
         break;
       default: {
         const unknown: never = entry;

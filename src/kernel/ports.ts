@@ -2,7 +2,7 @@
 // undoable and the transcript sink that records the session. src/model, src/session and the CLI
 // implement or listen to them; the kernel itself never prints, reads a file or calls an API.
 import type { ApprovalAnswer, Decision } from "./gate.js";
-import type { JsonSchema, ToolArgs } from "./tool.js";
+import type { ImageInfo, JsonSchema, ToolArgs, ToolImage } from "./tool.js";
 
 // The Model interface is the kernel's need; `src/model/` implements it (Anthropic, mock). Messages are
 // the kernel's own neutral shape; each implementation maps them to its wire format.
@@ -19,6 +19,8 @@ export type ToolResultBlock = {
   readonly toolUseId: string;
   readonly text: string;
   readonly isError: boolean;
+  /** Sent to the model after the text; absent when the result has none. */
+  readonly images?: readonly ToolImage[];
 };
 
 export type UserMessage = { readonly role: "user"; readonly content: ReadonlyArray<TextBlock | ToolResultBlock> };
@@ -83,6 +85,8 @@ export type AgentEvent =
       /** The text exactly as the model receives it, after truncation. */
       readonly text: string;
       readonly truncated: boolean;
+      /** The images the model receives with it (their data stays out of events); absent when none. */
+      readonly images?: readonly ImageInfo[];
     }
   | { readonly type: "approval"; readonly callId: string; readonly tool: string; readonly decision: Decision; readonly answer?: string }
   | { readonly type: "notice"; readonly message: string }
@@ -160,6 +164,8 @@ export type TranscriptEntry =
       readonly isError: boolean;
       readonly text: string;
       readonly truncated: boolean;
+      /** What the result's images were (their data is in the message entry that follows); absent when none. */
+      readonly images?: readonly ImageInfo[];
     }
   | { readonly type: "notice"; readonly message: string }
   | { readonly type: "error"; readonly message: string };

@@ -7,10 +7,14 @@ import {
   fakeTool,
   memorySnapshots,
   memoryTranscript,
+  reply,
   scriptedModel,
+  streamed,
+  text,
+  use,
 } from "./test-support/fakes.js";
 import { createRedactor, REDACTED } from "./redaction.js";
-import type { Tool } from "./tool.js";
+import type { Tool, ToolImage } from "./tool.js";
 import { MAX_RESULT_CHARS, truncateResult, type ApprovalRequest } from "./tool-call.js";
 
 const signal = (): AbortSignal => new AbortController().signal;
@@ -322,6 +326,28 @@ describe("Agent.undo", () => {
     expect({ undo: await agent.undo(), log: snapshots.log }).toEqual({
       undo: { nothingToUndo: true, restored: [], notUndoable: [] },
       log: [],
+    });
+  });
+});
+
+describe("a result with images", () => {
+  const image: ToolImage = { mediaType: "image/png", data: "A".repeat(40_000), bytes: 30_000, width: 640, height: 480 };
+  const shotTool = fakeTool({ name: "shot", run: async () => ({ text: `${"t".repeat(MAX_RESULT_CHARS)}\n[image: image/png 640×480, 30 kB]`, isError: false, images: [image] }) });
+
+  it("reaches the model whole, outside the text's budget; events and the transcript keep only what the image is", async () => {
+    const model = scriptedModel([() => reply(use("s1", "shot")), streamed(text("seen"))]);
+    const { agent, events, transcript } = setup({ model, tools: [shotTool] });
+    await agent.prompt("look", signal());
+    const cut = truncateResult(`${"t".repeat(MAX_RESULT_CHARS)}\n[image: image/png 640×480, 30 kB]`).text;
+    const info = { mediaType: "image/png", bytes: 30_000, width: 640, height: 480 };
+    expect({
+      sent: model.seen[1]?.at(-1),
+      ended: events.filter((event) => event.type === "tool_end"),
+      recorded: transcript.entries.filter((entry) => entry.type === "tool_result"),
+    }).toEqual({
+      sent: { role: "user", content: [{ type: "tool_result", toolUseId: "s1", text: cut, isError: false, images: [image] }] },
+      ended: [{ type: "tool_end", callId: "s1", tool: "shot", isError: false, text: cut, truncated: true, images: [info] }],
+      recorded: [{ type: "tool_result", callId: "s1", tool: "shot", isError: false, text: cut, truncated: true, images: [info] }],
     });
   });
 });

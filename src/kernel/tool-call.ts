@@ -6,7 +6,7 @@ import type { LoopGuard } from "./loop-guard.js";
 import type { AgentEvent, SnapshotStore, TranscriptEntry } from "./ports.js";
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
-import { parseToolArgs, type Tool, type ToolArgs, type ToolResult } from "./tool.js";
+import { imageInfo, parseToolArgs, type Tool, type ToolArgs, type ToolImage, type ToolResult } from "./tool.js";
 
 export const ABORTED_TEXT = "Aborted by the user.";
 
@@ -74,6 +74,8 @@ export interface CallOutcome {
   /** The text exactly as the model receives it. */
   readonly text: string;
   readonly truncated: boolean;
+  /** Images the model receives after the text; outside the text's budget. */
+  readonly images: readonly ToolImage[];
   readonly decision: Decision;
   /** Set when this call ends the turn. */
   readonly stop: "loop_limit" | "aborted" | null;
@@ -102,9 +104,11 @@ export async function runToolCall(context: CallContext, call: ToolCallRequest, s
   const shown = context.redact === undefined ? attempt.result.text : context.redact(attempt.result.text);
   const { text, truncated } = truncateResult(shown);
   const isError = attempt.result.isError;
-  context.emit({ type: "tool_end", callId, tool: name, isError, text, truncated });
-  context.record({ type: "tool_result", callId, tool: name, isError, text, truncated });
-  return { isError, text, truncated, decision, stop: attempt.stop };
+  const images = attempt.result.images ?? [];
+  const told = images.length === 0 ? {} : { images: images.map(imageInfo) };
+  context.emit({ type: "tool_end", callId, tool: name, isError, text, truncated, ...told });
+  context.record({ type: "tool_result", callId, tool: name, isError, text, truncated, ...told });
+  return { isError, text, truncated, images, decision, stop: attempt.stop };
 }
 
 /** Stands in for the verdict when judging the call itself failed (a bug); the call is not run then. */
@@ -177,7 +181,7 @@ async function attemptCall(
   if (afterwards.kind !== "stop" || attempt.stop !== null) return attempt;
   // Known only now: the same result again, for the last time allowed. The model still gets the result.
   const stopped = `Stopped: ${name} was called ${afterwards.count} times with the same arguments and returned the same result each time; the turn is over.`;
-  return { result: { text: `${attempt.result.text}\n\n${stopped}`, isError: attempt.result.isError }, stop: "loop_limit" };
+  return { result: { ...attempt.result, text: `${attempt.result.text}\n\n${stopped}` }, stop: "loop_limit" };
 }
 
 /** The call once the loop guard let it through; `started` says whether the tool's run began. */
@@ -284,7 +288,8 @@ function failure(text: string): ToolResult {
 }
 
 // The one truncation site: every tool result, local or remote, goes through here before the model or
-// the user sees it, so they all share one budget.
+// the user sees it, so they all share one budget. The budget is for text: a result's images go to the
+// model whole, already checked against the model's own limits where they were received.
 
 export const MAX_RESULT_CHARS = 8000;
 

@@ -19,6 +19,46 @@ export interface ToolResult {
    */
   readonly text: string;
   readonly isError: boolean;
+  /**
+   * Images for the model to see beside the text (an MCP server's screenshot, say), already checked: the
+   * text keeps an `imageLine` where each stood. They are not part of the text's budget.
+   */
+  readonly images?: readonly ToolImage[];
+}
+
+/** The image formats the model takes. */
+export type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+export const IMAGE_MEDIA_TYPES: readonly ImageMediaType[] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/** What is told of an image where its pixels cannot go (the terminal, the JSON output, the transcript's index). */
+export interface ImageInfo {
+  readonly mediaType: ImageMediaType;
+  /** Decoded size. */
+  readonly bytes: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface ToolImage extends ImageInfo {
+  /** Base64, checked to decode to an image of `mediaType` with these dimensions. */
+  readonly data: string;
+}
+
+/** An image's metadata without its data. */
+export function imageInfo({ mediaType, bytes, width, height }: ImageInfo): ImageInfo {
+  return { mediaType, bytes, width, height };
+}
+
+/** `[image: image/png 1280×720, 84 kB]`: the line that stands for an image in a text. */
+export function imageLine({ mediaType, bytes, width, height }: ImageInfo): string {
+  return `[image: ${mediaType} ${width}×${height}, ${formatBytes(bytes)}]`;
+}
+
+/** A size for people: bytes, kB or MB (powers of 1,000). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} bytes`;
+  if (bytes < 1_000_000) return `${Math.round(bytes / 1000)} kB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
 export interface ToolContext {

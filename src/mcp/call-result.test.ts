@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { completeResultText, inputRequiredText, parseCallOutcome } from "./call-result.js";
+import { completeResult, inputRequiredText, parseCallOutcome } from "./call-result.js";
 import type { JsonObject } from "./jsonrpc.js";
 
 const complete = (content: unknown, extra: JsonObject = {}) => parseCallOutcome({ resultType: "complete", content, ...extra });
@@ -65,26 +65,62 @@ describe("the content blocks of a result", () => {
   });
 });
 
-describe("completeResultText", () => {
+/** A 2×1 PNG's signature and header chunk: enough for its dimensions to be read. */
+const TINY_PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 2, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0, 0, 0, 0]).toString("base64");
+
+const completeOf = (content: unknown, extra: JsonObject = {}) => {
+  const outcome = complete(content, extra);
+  if (outcome instanceof Error || outcome.kind !== "complete") throw new Error("not complete");
+  return outcome;
+};
+
+describe("completeResult", () => {
   it("gives text blocks as they are and describes the others in a line", () => {
-    const outcome = complete([
+    const outcome = completeOf([
       { type: "text", text: "two files" },
-      { type: "image", data: "aGVsbG8=", mimeType: "image/png" },
       { type: "resource_link", uri: "file:///a", name: "a", mimeType: "text/plain" },
       { type: "resource", resource: { uri: "file:///b", text: "bee" } },
     ]);
-    if (outcome instanceof Error || outcome.kind !== "complete") throw new Error("not complete");
-    expect(completeResultText(outcome)).toBe(
-      "two files\n[image image/png, 6 bytes; not shown as text]\n[resource link file:///a: a, text/plain]\n[resource file:///b]\nbee",
-    );
+    expect(completeResult(outcome)).toEqual({ text: "two files\n[resource link file:///a: a, text/plain]\n[resource file:///b]\nbee", isError: false });
+  });
+
+  it("passes images on beside the text, with a line where each stood", () => {
+    const outcome = completeOf([
+      { type: "text", text: "a screenshot:" },
+      { type: "image", data: TINY_PNG, mimeType: "image/png" },
+      { type: "resource", resource: { uri: "file:///shot.png", mimeType: "image/png", blob: TINY_PNG } },
+    ]);
+    const image = { mediaType: "image/png", data: TINY_PNG, bytes: 33, width: 2, height: 1 };
+    expect(completeResult(outcome)).toEqual({
+      text: "a screenshot:\n[image: image/png 2×1, 33 bytes]\n[resource file:///shot.png (image/png)]\n[image: image/png 2×1, 33 bytes]",
+      isError: false,
+      images: [image, image],
+    });
+  });
+
+  it("says in a line why an image is not passed on, and keeps audio as a line", () => {
+    const outcome = completeOf([
+      { type: "image", data: "not base64!", mimeType: "image/png" },
+      { type: "image", data: TINY_PNG, mimeType: "image/jpeg" },
+      { type: "image", data: TINY_PNG, mimeType: "image/x-icon\u001b[2J" },
+      { type: "audio", data: "aGVsbG8=", mimeType: "audio/wav" },
+    ]);
+    expect(completeResult(outcome)).toEqual({
+      text: [
+        "[image image/png: not valid base64; not shown]",
+        "[image image/jpeg: 33 bytes, not a readable JPEG file; not shown]",
+        '[image "image/x-icon\\u001b[2J": a format the model does not take; not shown]',
+        "[audio audio/wav, 6 bytes; not shown: the model takes no audio]",
+      ].join("\n"),
+      isError: false,
+    });
   });
 
   it("shows structured content only when no block carries text", () => {
-    const outcome = complete([], { structuredContent: { sum: 5 } });
-    if (outcome instanceof Error || outcome.kind !== "complete") throw new Error("not complete");
-    expect([completeResultText(outcome), completeResultText({ ...outcome, structuredContent: undefined })]).toEqual([
-      '{"sum":5}',
-      "(the tool returned no content)",
+    const outcome = completeOf([], { structuredContent: { sum: 5 } });
+    expect([completeResult(outcome), completeResult({ ...outcome, structuredContent: undefined })]).toEqual([
+      { text: '{"sum":5}', isError: false },
+      { text: "(the tool returned no content)", isError: false },
     ]);
   });
 });

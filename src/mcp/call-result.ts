@@ -1,8 +1,10 @@
 // A tools/call result, from the wire to the text the model reads (tools/call and its `resultType`,
 // https://modelcontextprotocol.io/specification/2026-07-28/server/tools):
 // the content blocks validated once as they arrive, finished work kept apart from a request for more input
-// (which must never be handed to the model as finished), and non-text blocks described in a line instead
-// of dumped (base64 images would burn the 8,000-character budget on noise).
+// (which must never be handed to the model as finished), images passed on as images, and other non-text
+// blocks described in a line instead of dumped (base64 would burn the 8,000-character budget on noise).
+import { formatBytes, imageLine, type ToolImage, type ToolResult } from "../kernel/index.js";
+import { checkImage } from "./image-content.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 import type { RequestOptions } from "./peer.js";
 
@@ -156,28 +158,47 @@ export function parseCallOutcome(result: JsonObject): CallToolOutcome | Error {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The text the model reads: text blocks as they are, everything else described in a line.
+// What the model reads: text blocks as they are, images (and image blobs of embedded resources) checked
+// and sent as images with a line in their place, everything else described in a line.
 
 function sizeOfBase64(data: string): string {
-  const bytes = Math.floor((data.length * 3) / 4);
-  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KiB`;
+  return formatBytes(Math.floor((data.length * 3) / 4));
 }
 
-function describeBlock(block: ContentBlock): string {
+/** A server's MIME type as it may be shown: a plain `type/subtype`, or else quoted and clipped. */
+function shownType(mimeType: string): string {
+  return /^[\w.+-]{1,60}\/[\w.+-]{1,60}$/.test(mimeType) ? mimeType : JSON.stringify(mimeType.slice(0, 60));
+}
+
+type Part = { readonly text: string; readonly image?: ToolImage };
+
+function imagePart(data: string, mimeType: string): Part {
+  const image = checkImage(data, mimeType);
+  if (image instanceof Error) return { text: `[image ${shownType(mimeType)}: ${image.message}; not shown]` };
+  return { text: imageLine(image), image };
+}
+
+function describeBlock(block: ContentBlock): Part {
   switch (block.type) {
     case "text":
-      return block.text;
+      return { text: block.text };
     case "image":
+      return imagePart(block.data, block.mimeType);
     case "audio":
-      return `[${block.type} ${block.mimeType}, ${sizeOfBase64(block.data)}; not shown as text]`;
+      return { text: `[audio ${shownType(block.mimeType)}, ${sizeOfBase64(block.data)}; not shown: the model takes no audio]` };
     case "resource_link": {
       const about = [block.title ?? block.name, block.mimeType, block.description].filter((part) => part !== undefined);
-      return `[resource link ${block.uri}: ${about.join(", ")}]`;
+      return { text: `[resource link ${block.uri}: ${about.join(", ")}]` };
     }
     case "resource": {
       const { uri, mimeType, text, blob } = block.resource;
-      if (text !== undefined) return `[resource ${uri}${mimeType ? ` (${mimeType})` : ""}]\n${text}`;
-      return `[resource ${uri}${mimeType ? ` (${mimeType})` : ""}, ${sizeOfBase64(blob ?? "")} of binary data; not shown as text]`;
+      const heading = `[resource ${uri}${mimeType ? ` (${shownType(mimeType)})` : ""}`;
+      if (text !== undefined) return { text: `${heading}]\n${text}` };
+      if (blob !== undefined && mimeType?.toLowerCase().startsWith("image/")) {
+        const image = imagePart(blob, mimeType);
+        return { ...image, text: `${heading}]\n${image.text}` };
+      }
+      return { text: `${heading}, ${sizeOfBase64(blob ?? "")} of binary data; not shown as text]` };
     }
     default: {
       const unknown: never = block;
@@ -186,12 +207,18 @@ function describeBlock(block: ContentBlock): string {
   }
 }
 
-/** The finished result as one text; structured content is shown only when no block carries text. */
-export function completeResultText(outcome: Extract<CallToolOutcome, { kind: "complete" }>): string {
+/**
+ * The finished result: one text with a line where each image stood, and the images that passed their
+ * checks; structured content is shown only when no block carries text.
+ */
+export function completeResult(outcome: Extract<CallToolOutcome, { kind: "complete" }>): ToolResult {
   const parts = outcome.content.map(describeBlock);
   const hasText = outcome.content.some((block) => block.type === "text");
-  if (!hasText && outcome.structuredContent !== undefined) parts.push(JSON.stringify(outcome.structuredContent));
-  return parts.length === 0 ? "(the tool returned no content)" : parts.join("\n");
+  const texts = parts.map((part) => part.text);
+  if (!hasText && outcome.structuredContent !== undefined) texts.push(JSON.stringify(outcome.structuredContent));
+  const text = texts.length === 0 ? "(the tool returned no content)" : texts.join("\n");
+  const images = parts.flatMap((part) => (part.image === undefined ? [] : [part.image]));
+  return images.length === 0 ? { text, isError: outcome.isError } : { text, isError: outcome.isError, images };
 }
 
 function describeInputRequest(key: string, request: unknown): string {

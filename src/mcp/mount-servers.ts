@@ -3,7 +3,7 @@
 // remote tool as an ordinary Tool of kind "remote" under its flat name, whose run sends the server's
 // ORIGINAL name and turns every outcome, failures included, into a result.
 import { serverSideName, type Tool, type ToolArgs, type ToolContext, type ToolResult } from "../kernel/index.js";
-import { completeResultText, inputRequiredText } from "./call-result.js";
+import { completeResult, inputRequiredText } from "./call-result.js";
 import { callToolToCompletion } from "./input.js";
 import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
 import { buildNamespace, toolPrefix, type Namespace, type NamespaceEntry, type ToolRef } from "./namespace.js";
@@ -163,7 +163,7 @@ async function callRemote(connection: ServerConnection, tool: string, args: Tool
   if (outcome instanceof McpError) return { text: failureText(connection.alias, outcome), isError: true };
   switch (outcome.kind) {
     case "complete":
-      return { text: completeResultText(outcome), isError: outcome.isError };
+      return completeResult(outcome);
     case "input_required":
       return { text: inputRequiredText(connection.alias, tool, outcome), isError: true };
     default: {

@@ -1,6 +1,6 @@
 import type { Anthropic } from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import { createAgent, type AgentEvent, type Message, type Model, type ModelReply, type Tool } from "../kernel/index.js";
+import { createAgent, type AgentEvent, type Message, type Model, type ModelReply, type Tool, type ToolImage } from "../kernel/index.js";
 import { fakeTool, memorySnapshots, memoryTranscript, reply, text, use } from "../kernel/test-support/fakes.js";
 import { createReplyAssembler, toApiMessages, toApiSystem, toApiTools } from "./anthropic-messages.js";
 import { blockEvents, messageStart } from "./test-support/sse-replies.js";
@@ -42,6 +42,28 @@ describe("toApiMessages", () => {
           { type: "text", text: "also this", cache_control: { type: "ephemeral" } },
         ],
       },
+    ]);
+  });
+
+  it("sends only the newest 20 images, and says so in the results whose images stay behind", () => {
+    const image = (index: number): ToolImage => ({ mediaType: "image/png", data: `AAA${String.fromCharCode(65 + index)}`, bytes: 3, width: 1, height: 1 });
+    // Three results of 1, 2 and 19 images: the oldest result's one and the next one's first stay behind.
+    const sizes = [1, 2, 19];
+    let next = 0;
+    const messages: Message[] = sizes.flatMap((count, call): Message[] => [
+      { role: "assistant", content: [{ type: "tool_use", id: `c${call}`, name: "shot", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: `c${call}`, text: `shot ${call}`, isError: false, images: Array.from({ length: count }, () => image(next++)) }] },
+    ]);
+    const sent = toApiMessages(messages).flatMap((message) => (message.role === "user" && Array.isArray(message.content) ? message.content : []));
+    const described = sent.map((block) =>
+      block.type === "tool_result" && Array.isArray(block.content)
+        ? block.content.map((part) => (part.type === "text" ? part.text : part.type === "image" && part.source.type === "base64" ? part.source.data : part.type))
+        : [],
+    );
+    expect(described).toEqual([
+      ["shot 0\n[1 of 1 images no longer sent: only the newest 20 go with each request]"],
+      ["shot 1\n[1 of 2 images no longer sent: only the newest 20 go with each request]", "AAAC"],
+      ["shot 2", ...Array.from({ length: 19 }, (_, index) => `AAA${String.fromCharCode(65 + 3 + index)}`)],
     ]);
   });
 

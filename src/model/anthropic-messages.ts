@@ -2,7 +2,18 @@
 // (system prompt and tool definitions marked for prompt caching), and a streamed reply assembled back
 // into the kernel's AssistantMessage. Type-only imports: anthropic-model.ts loads the SDK lazily.
 import type { Anthropic } from "@anthropic-ai/sdk";
-import { describeError, type AssistantMessage, type Message, type ModelReply, type StopReason, type ToolSpec, type Usage, type UserMessage } from "../kernel/index.js";
+import {
+  describeError,
+  type AssistantMessage,
+  type Message,
+  type ModelReply,
+  type StopReason,
+  type ToolImage,
+  type ToolResultBlock,
+  type ToolSpec,
+  type Usage,
+  type UserMessage,
+} from "../kernel/index.js";
 
 const EPHEMERAL_CACHE: Anthropic.CacheControlEphemeral = { type: "ephemeral" };
 
@@ -27,12 +38,13 @@ export function toApiTools(tools: readonly ToolSpec[]): Anthropic.Tool[] {
  * is its one owner), so the messages map one to one. Empty text blocks, which the API rejects, are left out.
  */
 export function toApiMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
+  const sent = imagesToSend(messages);
   const converted = messages.flatMap((message): ApiMessage[] => {
     if (message.role === "assistant") {
       const content = assistantContent(message);
       return content.length === 0 ? [] : [{ role: "assistant", content }];
     }
-    const content = userContent(message);
+    const content = userContent(message, sent);
     return content.length === 0 ? [] : [{ role: "user", content }];
   });
   return withConversationCache(converted);
@@ -67,13 +79,49 @@ function markLastBlock(message: ApiMessage): ApiMessage {
   return { role: "assistant", content: message.content.map((block, index) => (index === last ? { ...block, cache_control: EPHEMERAL_CACHE } : block)) };
 }
 
-function userContent(message: UserMessage): Array<Anthropic.TextBlockParam | Anthropic.ToolResultBlockParam> {
+/**
+ * The images a request carries: the newest, at most MAX_IMAGES_PER_REQUEST of them and
+ * MAX_IMAGE_BASE64_BYTES_PER_REQUEST of base64 in all. Past 20 images in one request the API lowers its
+ * per-image limit from 8000×8000 to 2000×2000 pixels, and a request may not exceed 32 MB
+ * (https://docs.claude.com/en/docs/build-with-claude/vision); older images keep only their line in the text.
+ */
+export const MAX_IMAGES_PER_REQUEST = 20;
+export const MAX_IMAGE_BASE64_BYTES_PER_REQUEST = 20 * 1024 * 1024;
+
+function imagesToSend(messages: readonly Message[]): ReadonlySet<ToolImage> {
+  const sent = new Set<ToolImage>();
+  let bytes = 0;
+  const newestFirst = messages.flatMap((message) => (message.role === "user" ? message.content : [])).flatMap((block) => (block.type === "tool_result" ? (block.images ?? []) : []));
+  for (const image of newestFirst.reverse()) {
+    if (sent.size === MAX_IMAGES_PER_REQUEST || bytes + image.data.length > MAX_IMAGE_BASE64_BYTES_PER_REQUEST) break;
+    sent.add(image);
+    bytes += image.data.length;
+  }
+  return sent;
+}
+
+/** A result's text, then its images (those still sent): the API takes either a string or such a list. */
+function toolResultContent(block: ToolResultBlock, sent: ReadonlySet<ToolImage>): Anthropic.ToolResultBlockParam["content"] {
+  const images = block.images ?? [];
+  if (images.length === 0) return block.text;
+  const kept = images.filter((image) => sent.has(image));
+  const dropped = images.length - kept.length;
+  const note = dropped === 0 ? "" : `\n[${dropped} of ${images.length} images no longer sent: only the newest ${MAX_IMAGES_PER_REQUEST} go with each request]`;
+  const text = `${block.text}${note}`;
+  const textBlocks: Anthropic.TextBlockParam[] = text === "" ? [] : [{ type: "text", text }];
+  return [
+    ...textBlocks,
+    ...kept.map((image): Anthropic.ImageBlockParam => ({ type: "image", source: { type: "base64", media_type: image.mediaType, data: image.data } })),
+  ];
+}
+
+function userContent(message: UserMessage, sent: ReadonlySet<ToolImage>): Array<Anthropic.TextBlockParam | Anthropic.ToolResultBlockParam> {
   return message.content.flatMap((block): Array<Anthropic.TextBlockParam | Anthropic.ToolResultBlockParam> => {
     switch (block.type) {
       case "text":
         return block.text === "" ? [] : [{ type: "text", text: block.text }];
       case "tool_result":
-        return [{ type: "tool_result", tool_use_id: block.toolUseId, content: block.text, is_error: block.isError }];
+        return [{ type: "tool_result", tool_use_id: block.toolUseId, content: toolResultContent(block, sent), is_error: block.isError }];
       default: {
         const unexpected: never = block;
         return unexpected;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message } from "../kernel/index.js";
+import type { Message, ToolImage } from "../kernel/index.js";
 import { createHarness, HELLO, MODEL, overloaded, requestFor, TOOLS } from "./test-support/model-harness.js";
 import { errorEvent, messageStart, replyEvents } from "./test-support/sse-replies.js";
 
@@ -113,6 +113,39 @@ describe("createAnthropicModel", () => {
         content: [
           { type: "tool_result", tool_use_id: "toolu_a", content: "1\tcontent", is_error: false },
           { type: "tool_result", tool_use_id: "toolu_b", content: "exit code 1", is_error: true, cache_control: { type: "ephemeral" } },
+        ],
+      },
+    ]);
+  });
+
+  it("sends a result's images after its text, as base64 image blocks with their media type", async () => {
+    const { api, model } = await harness.setUp([
+      { kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["a logo"] }], "end_turn") },
+    ]);
+    const image: ToolImage = { mediaType: "image/gif", data: "R0lGODlhAQABAAAAACw=", bytes: 14, width: 1, height: 1 };
+    const history: Message[] = [
+      ...HELLO,
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_a", name: "mcp__web__screenshot", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: "toolu_a", text: "[image: image/gif 1×1, 14 bytes]", isError: false, images: [image] }] },
+    ];
+    await model.complete(requestFor(history).request);
+    const body = api.requests[0]?.body;
+    expect(typeof body === "object" && body !== null && "messages" in body ? body.messages : undefined).toEqual([
+      { role: "user", content: [{ type: "text", text: "hello", cache_control: { type: "ephemeral" } }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_a", name: "mcp__web__screenshot", input: {} }] },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: "toolu_a",
+            content: [
+              { type: "text", text: "[image: image/gif 1×1, 14 bytes]" },
+              { type: "image", source: { type: "base64", media_type: "image/gif", data: "R0lGODlhAQABAAAAACw=" } },
+            ],
+            is_error: false,
+            cache_control: { type: "ephemeral" },
+          },
         ],
       },
     ]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { imageInfo } from "../../src/kernel/index.js";
 import { startEverythingHttp } from "./test-support/http-child.js";
 import { httpSuiteServer, mountForSuite, stdioSuiteServer, type SuiteServer } from "./test-support/suite-mount.js";
 import { everythingStdio } from "./test-support/third-party-servers.js";
@@ -28,10 +29,14 @@ describe.each(VARIANTS)("server-everything over $transport, mounted from an mcpS
     for (const tool of reference()) expect({ name: tool.name, inputSchema: byName.get(tool.name) }).toEqual(tool);
   });
 
-  it("makes a read-only call whose image is described, not dumped", async () => {
-    expect(await mounted().call("mcp__everything__get-tiny-image", {})).toEqual({
-      text: "Here's the image you requested:\n[image image/png, 3.9 KiB; not shown as text]\nThe image above is the MCP logo.",
+  it("makes a read-only call whose image is passed on as an image, with a line in its place in the text", async () => {
+    const result = await mounted().call("mcp__everything__get-tiny-image", {});
+    const data = result.images?.[0]?.data ?? "";
+    expect({ ...result, images: result.images?.map(imageInfo), header: Buffer.from(data, "base64").subarray(1, 4).toString() }).toEqual({
+      text: "Here's the image you requested:\n[image: image/png 20×20, 4 kB]\nThe image above is the MCP logo.",
       isError: false,
+      images: [{ mediaType: "image/png", bytes: 4033, width: 20, height: 20 }],
+      header: "PNG",
     });
   });
 
