@@ -61,10 +61,23 @@ describe("mountServers: a modern server's log messages", () => {
     expect(mounted.statuses()[0]?.recentLogs).toEqual(["info search: search: finished; this message follows the response on purpose"]);
   });
 
-  it("gets no message below the configured level", async () => {
-    const { logs } = await ticketsLogs("error");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(logs).toEqual([]);
+  it("hands on no message below the configured level, even from a server that sends one", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "mca-log-level-"));
+    try {
+      const listed = join(folder, "tools.txt");
+      writeFileSync(listed, "log-after\necho\n");
+      const logs: ServerLogEntry[] = [];
+      const spec: McpServerConfig = { ...stdio("scripted", scriptedStdioServer(`--tools-from=${listed}`)), logLevel: "error" };
+      const mounted = await mount([spec], { ...deps, onLog: (entry) => logs.push(entry) });
+      const tool = (name: string) => mounted.tools.find((candidate) => candidate.originalName === name);
+      await tool("log-after")?.run({ level: "info" }, context);
+      await tool("log-after")?.run({ level: "error" }, context);
+      // stdout is one ordered stream: once this answer is in, every message sent before it has been read.
+      expect(await tool("echo")?.run({}, context)).toMatchObject({ isError: false });
+      expect(logs).toEqual([{ alias: "scripted", level: "error", logger: "scripted", text: "a message at error" }]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -106,6 +106,12 @@ const CALLS = {
     result(id, text(String(params.arguments?.tag ?? "late")));
   },
   never: () => undefined,
+  /** Answers, then sends one log message at `level` whatever level the call asked for: a server that does not filter. */
+  "log-after": (id, params) => {
+    const level = params.arguments?.level ?? "info";
+    result(id, text("logged"));
+    send({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: "scripted", data: `a message at ${level}` } });
+  },
   exit: (id, params) => {
     process.stderr.write(params.arguments?.stderr ?? "");
     setTimeout(() => process.exit(params.arguments?.code ?? 1), 10);
