@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../kernel/index.js";
-import type { Message } from "../kernel/index.js";
+import type { ImageInfo, Message, ToolImage } from "../kernel/index.js";
 import { eventLog, memorySnapshots, reply, scriptedModel, text, use, fakeTool } from "../kernel/test-support/fakes.js";
 import { tempStatePerTest } from "./test-support/temp-state.js";
 import { openTranscript, readTranscript, sessionsDir, type SessionStart } from "./transcript-file.js";
@@ -107,6 +107,26 @@ describe("openTranscript", () => {
 });
 
 describe("readTranscript", () => {
+  it("reads a result's images back, so a resumed session sends them again, and counts those it cannot read", () => {
+    const image: ToolImage = { mediaType: "image/png", data: "iVBORw0KGgo=", bytes: 8, width: 20, height: 20 };
+    const info: ImageInfo = { mediaType: "image/png", bytes: 8, width: 20, height: 20 };
+    const sink = openTranscript(state(), "shots", START);
+    sink.append({ type: "tool_result", callId: "t1", tool: "mcp__web__shot", isError: false, text: "[image]", truncated: false, images: [info] });
+    const result: Message = { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: "[image]", isError: false, images: [image] }] };
+    sink.append({ type: "message", message: result });
+    // As a hand edit or a secret's redaction would leave them: data that is not base64, a type the model does not take.
+    const broken = { role: "user", content: [{ type: "tool_result", toolUseId: "t2", text: "[two]", isError: false, images: [{ ...image, data: "iVBO[REDACTED]" }, { ...image, mediaType: "image/bmp" }, image] }] };
+    writeFileSync(join(sessionsDir(state()), "shots.jsonl"), `${JSON.stringify({ type: "message", message: broken })}\n`, { flag: "a" });
+    expect(readTranscript(join(sessionsDir(state()), "shots.jsonl")).entries).toEqual([
+      { type: "tool_result", callId: "t1", tool: "mcp__web__shot", isError: false, text: "[image]", truncated: false, images: [info] },
+      { type: "message", message: result },
+      {
+        type: "message",
+        message: { role: "user", content: [{ type: "tool_result", toolUseId: "t2", text: "[two]\n[2 of its images could not be read back from the transcript]", isError: false, images: [image] }] },
+      },
+    ]);
+  });
+
   it("takes nothing from a file whose first line is not mca's session line", () => {
     const file = join(sessionsDir(state()), "planted.jsonl");
     mkdirSync(sessionsDir(state()), { recursive: true });

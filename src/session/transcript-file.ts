@@ -4,11 +4,14 @@
 import { appendFileSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
+  IMAGE_MEDIA_TYPES,
   type Redact,
   type AssistantMessage,
   type HistoryEntry,
+  type ImageInfo,
   type Message,
   type TextBlock,
+  type ToolImage,
   type ToolResultBlock,
   type ToolUseBlock,
   type TranscriptSink,
@@ -143,7 +146,8 @@ function parseHistoryEntry(value: unknown): HistoryEntry | null {
     case "tool_result": {
       const { callId, tool, isError, text, truncated } = value;
       if (typeof callId !== "string" || typeof tool !== "string" || typeof isError !== "boolean" || typeof text !== "string" || typeof truncated !== "boolean") return null;
-      return { type: "tool_result", callId, tool, isError, text, truncated };
+      const images = readImages(value.images, parseImageInfo);
+      return { type: "tool_result", callId, tool, isError, text, truncated, ...(images.kept.length === 0 ? {} : { images: images.kept }) };
     }
     default:
       return null;
@@ -171,7 +175,39 @@ function parseUserBlock(value: unknown): TextBlock | ToolResultBlock | null {
   if (value.type !== "tool_result") return null;
   const { toolUseId, text, isError } = value;
   if (typeof toolUseId !== "string" || typeof text !== "string" || typeof isError !== "boolean") return null;
-  return { type: "tool_result", toolUseId, text, isError };
+  const { kept, unreadable } = readImages(value.images, parseToolImage);
+  const note = unreadable === 0 ? "" : `\n[${unreadable} of its images could not be read back from the transcript]`;
+  return { type: "tool_result", toolUseId, text: `${text}${note}`, isError, ...(kept.length === 0 ? {} : { images: kept }) };
+}
+
+// A result's images: what could not be read back (a hand-edited file, data a secret's redaction changed)
+// is left out and counted, so that the model is told rather than sent an image the API would refuse.
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function readImages<T>(value: unknown, parse: (item: unknown) => T | null): { readonly kept: T[]; readonly unreadable: number } {
+  if (value === undefined) return { kept: [], unreadable: 0 };
+  const items: unknown[] = Array.isArray(value) ? value : [value];
+  const kept = items.flatMap((item) => {
+    const image = parse(item);
+    return image === null ? [] : [image];
+  });
+  return { kept, unreadable: items.length - kept.length };
+}
+
+function parseImageInfo(value: unknown): ImageInfo | null {
+  if (!isRecord(value)) return null;
+  const mediaType = IMAGE_MEDIA_TYPES.find((known) => known === value.mediaType);
+  const { bytes, width, height } = value;
+  const counts = [bytes, width, height].every((count) => typeof count === "number" && Number.isSafeInteger(count) && count > 0);
+  if (mediaType === undefined || !counts || typeof bytes !== "number" || typeof width !== "number" || typeof height !== "number") return null;
+  return { mediaType, bytes, width, height };
+}
+
+function parseToolImage(value: unknown): ToolImage | null {
+  const info = parseImageInfo(value);
+  if (info === null || !isRecord(value) || typeof value.data !== "string" || value.data.length % 4 !== 0 || !BASE64.test(value.data)) return null;
+  return { ...info, data: value.data };
 }
 
 function parseAssistantBlock(value: unknown): TextBlock | ToolUseBlock | null {
