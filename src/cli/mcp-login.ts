@@ -93,7 +93,7 @@ export function openWithPlatformBrowser(url: URL): void {
 function httpServer(config: McpConfig | null, alias: string) {
   const server = config?.servers.find((candidate) => candidate.alias === alias);
   if (server === undefined) return `no MCP server named ${JSON.stringify(alias)} in ${config?.file ?? "the config (there is none)"}`;
-  if (server.transport !== "http") return `${alias} is a stdio server: it takes its credentials from its environment, not from a login`;
+  if (server.transport === "stdio") return `${alias} is a stdio server: it takes its credentials from its environment, not from a login`;
   return server;
 }
 

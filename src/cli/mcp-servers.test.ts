@@ -91,7 +91,7 @@ describe("mca with mcp.config.json", () => {
             desktop: { command: copied.command, args: copied.args, alwaysAllow: ["alpha"], description: "from Claude Desktop" },
             cursor: { command: copied.command, args: copied.args, disabled: true },
             gemini: { httpUrl: await unusedLoopbackUrl(), trust: true },
-            cline: { type: "sse", url: "http://127.0.0.1:1/sse" },
+            cline: { type: "websocket", url: "ws://127.0.0.1:1/" },
           },
         },
         null,
@@ -105,7 +105,7 @@ describe("mca with mcp.config.json", () => {
       `mcp: ${file}:8:7: mcpServers.desktop.alwaysAllow: not applied: a config file never lets a tool run without asking; to let that tool run without asking, start mca with --allow mcp__desktop__alpha`,
       `mcp: ${file}:11:7: mcpServers.desktop.description: unknown field, ignored (mca reads: type, timeoutMs, startupTimeoutMs, logLevel, enabled, disabled, alwaysAllow, autoApprove, trust, command, args, env, inheritEnv, cwd, maxLineBytes)`,
       `mcp: ${file}:22:7: mcpServers.gemini.trust: not applied: a config file never lets a tool run without asking; to let every tool of "gemini" run without asking, start mca with --allow 'mcp__gemini__*'`,
-      `mcp: ${file}:25:15: mcpServers.cline.type: type "sse" (the 2024-11-05 HTTP+SSE transport) is not supported yet; the server's Streamable HTTP URL may work as "type": "http" (so server "cline" is skipped; the others start)`,
+      `mcp: ${file}:25:15: mcpServers.cline.type: must be one of "stdio", "http", "streamable-http", "streamableHttp", "sse" (so server "cline" is skipped; the others start)`,
     ]);
     expect(run.stdout).toMatch(/^mcp__desktop__alpha\s+desktop\s+ask$/m);
     expect(run.stdout).not.toContain("mcp__cursor__");
@@ -128,14 +128,14 @@ describe("mca with mcp.config.json", () => {
 
 describe("configNoticeLines", () => {
   it("shows each warning and skipped entry of the config, escaping what the file wrote", () => {
-    const text = JSON.stringify({ mcpServers: { "evil\u001b[2J": { type: "sse", url: "http://a/" }, ok: { command: "x", autoApprove: ["wipe\u0007"] } } });
+    const text = JSON.stringify({ mcpServers: { "evil\u001b[2J": { type: "websocket", url: "http://a/" }, ok: { command: "x", autoApprove: ["wipe\u0007"] } } });
     const config = parseMcpConfig(text, "mcp.config.json", {});
     if (config instanceof Error) throw config;
     expect(configNoticeLines(config)).toEqual([
-      "mcp: mcp.config.json:1:85: mcpServers.ok.autoApprove: not applied: a config file never lets a tool run without asking; " +
+      "mcp: mcp.config.json:1:91: mcpServers.ok.autoApprove: not applied: a config file never lets a tool run without asking; " +
         "to let that tool run without asking, start mca with --allow 'mcp__ok__wipe\\u0007'",
-      'mcp: mcp.config.json:1:40: mcpServers["evil\\u001b[2J"].type: type "sse" (the 2024-11-05 HTTP+SSE transport) is not supported yet; ' +
-        'the server\'s Streamable HTTP URL may work as "type": "http" (so server "evil\\u001b[2J" is skipped; the others start)',
+      'mcp: mcp.config.json:1:40: mcpServers["evil\\u001b[2J"].type: must be one of "stdio", "http", "streamable-http", "streamableHttp", "sse" ' +
+        '(so server "evil\\u001b[2J" is skipped; the others start)',
     ]);
   });
 });
@@ -160,6 +160,14 @@ describe("formatServerStatus", () => {
       "  error: exited with code 1",
       "  stderr| boom",
       "  stderr| bang",
+    ]);
+  });
+
+  it("says when the old HTTP+SSE transport was chosen because an http URL answered as that one does", () => {
+    const status: ServerStatus = { alias: "hosted", transport: "sse", state: "connected", protocolVersion: "2025-06-18", tools: 4, error: null, stderrTail: null };
+    expect(formatServerStatus([status, { ...status, alias: "detected", transportDetected: true }])).toEqual([
+      "hosted  sse  connected  protocol legacy 2025-06-18  4 tools",
+      "detected  sse (legacy, detected)  connected  protocol legacy 2025-06-18  4 tools",
     ]);
   });
 

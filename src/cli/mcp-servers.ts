@@ -118,7 +118,8 @@ export function formatServerStatus(servers: readonly ServerStatus[]): string[] {
   for (const server of servers) {
     // A server mca fell back to the initialize handshake with says so: "legacy 2025-11-25".
     const version = server.protocolVersion === null ? "-" : `${isLegacyVersion(server.protocolVersion) ? "legacy " : ""}${server.protocolVersion}`;
-    lines.push(`${server.alias}  ${server.transport}  ${server.state}  protocol ${version}  ${server.tools} tools`);
+    const transport = `${server.transport}${server.transportDetected === true ? " (legacy, detected)" : ""}`;
+    lines.push(`${server.alias}  ${transport}  ${server.state}  protocol ${version}  ${server.tools} tools`);
     if (server.endpoint !== undefined) lines.push(`  ${server.transport === "stdio" ? "command" : "url"}: ${server.endpoint}`);
     if (server.toolNames !== undefined && server.toolNames.length > 0) lines.push(`  tools: ${server.toolNames.join(", ")}`);
     if (server.error !== null) lines.push(`  error: ${server.error}`);

@@ -122,6 +122,7 @@ function serverParts(server: McpServerConfig): ServerParts {
     case "stdio":
       return stdioParts(server);
     case "http":
+    case "sse":
       return httpParts(server);
     default: {
       const unknown: never = server;

@@ -260,8 +260,7 @@ describe("parseMcpConfig", () => {
   const NOT_A_URL = "must be an http:// or https:// URL";
   const NOT_A_TIMEOUT = "must be a positive integer (milliseconds)";
   const LEVELS = 'must be one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"';
-  const TYPES = 'must be one of "stdio", "http", "streamable-http", "streamableHttp"';
-  const SSE = 'type "sse" (the 2024-11-05 HTTP+SSE transport) is not supported yet; the server\'s Streamable HTTP URL may work as "type": "http"';
+  const TYPES = 'must be one of "stdio", "http", "streamable-http", "streamableHttp", "sse"';
   const HEADER_TEXT = "must be plain header text (no line breaks, nothing beyond U+00FF)";
 
   it.each([
@@ -285,7 +284,7 @@ describe("parseMcpConfig", () => {
     ["a bad header name", { url: "http://a/", headers: { "X Key": "1" } }, 'mcpServers.s.headers["X Key"]', "is not a valid HTTP header name"],
     ["a header value with a line break", { url: "http://a/", headers: { X: "${EVIL}" } }, "mcpServers.s.headers.X", HEADER_TEXT],
     ["an unknown type", { type: "websocket", url: "ws://a/" }, "mcpServers.s.type", TYPES],
-    ["the old SSE type", { type: "sse", url: "http://a/" }, "mcpServers.s.type", SSE],
+    ["an old SSE server without a url", { type: "sse", headers: {} }, "mcpServers.s.url", "is required (httpUrl and serverUrl are read as url too)"],
     ["a missing url under any name", { type: "http", headers: {} }, "mcpServers.s.url", "is required (httpUrl and serverUrl are read as url too)"],
     ["an httpUrl that is not a URL", { httpUrl: "localhost:3000" }, "mcpServers.s.httpUrl", NOT_A_URL],
     ["a non-boolean disabled", { command: "x", disabled: "yes" }, "mcpServers.s.disabled", "must be true or false, not a string"],
@@ -349,19 +348,11 @@ describe("parseMcpConfig with entries copied from other hosts", () => {
     });
   });
 
-  it('skips a "type": "sse" server with a hint, and starts the others', () => {
-    const text = JSON.stringify({ mcpServers: { old: { type: "sse", url: "http://127.0.0.1:3001/sse" }, local: { command: "x" } } }, null, 2);
-    expect(configOf(text).servers.map((server) => server.alias)).toEqual(["local"]);
-    expect(noticesOf(text)).toEqual({
-      skipped: [
-        {
-          alias: "old",
-          message:
-            'mcp.config.json:4:15: mcpServers.old.type: type "sse" (the 2024-11-05 HTTP+SSE transport) is not supported yet; the server\'s Streamable HTTP URL may work as "type": "http"',
-        },
-      ],
-      warnings: [],
-    });
+  it('reads a "type": "sse" server as one of the old HTTP+SSE transport, with its headers and login settings', () => {
+    const text = JSON.stringify({ mcpServers: { old: { type: "sse", url: "http://127.0.0.1:3001/sse", headers: { "X-Key": "k" }, oauth: { clientId: "c" } } } });
+    expect(configOf(text).servers).toEqual([
+      { alias: "old", transport: "sse", url: "http://127.0.0.1:3001/sse", headers: { "X-Key": "k" }, oauth: { clientId: "c" }, enabled: true },
+    ]);
   });
 
   it("never applies alwaysAllow or autoApprove, and warns once per server with the --allow rule of each tool", () => {

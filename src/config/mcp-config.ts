@@ -137,7 +137,7 @@ export function configuredSecrets(config: McpConfig | null, env: Env): string[] 
   const values: string[] = [];
   for (const server of config?.servers ?? []) {
     values.push(...Object.values(server.transport === "stdio" ? server.env : server.headers));
-    if (server.transport === "http" && server.oauth?.clientSecret !== undefined) values.push(server.oauth.clientSecret);
+    if (server.transport !== "stdio" && server.oauth?.clientSecret !== undefined) values.push(server.oauth.clientSecret);
   }
   for (const name of MODEL_KEY_VARIABLES) {
     const value = env[name];
@@ -153,16 +153,15 @@ export function configuredSecrets(config: McpConfig | null, env: Env): string[] 
 
 type Transport = McpServerConfig["transport"];
 
-/** Values of `type`: other hosts spell Streamable HTTP in several ways; all mean our "http". */
+/** Values of `type`: other hosts spell Streamable HTTP in several ways; all mean our "http". "sse" is the old HTTP+SSE transport. */
 const TRANSPORT_BY_TYPE = new Map<string, Transport>([
   ["stdio", "stdio"],
   ["http", "http"],
   ["streamable-http", "http"],
   ["streamableHttp", "http"],
+  ["sse", "sse"],
 ]);
 const TYPE_CHOICES = [...TRANSPORT_BY_TYPE.keys()].map((name) => JSON.stringify(name)).join(", ");
-const SSE_NOT_SUPPORTED =
-  'type "sse" (the 2024-11-05 HTTP+SSE transport) is not supported yet; the server\'s Streamable HTTP URL may work as "type": "http"';
 
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -192,7 +191,7 @@ function transportOf(server: JsonObjectNode, path: Path, context: ReadContext): 
   const name = readString(type, [...path, "type"], context);
   const transport = TRANSPORT_BY_TYPE.get(name);
   if (transport !== undefined) return transport;
-  return fail(context, [...path, "type"], type.offset, name === "sse" ? SSE_NOT_SUPPORTED : `must be one of ${TYPE_CHOICES}`);
+  return fail(context, [...path, "type"], type.offset, `must be one of ${TYPE_CHOICES}`);
 }
 
 function readLogLevel(node: JsonNode, path: Path, context: ReadContext): LogLevel {
@@ -277,12 +276,12 @@ function readOAuth(node: JsonNode, path: Path, context: ReadContext): OAuthClien
   };
 }
 
-function readHttp(common: Common, server: JsonObjectNode, path: Path, context: ReadContext): HttpServerConfig {
+function readHttp(common: Common, server: JsonObjectNode, path: Path, context: ReadContext, transport: "http" | "sse" = "http"): HttpServerConfig {
   const headers = optionalField(server, "headers");
   const oauth = optionalField(server, "oauth");
   return {
     ...common,
-    transport: "http",
+    transport,
     url: readUrl(server, path, context),
     headers: headers === undefined ? {} : readExpandedStringMap(headers, [...path, "headers"], context, checkHeader),
     ...(oauth === undefined ? {} : { oauth: readOAuth(oauth, [...path, "oauth"], context) }),
@@ -297,6 +296,7 @@ interface TransportEntry {
 const TRANSPORTS: Readonly<Record<Transport, TransportEntry>> = {
   stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "inheritEnv", "cwd", "maxLineBytes"], read: readStdio },
   http: { fields: [...COMMON_FIELDS, ...URL_FIELDS, "headers", "oauth"], read: readHttp },
+  sse: { fields: [...COMMON_FIELDS, ...URL_FIELDS, "headers", "oauth"], read: (common, server, path, context) => readHttp(common, server, path, context, "sse") },
 };
 
 /** A server entry read: its config, and what the user should hear about fields it has that are not applied. */

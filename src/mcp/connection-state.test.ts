@@ -10,7 +10,7 @@ function client(): McpClient {
 
 const first = client();
 const second = client();
-const started: Started = { client: first, era: "modern", tools: [], login: undefined };
+const started: Started = { client: first, era: "modern", transport: "stdio", detected: false, tools: [], login: undefined };
 const done = Promise.resolve();
 const attempt = {};
 const starting: ConnectionState = { kind: "starting", why: "not started", attempt, done };

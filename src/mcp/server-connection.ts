@@ -21,7 +21,10 @@ export type ServerState = "connected" | "failed" | "disconnected" | "needs login
 /** The shape `/mcp` and `mca mcp list --json` show: a scripting contract, so fields are only ever added. */
 export interface ServerStatus {
   readonly alias: string;
-  readonly transport: "stdio" | "http";
+  /** How its messages travel now: the config's transport, or the old HTTP+SSE one its URL answered as. */
+  readonly transport: "stdio" | "http" | "sse";
+  /** Set when the transport is not the config's: an "http" URL that turned out to serve the old HTTP+SSE transport. */
+  readonly transportDetected?: boolean;
   readonly state: ServerState;
   /** The version the server's requests speak now (after a -32022 switch, the new one); null before it came up. */
   readonly protocolVersion: string | null;
@@ -87,7 +90,8 @@ function takesCalls(state: ConnectionState, client: McpClient): boolean {
 }
 
 function settledOf(state: Extract<ConnectionState, { kind: "up" | "down" }>): Settled {
-  return { client: state.client, era: state.era, tools: state.tools, login: state.login, restartsLeft: state.restartsLeft };
+  const { client, era, transport, detected, tools, login, restartsLeft } = state;
+  return { client, era, transport, detected, tools, login, restartsLeft };
 }
 
 /**
@@ -200,10 +204,12 @@ export class ServerConnection {
   status(): ServerStatus {
     const state = this.#shown();
     const tail = this.#opener.stderrTail();
-    const client = state.kind === "up" || state.kind === "down" ? state.client : undefined;
+    const settled = state.kind === "up" || state.kind === "down" ? state : undefined;
+    const client = settled?.client;
     return {
       alias: this.alias,
-      transport: this.spec.transport,
+      transport: settled?.transport ?? this.spec.transport,
+      ...(settled?.detected === true ? { transportDetected: true } : {}),
       state: SHOWN_STATE[state.kind],
       protocolVersion: client?.protocolVersion() ?? null,
       tools: this.tools.length,

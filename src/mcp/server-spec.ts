@@ -26,9 +26,13 @@ export interface StdioServerConfig {
   readonly enabled: boolean;
 }
 
+/**
+ * A server reached by URL: over Streamable HTTP ("http"; the old HTTP+SSE transport when the URL answers as
+ * that one does), or over the old HTTP+SSE transport of 2024-11-05 as the config says ("sse").
+ */
 export interface HttpServerConfig {
   readonly alias: string;
-  readonly transport: "http";
+  readonly transport: "http" | "sse";
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;

@@ -5,6 +5,8 @@ import { describeError, type Redact } from "../kernel/index.js";
 import { createOAuthSession, type HttpAuth } from "./auth/oauth-session.js";
 import { createMcpClient, type McpClient } from "./client.js";
 import { answeredWithin, LATE, negotiateEra, type Era } from "./era.js";
+import { HttpFailure } from "./http/failure.js";
+import { createLegacySseTransport } from "./http/legacy-sse-transport.js";
 import { createHttpTransport } from "./http/transport.js";
 import type { TokenStore } from "./auth/token-store.js";
 import { clientCapabilities, type InputResponder } from "./input.js";
@@ -57,10 +59,16 @@ export interface TransportSeams {
 /** A start-up given up because its signal was aborted. */
 const STOPPED: unique symbol = Symbol("stopped");
 
+/** How a server's messages travel: the config's transport, or the old HTTP+SSE one an "http" URL answered as. */
+export type ServerTransport = McpServerConfig["transport"];
+
 /** What a start brought up. The login is the one its clients share; a restart of the same server keeps it. */
 export interface Started {
   readonly client: McpClient;
   readonly era: Era;
+  readonly transport: ServerTransport;
+  /** The transport is not the config's but the one the URL answered as (an "http" URL that serves the old HTTP+SSE). */
+  readonly detected: boolean;
   readonly tools: RemoteToolInfo[];
   readonly login: HttpAuth | undefined;
 }
@@ -73,10 +81,11 @@ export interface ServerOpener {
   /** The tail of the latest child's stderr ("" for HTTP, or before any child). */
   stderrTail(): string;
   /**
-   * A started client on a fresh transport; with `era` "legacy" (a restart), the handshake done too.
-   * `onCreated` hears of the client before it starts, so that a budget run out can close it.
+   * A started client on a fresh transport (`via`, the config's by default); with `era` "legacy" (a restart,
+   * or the old HTTP+SSE transport), the handshake done too. `onCreated` hears of the client before it
+   * starts, so that a budget run out can close it.
    */
-  open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (client: McpClient) => void): Promise<McpClient>;
+  open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (client: McpClient) => void, via?: ServerTransport): Promise<McpClient>;
 }
 
 export interface OpenerDeps {
@@ -101,39 +110,33 @@ function duration(ms: number): string {
 export function createServerOpener({ spec, deps, redact, log, onClientClosed }: OpenerDeps): ServerOpener {
   let stderrTail: () => string = () => "";
 
-  function createTransport(client: () => McpClient | undefined, login: HttpAuth | undefined): Transport {
+  function createTransport(via: ServerTransport, client: () => McpClient | undefined, login: HttpAuth | undefined): Transport {
     // The HTTP transport reads from the client it serves the version in use, for messages that name none,
     // and the `x-mcp-header` values of a call.
     const protocolVersion = (): string | undefined => client()?.protocolVersion();
     const paramHeaders = (request: JsonRpcRequest): readonly ParamHeader[] => client()?.headerParams(request) ?? [];
-    switch (spec.transport) {
-      case "stdio": {
-        const transport = createStdioTransport({
-          label: spec.alias,
-          command: spec.command,
-          args: spec.args,
-          env: serverEnvironment(spec, deps.baseEnv),
-          cwd: stdioServerCwd(spec, deps.configFile),
-          ...(spec.maxLineBytes === undefined ? {} : { maxLineBytes: spec.maxLineBytes }),
-          ...(deps.seams?.createFramer === undefined ? {} : { createFramer: deps.seams.createFramer }),
-          redact,
-        });
-        stderrTail = () => transport.stderrTail();
-        return transport;
-      }
-      case "http":
-        return createHttpTransport({ label: spec.alias, url: spec.url, headers: spec.headers, protocolVersion, paramHeaders, auth: login });
-      default: {
-        const unknown: never = spec;
-        throw new Error(`unknown transport in ${JSON.stringify(unknown)}`);
-      }
+    if (spec.transport === "stdio") {
+      const transport = createStdioTransport({
+        label: spec.alias,
+        command: spec.command,
+        args: spec.args,
+        env: serverEnvironment(spec, deps.baseEnv),
+        cwd: stdioServerCwd(spec, deps.configFile),
+        ...(spec.maxLineBytes === undefined ? {} : { maxLineBytes: spec.maxLineBytes }),
+        ...(deps.seams?.createFramer === undefined ? {} : { createFramer: deps.seams.createFramer }),
+        redact,
+      });
+      stderrTail = () => transport.stderrTail();
+      return transport;
     }
+    const common = { label: spec.alias, url: spec.url, headers: spec.headers, protocolVersion, auth: login };
+    return via === "sse" ? createLegacySseTransport(common) : createHttpTransport({ ...common, paramHeaders });
   }
 
-  async function open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (client: McpClient) => void): Promise<McpClient> {
+  async function open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (client: McpClient) => void, via = spec.transport): Promise<McpClient> {
     const wrap = deps.seams?.wrapTransport ?? ((created: Transport) => created);
     let opened: McpClient | undefined;
-    const transport = wrap(createTransport(() => opened, login), spec);
+    const transport = wrap(createTransport(via, () => opened, login), spec);
     const client = createMcpClient({
       transport,
       clientVersion: deps.clientVersion,
@@ -161,7 +164,7 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
   /** Never interactive here: a server that needs a browser login says so, and `mca mcp login` gives it one. */
   function newLogin(): HttpAuth | undefined {
     const logins = deps.logins;
-    if (spec.transport !== "http" || logins === undefined) return undefined;
+    if (spec.transport === "stdio" || logins === undefined) return undefined;
     return createOAuthSession({
       label: spec.alias,
       serverUrl: spec.url,
@@ -190,18 +193,19 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
 async function withinStartupBudget<T>(
   spec: McpServerConfig,
   opener: ServerOpener,
-  startUp: (open: (era?: Era) => Promise<McpClient>) => Promise<T>,
+  startUp: (open: (era?: Era, via?: ServerTransport) => Promise<McpClient>) => Promise<T>,
   login: HttpAuth | undefined,
   signal: AbortSignal | undefined,
 ): Promise<T | McpError> {
   let opening: McpClient | undefined;
   let gaveUp: McpError | undefined;
-  const open = (era?: Era): Promise<McpClient> => {
+  const open = (era?: Era, via?: ServerTransport): Promise<McpClient> => {
     // No fresh child either: the era negotiation reads a closed client as a legacy server that died of the probe.
     if (gaveUp !== undefined) return Promise.reject(gaveUp);
-    return opener.open(era, login, (client) => {
+    const onCreated = (client: McpClient): void => {
       opening = client;
-    });
+    };
+    return opener.open(era, login, onCreated, via);
   };
   const budgetMs = spec.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
   const starting = startUp(open);
@@ -226,7 +230,7 @@ function budgetRunOut(spec: McpServerConfig, opener: ServerOpener, budgetMs: num
   const waited = `after ${duration(budgetMs)} (startupTimeoutMs)`;
   const tail = opener.stderrTail();
   const seen =
-    spec.transport === "http"
+    spec.transport !== "stdio"
       ? `no answer from ${shownUrl(spec.url)} ${waited}`
       : `no answer on stdout ${waited}; ${tail === "" ? "it wrote nothing on stderr" : `its stderr said: ${tail}`}`;
   return new McpError("timeout", seen, { server: spec.alias });
@@ -243,9 +247,9 @@ export async function startServer(
     spec,
     opener,
     async (open) => {
-      const { client, era } = await negotiateEra(() => open(), { transport: spec.transport });
+      const { client, era, transport, detected } = await connect(spec, open);
       try {
-        return { client, era, tools: await client.listTools(options.maxTools), login };
+        return { client, era, transport, detected, tools: await client.listTools(options.maxTools), login };
       } catch (error) {
         await client.close();
         throw error;
@@ -254,6 +258,33 @@ export async function startServer(
     login,
     options.signal,
   );
+}
+
+type Connected = { readonly client: McpClient; readonly era: Era; readonly transport: ServerTransport; readonly detected: boolean };
+
+/**
+ * The era settled on the config's transport. The old HTTP+SSE transport is a 2024-11-05 one: it goes straight to
+ * the handshake. An "http" URL that refuses the POST may serve that old transport instead
+ * (https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#backwards-compatibility): "If it
+ * fails with an HTTP 4xx status code (e.g., 405 Method Not Allowed or 404 Not Found): Issue a GET request to
+ * the server URL, expecting that this will open an SSE stream and return an endpoint event as the first
+ * event." A 401 or 403 asks for a login, never for another transport.
+ */
+async function connect(spec: McpServerConfig, open: (era?: Era, via?: ServerTransport) => Promise<McpClient>): Promise<Connected> {
+  if (spec.transport === "sse") return { client: await open("legacy"), era: "legacy", transport: "sse", detected: false };
+  const { transport } = spec;
+  try {
+    return { ...(await negotiateEra(() => open(), { transport: transport === "stdio" ? "stdio" : "http" })), transport, detected: false };
+  } catch (error) {
+    const status = error instanceof HttpFailure ? error.status : 0;
+    if (transport !== "http" || !(error instanceof McpError) || status < 400 || status >= 500 || status === 401 || status === 403) throw error;
+    try {
+      return { client: await open("legacy", "sse"), era: "legacy", transport: "sse", detected: true };
+    } catch (sseError) {
+      const why = `a GET there found no old HTTP+SSE transport either: ${describeError(sseError)}`;
+      throw new McpError(error.kind, `${error.message}; ${why}`, { server: spec.alias });
+    }
+  }
 }
 
 /** A fresh child for a stdio server that died, in the era it was settled in; the same budget as a start. */

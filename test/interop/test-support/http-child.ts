@@ -1,4 +1,4 @@
-// server-everything in its Streamable HTTP mode, as a child process on a free loopback port: started,
+// server-everything in its Streamable HTTP mode (or its old HTTP+SSE one), as a child process on a free loopback port: started,
 // waited for (with a limit) until it says it listens, and stopped for good by `close`.
 import { spawn } from "node:child_process";
 import net from "node:net";
@@ -17,9 +17,15 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-export async function startEverythingHttp(): Promise<{ url: string; close(): Promise<void> }> {
+/** How each mode is started, where it is reached, and the line on stderr that says it listens. */
+const MODES: Readonly<Record<"streamableHttp" | "sse", { readonly path: string; readonly listening: (port: number) => string }>> = {
+  streamableHttp: { path: "/mcp", listening: (port) => `listening on port ${port}` },
+  sse: { path: "/sse", listening: (port) => `Server is running on port ${port}` },
+};
+
+export async function startEverythingHttp(mode: "streamableHttp" | "sse" = "streamableHttp"): Promise<{ url: string; close(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING_SCRIPT, "streamableHttp"], {
+  const child = spawn(process.execPath, [EVERYTHING_SCRIPT, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -33,7 +39,7 @@ export async function startEverythingHttp(): Promise<{ url: string; close(): Pro
     const timer = setTimeout(() => reject(new Error(`server-everything did not listen within ${START_LIMIT_MS} ms: ${stderr}`)), START_LIMIT_MS);
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
-      if (stderr.includes(`listening on port ${port}`)) {
+      if (stderr.includes(MODES[mode].listening(port))) {
         clearTimeout(timer);
         resolve();
       }
@@ -49,5 +55,5 @@ export async function startEverythingHttp(): Promise<{ url: string; close(): Pro
     await close();
     throw error;
   }
-  return { url: `http://127.0.0.1:${port}/mcp`, close };
+  return { url: `http://127.0.0.1:${port}${MODES[mode].path}`, close };
 }
