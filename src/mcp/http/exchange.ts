@@ -354,13 +354,13 @@ function failed(text: string, handUp?: JsonRpcMessage): BodyVerdict {
 
 /**
  * The old HTTP+SSE transport (2024-11-05) listened for GETs at a URL that by convention ends in `/sse`; a
- * POST there finds nothing. Said plainly, since mca speaks only Streamable HTTP.
+ * POST there finds nothing. Said plainly: when the GET there opens no such stream either, this is what is left.
  */
 function oldSseTransportHint(reply: ReplyBody): string | undefined {
   if (reply.status !== 404 && reply.status !== 405) return undefined;
   if (!/\/sse\/?$/.test(new URL(reply.shownUrl).pathname)) return undefined;
   return `${reply.shownUrl} answered HTTP ${reply.status} to ${reply.subject}: a URL ending in /sse is usually the old HTTP+SSE transport, ` +
-    "which mca does not support; use the server's Streamable HTTP endpoint (often /mcp)";
+    'which mca speaks as "type": "sse"; otherwise use the server\'s Streamable HTTP endpoint (often /mcp)';
 }
 
 /**

@@ -462,7 +462,7 @@ describe("createHttpTransport: replies", () => {
       server: "tickets",
       message:
         `${url} answered HTTP 404 to request 1: a URL ending in /sse is usually the old HTTP+SSE transport, ` +
-        "which mca does not support; use the server's Streamable HTTP endpoint (often /mcp)",
+        'which mca speaks as "type": "sse"; otherwise use the server\'s Streamable HTTP endpoint (often /mcp)',
     });
   });
 
