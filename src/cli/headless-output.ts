@@ -2,7 +2,7 @@
 // one JSON line as it happens; json collects one object for the whole run — the final text, every tool call
 // with its approval and result, the tokens and the estimated cost. Text from outside is escaped as in the
 // other JSON views (`untrustedJson`), and still parses back to the same value.
-import type { AgentEvent, ToolArgs, Usage } from "../kernel/index.js";
+import type { AgentEvent, ImageInfo, ToolArgs, Usage } from "../kernel/index.js";
 import { addUsage, estimateCost, NO_USAGE } from "./cost.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -22,6 +22,8 @@ export interface HeadlessCall {
   readonly isError: boolean | null;
   readonly result: string | null;
   readonly truncated: boolean;
+  /** What the images sent to the model with the result were (their data is not repeated here). */
+  readonly images: readonly ImageInfo[];
 }
 
 export interface HeadlessResult {
@@ -37,7 +39,7 @@ export interface HeadlessResult {
 /** json: the events gathered into one object, written by `finish`. */
 export function createJsonCollector(): { readonly emit: (event: AgentEvent) => void; finish(): HeadlessResult } {
   let text = "";
-  const calls = new Map<string, { tool: string; args: ToolArgs; approval: HeadlessCall["approval"]; isError: boolean | null; result: string | null; truncated: boolean }>();
+  const calls = new Map<string, { tool: string; args: ToolArgs; approval: HeadlessCall["approval"]; isError: boolean | null; result: string | null; truncated: boolean; images: readonly ImageInfo[] }>();
   let usage: Usage = NO_USAGE;
   let costUsd: number | null = null;
   let costKnown = true;
@@ -49,7 +51,7 @@ export function createJsonCollector(): { readonly emit: (event: AgentEvent) => v
         text += event.delta;
         return;
       case "tool_start":
-        calls.set(event.callId, { tool: event.tool, args: event.args, approval: { verdict: "allow", reason: null, answer: null }, isError: null, result: null, truncated: false });
+        calls.set(event.callId, { tool: event.tool, args: event.args, approval: { verdict: "allow", reason: null, answer: null }, isError: null, result: null, truncated: false, images: [] });
         return;
       case "approval": {
         const call = calls.get(event.callId);
@@ -62,6 +64,7 @@ export function createJsonCollector(): { readonly emit: (event: AgentEvent) => v
         call.isError = event.isError;
         call.result = event.text;
         call.truncated = event.truncated;
+        call.images = event.images ?? [];
         return;
       }
       case "usage": {

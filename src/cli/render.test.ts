@@ -1,6 +1,6 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../kernel/index.js";
+import type { AgentEvent, ImageInfo } from "../kernel/index.js";
 import { createPlainRenderer, createSpinner, createTtyRenderer, type Spinner } from "./render.js";
 import type { MarkdownRenderer } from "./markdown.js";
 import { HOSTILE, HOSTILE_SHOWN } from "./test-support/hostile-text.js";
@@ -89,6 +89,13 @@ describe("createPlainRenderer", () => {
       "err:error: model unreachable\n",
       "err:interrupted\n",
     ]);
+  });
+
+  it("shows one line for each image a result sent to the model", () => {
+    const image: ImageInfo = { mediaType: "image/png", bytes: 84_000, width: 1280, height: 720 };
+    expect(
+      render([{ type: "tool_end", callId: "c1", tool: "mcp__web__shot", isError: false, text: "[image: image/png 1280×720, 84 kB]", truncated: false, images: [image, { ...image, mediaType: "image/webp", bytes: 512 }] }]),
+    ).toEqual(["err:[mcp__web__shot] ok: [image: image/png 1280×720, 84 kB]\n", "err:  [image: image/png 1280×720, 84 kB]\n", "err:  [image: image/webp 1280×720, 512 bytes]\n"]);
   });
 
   it("shows a rule's denial with its reason and an approval given, but not a denial already explained", () => {
@@ -201,6 +208,13 @@ describe("createTtyRenderer", () => {
       `${HOSTILE_SHOWN}\n`,
       `error: ${HOSTILE_SHOWN}\n`,
     ]);
+  });
+
+  it("shows one line for each image a result sent to the model, under the result's line", () => {
+    const { written, renderer } = setup();
+    const image: ImageInfo = { mediaType: "image/jpeg", bytes: 2_400_000, width: 4032, height: 3024 };
+    renderer.emit({ type: "tool_end", callId: "c1", tool: "mcp__web__shot", isError: false, text: "a photo\n[image: image/jpeg 4032×3024, 2.4 MB]", truncated: false, images: [image] });
+    expect(written.filter((text) => !text.startsWith("["))).toEqual(["  ✓ a photo (+1 lines)\n", "    [image: image/jpeg 4032×3024, 2.4 MB]\n"]);
   });
 
   it("marks failed and truncated results and says when a turn was interrupted", () => {

@@ -3,7 +3,7 @@
 // share the short one-line forms of tool arguments and results. Every text an event carries came from the
 // model, a tool, a server or a file, so each passes untrustedText before it is printed.
 import type { ChalkInstance } from "chalk";
-import type { AgentEvent, ToolArgs } from "../kernel/index.js";
+import { imageLine, type AgentEvent, type ImageInfo, type ToolArgs } from "../kernel/index.js";
 import { createMarkdownBlocks, type MarkdownRenderer } from "./markdown.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -21,6 +21,11 @@ function previewResult(text: string, maxChars: number = RESULT_PREVIEW_CHARS): s
   if (first === undefined) return "(no output)";
   const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
   return `${clip(first.trim(), Math.max(1, maxChars - more.length))}${more}`;
+}
+
+/** One line per image the model was sent with a result: `[image: image/png 1280×720, 84 kB]`. */
+function imageLines(images: readonly ImageInfo[] | undefined): string[] {
+  return (images ?? []).map((image) => untrustedText(imageLine(image)));
 }
 
 function clip(text: string, maxChars: number): string {
@@ -63,6 +68,7 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
         const status = event.isError ? "failed" : "ok";
         const truncated = event.truncated ? ", truncated" : "";
         streams.err(`[${untrustedText(event.tool)}] ${status}${truncated}: ${previewResult(event.text)}\n`);
+        for (const image of imageLines(event.images)) streams.err(`  ${image}\n`);
         return;
       }
       case "approval":
@@ -173,6 +179,7 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyR
         const mark = event.isError ? chalk.red("  ✗") : chalk.green("  ✓");
         const truncated = event.truncated ? chalk.dim(" (cut to fit the budget)") : "";
         line(`${mark} ${previewResult(event.text, summaryRoom(event.truncated ? 28 : 4, RESULT_PREVIEW_CHARS))}${truncated}`);
+        for (const image of imageLines(event.images)) line(chalk.dim(`    ${image}`));
         spinner.start("thinking");
         return;
       }
