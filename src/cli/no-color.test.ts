@@ -4,6 +4,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { honourNoColor } from "./program.js";
 import { createPromptsAsker } from "./terminal.js";
+import { waitFor } from "./test-support/wait-for.js";
 
 describe("NO_COLOR", () => {
   it("keeps the approval and input questions free of colour codes", async () => {
@@ -20,7 +21,8 @@ describe("NO_COLOR", () => {
       { title: "Allow once", value: "once" },
       { title: "Deny", value: "deny" },
     ]);
-    setTimeout(() => stdin.write("\r"), 50);
+    await waitFor("the question", () => shown.includes("Allow bash?"));
+    stdin.write("\r");
     expect(await answer).toBe("once");
     expect(shown).toContain("Allow bash?");
     // SGR colour codes look like ESC [ <digits> m; cursor movement is fine.

@@ -192,13 +192,17 @@ describe("Agent.call", () => {
   });
 
   it("names the reason a call was stopped when one is given, and blames the user only when none is", async () => {
-    const hang = fakeTool({ name: "hang", run: () => new Promise(() => undefined) });
     const stoppedBy = async (reason?: string): Promise<string> => {
+      let started = (): void => undefined;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const hang = fakeTool({ name: "hang", run: () => (started(), new Promise(() => undefined)) });
       const { agent } = setup({ tools: [hang] });
       const controller = new AbortController();
-      const running = agent.call("hang", {}, controller.signal);
-      setTimeout(() => controller.abort(reason), 10);
-      return (await running).text;
+      const call = agent.call("hang", {}, controller.signal);
+      // Stopped while the tool runs, not before it starts.
+      await running;
+      controller.abort(reason);
+      return (await call).text;
     };
     expect([await stoppedBy("mca received SIGTERM"), await stoppedBy()]).toEqual(["Stopped: mca received SIGTERM.", "Aborted by the user."]);
   });

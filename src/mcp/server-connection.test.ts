@@ -100,9 +100,12 @@ describe("ServerConnection", () => {
     const silent = { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000) // mca-test-silent-server"] };
     const connection = open(stdio("silent", silent, { startupTimeoutMs: 20_000 }));
     const stop = new AbortController();
-    setTimeout(() => stop.abort(), 200);
     const started = Date.now();
-    await connection.reconnect(stop.signal);
+    const reconnecting = connection.reconnect(stop.signal);
+    // Stopped once the server is up and silent, that is while the connection waits for its answer.
+    await expect.poll(() => processesNaming("mca-test-silent-server", process.pid), { timeout: 5000 }).toHaveLength(1);
+    stop.abort();
+    await reconnecting;
     expect(Date.now() - started).toBeLessThan(5000);
     expect(connection.status()).toMatchObject({ state: "failed", error: "stopped while it came up" });
     await expect.poll(() => processesNaming("mca-test-silent-server", process.pid)).toEqual([]);

@@ -465,8 +465,11 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
 
   it("stops when aborted", async () => {
     const controller = new AbortController();
-    const running = callTool(sandboxed(), { command: "echo started; sleep 30" }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
+    const printed: string[] = [];
+    const running = callTool(sandboxed(), { command: "echo started; sleep 30" }, { signal: controller.signal, onProgress: (line) => printed.push(line) });
+    // Stopped once the command has printed, so that what it printed is part of the result.
+    await expect.poll(() => printed, { timeout: 5000 }).toEqual(["started"]);
+    controller.abort();
     expect(await running).toEqual({ text: "aborted; the command's process group was killed\nstarted\n", isError: true });
   });
 });
