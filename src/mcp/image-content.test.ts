@@ -93,7 +93,7 @@ describe("checkImage", () => {
   it("refuses an image over the API's 5 MB, saying its size", () => {
     const header = base64(png(100, 100));
     const data = header + "A".repeat(MAX_IMAGE_BASE64_BYTES - header.length + 4);
-    expect(checkImage(data, "image/png")).toEqual(new Error("3.9 MB, too large for the model (at most 5 MB)"));
+    expect(checkImage(data, "image/png")).toEqual(new Error("3.9 MB, too large for the model (5.2 MB as base64, over the API's 5 MB)"));
   });
 
   it("accepts an image of exactly 5 MB of base64", () => {

@@ -19,7 +19,7 @@ export function checkImage(data: string, mimeType: string): ToolImage | Error {
   if (mediaType === undefined) return new Error("a format the model does not take");
   if (data.length % 4 !== 0 || !BASE64.test(data)) return new Error("not valid base64");
   const byteCount = (data.length / 4) * 3 - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
-  if (data.length > MAX_IMAGE_BASE64_BYTES) return new Error(`${formatBytes(byteCount)}, too large for the model (at most 5 MB)`);
+  if (data.length > MAX_IMAGE_BASE64_BYTES) return new Error(`${formatBytes(byteCount)}, too large for the model (${formatBytes(data.length)} as base64, over the API's 5 MB)`);
   const size = readImageSize(Buffer.from(data, "base64"));
   if (size === null || size.mediaType !== mediaType) return new Error(`${formatBytes(byteCount)}, not a readable ${mediaType.slice("image/".length).toUpperCase()} file`);
   const { width, height } = size;
