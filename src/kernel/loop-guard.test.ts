@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createLoopGuard, REPEAT_REFUSE_AT, REPEAT_STOP_AT, type Repeat } from "./loop-guard.js";
+import type { ToolImage } from "./tool.js";
 
 describe("createLoopGuard", () => {
   it("runs two identical calls, refuses the 3rd and 4th, and stops at the 5th", () => {
@@ -78,6 +79,25 @@ describe("createLoopGuard", () => {
       guard.settle("bash", { command: `touch b${index}` }, { result: ok(""), mayChangeState: true });
     }
     expect(outcomes).toEqual([{ kind: "run" }, { kind: "run" }, { kind: "run" }, { kind: "run" }, { kind: "stop", count: 5 }]);
+  });
+
+  it("tells results of the same text apart by their images: a screenshot of a page that changed is news", () => {
+    const shots = (data: readonly string[]): Repeat[] => {
+      const guard = createLoopGuard();
+      return data.map((one, index) => {
+        const image: ToolImage = { mediaType: "image/png", data: one, bytes: 3, width: 1, height: 1 };
+        guard.record("mcp__web__shot", {});
+        const repeat = guard.settle("mcp__web__shot", {}, { result: { text: "[image: image/png 1×1, 3 bytes]", isError: false, images: [image] }, mayChangeState: false });
+        guard.record("mcp__web__click", { index });
+        guard.settle("mcp__web__click", { index }, { result: ok("clicked"), mayChangeState: true });
+        return repeat;
+      });
+    };
+    const ran: Repeat = { kind: "run" };
+    expect([shots(["AAAA", "AAAB", "AAAC", "AAAD", "AAAE"]), shots(["AAAE", "AAAE", "AAAE", "AAAE", "AAAE"])]).toEqual([
+      [ran, ran, ran, ran, ran],
+      [ran, ran, ran, ran, { kind: "stop", count: 5 }],
+    ]);
   });
 
   it("tells an error result from the same text as a success", () => {

@@ -76,7 +76,10 @@ export function createLoopGuard(thresholds: RepeatThresholds = { refuseAt: REPEA
     },
     settle(name, args, { result, mayChangeState }) {
       const key = keyOf(name, args);
-      const digest = createHash("sha256").update(`${result.isError} ${result.text}`).digest("hex");
+      // A result's images count: the same line of text may stand for a page that changed.
+      const hash = createHash("sha256").update(`${result.isError} ${result.text}`);
+      for (const image of result.images ?? []) hash.update(`\n${image.mediaType} ${image.data}`);
+      const digest = hash.digest("hex");
       let repeat: Repeat = { kind: "run" };
       const history = calls.get(key);
       if (history !== undefined) {
