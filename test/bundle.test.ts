@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTicketsServer, type TicketsServer } from "../servers/tickets.js";
 import { startPtyChat } from "../src/cli/test-support/pty-chat.js";
 import { createTempProject, type TempProject } from "../src/cli/test-support/run-cli.js";
+import { waitFor } from "../src/cli/test-support/wait-for.js";
 import { startFakeMessagesApi } from "../src/model/test-support/fake-messages-api.js";
 import { replyEvents } from "../src/model/test-support/sse-replies.js";
 
@@ -22,6 +23,10 @@ const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).
 async function packageVersion(): Promise<string> {
   return (JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 }
+
+/** How long the chat may take to load its Markdown renderer, and how often it is asked again meanwhile. */
+const RENDERER_WAIT_LIMIT_MS = 10_000;
+const ASK_AGAIN_MS = 100;
 
 let project: TempProject;
 let tickets: TicketsServer;
@@ -111,11 +116,18 @@ describe("the bundled mca", () => {
   it("renders the chat's answers as Markdown with the libraries bundled apart", async () => {
     const chat = await startPtyChat(project, [], { MOCK: "1" }, "bundle");
     try {
-      // The renderer loads once the prompt is up; an answer that starts before it is ready stays plain.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      chat.type("hello\r");
-      // The mock's examples are a Markdown list: rendered, its items are "  * "; plain, they would be "- ".
-      await chat.until(/ {2}\* (\u001b\[0m)?`call read_file/u);
+      // The renderer loads in the background once the prompt is up; an answer that starts before it is ready
+      // stays plain. So ask until an answer comes rendered: the mock's examples are a Markdown list, whose
+      // items are "  * " rendered and "- " plain; each answer names `call read_file` once.
+      const rendered = / {2}\* (\u001b\[0m)?`call read_file/u;
+      const answers = (): number => chat.screen().split("`call read_file").length - 1;
+      const deadline = Date.now() + RENDERER_WAIT_LIMIT_MS;
+      for (let asked = 1; !rendered.test(chat.screen()); asked += 1) {
+        if (Date.now() > deadline) throw new Error(`no answer came rendered in ${asked - 1}: ${JSON.stringify(chat.screen())}`);
+        chat.type(`hello ${asked}\r`);
+        await waitFor(`answer ${asked}`, () => answers() >= asked);
+        if (!rendered.test(chat.screen())) await new Promise((resolve) => setTimeout(resolve, ASK_AGAIN_MS));
+      }
       chat.type("\u0004");
       expect(await chat.exited).toBe(0);
     } finally {
