@@ -61,9 +61,28 @@ describe("toApiMessages", () => {
         : [],
     );
     expect(described).toEqual([
-      ["shot 0\n[1 of 1 images no longer sent: only the newest 20 go with each request]"],
-      ["shot 1\n[1 of 2 images no longer sent: only the newest 20 go with each request]", "AAAC"],
+      ["shot 0\n[1 of 1 images no longer sent: a request carries only the newest, at most 20 and 20 MB]"],
+      ["shot 1\n[1 of 2 images no longer sent: a request carries only the newest, at most 20 and 20 MB]", "AAAC"],
       ["shot 2", ...Array.from({ length: 19 }, (_, index) => `AAA${String.fromCharCode(65 + 3 + index)}`)],
+    ]);
+  });
+
+  it("sends no more than 20 MB of images' base64 in one request, the newest first", () => {
+    // Five images of 5 MB each, the most the API takes per image.
+    const big = (letter: string): ToolImage => ({ mediaType: "image/jpeg", data: letter.repeat(5 * 1024 * 1024), bytes: 1, width: 1, height: 1 });
+    const messages: Message[] = [
+      { role: "assistant", content: [{ type: "tool_use", id: "c", name: "shots", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: "c", text: "five", isError: false, images: ["A", "B", "C", "D", "E"].map(big) }] },
+    ];
+    const [, result] = toApiMessages(messages);
+    const block = result?.role === "user" && Array.isArray(result.content) ? result.content[0] : undefined;
+    const parts = block?.type === "tool_result" && Array.isArray(block.content) ? block.content : [];
+    expect(parts.map((part) => (part.type === "text" ? part.text : part.type === "image" && part.source.type === "base64" ? part.source.data.slice(0, 1) : part.type))).toEqual([
+      "five\n[1 of 5 images no longer sent: a request carries only the newest, at most 20 and 20 MB]",
+      "B",
+      "C",
+      "D",
+      "E",
     ]);
   });
 

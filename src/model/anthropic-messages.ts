@@ -106,7 +106,7 @@ function toolResultContent(block: ToolResultBlock, sent: ReadonlySet<ToolImage>)
   if (images.length === 0) return block.text;
   const kept = images.filter((image) => sent.has(image));
   const dropped = images.length - kept.length;
-  const note = dropped === 0 ? "" : `\n[${dropped} of ${images.length} images no longer sent: only the newest ${MAX_IMAGES_PER_REQUEST} go with each request]`;
+  const note = dropped === 0 ? "" : `\n[${dropped} of ${images.length} images no longer sent: a request carries only the newest, at most ${MAX_IMAGES_PER_REQUEST} and 20 MB]`;
   const text = `${block.text}${note}`;
   const textBlocks: Anthropic.TextBlockParam[] = text === "" ? [] : [{ type: "text", text }];
   return [
