@@ -8,7 +8,7 @@ import { createAgent, describeError, redactEvents, unmatchedRules, type Agent, t
 import { toolPrefix } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
-import { createLocalTools, detectSandbox, homeInProjectNotice, type SandboxAvailability } from "../tools/index.js";
+import { createLocalTools, findSandbox, homeInProjectNotice, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
 import { loadRules, loadSandboxSettings, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
@@ -67,8 +67,8 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (rules instanceof Error) return rules;
   const sandboxSettings = loadSandboxSettings(userSettingsFile(deps.env), projectSettings, { home: deps.env.HOME ?? homedir(), projectDir });
   if (sandboxSettings instanceof Error) return sandboxSettings;
-  // Probed while the model is set up; the tools need the answer, since the gate asks each call where it runs.
-  const sandboxFound = findSandbox(sandboxSettings, options, deps.env);
+  // Found without running anything (start-up pays no process for it); bubblewrap is probed on its first use.
+  const availability = sandboxOf(sandboxSettings, options, deps.env);
 
   const choice = chooseModel(deps.env, options.model);
   if (deps.announceModel && choice.kind === "mock" && choice.notice !== null) deps.warn(choice.notice);
@@ -105,7 +105,6 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (resumed instanceof Error) return resumed;
   if (options.resume && resumed === null) deps.warn("no earlier chat session in this project: starting a new one (`mca sessions` lists them all)");
   const history = resumed?.messages ?? null;
-  const availability = await sandboxFound;
   if (availability.kind !== "seatbelt" && availability.notice !== null) deps.warn(availability.notice);
   const home = deps.env.HOME ?? homedir();
   const homeNotice = availability.kind === "none" ? null : homeInProjectNotice(projectDir, home);
@@ -245,11 +244,11 @@ export type ModelChoice =
 
 export const NO_KEY_NOTICE = "No ANTHROPIC_API_KEY set: using the offline mock model (MOCK=1 to silence this)";
 
-/** Where bash runs in this run: outside any sandbox when the user turned it off (their choice, so no notice), else in what works here. */
-function findSandbox(settings: SandboxSettings, options: CommonOptions, env: Readonly<Record<string, string | undefined>>): Promise<SandboxAvailability> {
-  if (options.noSandbox === true) return Promise.resolve({ kind: "none", why: "turned off with --no-sandbox", notice: null });
-  if (!settings.enabled) return Promise.resolve({ kind: "none", why: "turned off in the settings", notice: null });
-  return detectSandbox(process.platform, env);
+/** Where bash runs in this run: outside any sandbox when the user turned it off (their choice, so no notice), else in what this machine has. */
+function sandboxOf(settings: SandboxSettings, options: CommonOptions, env: Readonly<Record<string, string | undefined>>): SandboxAvailability {
+  if (options.noSandbox === true) return { kind: "none", why: "turned off with --no-sandbox", notice: null };
+  if (!settings.enabled) return { kind: "none", why: "turned off in the settings", notice: null };
+  return findSandbox(process.platform, env);
 }
 
 /** `MCA_MOCK_SCRIPT` → scripted turns; `MOCK=1` → mock; no key → mock with a notice; else Claude. */

@@ -197,7 +197,7 @@ describe("bash's account of where a call runs, for the gate", () => {
     if (parsed === undefined || parsed instanceof Error) return parsed?.message;
     return created.gateSubject?.(parsed);
   };
-  const bwrap: SandboxAvailability = { kind: "bubblewrap", program: "/usr/bin/bwrap", socketFilter: null, notice: null };
+  const bwrap: SandboxAvailability = { kind: "bubblewrap", program: "/usr/bin/bwrap", socketFilter: null, notice: null, works: async () => null };
   const none: SandboxAvailability = { kind: "none", why: "bubblewrap is not installed", notice: null };
 
   it("is inside the sandbox, unless the call asks to leave it or for a network the settings do not give", () => {
@@ -205,6 +205,31 @@ describe("bash's account of where a call runs, for the gate", () => {
     expect(subject(tool(bwrap), { sandbox: false, reason: "writes ~/.npmrc" })).toEqual({ kind: "command", text: "ls", sandbox: "requested-outside" });
     expect(subject(tool(bwrap), { network: true })).toEqual({ kind: "command", text: "ls", sandbox: "network-requested" });
     expect(subject(tool(bwrap, true), { network: true })).toEqual({ kind: "command", text: "ls", sandbox: "inside" });
+  });
+
+  it("does not run a call judged to be inside a sandbox that fails on first use, and judges later calls as without one", async () => {
+    let probes = 0;
+    const works = async (): Promise<string> => {
+      probes += 1;
+      return "No permissions to create new namespace";
+    };
+    const failing: SandboxAvailability = { kind: "bubblewrap", program: "/usr/bin/bwrap", socketFilter: null, notice: null, works };
+    const created = tool(failing);
+    const before = subject(created, {});
+    const parsed = created.parse?.({ command: "touch made-by-the-call" });
+    if (parsed === undefined || parsed instanceof Error) throw new Error("the arguments should parse");
+    const result = await created.run(parsed, { signal: new AbortController().signal });
+    expect({ before, result, after: subject(created, {}), probes }).toEqual({
+      before: { kind: "command", text: "ls", sandbox: "inside" },
+      result: {
+        isError: true,
+        text:
+          "Not run: the sandbox could not start here (bubblewrap: No permissions to create new namespace). From now on commands run without a sandbox, " +
+          "so they ask the user unless an allow rule covers them as read-only; call again to be asked.",
+      },
+      after: { kind: "command", text: "ls", sandbox: "unavailable" },
+      probes: 1,
+    });
   });
 
   it("is unavailable without a sandbox, whatever the call asks", () => {

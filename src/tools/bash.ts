@@ -53,8 +53,10 @@ type BashArgs = {
 export function createBashTool(projectDir: string, options: BashToolOptions = {}): Tool<BashArgs> {
   const cwd = resolve(projectDir);
   const { sandbox } = options;
+  /** Why bubblewrap, found at start, could not make a sandbox on first use; from then on there is none. */
+  let broken: string | null = null;
   const placement = (args: BashArgs): CommandSandbox => {
-    if (sandbox === undefined || sandbox.availability.kind === "none") return "unavailable";
+    if (sandbox === undefined || sandbox.availability.kind === "none" || broken !== null) return "unavailable";
     if (args.outsideReason !== null) return "requested-outside";
     return args.network && !sandbox.network ? "network-requested" : "inside";
   };
@@ -86,6 +88,17 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
     async run(args, context) {
       const where = placement(args);
       const inside = where === "inside" || where === "network-requested";
+      // The gate judged this call as running in the sandbox: if the sandbox turns out not to work, it is not run.
+      if (inside && sandbox?.availability.kind === "bubblewrap") {
+        const failure = await sandbox.availability.works();
+        if (failure !== null) {
+          broken = failure;
+          return errorResult(
+            `Not run: the sandbox could not start here (bubblewrap: ${failure}). From now on commands run without a sandbox, ` +
+              "so they ask the user unless an allow rule covers them as read-only; call again to be asked.",
+          );
+        }
+      }
       const env = onlyVariables(options.env ?? process.env, BASH_ENV_VARIABLES);
       const outcome = await runCommand({
         ...commandLine(args, where, cwd, sandbox),

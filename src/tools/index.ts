@@ -9,7 +9,7 @@ import { createSearchTool } from "./search.js";
 import { createWriteFileTool } from "./write-file.js";
 
 export { NOT_A_REGULAR_FILE, openRegularFile } from "./project-files.js";
-export { detectSandbox, homeInProjectNotice, type SandboxAvailability } from "./sandbox.js";
+export { detectSandbox, findSandbox, homeInProjectNotice, type SandboxAvailability } from "./sandbox.js";
 export type { BashSandbox } from "./bash.js";
 
 export interface LocalToolOptions {

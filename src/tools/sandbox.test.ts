@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ALWAYS_PROTECTED } from "../kernel/index.js";
-import { bubblewrapArgs, detectSandbox, homeInProjectNotice, sandboxPolicy, seatbeltProfile, type SandboxPolicy } from "./sandbox.js";
+import { bubblewrapArgs, detectSandbox, findSandbox, homeInProjectNotice, sandboxPolicy, seatbeltProfile, type SandboxPolicy } from "./sandbox.js";
 import { unixSocketFilter } from "./seccomp-filter.js";
 import { BUBBLEWRAP, describeWithBubblewrap } from "./test-support/bubblewrap.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
@@ -178,13 +178,25 @@ describe("detectSandbox", () => {
     writeFileSync(fake, `#!/bin/sh\ncase "$*" in *"--seccomp 3"*) [ "$(head -c 8 <&3 | od -An -tx1 | tr -d ' ')" = 2000000004000000 ] || exit 2;; esac\nexit 0\n`);
     chmodSync(fake, 0o755);
     const env = { PATH: `${bin()}:${process.env.PATH ?? ""}` };
-    expect(await detectSandbox("linux", env, "x64")).toEqual({ kind: "bubblewrap", program: fake, socketFilter: unixSocketFilter("x64"), notice: null });
+    expect(await detectSandbox("linux", env, "x64")).toEqual({ kind: "bubblewrap", program: fake, socketFilter: unixSocketFilter("x64"), notice: null, works: expect.any(Function) });
     expect(await detectSandbox("linux", env, "riscv64")).toEqual({
       kind: "bubblewrap",
       program: fake,
       socketFilter: null,
+      works: expect.any(Function),
       notice: "mca: the sandbox has no seccomp filter for the riscv64 architecture: without the network, sandboxed commands can still connect to unix sockets (ssh-agent, docker.sock)",
     });
+  });
+
+  it("runs nothing to find bubblewrap: the probe waits for the first use, and runs once", async () => {
+    const fake = join(bin(), "bwrap");
+    const ran = join(bin(), "probes");
+    writeFileSync(fake, `#!/bin/sh\necho x >> ${ran}\nexit 0\n`);
+    chmodSync(fake, 0o755);
+    const found = findSandbox("linux", { PATH: `${bin()}:${process.env.PATH ?? ""}` });
+    const probedAtStart = existsSync(ran);
+    if (found.kind !== "bubblewrap") throw new Error("bubblewrap should be found");
+    expect([probedAtStart, await found.works(), await found.works(), readFileSync(ran, "utf8")]).toEqual([false, null, null, "x\n"]);
   });
 
   it("has none on Windows, without a notice", async () => {
@@ -194,7 +206,7 @@ describe("detectSandbox", () => {
 
 describeWithBubblewrap("detectSandbox with the real bubblewrap", () => {
   it("finds it on the PATH and checks that it runs a command", () => {
-    expect(BUBBLEWRAP).toEqual({ kind: "bubblewrap", program: expect.stringMatching(/\/bwrap$/u), socketFilter: unixSocketFilter(process.arch), notice: null });
+    expect(BUBBLEWRAP).toEqual({ kind: "bubblewrap", program: expect.stringMatching(/\/bwrap$/u), socketFilter: unixSocketFilter(process.arch), notice: null, works: expect.any(Function) });
   });
 });
 

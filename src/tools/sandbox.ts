@@ -203,7 +203,14 @@ function sbplString(path: string): string {
  * `socketFilter`: the seccomp program for commands without the network; null on an architecture it has none for.
  */
 export type SandboxAvailability =
-  | { readonly kind: "bubblewrap"; readonly program: string; readonly socketFilter: Buffer | null; readonly notice: string | null }
+  | {
+      readonly kind: "bubblewrap";
+      readonly program: string;
+      readonly socketFilter: Buffer | null;
+      readonly notice: string | null;
+      /** null when a sandbox isolated as every call's runs `true`, else why not; probed once, on first use. */
+      readonly works: () => Promise<string | null>;
+    }
   | { readonly kind: "seatbelt"; readonly program: string }
   | { readonly kind: "none"; readonly why: string; readonly notice: string | null };
 
@@ -213,8 +220,11 @@ export const SECCOMP_FD = 3;
 const PROBE_TIMEOUT_MS = 5_000;
 const WITHOUT_SANDBOX = "bash commands run without a sandbox, and allow rules cover only read-only commands";
 
-/** Finds the sandbox of this platform and checks that it works; called once per run. */
-export async function detectSandbox(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>, arch: string = process.arch): Promise<SandboxAvailability> {
+/**
+ * Finds the sandbox of this platform without running anything: start-up pays no process for it. Whether
+ * bubblewrap really works (user namespaces can be turned off) is probed on first use, by `works`.
+ */
+export function findSandbox(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>, arch: string = process.arch): SandboxAvailability {
   if (platform === "darwin") {
     return isExecutable(SEATBELT_PROGRAM)
       ? { kind: "seatbelt", program: SEATBELT_PROGRAM }
@@ -230,15 +240,25 @@ export async function detectSandbox(platform: NodeJS.Platform, env: Readonly<Rec
     };
   }
   const socketFilter = unixSocketFilter(arch);
-  const failure = await probe(program, socketFilter, env);
-  if (failure !== null) {
-    return { kind: "none", why: `bubblewrap does not work here (${failure})`, notice: `mca: bubblewrap (${program}) does not work here (${failure}): ${WITHOUT_SANDBOX}` };
-  }
+  let probed: Promise<string | null> | undefined;
   const notice =
     socketFilter === null
       ? `mca: the sandbox has no seccomp filter for the ${printable(arch)} architecture: without the network, sandboxed commands can still connect to unix sockets (ssh-agent, docker.sock)`
       : null;
-  return { kind: "bubblewrap", program, socketFilter, notice };
+  return { kind: "bubblewrap", program, socketFilter, notice, works: () => (probed ??= probe(program, socketFilter, env)) };
+}
+
+/** The sandbox found, and checked at once that it works (tests and benchmarks, which want the answer before they start). */
+export async function detectSandbox(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>, arch: string = process.arch): Promise<SandboxAvailability> {
+  const found = findSandbox(platform, env, arch);
+  if (found.kind !== "bubblewrap") return found;
+  const failure = await found.works();
+  return failure === null ? found : notWorking(found.program, failure);
+}
+
+/** What a bubblewrap that cannot make a sandbox here leaves: no sandbox, said once. */
+export function notWorking(program: string, failure: string): SandboxAvailability {
+  return { kind: "none", why: `bubblewrap does not work here (${failure})`, notice: `mca: bubblewrap (${program}) does not work here (${failure}): ${WITHOUT_SANDBOX}` };
 }
 
 /**
