@@ -75,17 +75,17 @@ export function trustStoreFile(env: Readonly<Record<string, string | undefined>>
 /** The project's own files and their hash, read now; null when it has none of them (nothing to hash or trust). */
 function readProjectFiles(projectDir: string, env: Env): ProjectFiles | null {
   const realDir = realPath(projectDir);
+  const read = PROJECT_FILES.map((name) => ({ name, path: join(realDir, name), text: readConfigText(join(realDir, name), "cannot read the file") }));
+  // A project without files of its own has nothing to hash: node:crypto is not even loaded (start-up time).
+  if (read.every(({ text }) => text === null)) return null;
   const texts = new Map<string, string | ConfigError>();
   const hash = createHash("sha256");
   // Name and length prefix each entry, so no two different sets of files give the same stream.
-  for (const name of PROJECT_FILES) {
-    const path = join(realDir, name);
-    const text = readConfigText(path, "cannot read the file");
+  for (const { name, path, text } of read) {
     const entry = text === null ? "absent" : text instanceof ConfigError ? "unreadable" : `${Buffer.byteLength(text)}`;
     hash.update(`${name}\0${entry}\0`).update(typeof text === "string" ? text : "");
     if (text !== null) texts.set(path, text);
   }
-  if (texts.size === 0) return null;
   const programs = readPrograms(realDir, texts.get(join(realDir, PROJECT_MCP_CONFIG)), env);
   for (const program of programs) {
     hash.update(`program\0${program.alias}\0${program.path}\0${program.bytes === undefined ? "unhashed" : program.bytes.length}\0`);

@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ensureStateFolder, oldStateNotice, projectState, userStateDir } from "./state-folder.js";
+import { ensureStateFolder, fnv1a64, oldStateNotice, projectState, userStateDir } from "./state-folder.js";
 import { tempStatePerTest } from "./test-support/temp-state.js";
 
 const state = tempStatePerTest("mca-state-");
@@ -18,11 +17,17 @@ describe("userStateDir", () => {
   });
 });
 
+describe("fnv1a64", () => {
+  it("gives the published FNV-1a 64-bit values", () => {
+    expect([fnv1a64(""), fnv1a64("a"), fnv1a64("foobar")]).toEqual(["cbf29ce484222325", "af63dc4c8601ec8c", "85944171f73967e8"]);
+  });
+});
+
 describe("projectState", () => {
   it("names the folder after the project's real path: its name, then a short hash that tells same-named projects apart", () => {
     const link = join(state().dir, "..", "link");
     symlinkSync(state().projectDir, link);
-    const hash = createHash("sha256").update(state().projectDir).digest("hex").slice(0, 12);
+    const hash = fnv1a64(state().projectDir).slice(0, 12);
     expect([projectState(link, {}, "/h"), projectState("/a/b/my project!", { XDG_STATE_HOME: "/s" }, "/h").dir.replace(/-[0-9a-f]{12}$/u, "-<hash>")]).toEqual([
       { projectDir: state().projectDir, dir: `/h/.local/state/mca/projects/project-${hash}` },
       "/s/mca/projects/my_project_-<hash>",

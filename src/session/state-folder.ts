@@ -2,7 +2,6 @@
 // repository, the prompt history: a folder of the user's own, `$XDG_STATE_HOME/mca/projects/<name>-<hash>/`
 // (default `~/.local/state/mca/…`), never inside the project. Whatever a repository can commit is input:
 // a `.mca/sessions` or `.mca/checkpoints.git` shipped in a clone is never read, resumed or adopted.
-import { createHash } from "node:crypto";
 import { lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
 
@@ -20,7 +19,7 @@ export interface ProjectState {
 
 /** How much of the project folder's name is kept in its state folder's name (the hash tells them apart). */
 const NAME_CHARS = 40;
-/** Hex characters of the SHA-256 of the project's real path: 48 bits, ample for one user's projects. */
+/** Hex characters of the hash of the project's real path: 48 bits, ample for one user's projects. */
 const HASH_CHARS = 12;
 
 /**
@@ -41,8 +40,20 @@ export function projectState(projectDir: string, env: Readonly<Record<string, st
     // A folder that vanished keeps its name as written; nothing will be written for it anyway.
   }
   const name = basename(real).replace(/[^A-Za-z0-9_-]/gu, "_").slice(0, NAME_CHARS) || "root";
-  const hash = createHash("sha256").update(real).digest("hex").slice(0, HASH_CHARS);
+  const hash = fnv1a64(real).slice(0, HASH_CHARS);
   return { projectDir: real, dir: join(userStateDir(env, home), "projects", `${name}-${hash}`) };
+}
+
+/**
+ * FNV-1a (64 bits) of the text's UTF-8 bytes, as 16 hex characters. Not a cryptographic hash, and it need not
+ * be: it only tells the user's projects' folders apart, while what a folder holds names its project's real
+ * path (a transcript's first line, the checkpoint repository's marker) and is checked against it. Loading
+ * node:crypto for it would cost every start-up ~15 ms.
+ */
+export function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, "utf8")) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return hash.toString(16).padStart(16, "0");
 }
 
 /**
