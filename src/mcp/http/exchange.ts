@@ -104,15 +104,20 @@ export function startExchange(input: ExchangeInput): Exchange {
     resolve();
   }
 
+  /** Whether a failure now concerns anyone: `done` still pending, or a request the server took still unanswered. */
+  function failureMatters(): boolean {
+    return !settled || (taken && requestId !== undefined && !answered && !failedAfter);
+  }
   /** Before the server took the message, `done` fails; after, the request it carried (unless its response came). */
   function failWith(error: McpError): void {
     if (!settled) return settle(error);
-    if (!taken || requestId === undefined || answered || failedAfter) return;
+    if (!failureMatters()) return;
     failedAfter = true;
     input.onFailed(error);
   }
   function fail(kind: McpErrorKind, text: string): void {
-    failWith(new McpError(kind, input.redact(text), { server }));
+    // Every exchange ends through here (finish): the error, its stack and its redaction are made only when someone reads them.
+    if (failureMatters()) failWith(new McpError(kind, input.redact(text), { server }));
   }
   /** A failure on a reply's status: the login above reads the status and the challenge. */
   function failOnStatus(failure: ReplyFailure, status: number, wwwAuthenticate: string | undefined): void {
