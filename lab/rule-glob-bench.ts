@@ -2,6 +2,7 @@
 // ship, on a 100 kB and a 1 MB path: the median of a few runs each. Run: `npx tsx lab/rule-glob-bench.ts`.
 import { performance } from "node:perf_hooks";
 import { decide, parseRule, type GateSubject, type GateTool, type Rule } from "../src/kernel/index.js";
+import { median } from "./bench/stats.js";
 
 const RUNS = 21;
 const SUBJECT_CHARS = [100_000, 1_000_000];
@@ -29,7 +30,7 @@ function medianMs(run: () => void): number {
     run();
     times.push(performance.now() - start);
   }
-  return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)] ?? Number.NaN;
+  return median(times);
 }
 
 for (const chars of SUBJECT_CHARS) {
