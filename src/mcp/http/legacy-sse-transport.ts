@@ -8,7 +8,8 @@ import { createRedactor, describeError, secretsIn, type Redact } from "../../ker
 import { McpError, parseMessage, type JsonRpcMessage, type McpErrorKind, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { messageProtocolVersion } from "../versions.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
-import { bytesText, describeNetworkError, MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES, snippet } from "./exchange.js";
+import { MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES } from "./exchange.js";
+import { bytesText, describeNetworkError, snippet } from "./reply.js";
 import { HttpFailure } from "./failure.js";
 import { userHeaders } from "./headers.js";
 import { createSseReader } from "./sse-reader.js";
