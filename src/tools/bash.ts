@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { INHERITED_ENV_VARIABLES, onlyVariables, type CommandSandbox, type GateSubject, type ProtectedFolder, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
 import { errorResult, okResult, optionalInteger, optionalString, requiredString } from "./local-tool.js";
 import { runCommand, type CommandOutcome } from "./command-process.js";
-import { bubblewrapArgs, sandboxPolicy, SECCOMP_FD, seatbeltProfile, type SandboxAvailability } from "./sandbox.js";
+import { bubblewrapArgs, sandboxPolicy, SECCOMP_FD, seatbeltProfile, type SandboxAvailability, type SandboxOptions } from "./sandbox.js";
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -19,16 +19,9 @@ const BASH_ENV_VARIABLES = [...INHERITED_ENV_VARIABLES, "LANG", "LANGUAGE", "LC_
  */
 const SANDBOX_ENV = { GIT_OPTIONAL_LOCKS: "0" };
 
-export interface BashSandbox {
+/** The sandbox's options from the settings (`network`: every call has the network; `hidden`: where mca keeps the tokens of MCP logins). */
+export interface BashSandbox extends SandboxOptions {
   readonly availability: SandboxAvailability;
-  /** The settings give every call the network. */
-  readonly network: boolean;
-  /** Further writable folders, absolute. */
-  readonly writable: readonly string[];
-  /** Folders no command may read, absolute: where mca keeps the tokens of MCP logins. */
-  readonly hidden: readonly string[];
-  /** mca's own folders, absolute (its settings, its state): read-only even when a writable folder holds them. */
-  readonly readOnly: readonly string[];
   /** The project's protected folders as they are now, read again for each call. */
   readonly protectedFolders: () => readonly ProtectedFolder[];
 }
@@ -176,12 +169,7 @@ function commandLine(
   const bash = ["bash", "-c", args.command];
   const availability = sandbox?.availability;
   if (sandbox === undefined || availability === undefined || where === "unavailable" || where === "requested-outside") return { program: "bash", args: bash.slice(1) };
-  const policy = sandboxPolicy(cwd, sandbox.protectedFolders(), {
-    network: sandbox.network || args.network,
-    writable: sandbox.writable,
-    hidden: sandbox.hidden,
-    readOnly: sandbox.readOnly,
-  });
+  const policy = sandboxPolicy(cwd, sandbox.protectedFolders(), { ...sandbox, network: sandbox.network || args.network });
   switch (availability.kind) {
     case "bubblewrap": {
       const filter = policy.network ? null : availability.socketFilter;
