@@ -9,7 +9,7 @@ import { McpError, parseMessage, type JsonRpcMessage, type McpErrorKind, type Tr
 import { messageProtocolVersion } from "../versions.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
 import { MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES } from "./exchange.js";
-import { bytesText, describeNetworkError, snippet } from "./reply.js";
+import { bytesText, describeMessage, describeNetworkError, mediaTypeOf, snippet } from "./reply.js";
 import { HttpFailure } from "./failure.js";
 import { userHeaders } from "./headers.js";
 import { createSseReader } from "./sse-reader.js";
@@ -41,12 +41,6 @@ export const POST_REPLY_TIMEOUT_MS = 10_000;
 const MAX_AUTH_ROUNDS = 4;
 
 type Reply = { readonly status: number; readonly statusMessage: string; readonly wwwAuthenticate: string | undefined; readonly body: string };
-
-function describeMessage(message: JsonRpcMessage): string {
-  if (!("method" in message)) return `response ${JSON.stringify(message.id)}`;
-  if ("id" in message) return `request ${JSON.stringify(message.id)}`;
-  return `notification ${message.method}`;
-}
 
 function shown(url: URL): string {
   return `${url.origin}${url.pathname}`;
@@ -199,7 +193,7 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
         fail(error(kind, phase === "open" ? `the event stream from ${streamUrl} broke (${describeError(cause)})` : text));
       });
       request.on("response", (res) => {
-        const mediaType = (res.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+        const mediaType = mediaTypeOf(res.headers["content-type"]);
         const status = res.statusCode ?? 0;
         if (status < 200 || status >= 300) {
           return void readReply(res).then((reply) => fail(refused(reply, "the GET of its event stream", sseUrl)));

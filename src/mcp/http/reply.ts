@@ -3,6 +3,13 @@
 import type { Redact } from "../../kernel/index.js";
 import { parseMessage, type JsonRpcId, type JsonRpcMessage, type McpErrorKind } from "../jsonrpc.js";
 
+/** How messages name the message sent: `request 7`, `notification notifications/initialized`. */
+export function describeMessage(message: JsonRpcMessage): string {
+  if (!("method" in message)) return `response ${JSON.stringify(message.id)}`;
+  if ("id" in message) return `request ${JSON.stringify(message.id)}`;
+  return `notification ${message.method}`;
+}
+
 /** The media type of a reply's `Content-Type`, lower case, without parameters; "" when absent. */
 export function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";

@@ -11,6 +11,7 @@ import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
 import { HttpFailure } from "./failure.js";
 import { buildRequestHeaders, userHeaders, type ParamHeader } from "./headers.js";
+import { describeMessage } from "./reply.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
 
 export type HttpTransportOptions = {
@@ -50,11 +51,6 @@ const MAX_AUTH_ROUNDS_PER_REQUEST = 4;
 const IDLE_SOCKET_TIMEOUT_MS = 4000;
 /** Ending a legacy session at close waits this long at most: the session ends with the server's own timeout anyway. */
 const SESSION_DELETE_TIMEOUT_MS = 2000;
-function describeMessage(message: JsonRpcMessage): string {
-  if (!("method" in message)) return `response ${JSON.stringify(message.id)}`;
-  if ("id" in message) return `request ${JSON.stringify(message.id)}`;
-  return `notification ${message.method}`;
-}
 
 /** The failure of a send stopped by its signal: the signal's own McpError reason, or one naming the message. */
 function stopped(server: string, subject: string, signal: AbortSignal): McpError {
