@@ -2,7 +2,7 @@
 // filter of the repository's choosing, a session with "earlier messages", snapshots that lead outside —
 // run through the real CLI: nothing of it is run, resumed or deleted, and mca writes nothing in the project.
 import { execFileSync } from "node:child_process";
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -70,7 +70,7 @@ describe("a repository that ships its own .mca/ state", () => {
       resumed: resumed.stderr.split("\n").filter((line) => line.includes("earlier") || line.includes("ignored")),
       byId: [byId.code, byId.stderr],
       undo: session.stdout.includes("earlier you agreed") || resumed.stdout.includes("earlier you agreed"),
-      ran: existsPath(ran),
+      ran: existsSync(ran),
       outside: readFileSync(join(outside, "keep", "precious.txt"), "utf8"),
       bare: git("rev-parse", "--is-bare-repository").trim(),
     }).toEqual({
@@ -103,12 +103,3 @@ describe("a session with writes, a command, /undo and --resume", () => {
     expect(readdirSync(project.sessionsDir).length).toBe(2);
   });
 });
-
-function existsPath(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,7 +1,7 @@
 // Which folder is the project: mca started in a subfolder (`cd src && mca`) still works on the whole
 // project, as git and other agents do. The nearest folder upward that holds one of the project's markers
 // wins; with none, the folder mca started in is the project.
-import { statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /**
@@ -20,18 +20,9 @@ export function findProjectRoot(start: string, home: string): string {
   const first = resolve(start);
   const ceiling = resolve(home);
   for (let dir = first; ; ) {
-    if (PROJECT_MARKERS.some((marker) => exists(join(dir, marker)))) return dir;
+    if (PROJECT_MARKERS.some((marker) => existsSync(join(dir, marker)))) return dir;
     const parent = dirname(dir);
     if (parent === dir || parent === ceiling || dir === ceiling) return first;
     dir = parent;
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

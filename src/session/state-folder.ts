@@ -2,7 +2,7 @@
 // repository, the prompt history: a folder of the user's own, `$XDG_STATE_HOME/mca/projects/<name>-<hash>/`
 // (default `~/.local/state/mca/…`), never inside the project. Whatever a repository can commit is input:
 // a `.mca/sessions` or `.mca/checkpoints.git` shipped in a clone is never read, resumed or adopted.
-import { lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, realpathSync, writeFileSync, type Stats } from "node:fs";
 import { basename, isAbsolute, join } from "node:path";
 
 /** Folders mca creates are the user's only; files, the same (umask can only take more away). */
@@ -86,29 +86,21 @@ const OLD_STATE_NOTICED = "old-project-state-noticed";
  */
 export function oldStateNotice(state: ProjectState): string | null {
   const folder = join(state.projectDir, ".mca");
-  if (!isRealFolder(folder)) return null;
-  const found = OLD_STATE_ENTRIES.filter((entry) => exists(join(folder, entry)));
+  if (lstatOrNull(folder)?.isDirectory() !== true) return null;
+  const found = OLD_STATE_ENTRIES.filter((entry) => lstatOrNull(join(folder, entry)) !== null);
   if (found.length === 0) return null;
   const marker = join(ensureStateFolder(state), OLD_STATE_NOTICED);
-  if (exists(marker)) return null;
+  if (lstatOrNull(marker) !== null) return null;
   writeFileSync(marker, "", { mode: PRIVATE_FILE_MODE });
   const paths = found.map((entry) => `.mca/${entry}`);
   return `${paths.join(", ")} in this project ${found.length === 1 ? "is" : "are"} ignored: mca keeps its sessions, snapshots and checkpoints in ${state.dir} (to delete the old ones: rm -rf ${paths.join(" ")})`;
 }
 
-function isRealFolder(path: string): boolean {
+/** What is at the path itself (a symlink is not followed); null when nothing can be seen there. */
+function lstatOrNull(path: string): Stats | null {
   try {
-    return lstatSync(path).isDirectory();
+    return lstatSync(path);
   } catch {
-    return false;
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
+    return null;
   }
 }
