@@ -3,7 +3,7 @@
 // and its output is bounded while it is read.
 import { resolve } from "node:path";
 import { INHERITED_ENV_VARIABLES, onlyVariables, type CommandSandbox, type GateSubject, type ProtectedFolder, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
-import { errorResult, okResult, optionalInteger, optionalString, requiredString } from "./local-tool.js";
+import { errorResult, okResult, optionalBoolean, optionalInteger, optionalString, requiredString } from "./local-tool.js";
 import { runCommand, type CommandOutcome } from "./command-process.js";
 import { bubblewrapArgs, sandboxPolicy, SECCOMP_FD, seatbeltProfile, type SandboxAvailability, type SandboxOptions } from "./sandbox.js";
 
@@ -151,12 +151,6 @@ function parseArgs(args: ToolArgs): BashArgs | Error {
     return new Error('argument "reason" must say why the command must run outside the sandbox when "sandbox" is false');
   }
   return { command, timeoutMs: timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS, outsideReason: inside === false ? (reason ?? "") : null, network: network === true };
-}
-
-function optionalBoolean(args: ToolArgs, name: string): boolean | undefined | Error {
-  const value = args[name];
-  if (value === undefined || value === null) return undefined;
-  return typeof value === "boolean" ? value : new Error(`argument "${name}" must be true or false`);
 }
 
 /** The program that runs the command: bash itself, or bash inside the sandbox's program (with bubblewrap's seccomp program on fd 3). */

@@ -24,6 +24,12 @@ export function optionalString(args: ToolArgs, name: string): string | undefined
   return value;
 }
 
+export function optionalBoolean(args: ToolArgs, name: string): boolean | undefined | Error {
+  const value = args[name];
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "boolean" ? value : new Error(`argument "${name}" must be true or false`);
+}
+
 export function optionalInteger(
   args: ToolArgs,
   name: string,
