@@ -10,7 +10,7 @@ import { messageProtocolVersion } from "../versions.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
 import { MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES } from "./exchange.js";
 import { bytesText, describeMessage, describeNetworkError, mediaTypeOf, snippet } from "./reply.js";
-import { HttpFailure } from "./failure.js";
+import { HttpFailure, withLogin } from "./failure.js";
 import { userHeaders } from "./headers.js";
 import { createSseReader } from "./sse-reader.js";
 
@@ -37,8 +37,6 @@ export type LegacySseTransportOptions = {
 export const ENDPOINT_TIMEOUT_MS = 15_000;
 /** A POST is answered (202 Accepted) as soon as the server took the message; its answer comes on the stream. */
 export const POST_REPLY_TIMEOUT_MS = 10_000;
-/** A request challenged this many times is failed with the last challenge, whatever the login says. */
-const MAX_AUTH_ROUNDS = 4;
 
 type Reply = { readonly status: number; readonly statusMessage: string; readonly wwwAuthenticate: string | undefined; readonly body: string };
 
@@ -71,8 +69,7 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
   }
 
   /** The headers of every request, with the login's token (a secret like the user's header values) when there is one. */
-  async function headersWith(own: Readonly<Record<string, string>>): Promise<Record<string, string>> {
-    const authorization = await options.auth?.authorization();
+  function headersWith(authorization: string | undefined, own: Readonly<Record<string, string>>): Record<string, string> {
     if (authorization !== undefined) redact = createRedactor(secretsIn([...Object.values(extraHeaders), authorization]));
     const version = options.protocolVersion?.();
     return {
@@ -83,19 +80,9 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
     };
   }
 
-  /** Runs `attempt` again while the login has a new token for the challenge it met; the last failure otherwise. */
-  async function withLogin<T>(attempt: () => Promise<T>): Promise<T> {
-    for (let round = 1; ; round += 1) {
-      try {
-        const outcome = await attempt();
-        options.auth?.accepted();
-        return outcome;
-      } catch (failure) {
-        const auth = options.auth;
-        if (auth === undefined || !(failure instanceof HttpFailure) || (failure.status !== 401 && failure.status !== 403)) throw failure;
-        if (round >= MAX_AUTH_ROUNDS || closing !== undefined || !(await auth.challenged(failure.status, failure.wwwAuthenticate))) throw failure;
-      }
-    }
+  /** Runs `attempt` again while the login has a new token for the challenge it met (see withLogin). */
+  function loggedIn<T>(attempt: (authorization: string | undefined) => Promise<T>): Promise<T> {
+    return options.auth === undefined ? attempt(undefined) : withLogin(options.auth, () => closing !== undefined, attempt);
   }
 
   /** A failure status as an HttpFailure that names the URL and quotes what the body said. */
@@ -151,8 +138,8 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
     return url;
   }
 
-  async function openStream(started: TransportHandlers): Promise<void> {
-    const headers = await headersWith({ Accept: "text/event-stream" });
+  async function openStream(started: TransportHandlers, authorization: string | undefined): Promise<void> {
+    const headers = headersWith(authorization, { Accept: "text/event-stream" });
     if (closing !== undefined) throw error("closed", "the transport was closed before its event stream opened");
     return new Promise<void>((resolve, reject) => {
       /** Before the endpoint came, a failure fails `start`; after, it ends the connection; once over, nothing. */
@@ -218,11 +205,11 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
   // -------------------------------------------------------------------------------------------------
   // Messages: each one POSTed to the endpoint, taken with a success status (202 Accepted).
 
-  async function post(message: JsonRpcMessage, url: URL, signal: AbortSignal | undefined): Promise<void> {
+  async function post(message: JsonRpcMessage, url: URL, authorization: string | undefined, signal: AbortSignal | undefined): Promise<void> {
     const subject = describeMessage(message);
     const body = Buffer.from(JSON.stringify(message), "utf8");
     const version = messageProtocolVersion(message);
-    const headers = await headersWith({
+    const headers = headersWith(authorization, {
       "Content-Type": "application/json",
       "Content-Length": String(body.length),
       ...(version === undefined ? {} : { "MCP-Protocol-Version": version }),
@@ -269,7 +256,7 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
     if (endpoint === undefined) return Promise.reject(error("closed", `cannot send ${subject}: the transport was not started`));
     if (signal?.aborted === true) return Promise.reject(error("aborted", `${subject} was stopped`));
     const url = endpoint;
-    return withLogin(() => post(message, url, signal));
+    return loggedIn((authorization) => post(message, url, authorization, signal));
   }
 
   return {
@@ -278,7 +265,7 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
     cancellation: "notify",
     async start(startHandlers) {
       handlers = startHandlers;
-      await withLogin(() => openStream(startHandlers));
+      await loggedIn((authorization) => openStream(startHandlers, authorization));
     },
     send,
     close() {

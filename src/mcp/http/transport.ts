@@ -9,7 +9,7 @@ import { createRedactor, secretsIn, type Redact } from "../../kernel/index.js";
 import { McpError, type JsonRpcMessage, type JsonRpcRequest, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
-import { HttpFailure } from "./failure.js";
+import { HttpFailure, withLogin } from "./failure.js";
 import { buildRequestHeaders, userHeaders, type ParamHeader } from "./headers.js";
 import { describeMessage } from "./reply.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
@@ -39,9 +39,6 @@ export type HttpTransportOptions = {
    */
   readonly auth?: HttpAuth;
 };
-
-/** A request challenged this many times is failed with the last challenge, whatever the login says. */
-const MAX_AUTH_ROUNDS_PER_REQUEST = 4;
 
 /**
  * Idle keep-alive sockets are dropped after this, under the 5 s idle limit common in servers, so that a
@@ -89,21 +86,9 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     const subject = describeMessage(message);
     if (closing !== undefined) return Promise.reject(new McpError("closed", `cannot send ${subject}: the transport is closed`, { server }));
     if (handlers === undefined) return Promise.reject(new McpError("closed", `cannot send ${subject}: the transport was not started`, { server }));
-    return options.auth === undefined ? sendOnce(message, handlers, undefined, signal) : sendAuthorized(message, handlers, options.auth, signal);
-  }
-
-  async function sendAuthorized(message: JsonRpcMessage, started: TransportHandlers, auth: HttpAuth, signal: AbortSignal | undefined): Promise<void> {
-    for (let round = 1; ; round += 1) {
-      const authorization = await auth.authorization();
-      try {
-        await sendOnce(message, started, authorization, signal);
-        if (authorization !== undefined) auth.accepted();
-        return;
-      } catch (error) {
-        if (!(error instanceof HttpFailure) || (error.status !== 401 && error.status !== 403) || round >= MAX_AUTH_ROUNDS_PER_REQUEST) throw error;
-        if (closing !== undefined || !(await auth.challenged(error.status, error.wwwAuthenticate))) throw error;
-      }
-    }
+    const started = handlers;
+    if (options.auth === undefined) return sendOnce(message, started, undefined, signal);
+    return withLogin(options.auth, () => closing !== undefined, (authorization) => sendOnce(message, started, authorization, signal));
   }
 
   function sendOnce(message: JsonRpcMessage, started: TransportHandlers, authorization: string | undefined, signal: AbortSignal | undefined): Promise<void> {
