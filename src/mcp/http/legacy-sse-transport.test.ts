@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "../jsonrpc.js";
 import { createMessageInbox } from "../test-support/http-message-inbox.js";
-import { legacyEvent, startLegacySseServer, type LegacySseScript } from "../test-support/legacy-sse-server.js";
+import { CHALLENGE, legacyEvent, startLegacySseServer, type LegacySseScript } from "../test-support/legacy-sse-server.js";
 import { rejection, summary } from "../test-support/mcp-rejection.js";
 import { createLegacySseTransport, type LegacySseTransportOptions } from "./legacy-sse-transport.js";
 
@@ -120,5 +120,30 @@ describe("createLegacySseTransport", () => {
     await transport.close();
     await server.streamClosed();
     expect(inbox.closeReasons.map((reason) => reason.message)).toEqual(["the transport was closed"]);
+  });
+});
+
+describe("createLegacySseTransport: authorization", () => {
+  it("hands a 401's challenge to the login, opens the stream again with the new token, and sends it on every POST", async () => {
+    const seen: Array<{ status: number; challenge: string | undefined }> = [];
+    let issued = 0;
+    let accepted = 0;
+    const auth = {
+      authorization: () => Promise.resolve(issued === 0 ? undefined : `Bearer access-token-${issued}`),
+      challenged: (status: number, challenge: string | undefined) => {
+        seen.push({ status, challenge });
+        issued += 1;
+        return Promise.resolve(true);
+      },
+      accepted: () => void (accepted += 1),
+    };
+    const { server, inbox, transport, starting } = await setup({ opening: [ENDPOINT], answer: answerRequests, token: "access-token-1" }, { auth });
+    await starting;
+    await transport.send(PING);
+    expect(await inbox.next()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(seen).toEqual([{ status: 401, challenge: CHALLENGE }]);
+    expect(server.getHeaders.map((headers) => headers.authorization)).toEqual([undefined, "Bearer access-token-1"]);
+    expect(server.posts.map((post) => post.headers.authorization)).toEqual(["Bearer access-token-1"]);
+    expect(accepted).toBe(2);
   });
 });

@@ -23,7 +23,12 @@ export type LegacySseScript = {
   readonly getStatus?: number;
   /** A status other than 202 for every POST, with a plain-text body. */
   readonly postStatus?: number;
+  /** When set, a GET or POST whose `Authorization` is not `Bearer <token>` is answered 401 with CHALLENGE. */
+  readonly token?: string;
 };
+
+/** The `WWW-Authenticate` of the 401 a request without the script's token gets. */
+export const CHALLENGE = 'Bearer resource_metadata="http://127.0.0.1:1/prm"';
 
 export type ReceivedPost = { readonly path: string; readonly headers: http.IncomingHttpHeaders; readonly message: JsonRpcMessage | string };
 
@@ -84,6 +89,12 @@ export async function startLegacySseServer(script: LegacySseScript): Promise<Leg
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", origin);
+    if (script.token !== undefined && req.headers.authorization !== `Bearer ${script.token}`) {
+      if (req.method === "GET") getHeaders.push(req.headers);
+      req.resume();
+      res.writeHead(401, { "Content-Type": "application/json", "WWW-Authenticate": CHALLENGE });
+      return void res.end('{"error":"invalid_token"}');
+    }
     if (req.method === "GET" && url.pathname === "/sse") return onGet(req, res);
     if (req.method === "POST" && url.pathname === "/message") return onPost(req, res, `${url.pathname}${url.search}`);
     req.resume();
