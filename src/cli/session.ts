@@ -10,7 +10,7 @@ import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
 import { createLocalTools, findSandbox, homeInProjectNotice, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
-import { loadRules, loadSandboxSettings, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
+import { loadRules, loadSandboxSettings, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, readUserSettings, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
 
 /** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
@@ -63,9 +63,10 @@ export interface SessionSetup {
 export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup | Error> {
   const { projectDir, options } = deps;
   const projectSettings = { read: projectFileRead(deps.project.files, PROJECT_SETTINGS), trusted: deps.project.trusted };
-  const rules = loadRules(userSettingsFile(deps.env), projectSettings, options);
+  const userSettings = readUserSettings(userSettingsFile(deps.env));
+  const rules = loadRules(userSettings, projectSettings, options);
   if (rules instanceof Error) return rules;
-  const sandboxSettings = loadSandboxSettings(userSettingsFile(deps.env), projectSettings, { home: deps.env.HOME ?? homedir(), projectDir });
+  const sandboxSettings = loadSandboxSettings(userSettings, projectSettings, { home: deps.env.HOME ?? homedir(), projectDir });
   if (sandboxSettings instanceof Error) return sandboxSettings;
   // Found without running anything (start-up pays no process for it); bubblewrap is probed on its first use.
   const availability = sandboxOf(sandboxSettings, options, deps.env);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Rule } from "../kernel/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { loadRules, loadSandboxSettings, parseMcpSettings, parseRuleFlags, parseSandboxSettings, parseSettings, userSettingsFile, type ProjectSettings } from "./settings.js";
+import { loadRules, loadSandboxSettings, parseMcpSettings, parseRuleFlags, parseSandboxSettings, parseSettings, readUserSettings, userSettingsFile, type ProjectSettings } from "./settings.js";
 
 const FILE = "/p/.mca/settings.json";
 
@@ -109,7 +109,7 @@ describe("loadRules", () => {
   it("collects the rules of existing files and the flags, skipping missing files", async () => {
     const file = join(dir(), "settings.json");
     await writeFile(file, '{"permissions":{"allow":["list_dir"]}}');
-    expect(written(loadRules(join(dir(), "missing.json"), await projectSettings(file, true), { allow: ["write_file"], deny: [] }))).toEqual([
+    expect(written(loadRules(readUserSettings(join(dir(), "missing.json")), await projectSettings(file, true), { allow: ["write_file"], deny: [] }))).toEqual([
       { verdict: "allow", pattern: "list_dir", origin: file },
       { verdict: "allow", pattern: "write_file", origin: "--allow" },
     ]);
@@ -120,20 +120,20 @@ describe("loadRules", () => {
     const project = join(dir(), "project.json");
     await writeFile(user, '{"permissions":{"allow":["list_dir"]}}');
     await writeFile(project, '{"permissions":{"allow":["bash"],"ask":["read_file"],"deny":["write_file"]}}');
-    const untrusted = written(loadRules(user, await projectSettings(project, false), { allow: [], deny: [] }));
+    const untrusted = written(loadRules(readUserSettings(user), await projectSettings(project, false), { allow: [], deny: [] }));
     expect(untrusted).toEqual([
       { verdict: "allow", pattern: "list_dir", origin: user },
       { verdict: "ask", pattern: "read_file", origin: project },
       { verdict: "deny", pattern: "write_file", origin: project },
     ]);
-    const trusted = written(loadRules(user, await projectSettings(project, true), { allow: [], deny: [] }));
+    const trusted = written(loadRules(readUserSettings(user), await projectSettings(project, true), { allow: [], deny: [] }));
     expect(trusted).toContainEqual({ verdict: "allow", pattern: "bash", origin: project });
   });
 
   it("reports a settings path it cannot read as a file", async () => {
     const folder = join(dir(), "settings.json");
     await mkdir(folder);
-    const result = loadRules(folder, { read: null, trusted: true }, { allow: [], deny: [] });
+    const result = loadRules(readUserSettings(folder), { read: null, trusted: true }, { allow: [], deny: [] });
     expect(result instanceof Error ? result.message : result).toMatch(new RegExp(`^${folder}: cannot read settings: `));
   });
 });
@@ -167,7 +167,7 @@ describe("loadSandboxSettings", () => {
   const places = { home: "/h", projectDir: "/p" };
 
   it("is on, without network and extra folders, when no file says otherwise", () => {
-    expect(loadSandboxSettings(join(dir(), "missing.json"), { read: null, trusted: false }, places)).toEqual({ enabled: true, network: false, writable: [] });
+    expect(loadSandboxSettings(readUserSettings(join(dir(), "missing.json")), { read: null, trusted: false }, places)).toEqual({ enabled: true, network: false, writable: [] });
   });
 
   it("lays a trusted project's settings over the user's, and ignores an untrusted project's, which would loosen the sandbox", async () => {
@@ -175,14 +175,14 @@ describe("loadSandboxSettings", () => {
     const project = join(dir(), "project.json");
     await writeFile(user, '{"sandbox":{"writable":["~/.cache"]}}');
     await writeFile(project, '{"sandbox":{"enabled":false,"network":true,"writable":["/"]}}');
-    expect(loadSandboxSettings(user, await projectSettings(project, false), places)).toEqual({ enabled: true, network: false, writable: ["/h/.cache"] });
-    expect(loadSandboxSettings(user, await projectSettings(project, true), places)).toEqual({ enabled: false, network: true, writable: ["/h/.cache", "/"] });
+    expect(loadSandboxSettings(readUserSettings(user), await projectSettings(project, false), places)).toEqual({ enabled: true, network: false, writable: ["/h/.cache"] });
+    expect(loadSandboxSettings(readUserSettings(user), await projectSettings(project, true), places)).toEqual({ enabled: false, network: true, writable: ["/h/.cache", "/"] });
   });
 
   it("reports an untrusted project's malformed sandbox settings all the same", async () => {
     const project = join(dir(), "project.json");
     await writeFile(project, '{"sandbox":{"network":1}}');
-    const result = loadSandboxSettings(join(dir(), "missing.json"), await projectSettings(project, false), places);
+    const result = loadSandboxSettings(readUserSettings(join(dir(), "missing.json")), await projectSettings(project, false), places);
     expect(result instanceof Error ? result.message : result).toBe(`${project}:1:23: sandbox.network: must be true or false, not a number`);
   });
 });

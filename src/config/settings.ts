@@ -41,8 +41,9 @@ export function userSettingsFile(env: Readonly<Record<string, string | undefined
 }
 
 /**
- * One of the project's own files as it was read for the trust decision (project-trust.ts): its path and
- * text (or why it could not be read).
+ * A settings file as it was read, once, for everything taken from it: one of the project's own files as
+ * read for the trust decision (project-trust.ts), or the user's (readUserSettings). Its path and text (or
+ * why it could not be read).
  */
 export interface ProjectFileRead {
   readonly path: string;
@@ -62,22 +63,26 @@ export interface ProjectSettings {
  * Error naming its file and entry. The project's deny and ask rules always apply (they can only tighten);
  * its allow rules only when the user trusted the project, since a repository must not widen its own permissions.
  */
-export function loadRules(userFile: string, project: ProjectSettings, flags: RuleFlags): Rule[] | Error {
-  const user = readSettingsFile(userFile);
+export function loadRules(userRead: ProjectFileRead | null, project: ProjectSettings, flags: RuleFlags): Rule[] | Error {
+  const user = parsedOr(userRead, parseSettings, []);
   if (user instanceof Error) return user;
-  const { read } = project;
-  const own = read === null ? [] : read.text instanceof ConfigError ? read.text : parseSettings(read.text, read.path);
+  const own = parsedOr(project.read, parseSettings, []);
   if (own instanceof Error) return own;
   const flagged = parseRuleFlags(flags);
   if (flagged instanceof Error) return flagged;
   return [...user, ...own.filter((rule) => project.trusted || rule.verdict !== "allow"), ...flagged];
 }
 
-/** The rules of one settings file; none when it does not exist. */
-function readSettingsFile(file: string): Rule[] | Error {
+/** The user's settings file (userSettingsFile), read once for its rules, sandbox and MCP limits; null when it does not exist. */
+export function readUserSettings(file: string): ProjectFileRead | null {
   const text = readConfigText(file, "cannot read settings");
-  if (text instanceof Error || text === null) return text ?? [];
-  return parseSettings(text, file);
+  return text === null ? null : { path: file, text };
+}
+
+/** What `parse` makes of a file that was read; `absent` when there is none, the reason when it could not be read. */
+function parsedOr<T>(read: ProjectFileRead | null, parse: (text: string, file: string) => T | ConfigError, absent: T): T | ConfigError {
+  if (read === null) return absent;
+  return read.text instanceof ConfigError ? read.text : parse(read.text, read.path);
 }
 
 /** The `permissions` of one settings file; other top-level fields belong to other features and are left alone. */
@@ -122,9 +127,7 @@ const MCP_SETTINGS_FIELDS = ["maxToolsPerServer"];
  * the user's choice, never a repository's.
  */
 export function loadMcpSettings(userFile: string): McpSettings | Error {
-  const text = readConfigText(userFile, "cannot read settings");
-  if (text instanceof Error || text === null) return text ?? {};
-  return parseMcpSettings(text, userFile);
+  return parsedOr(readUserSettings(userFile), parseMcpSettings, {});
 }
 
 export function parseMcpSettings(text: string, file: string): McpSettings | ConfigError {
@@ -159,13 +162,11 @@ const SANDBOX_FIELDS = ["enabled", "network", "writable"];
  * added) only when the user trusted the project: each of them loosens the sandbox, which a repository must
  * not do for itself. The project's file is checked either way, as for its rules.
  */
-export function loadSandboxSettings(userFile: string, project: ProjectSettings, places: { readonly home: string; readonly projectDir: string }): SandboxSettings | Error {
-  const text = readConfigText(userFile, "cannot read settings");
-  if (text instanceof Error) return text;
-  const user = text === null ? {} : parseSandboxSettings(text, userFile, places);
+export function loadSandboxSettings(userRead: ProjectFileRead | null, project: ProjectSettings, places: { readonly home: string; readonly projectDir: string }): SandboxSettings | Error {
+  const parse = (text: string, file: string): SandboxFields | ConfigError => parseSandboxSettings(text, file, places);
+  const user = parsedOr(userRead, parse, {});
   if (user instanceof Error) return user;
-  const { read } = project;
-  const own = read === null ? {} : read.text instanceof ConfigError ? read.text : parseSandboxSettings(read.text, read.path, places);
+  const own = parsedOr(project.read, parse, {});
   if (own instanceof Error) return own;
   const applied = project.trusted ? own : {};
   return {
