@@ -34,6 +34,10 @@ describe("createLineWatcher", () => {
     expect(watch(["one\ntw", "o\nthr", "ee\n\n  \n"])).toEqual(["one", "two", "three"]);
   });
 
+  it("gives only the newest of the lines one chunk completes", () => {
+    expect(watch(["one\ntwo\nthree\nfo", "ur\nfive\n"])).toEqual(["three", "five"]);
+  });
+
   it("never gives the unfinished end of a chunk", () => {
     expect(watch(["done\nsk-ant-par", "tial"])).toEqual(["done"]);
   });
