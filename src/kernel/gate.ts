@@ -197,14 +197,13 @@ function verdictOf(tool: GateTool, subject: GateSubject, rules: readonly Rule[],
       .filter((rule) => rule.verdict === "allow" && ruleMatches(rule, tool, texts))
       .map((rule) => ({ decision: fromRule(rule), named: `rule ${JSON.stringify(rule.pattern.text)}`, judged: rule.pattern.argument !== null })),
   ];
-  let uncovered: string | undefined;
-  for (const allow of allows) {
-    const because = allow.judged && subject.kind === "command" ? notCovered(subject.text, subject.sandbox) : undefined;
-    if (because === undefined) return allow.decision;
-    uncovered ??= `${allow.named} does not cover ${because}`;
-  }
+  // Whether the command is covered depends on the command alone, so it is read once for every allow that judges it.
+  const because = subject.kind === "command" && allows.some((allow) => allow.judged) ? notCovered(subject.text, subject.sandbox) : undefined;
+  const covering = allows.find((allow) => !allow.judged || because === undefined);
+  if (covering !== undefined) return covering.decision;
   const fallback = DEFAULTS[tool.kind];
-  return uncovered !== undefined && fallback.verdict === "ask" ? { verdict: "ask", reason: uncovered } : fallback;
+  const [first] = allows;
+  return first !== undefined && because !== undefined && fallback.verdict === "ask" ? { verdict: "ask", reason: `${first.named} does not cover ${because}` } : fallback;
 }
 
 function matchingSessionAllow(allow: SessionAllow): MatchingAllow {
