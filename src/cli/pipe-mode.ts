@@ -5,6 +5,7 @@ import { runLine } from "./commands.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createJsonCollector, createStreamJsonRenderer, type OutputFormat } from "./headless-output.js";
 import { createPlainRenderer } from "./render.js";
+import { INTERRUPTED_EXIT_CODE } from "./runtime.js";
 import type { AgentFactory } from "./session.js";
 import { untrustedJson } from "./untrusted-text.js";
 
@@ -24,7 +25,6 @@ export interface PipeModeDeps {
 
 export const PIPE_OK_EXIT_CODE = 0;
 export const PIPE_FAILED_EXIT_CODE = 1;
-export const INTERRUPTED_EXIT_CODE = 130;
 
 export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
   const { out, err, signal } = deps;

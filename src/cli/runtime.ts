@@ -8,10 +8,10 @@ import { createRedactor, describeError, liveRedactor, secretsIn, type Redact } f
 const EXIT_ON_SIGNAL: Readonly<Record<"SIGTERM" | "SIGHUP", number>> = { SIGTERM: 143, SIGHUP: 129 };
 export const INTERRUPTED_EXIT_CODE = 130;
 /** After a reader closed our output, as a shell reports a process ended by SIGPIPE (`git log | head`). */
-export const OUTPUT_CLOSED_EXIT_CODE = 141;
-export const CRASH_EXIT_CODE = 1;
+const OUTPUT_CLOSED_EXIT_CODE = 141;
+const CRASH_EXIT_CODE = 1;
 /** Longer than a stdio server's own teardown (stdin close, then SIGTERM, then SIGKILL, 2 s apart). */
-export const CLOSE_TIMEOUT_MS = 5000;
+const CLOSE_TIMEOUT_MS = 5000;
 
 export type Closer = () => Promise<void> | void;
 
