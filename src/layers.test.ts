@@ -30,7 +30,7 @@ function importsOf(source: string): Import[] {
  * folder's index.js (a test may also reach another folder's test-support); a dynamic import may go deep,
  * because that is how the composition root keeps start-up lazy.
  */
-export function boundaryProblems(file: string, source: string): string[] {
+function boundaryProblems(file: string, source: string): string[] {
   const ownFolder = file.includes("/") ? (file.split("/")[0] ?? "") : "";
   const isTest = file.endsWith(".test.ts") || file.includes("/test-support/");
   const problems: string[] = [];

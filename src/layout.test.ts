@@ -19,7 +19,7 @@ function moduleFiles(dir: string): string[] {
 }
 
 /** The text from `## Layout` to the next heading of the same level. */
-export function layoutSection(markdown: string): string {
+function layoutSection(markdown: string): string {
   const start = markdown.search(/^## Layout$/m);
   if (start < 0) return "";
   const rest = markdown.slice(start + "## Layout".length);
@@ -43,7 +43,7 @@ function moduleName(file: string): string {
  * whole (`` `src/main.ts` ``); a folder must have a row of its own (`` | `src/mcp/http` ``); a module must
  * be named in backticks in its folder's row.
  */
-export function missingFromLayout(files: readonly string[], section: string): string[] {
+function missingFromLayout(files: readonly string[], section: string): string[] {
   const missing = new Set<string>();
   for (const file of files) {
     const slash = file.lastIndexOf("/");
