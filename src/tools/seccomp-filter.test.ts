@@ -28,10 +28,17 @@ describe("unixSocketFilter", () => {
   });
 
   it("on aarch64 checks its own arch value and socket number", () => {
-    const program = rows(unixSocketFilter("arm64"));
-    expect(Array.isArray(program) ? [program[1], program[5]] : program).toEqual([
-      [0x15, 0, 6, "c00000b7"],
-      [0x15, 0, 3, "c6"],
+    expect(rows(unixSocketFilter("arm64"))).toEqual([
+      [0x20, 0, 0, "4"],
+      [0x15, 0, 6, "c00000b7"], // AUDIT_ARCH_AARCH64, else deny
+      [0x20, 0, 0, "0"],
+      [0x35, 4, 0, "40000000"],
+      [0x15, 3, 0, "1a9"],
+      [0x15, 0, 3, "c6"], // socket, else allow
+      [0x20, 0, 0, "10"],
+      [0x15, 0, 1, "1"],
+      [0x06, 0, 0, "50001"],
+      [0x06, 0, 0, "7fff0000"],
     ]);
   });
 
