@@ -7,7 +7,7 @@ import http from "node:http";
 import https from "node:https";
 import { describeError, type Redact } from "../../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcId, type JsonRpcMessage, type McpErrorKind } from "../jsonrpc.js";
-import { HttpFailure } from "./failure.js";
+import { HttpFailure, abortFailure } from "./failure.js";
 import { bytesText, describeNetworkError, isResponseTo, judgeReplyBody, mediaTypeOf, type ReplyBody, type ReplyFailure } from "./reply.js";
 import { createSseReader } from "./sse-reader.js";
 
@@ -126,8 +126,7 @@ export function startExchange(input: ExchangeInput): Exchange {
     failWith(new HttpFailure(kind, input.redact(text), { server, code, data, status, wwwAuthenticate }));
   }
   function onAbort(): void {
-    const reason: unknown = input.signal?.reason;
-    abort(reason instanceof McpError ? reason : new McpError("aborted", `${subject} was stopped`, { server }));
+    abort(abortFailure(server, subject, input.signal?.reason));
   }
   function abort(reason: McpError): void {
     if (finished) return;

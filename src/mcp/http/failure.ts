@@ -44,6 +44,11 @@ export function isLostSession(error: unknown): error is HttpFailure {
   return error instanceof HttpFailure && error.sessionExpired;
 }
 
+/** The failure of a send stopped by its signal: the signal's reason when it is an McpError, or one naming the message. */
+export function abortFailure(server: string, subject: string, reason: unknown): McpError {
+  return reason instanceof McpError ? reason : new McpError("aborted", `${subject} was stopped`, { server });
+}
+
 /** The HTTP status of the reply `error` failed on, if it failed on one. */
 export function httpStatusOf(error: McpError): number | undefined {
   return error instanceof HttpFailure ? error.status : undefined;

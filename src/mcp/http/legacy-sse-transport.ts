@@ -10,7 +10,7 @@ import { messageProtocolVersion } from "../versions.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
 import { MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES } from "./exchange.js";
 import { bytesText, describeMessage, describeNetworkError, mediaTypeOf, snippet } from "./reply.js";
-import { HttpFailure, withLogin } from "./failure.js";
+import { HttpFailure, abortFailure, withLogin } from "./failure.js";
 import { userHeaders } from "./headers.js";
 import { createSseReader } from "./sse-reader.js";
 
@@ -219,8 +219,7 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
       const request = client.request(url, { method: "POST", agent, headers, timeout: options.postReplyTimeoutMs ?? POST_REPLY_TIMEOUT_MS });
       requests.add(request);
       const onAbort = (): void => {
-        const reason: unknown = signal?.reason;
-        reject(reason instanceof McpError ? reason : error("aborted", `${subject} was stopped`));
+        reject(abortFailure(server, subject, signal?.reason));
         request.destroy();
       };
       signal?.addEventListener("abort", onAbort, { once: true });

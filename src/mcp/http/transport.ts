@@ -9,7 +9,7 @@ import { createRedactor, secretsIn, type Redact } from "../../kernel/index.js";
 import { McpError, type JsonRpcMessage, type JsonRpcRequest, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
-import { HttpFailure, withLogin } from "./failure.js";
+import { HttpFailure, abortFailure, withLogin } from "./failure.js";
 import { buildRequestHeaders, userHeaders, type ParamHeader } from "./headers.js";
 import { describeMessage } from "./reply.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
@@ -49,12 +49,6 @@ const IDLE_SOCKET_TIMEOUT_MS = 4000;
 /** Ending a legacy session at close waits this long at most: the session ends with the server's own timeout anyway. */
 const SESSION_DELETE_TIMEOUT_MS = 2000;
 
-/** The failure of a send stopped by its signal: the signal's own McpError reason, or one naming the message. */
-function stopped(server: string, subject: string, signal: AbortSignal): McpError {
-  const reason: unknown = signal.reason;
-  return reason instanceof McpError ? reason : new McpError("aborted", `${subject} was stopped`, { server });
-}
-
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const { label: server } = options;
   const url = new URL(options.url);
@@ -93,7 +87,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
 
   function sendOnce(message: JsonRpcMessage, started: TransportHandlers, authorization: string | undefined, signal: AbortSignal | undefined): Promise<void> {
     const subject = describeMessage(message);
-    if (signal?.aborted === true) return Promise.reject(stopped(server, subject, signal));
+    if (signal?.aborted === true) return Promise.reject(abortFailure(server, subject, signal.reason));
     const protocolVersion = messageProtocolVersion(message) ?? options.protocolVersion?.();
     const body = Buffer.from(JSON.stringify(message), "utf8");
     const request = "method" in message && "id" in message ? message : undefined;
