@@ -131,16 +131,26 @@ export function loadMcpSettings(userFile: string): McpSettings | Error {
 }
 
 export function parseMcpSettings(text: string, file: string): McpSettings | ConfigError {
+  return readSection(text, file, "mcp", MCP_SETTINGS_FIELDS, {}, (fields, context): McpSettings => {
+    const maxTools = optionalField(fields, "maxToolsPerServer");
+    return maxTools === undefined ? {} : { maxToolsPerServer: readPositiveInteger(maxTools, ["mcp", "maxToolsPerServer"], context, "tools") };
+  });
+}
+
+/**
+ * One top-level object of a settings file (`mcp`, `sandbox`), its unknown fields rejected, handed to `read`;
+ * `absent` when the file has none. Other top-level fields belong to other features and are left alone.
+ */
+function readSection<T>(text: string, file: string, section: string, known: readonly string[], absent: T, read: (fields: JsonObjectNode, context: ReadContext) => T): T | ConfigError {
   const context: ReadContext = { file, text, env: {} };
   const root = readConfigJson(text, file);
   if (root instanceof ConfigError) return root;
   return readingConfig(() => {
-    const mcp = optionalField(readObject(root, [], context), "mcp");
-    if (mcp === undefined) return {};
-    const fields = readObject(mcp, ["mcp"], context);
-    rejectUnknownFields(fields, ["mcp"], MCP_SETTINGS_FIELDS, context);
-    const maxTools = optionalField(fields, "maxToolsPerServer");
-    return maxTools === undefined ? {} : { maxToolsPerServer: readPositiveInteger(maxTools, ["mcp", "maxToolsPerServer"], context, "tools") };
+    const node = optionalField(readObject(root, [], context), section);
+    if (node === undefined) return absent;
+    const fields = readObject(node, [section], context);
+    rejectUnknownFields(fields, [section], known, context);
+    return read(fields, context);
   });
 }
 
@@ -178,14 +188,7 @@ export function loadSandboxSettings(userRead: ProjectFileRead | null, project: P
 
 /** The `sandbox` object of one settings file, only the fields it sets. */
 export function parseSandboxSettings(text: string, file: string, places: { readonly home: string; readonly projectDir: string }): SandboxFields | ConfigError {
-  const context: ReadContext = { file, text, env: {} };
-  const root = readConfigJson(text, file);
-  if (root instanceof ConfigError) return root;
-  return readingConfig(() => {
-    const sandbox = optionalField(readObject(root, [], context), "sandbox");
-    if (sandbox === undefined) return {};
-    const fields = readObject(sandbox, ["sandbox"], context);
-    rejectUnknownFields(fields, ["sandbox"], SANDBOX_FIELDS, context);
+  return readSection(text, file, "sandbox", SANDBOX_FIELDS, {}, (fields, context) => {
     const read: SandboxFields = {};
     const enabled = optionalField(fields, "enabled");
     if (enabled !== undefined) read.enabled = readBoolean(enabled, ["sandbox", "enabled"], context);
