@@ -2,7 +2,7 @@
 // MCP headers derived from the message, the `Mcp-Param-*` values of `x-mcp-header` arguments, a legacy session
 // id, and the user's own headers from the config — every value that is not plain header text in the
 // `=?base64?…?=` form.
-import type { JsonSchema, ToolArgs } from "../../kernel/index.js";
+import { createRedactor, secretsIn, type JsonSchema, type Redact, type ToolArgs } from "../../kernel/index.js";
 import { isJsonObject, type JsonObject, type JsonRpcMessage } from "../jsonrpc.js";
 
 // ---------------------------------------------------------------------------------------------------
@@ -229,6 +229,23 @@ export function userHeaders(headers: Readonly<Record<string, string>>): Readonly
     if (!OWNED_HEADERS.has(lower) && !lower.startsWith("mcp-param-")) kept[name] = value;
   }
   return kept;
+}
+
+/**
+ * The redaction of the user's header values and, with a login, its `Authorization` (a secret like them):
+ * secrets are found whatever their case, before any cut (a body snippet) can split one. Made once per
+ * token, not once per request.
+ */
+export function createHeaderRedactor(userHeaders: Readonly<Record<string, string>>): (authorization: string | undefined) => Redact {
+  const plain = createRedactor(secretsIn(Object.values(userHeaders)));
+  let withToken: { readonly authorization: string; readonly redact: Redact } | undefined;
+  return (authorization) => {
+    if (authorization === undefined) return plain;
+    if (withToken?.authorization !== authorization) {
+      withToken = { authorization, redact: createRedactor(secretsIn([...Object.values(userHeaders), authorization])) };
+    }
+    return withToken.redact;
+  };
 }
 
 export type RequestHeaderInput = {

@@ -4,14 +4,14 @@
 // arrives as a `message` event on that one stream. It moves messages and nothing else.
 import http from "node:http";
 import https from "node:https";
-import { createRedactor, describeError, secretsIn, type Redact } from "../../kernel/index.js";
+import { describeError, type Redact } from "../../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcMessage, type McpErrorKind, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { messageProtocolVersion } from "../versions.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
 import { MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES } from "./exchange.js";
 import { bytesText, describeMessage, describeNetworkError, mediaTypeOf, snippet } from "./reply.js";
 import { HttpFailure, abortFailure, withLogin } from "./failure.js";
-import { userHeaders } from "./headers.js";
+import { createHeaderRedactor, userHeaders } from "./headers.js";
 import { createSseReader } from "./sse-reader.js";
 
 export type LegacySseTransportOptions = {
@@ -55,7 +55,8 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
   const agent = new client.Agent({ keepAlive: true });
   const extraHeaders = userHeaders(options.headers ?? {});
   const maxEventBytes = options.maxReplyBytes ?? MAX_REPLY_BYTES;
-  let redact: Redact = createRedactor(secretsIn(Object.values(extraHeaders)));
+  const redactWith = createHeaderRedactor(extraHeaders);
+  let redact: Redact = redactWith(undefined);
   const requests = new Set<http.ClientRequest>();
   let handlers: TransportHandlers | undefined;
   let endpoint: URL | undefined;
@@ -70,7 +71,7 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
 
   /** The headers of every request, with the login's token (a secret like the user's header values) when there is one. */
   function headersWith(authorization: string | undefined, own: Readonly<Record<string, string>>): Record<string, string> {
-    if (authorization !== undefined) redact = createRedactor(secretsIn([...Object.values(extraHeaders), authorization]));
+    if (authorization !== undefined) redact = redactWith(authorization);
     const version = options.protocolVersion?.();
     return {
       ...extraHeaders,

@@ -5,12 +5,11 @@
 // stream, and the login answers challenges. Which tools declare `x-mcp-header`, and when to cancel, is the client's.
 import http from "node:http";
 import https from "node:https";
-import { createRedactor, secretsIn, type Redact } from "../../kernel/index.js";
 import { McpError, type JsonRpcMessage, type JsonRpcRequest, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
 import { HttpFailure, abortFailure, withLogin } from "./failure.js";
-import { buildRequestHeaders, userHeaders, type ParamHeader } from "./headers.js";
+import { buildRequestHeaders, createHeaderRedactor, userHeaders, type ParamHeader } from "./headers.js";
 import { describeMessage } from "./reply.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
 
@@ -60,17 +59,8 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS };
   const agent = options.agent ?? (url.protocol === "https:" ? new https.Agent(agentOptions) : new http.Agent(agentOptions));
   const extraHeaders = userHeaders(options.headers ?? {});
-  // Secrets are found whatever their case, and before any cut (a body snippet) can split one.
-  const redact = createRedactor(secretsIn(Object.values(extraHeaders)));
-  /** With a login, its token joins them; made once per token, not once per request. */
-  let tokenRedactor: { readonly authorization: string; readonly redact: Redact } | undefined;
-  const redactWith = (authorization: string | undefined): Redact => {
-    if (authorization === undefined) return redact;
-    if (tokenRedactor?.authorization !== authorization) {
-      tokenRedactor = { authorization, redact: createRedactor(secretsIn([...Object.values(extraHeaders), authorization])) };
-    }
-    return tokenRedactor.redact;
-  };
+  // A token is a secret like the user's header values: never in an error's text.
+  const redactWith = createHeaderRedactor(extraHeaders);
   const inFlight = new Set<Exchange>();
   let handlers: TransportHandlers | undefined;
   let sessionId: string | undefined;
@@ -125,7 +115,6 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
         if (requestId !== undefined) started.onFailure?.(requestId, error);
       },
       ...(signal === undefined ? {} : { signal }),
-      // A token is a secret like the user's header values: never in an error's text.
       redact: redactWith(authorization),
       holdAuthChallenges: options.auth !== undefined,
     });
