@@ -51,16 +51,17 @@ interface Mounted {
 export async function runInvocation(runtime: Runtime, invocation: Invocation): Promise<number> {
   if (invocation.kind === "exit") return invocation.code;
   const { env } = runtime;
+  const home = env.HOME ?? homedir();
   // Started in a subfolder, mca works on the whole project (the nearest folder upward with its markers).
   const { findProjectRoot } = await import("../config/project-root.js");
-  const projectDir = findProjectRoot(process.cwd(), env.HOME ?? homedir());
+  const projectDir = findProjectRoot(process.cwd(), home);
   if (invocation.kind === "trust") {
     const { runTrustCommand } = await import("./trust.js");
     return runTrustCommand({ projectDir, env, out: runtime.writeOut, err: runtime.writeErr, now: () => new Date() });
   }
   // mca's own state for this project lives in the user's state folder, never in the project.
   const { listSessions, projectState } = await import("../session/index.js");
-  const state = projectState(projectDir, env, env.HOME ?? homedir());
+  const state = projectState(projectDir, env, home);
   if (invocation.kind === "sessions") {
     const { runSessionsCommand } = await import("./subcommands.js");
     return runSessionsCommand({ sessions: listSessions(state), out: runtime.writeOut }, invocation.json);

@@ -62,11 +62,12 @@ export interface SessionSetup {
 
 export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup | Error> {
   const { projectDir, options } = deps;
+  const home = deps.env.HOME ?? homedir();
   const projectSettings = { read: projectFileRead(deps.project.files, PROJECT_SETTINGS), trusted: deps.project.trusted };
   const userSettings = readUserSettings(userSettingsFile(deps.env));
   const rules = loadRules(userSettings, projectSettings, options);
   if (rules instanceof Error) return rules;
-  const sandboxSettings = loadSandboxSettings(userSettings, projectSettings, { home: deps.env.HOME ?? homedir(), projectDir });
+  const sandboxSettings = loadSandboxSettings(userSettings, projectSettings, { home, projectDir });
   if (sandboxSettings instanceof Error) return sandboxSettings;
   // Found without running anything (start-up pays no process for it); bubblewrap is probed on its first use.
   const availability = sandboxOf(sandboxSettings, options, deps.env);
@@ -107,7 +108,6 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (options.resume && resumed === null) deps.warn("no earlier chat session in this project: starting a new one (`mca sessions` lists them all)");
   const history = resumed?.messages ?? null;
   if (availability.kind !== "seatbelt" && availability.notice !== null) deps.warn(availability.notice);
-  const home = deps.env.HOME ?? homedir();
   const homeNotice = availability.kind === "none" ? null : homeInProjectNotice(projectDir, home);
   if (homeNotice !== null) deps.warn(homeNotice);
   // The tokens of MCP logins (mcp-login.ts's loginsFolder) are mca's credentials: no command reads them;
