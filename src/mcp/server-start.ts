@@ -7,6 +7,7 @@ import { createMcpClient, type McpClient } from "./client.js";
 import { answeredWithin, LATE, negotiateEra, type Era } from "./era.js";
 import { HttpFailure } from "./http/failure.js";
 import { createLegacySseTransport } from "./http/legacy-sse-transport.js";
+import { shownUrl } from "./http/reply.js";
 import { createHttpTransport } from "./http/transport.js";
 import type { TokenStore } from "./auth/token-store.js";
 import { clientCapabilities, type InputResponder } from "./input.js";
@@ -95,12 +96,6 @@ export interface OpenerDeps {
   readonly log: ServerLog;
   /** A client ended on its own (its child exited, its transport gave up). */
   readonly onClientClosed: (client: McpClient, reason: McpError) => void;
-}
-
-/** A URL as messages show it: without credentials, query or fragment. */
-function shownUrl(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname}`;
 }
 
 function duration(ms: number): string {

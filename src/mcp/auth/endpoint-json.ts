@@ -1,6 +1,7 @@
 // How the login reads an OAuth endpoint (metadata, registration, token): one request whose JSON answer —
 // or error body — is read to a cap and within a deadline, so that a server streaming without end or never
 // answering cannot hold the login or fill the memory. A login step that cannot go on is an AuthError.
+import { shownUrl } from "../http/reply.js";
 import { isJsonObject, type JsonObject } from "../jsonrpc.js";
 
 /** A step of the login that cannot go on: the text says why, for the user. */
@@ -34,16 +35,6 @@ export type EndpointRequest = {
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | URLSearchParams;
 };
-
-/** The URL as errors show it: no query (it may carry codes) and no credentials. */
-function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return JSON.stringify(url);
-  }
-}
 
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;

@@ -9,7 +9,7 @@ import { McpError, parseMessage, type JsonRpcMessage, type McpErrorKind, type Tr
 import { messageProtocolVersion } from "../versions.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
 import { MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES } from "./exchange.js";
-import { bytesText, describeMessage, describeNetworkError, mediaTypeOf, snippet } from "./reply.js";
+import { bytesText, describeMessage, describeNetworkError, mediaTypeOf, shownUrl, snippet } from "./reply.js";
 import { HttpFailure, abortFailure, withLogin } from "./failure.js";
 import { createHeaderRedactor, userHeaders } from "./headers.js";
 import { createSseReader } from "./sse-reader.js";
@@ -40,17 +40,13 @@ export const POST_REPLY_TIMEOUT_MS = 10_000;
 
 type Reply = { readonly status: number; readonly statusMessage: string; readonly wwwAuthenticate: string | undefined; readonly body: string };
 
-function shown(url: URL): string {
-  return `${url.origin}${url.pathname}`;
-}
-
 export function createLegacySseTransport(options: LegacySseTransportOptions): Transport {
   const { label: server } = options;
   const sseUrl = new URL(options.url);
   if (sseUrl.protocol !== "http:" && sseUrl.protocol !== "https:") {
     throw new McpError("unreachable", `${sseUrl.protocol} is not an HTTP URL`, { server });
   }
-  const streamUrl = shown(sseUrl);
+  const streamUrl = shownUrl(sseUrl);
   const client = sseUrl.protocol === "https:" ? https : http;
   const agent = new client.Agent({ keepAlive: true });
   const extraHeaders = userHeaders(options.headers ?? {});
@@ -89,7 +85,7 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
   /** A failure status as an HttpFailure that names the URL and quotes what the body said. */
   function refused(reply: Reply, subject: string, url: URL): HttpFailure {
     const said = reply.body.trim() === "" ? "" : `: ${snippet(reply.body, redact)}`;
-    const text = `${shown(url)} answered HTTP ${reply.status}${reply.statusMessage === "" ? "" : ` ${reply.statusMessage}`} to ${subject}${said}`;
+    const text = `${shownUrl(url)} answered HTTP ${reply.status}${reply.statusMessage === "" ? "" : ` ${reply.statusMessage}`} to ${subject}${said}`;
     return new HttpFailure("protocol", redact(text), { server, status: reply.status, wwwAuthenticate: reply.wwwAuthenticate });
   }
 
@@ -229,14 +225,14 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
         requests.delete(request);
         signal?.removeEventListener("abort", onAbort);
         // Once answered, the reply's own reading settles the send.
-        if (!responded) reject(error(ended ? "closed" : "broken", `the connection to ${shown(url)} closed before it took ${subject}`));
+        if (!responded) reject(error(ended ? "closed" : "broken", `the connection to ${shownUrl(url)} closed before it took ${subject}`));
       });
       request.on("timeout", () => {
-        reject(error("timeout", `${shown(url)} did not take ${subject} within ${options.postReplyTimeoutMs ?? POST_REPLY_TIMEOUT_MS} ms`));
+        reject(error("timeout", `${shownUrl(url)} did not take ${subject} within ${options.postReplyTimeoutMs ?? POST_REPLY_TIMEOUT_MS} ms`));
         request.destroy();
       });
       request.on("error", (cause) => {
-        const { kind, text } = describeNetworkError(cause, { shownUrl: shown(url), subject, responded: false });
+        const { kind, text } = describeNetworkError(cause, { shownUrl: shownUrl(url), subject, responded: false });
         reject(error(kind, text));
       });
       request.on("response", (res) => {

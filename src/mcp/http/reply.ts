@@ -10,6 +10,16 @@ export function describeMessage(message: JsonRpcMessage): string {
   return `notification ${message.method}`;
 }
 
+/** A URL as messages show it: without credentials, query (it may carry codes) or fragment; quoted when it is no URL. */
+export function shownUrl(url: URL | string): string {
+  try {
+    const parsed = typeof url === "string" ? new URL(url) : url;
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return JSON.stringify(url);
+  }
+}
+
 /** The media type of a reply's `Content-Type`, lower case, without parameters; "" when absent. */
 export function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";

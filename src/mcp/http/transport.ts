@@ -10,7 +10,7 @@ import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
 import { HttpFailure, abortFailure, withLogin } from "./failure.js";
 import { buildRequestHeaders, createHeaderRedactor, userHeaders, type ParamHeader } from "./headers.js";
-import { describeMessage } from "./reply.js";
+import { describeMessage, shownUrl } from "./reply.js";
 import type { HttpAuth } from "../auth/oauth-session.js";
 
 export type HttpTransportOptions = {
@@ -54,7 +54,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new McpError("unreachable", `${url.protocol} is not an HTTP URL`, { server });
   }
-  const shownUrl = `${url.origin}${url.pathname}`;
+  const shown = shownUrl(url);
   const ownAgent = options.agent === undefined;
   const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS };
   const agent = options.agent ?? (url.protocol === "https:" ? new https.Agent(agentOptions) : new http.Agent(agentOptions));
@@ -94,7 +94,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     const exchange = startExchange({
       server,
       url,
-      shownUrl,
+      shownUrl: shown,
       agent,
       headers,
       body,
