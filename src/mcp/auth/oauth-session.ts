@@ -1,7 +1,7 @@
 // One server's login as the HTTP transport sees it: the `Authorization` header for each request (refreshed
 // before it expires), and what to do when the server answers 401 or 403 `insufficient_scope` — refresh,
 // step up, or run the whole authorization flow where someone can take it (else: "needs login").
-import { LoginNeeded } from "../http/failure.js";
+import { HttpFailure, LoginNeeded } from "../http/failure.js";
 import { McpError } from "../jsonrpc.js";
 import {
   buildAuthorizationRequest,
@@ -33,6 +33,27 @@ export interface HttpAuth {
   challenged(status: number, wwwAuthenticate: string | undefined): Promise<boolean>;
   /** A request carrying the current token went through. */
   accepted(): void;
+}
+
+/** A request challenged this many times is failed with the last challenge, whatever the login says. */
+const MAX_AUTH_ROUNDS_PER_REQUEST = 4;
+
+/**
+ * Runs `attempt` with the login's current `Authorization`, and again while the 401 or 403 it failed on is
+ * one the login answered with a new token; otherwise the failure stands. Once `closed()`, nothing goes again.
+ */
+export async function withLogin<T>(auth: HttpAuth, closed: () => boolean, attempt: (authorization: string | undefined) => Promise<T>): Promise<T> {
+  for (let round = 1; ; round += 1) {
+    const authorization = await auth.authorization();
+    try {
+      const outcome = await attempt(authorization);
+      if (authorization !== undefined) auth.accepted();
+      return outcome;
+    } catch (error) {
+      if (!(error instanceof HttpFailure) || (error.status !== 401 && error.status !== 403) || round >= MAX_AUTH_ROUNDS_PER_REQUEST) throw error;
+      if (closed() || !(await auth.challenged(error.status, error.wwwAuthenticate))) throw error;
+    }
+  }
 }
 
 export type OAuthSessionOptions = {

@@ -1,11 +1,7 @@
 // The failures of an exchange over HTTP that say more than an McpError does: the status of a refused reply
 // and the challenge it carried (what the login reads), a legacy session the server no longer knows, and a
 // login nobody could give here. The layers above only ask `instanceof`; nothing HTTP sits on McpError.
-import type { HttpAuth } from "../auth/oauth-session.js";
 import { McpError, type McpErrorDetails, type McpErrorKind } from "../jsonrpc.js";
-
-/** A request challenged this many times is failed with the last challenge, whatever the login says. */
-const MAX_AUTH_ROUNDS_PER_REQUEST = 4;
 
 export interface HttpFailureDetails extends McpErrorDetails {
   /** The HTTP status of the reply that failed: 401/403 say "auth", never "legacy". */
@@ -52,22 +48,4 @@ export function abortFailure(server: string, subject: string, reason: unknown): 
 /** The HTTP status of the reply `error` failed on, if it failed on one. */
 export function httpStatusOf(error: McpError): number | undefined {
   return error instanceof HttpFailure ? error.status : undefined;
-}
-
-/**
- * Runs `attempt` with the login's current `Authorization`, and again while the 401 or 403 it failed on is
- * one the login answered with a new token; otherwise the failure stands. Once `closed()`, nothing goes again.
- */
-export async function withLogin<T>(auth: HttpAuth, closed: () => boolean, attempt: (authorization: string | undefined) => Promise<T>): Promise<T> {
-  for (let round = 1; ; round += 1) {
-    const authorization = await auth.authorization();
-    try {
-      const outcome = await attempt(authorization);
-      if (authorization !== undefined) auth.accepted();
-      return outcome;
-    } catch (error) {
-      if (!(error instanceof HttpFailure) || (error.status !== 401 && error.status !== 403) || round >= MAX_AUTH_ROUNDS_PER_REQUEST) throw error;
-      if (closed() || !(await auth.challenged(error.status, error.wwwAuthenticate))) throw error;
-    }
-  }
 }

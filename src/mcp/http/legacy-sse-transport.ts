@@ -7,10 +7,10 @@ import https from "node:https";
 import { describeError, type Redact } from "../../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcMessage, type McpErrorKind, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { messageProtocolVersion } from "../versions.js";
-import type { HttpAuth } from "../auth/oauth-session.js";
+import { withLogin, type HttpAuth } from "../auth/oauth-session.js";
 import { MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES } from "./exchange.js";
 import { bytesText, describeMessage, describeNetworkError, mediaTypeOf, shownUrl, snippet } from "./reply.js";
-import { HttpFailure, abortFailure, withLogin } from "./failure.js";
+import { HttpFailure, abortFailure } from "./failure.js";
 import { createHeaderRedactor, userHeaders } from "./headers.js";
 import { createSseReader } from "./sse-reader.js";
 

@@ -8,10 +8,10 @@ import https from "node:https";
 import { McpError, type JsonRpcMessage, type JsonRpcRequest, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
-import { HttpFailure, abortFailure, withLogin } from "./failure.js";
+import { HttpFailure, abortFailure } from "./failure.js";
 import { buildRequestHeaders, createHeaderRedactor, userHeaders, type ParamHeader } from "./headers.js";
 import { describeMessage, shownUrl } from "./reply.js";
-import type { HttpAuth } from "../auth/oauth-session.js";
+import { withLogin, type HttpAuth } from "../auth/oauth-session.js";
 
 export type HttpTransportOptions = {
   /** The alias from the config: the `server` of every McpError this transport raises. */
