@@ -1,7 +1,7 @@
 // How the login reads an OAuth endpoint (metadata, registration, token): one request whose JSON answer —
 // or error body — is read to a cap and within a deadline, so that a server streaming without end or never
 // answering cannot hold the login or fill the memory. A login step that cannot go on is an AuthError.
-import { shownUrl } from "../http/reply.js";
+import { shownUrl } from "../http/failure.js";
 import { isJsonObject, type JsonObject } from "../jsonrpc.js";
 
 /** A step of the login that cannot go on: the text says why, for the user. */

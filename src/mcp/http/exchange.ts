@@ -7,8 +7,7 @@ import http from "node:http";
 import https from "node:https";
 import { describeError, type Redact } from "../../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcId, type JsonRpcMessage, type McpErrorKind } from "../jsonrpc.js";
-import { HttpFailure, abortFailure } from "./failure.js";
-import { bytesText, describeNetworkError, isResponseTo, judgeReplyBody, mediaTypeOf, type ReplyBody, type ReplyFailure } from "./reply.js";
+import { abortFailure, bytesText, describeNetworkError, HttpFailure, isResponseTo, judgeReplyBody, mediaTypeOf, type ReplyBody, type ReplyFailure } from "./failure.js";
 import { createSseReader } from "./sse-reader.js";
 
 /** After the response, trailing notifications are read for this long at most; then the stream is closed. */

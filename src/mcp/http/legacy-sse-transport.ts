@@ -9,8 +9,7 @@ import { McpError, parseMessage, type JsonRpcMessage, type McpErrorKind, type Tr
 import { messageProtocolVersion } from "../versions.js";
 import { withLogin, type HttpAuth } from "../auth/oauth-session.js";
 import { MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES } from "./exchange.js";
-import { bytesText, describeMessage, describeNetworkError, mediaTypeOf, shownUrl, snippet } from "./reply.js";
-import { HttpFailure, abortFailure } from "./failure.js";
+import { abortFailure, bytesText, describeMessage, describeNetworkError, HttpFailure, mediaTypeOf, shownUrl, snippet } from "./failure.js";
 import { createHeaderRedactor, userHeaders } from "./headers.js";
 import { createSseReader } from "./sse-reader.js";
 

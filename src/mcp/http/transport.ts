@@ -8,9 +8,8 @@ import https from "node:https";
 import { McpError, type JsonRpcMessage, type JsonRpcRequest, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
-import { HttpFailure, abortFailure } from "./failure.js";
+import { abortFailure, describeMessage, HttpFailure, shownUrl } from "./failure.js";
 import { buildRequestHeaders, createHeaderRedactor, userHeaders, type ParamHeader } from "./headers.js";
-import { describeMessage, shownUrl } from "./reply.js";
 import { withLogin, type HttpAuth } from "../auth/oauth-session.js";
 
 export type HttpTransportOptions = {

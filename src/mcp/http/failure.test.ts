@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeNetworkError, judgeReplyBody, type ReplyBody } from "./reply.js";
+import { describeNetworkError, judgeReplyBody, type ReplyBody } from "./failure.js";
 
 const URL_SHOWN = "http://127.0.0.1:3115/mcp";
 
