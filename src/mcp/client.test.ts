@@ -185,6 +185,14 @@ describe("createMcpClient.initializeLegacy", () => {
     expect(client.protocolVersion()).toBe("2025-06-18");
   });
 
+  it("keeps what the server declared of itself: its capabilities and instructions", async () => {
+    const declared = { protocolVersion: "2025-06-18", capabilities: { resources: { listChanged: true } }, instructions: "read me" };
+    const { client } = await startClient(() => ({ result: declared }));
+    expect([client.serverCapabilities(), client.instructions()]).toEqual([{}, undefined]);
+    await client.initializeLegacy();
+    expect([client.serverCapabilities(), client.instructions()]).toEqual([{ resources: { listChanged: true } }, "read me"]);
+  });
+
   it("does not send notifications/initialized after an answer it refuses", async () => {
     const { client, transport } = await startClient(() => initializeResult("1999-01-01"));
     expect(summary(await rejection(client.initializeLegacy()))).toEqual({

@@ -64,13 +64,19 @@ export interface McpClient {
   protocolVersion(): string;
   /** `server/discover`; the version it agrees on is adopted. */
   discover(): Promise<DiscoverInfo>;
-  /** The server answered the era probe as a modern server: requests speak `version`, and the legacy lifecycle ends. */
-  adoptModern(version: string): void;
+  /** The server answered the era probe as a modern server: requests speak its version, and the legacy lifecycle ends. */
+  adoptModern(info: DiscoverInfo): void;
   /**
    * The 2025-11-25 lifecycle; afterwards requests speak the agreed version and the server's own requests are
    * answered. Aborted by `signal` (a late modern answer to the probe won), it changes nothing.
    */
   initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo>;
+  /**
+   * What the server said of itself when the era was settled (`server/discover`, or `initialize`): the
+   * capabilities it declares (`{}` before that) and its instructions for the model.
+   */
+  serverCapabilities(): JsonObject;
+  instructions(): string | undefined;
   /** Every page, then the first `maxTools` tools (MAX_TOOLS_PER_SERVER by default); the rest refused with one warning. */
   listTools(maxTools?: number): Promise<RemoteToolInfo[]>;
   callTool(name: string, args: ToolArgs, options?: CallToolOptions): Promise<CallToolOutcome>;
@@ -134,6 +140,8 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   /** The `x-mcp-header` declarations of the tools listed last. */
   const paramHeaders = createParamHeaderTable();
   let closing: Promise<void> | undefined;
+  /** The server's own description, from the answer that settled its era. */
+  let described: { readonly capabilities: JsonObject; readonly instructions?: string } = { capabilities: {} };
 
   function useVersion(version: string): void {
     if (version === protocolVersion) return;
@@ -242,18 +250,22 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   async function discover(): Promise<DiscoverInfo> {
     const info = parseDiscoverResult(await exchange("server/discover", {}, {}), protocolVersion);
     if (info instanceof Error) throw new McpError("protocol", `server/discover: ${info.message}`, { server });
+    described = info;
     useVersion(info.protocolVersion);
     return info;
   }
 
-  function adoptModern(version: string): void {
+  function adoptModern(info: DiscoverInfo): void {
     era = "modern";
-    useVersion(version);
+    described = info;
+    useVersion(info.protocolVersion);
   }
 
-  function initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo> {
+  async function initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo> {
     era = "legacy";
-    return legacy.initialize(signal);
+    const info = await legacy.initialize(signal);
+    described = info;
+    return info;
   }
 
   function listTools(maxTools?: number): Promise<RemoteToolInfo[]> {
@@ -286,6 +298,8 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     discover,
     adoptModern,
     initializeLegacy,
+    serverCapabilities: () => described.capabilities,
+    instructions: () => described.instructions,
     listTools,
     callTool,
     sessionRenewals: () => legacy.sessionRenewals(),

@@ -119,7 +119,7 @@ export async function probeEra(client: McpClient, options: ProbeOptions): Promis
     verdict = judgeProbeFailure(error, options.transport);
   }
   // A late modern answer may come while initialize is already on its way: the server is modern all the same.
-  if (verdict.era === "modern" && options.signal?.aborted !== true) client.adoptModern(verdict.info.protocolVersion);
+  if (verdict.era === "modern" && options.signal?.aborted !== true) client.adoptModern(verdict.info);
   return verdict;
 }
 

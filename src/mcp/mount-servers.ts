@@ -29,6 +29,8 @@ export interface MountedServers {
   /** Reverse lookup of a flat name, through the namespace's table only. */
   lookup(flatName: string): ToolRef | undefined;
   statuses(): ServerStatus[];
+  /** Every enabled server's connection, in the config's order: for what a server offers besides tools. */
+  readonly connections: readonly ServerConnection[];
   /**
    * Closes one server and connects it again (`/mcp reconnect`), then offers the tools it lists now: its
    * status after the attempt, or an Error when the alias names no enabled server.
@@ -79,6 +81,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
     },
     lookup: (flatName) => namespace.lookup(flatName),
     statuses: () => connections.map((connection) => connection.status()),
+    connections,
     async reconnect(alias, signal) {
       const connection = byAlias.get(alias);
       if (connection === undefined) return new Error(unknownServerText(config, alias));

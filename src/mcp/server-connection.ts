@@ -5,9 +5,9 @@
 // status name the server once.
 import type { Redact, ToolArgs } from "../kernel/index.js";
 import type { CallToolOptions, CallToolOutcome } from "./call-result.js";
-import type { McpClient } from "./client.js";
+import type { McpClient, RequestOptions } from "./client.js";
 import { isLostSession, LoginNeeded } from "./http/failure.js";
-import { asMcpError, McpError } from "./jsonrpc.js";
+import { asMcpError, McpError, type JsonObject } from "./jsonrpc.js";
 import { createServerLog, DEFAULT_LOG_LEVEL, type ServerLog } from "./server-log.js";
 import { specRedactor, type McpServerConfig } from "./server-spec.js";
 import { createServerOpener, restartServer, startServer, type ConnectionDeps, type ServerOpener, type Started } from "./server-start.js";
@@ -185,20 +185,25 @@ export class ServerConnection {
     return this.#start("reconnecting", signal);
   }
 
-  async callTool(name: string, args: ToolArgs, options: CallToolOptions): Promise<CallToolOutcome | McpError> {
-    const client = await this.#clientForCall();
-    if (client instanceof McpError) return client;
-    try {
-      const outcome = await client.callTool(name, args, options);
-      this.#apply({ type: "call-answered", client });
-      return outcome;
-    } catch (error) {
-      const failure = asMcpError(error, "protocol", this.alias);
-      // Over HTTP every call is its own request: one that cannot reach the server marks it disconnected, and
-      // so does a lost legacy session that could not be renewed.
-      if (failure.kind === "unreachable" || isLostSession(failure)) this.#apply({ type: "call-failed", client, reason: failure.message });
-      return failure;
-    }
+  /** What the server declared when it came up (`{}` while it is not up): which lists it offers and whether they change. */
+  get capabilities(): JsonObject {
+    const state = this.#shown();
+    return state.kind === "up" || state.kind === "down" ? state.client.serverCapabilities() : {};
+  }
+
+  /** The server's instructions for the model, as it gave them when it came up; untrusted text. */
+  get instructions(): string | undefined {
+    const state = this.#shown();
+    return state.kind === "up" || state.kind === "down" ? state.client.instructions() : undefined;
+  }
+
+  callTool(name: string, args: ToolArgs, options: CallToolOptions): Promise<CallToolOutcome | McpError> {
+    return this.#withClient((client) => client.callTool(name, args, options));
+  }
+
+  /** Any other request (resources/read, prompts/get…), with the same restart and failure handling as a call. */
+  request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject | McpError> {
+    return this.#withClient((client) => client.request(method, params, options));
   }
 
   status(): ServerStatus {
@@ -265,6 +270,22 @@ export class ServerConnection {
     // Closed meanwhile, or superseded by a reconnect: nobody else will end what this start opened.
     const now = this.#state;
     if (now.kind !== "up" || now.client !== started.client) await started.client.close();
+  }
+
+  async #withClient<T>(send: (client: McpClient) => Promise<T>): Promise<T | McpError> {
+    const client = await this.#clientForCall();
+    if (client instanceof McpError) return client;
+    try {
+      const answer = await send(client);
+      this.#apply({ type: "call-answered", client });
+      return answer;
+    } catch (error) {
+      const failure = asMcpError(error, "protocol", this.alias);
+      // Over HTTP every call is its own request: one that cannot reach the server marks it disconnected, and
+      // so does a lost legacy session that could not be renewed.
+      if (failure.kind === "unreachable" || isLostSession(failure)) this.#apply({ type: "call-failed", client, reason: failure.message });
+      return failure;
+    }
   }
 
   async #clientForCall(): Promise<McpClient | McpError> {
