@@ -64,7 +64,7 @@ function parseResource(value: unknown): EmbeddedResource | Error {
   return { uri: value.uri, ...optional(value, ["mimeType", "text", "blob"], isString) };
 }
 
-function parseBlock(block: unknown): ContentBlock | Error {
+export function parseBlock(block: unknown): ContentBlock | Error {
   if (!isJsonObject(block)) return new Error("not an object");
   const common: Common = optional(block, ["annotations", "_meta"], isJsonObject);
   const { type } = block;
@@ -170,7 +170,7 @@ function shownType(mimeType: string): string {
   return /^[\w.+-]{1,60}\/[\w.+-]{1,60}$/.test(mimeType) ? mimeType : JSON.stringify(mimeType.slice(0, 60));
 }
 
-type Part = { readonly text: string; readonly image?: ToolImage };
+export type Part = { readonly text: string; readonly image?: ToolImage };
 
 function imagePart(data: string, mimeType: string): Part {
   const image = checkImage(data, mimeType);
@@ -178,7 +178,7 @@ function imagePart(data: string, mimeType: string): Part {
   return { text: imageLine(image), image };
 }
 
-function describeBlock(block: ContentBlock): Part {
+export function describeBlock(block: ContentBlock): Part {
   switch (block.type) {
     case "text":
       return { text: block.text };
