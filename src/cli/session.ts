@@ -170,6 +170,8 @@ function lastExchanges(messages: readonly Message[]): string[] {
           return `[called ${block.name}]`;
         case "tool_result":
           return block.isError ? "[a tool failed]" : "[a tool's result]";
+        case "image":
+          return "[an image]";
         default: {
           const unknown: never = block;
           throw new Error(`unknown block ${JSON.stringify(unknown)}`);

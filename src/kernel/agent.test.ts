@@ -14,7 +14,7 @@ import {
   use,
   type ScriptStep,
 } from "./test-support/fakes.js";
-import type { Tool } from "./tool.js";
+import type { Tool, ToolImage } from "./tool.js";
 
 const echo = fakeTool({
   name: "echo",
@@ -56,6 +56,15 @@ describe("createAgent: the loop", () => {
       { type: "message", message: userText("hi") },
       { type: "message", message: { role: "assistant", content: [text("hello")] } },
     ]);
+  });
+
+  it("sends the images a prompt carries after its text, and records them with the message", async () => {
+    const { agent, model, transcript } = setup([streamed(text("seen"))]);
+    const image: ToolImage = { mediaType: "image/png", data: "iVBORw0KGgo=", bytes: 8, width: 20, height: 20 };
+    await agent.prompt("look\n[image: image/png 20×20, 8 bytes]", signal(), [image]);
+    const prompt: Message = { role: "user", content: [text("look\n[image: image/png 20×20, 8 bytes]"), { type: "image", image }] };
+    expect(model.seen).toEqual([[prompt]]);
+    expect(transcript.entries[0]).toEqual({ type: "message", message: prompt });
   });
 
   it("shows the text of a model that does not stream, once", async () => {

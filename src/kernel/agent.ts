@@ -2,10 +2,10 @@
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
 import { ALWAYS_PROTECTED, unknownToolDecision, type Decision, type ProtectedFolder, type Rule, type SessionAllow } from "./gate.js";
 import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT } from "./history.js";
-import type { AgentEvent, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, ToolSpec, TurnUndo } from "./ports.js";
+import type { AgentEvent, ImageBlock, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, ToolSpec, TurnUndo } from "./ports.js";
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
-import type { Tool, ToolArgs } from "./tool.js";
+import type { Tool, ToolArgs, ToolImage } from "./tool.js";
 import { createLoopGuard, REPEAT_REFUSE_AT, REPEAT_STOP_AT } from "./loop-guard.js";
 import {
   abortedText,
@@ -81,8 +81,11 @@ export type UndoReport =
   | ({ readonly nothingToUndo: false } & TurnUndo);
 
 export interface Agent {
-  /** One user prompt; emits turn_end and resolves to how the turn ended. Never rejects for tool or model failures. */
-  prompt(text: string, signal: AbortSignal): Promise<TurnEnd>;
+  /**
+   * One user prompt, with the images it carries after its text (a resource the user attached); emits
+   * turn_end and resolves to how the turn ended. Never rejects for tool or model failures.
+   */
+  prompt(text: string, signal: AbortSignal, images?: readonly ToolImage[]): Promise<TurnEnd>;
   /** `/call` and `mca call`: one tool call through the same path as the model's; counts as its own prompt. */
   call(name: string, args: ToolArgs, signal: AbortSignal): Promise<CallReport>;
   /** Whether a call of this name reaches a tool: one offered, or one of a server that never came up. */
@@ -263,10 +266,10 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   return {
-    async prompt(text, signal) {
+    async prompt(text, signal, images = []) {
       if ((contextUse?.tokens ?? 0) >= limits.compactAtTokens) notice(await compact(signal));
       const context = startTurn();
-      addMessage({ role: "user", content: [{ type: "text", text }] });
+      addMessage({ role: "user", content: [{ type: "text", text }, ...images.map((image): ImageBlock => ({ type: "image", image }))] });
       let reason: TurnEnd;
       try {
         reason = await runTurns(context, signal);

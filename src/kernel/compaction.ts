@@ -4,6 +4,7 @@
 // kept has its tool_result kept too.
 import type { Message, Model, ToolSpec } from "./ports.js";
 import { describeError } from "./settle.js";
+import { imageLine } from "./tool.js";
 
 /** The context window of the Claude models mca talks to. */
 export const CONTEXT_WINDOW_TOKENS = 200_000;
@@ -22,9 +23,21 @@ const CHARS_PER_TOKEN = 4;
 export function estimatedTokens(system: string, messages: readonly Message[], tools: readonly ToolSpec[]): number {
   let chars = system.length + JSON.stringify(tools).length;
   for (const message of messages) {
-    for (const block of message.content) chars += block.type === "tool_use" ? block.name.length + JSON.stringify(block.input).length : block.text.length;
+    for (const block of message.content) chars += blockChars(block);
   }
   return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** An image counts as its line of text: what it costs the model is not known from here. */
+function blockChars(block: Message["content"][number]): number {
+  switch (block.type) {
+    case "tool_use":
+      return block.name.length + JSON.stringify(block.input).length;
+    case "image":
+      return imageLine(block.image).length;
+    default:
+      return block.text.length;
+  }
 }
 
 export const SUMMARY_HEADER = "[Summary of the earlier conversation, made by mca to keep the context small]";

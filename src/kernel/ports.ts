@@ -23,7 +23,13 @@ export type ToolResultBlock = {
   readonly images?: readonly ToolImage[];
 };
 
-export type UserMessage = { readonly role: "user"; readonly content: ReadonlyArray<TextBlock | ToolResultBlock> };
+/**
+ * An image the user's turn carries (a resource attached with `@alias:uri`), sent after the prompt's text,
+ * which keeps a line where it stands. Recorded whole, like a result's images, so that --resume sends it again.
+ */
+export type ImageBlock = { readonly type: "image"; readonly image: ToolImage };
+
+export type UserMessage = { readonly role: "user"; readonly content: ReadonlyArray<TextBlock | ImageBlock | ToolResultBlock> };
 export type AssistantMessage = {
   readonly role: "assistant";
   readonly content: ReadonlyArray<TextBlock | ToolUseBlock>;

@@ -45,6 +45,22 @@ describe("toApiMessages", () => {
     ]);
   });
 
+  it("sends the images of the user's own turn as image blocks after its text, and an older one as its line", () => {
+    const image = (letter: string): ToolImage => ({ mediaType: "image/png", data: `AAA${letter}`, bytes: 3, width: 1, height: 1 });
+    const shots = Array.from({ length: 20 }, (_, index) => image(String.fromCharCode(66 + index)));
+    const messages: Message[] = [
+      { role: "user", content: [{ type: "text", text: "see @web:a" }, { type: "image", image: image("A") }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "c", name: "shots", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: "c", text: "", isError: false, images: shots.slice(1) }, { type: "text", text: "and @web:b" }, { type: "image", image: shots[0] ?? image("?") }] },
+    ];
+    const [first, , last] = toApiMessages(messages);
+    expect(first).toEqual({ role: "user", content: [{ type: "text", text: "see @web:a" }, { type: "text", text: "[image: image/png 1×1, 3 bytes] [no longer sent: a request carries only the newest, at most 20 and 20 MB]", cache_control: { type: "ephemeral" } }] });
+    expect(last?.content.slice(1)).toEqual([
+      { type: "text", text: "and @web:b" },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: "AAAB" }, cache_control: { type: "ephemeral" } },
+    ]);
+  });
+
   it("sends only the newest 20 images, and says so in the results whose images stay behind", () => {
     const image = (index: number): ToolImage => ({ mediaType: "image/png", data: `AAA${String.fromCharCode(65 + index)}`, bytes: 3, width: 1, height: 1 });
     // Three results of 1, 2 and 19 images: the oldest result's one and the next one's first stay behind.

@@ -4,6 +4,7 @@
 import type { Anthropic } from "@anthropic-ai/sdk";
 import {
   describeError,
+  imageLine,
   type AssistantMessage,
   type Message,
   type ModelReply,
@@ -51,7 +52,7 @@ export function toApiMessages(messages: readonly Message[]): Anthropic.MessagePa
 }
 
 type ApiMessage =
-  | { readonly role: "user"; readonly content: Array<Anthropic.TextBlockParam | Anthropic.ToolResultBlockParam> }
+  | { readonly role: "user"; readonly content: UserBlockParam[] }
   | { readonly role: "assistant"; readonly content: Array<Anthropic.TextBlockParam | Anthropic.ToolUseBlockParam> };
 
 /**
@@ -88,10 +89,12 @@ function markLastBlock(message: ApiMessage): ApiMessage {
 export const MAX_IMAGES_PER_REQUEST = 20;
 export const MAX_IMAGE_BASE64_BYTES_PER_REQUEST = 20 * 1024 * 1024;
 
+const NO_LONGER_SENT = `a request carries only the newest, at most ${MAX_IMAGES_PER_REQUEST} and 20 MB`;
+
 function imagesToSend(messages: readonly Message[]): ReadonlySet<ToolImage> {
   const sent = new Set<ToolImage>();
   let bytes = 0;
-  const newestFirst = messages.flatMap((message) => (message.role === "user" ? message.content : [])).flatMap((block) => (block.type === "tool_result" ? (block.images ?? []) : []));
+  const newestFirst = messages.flatMap((message) => (message.role === "user" ? message.content : [])).flatMap(blockImages);
   for (const image of newestFirst.reverse()) {
     if (sent.size === MAX_IMAGES_PER_REQUEST || bytes + image.data.length > MAX_IMAGE_BASE64_BYTES_PER_REQUEST) break;
     sent.add(image);
@@ -100,26 +103,46 @@ function imagesToSend(messages: readonly Message[]): ReadonlySet<ToolImage> {
   return sent;
 }
 
+/** The images of a user message's block: a result's, or the one the user attached. */
+function blockImages(block: UserMessage["content"][number]): readonly ToolImage[] {
+  switch (block.type) {
+    case "tool_result":
+      return block.images ?? [];
+    case "image":
+      return [block.image];
+    default:
+      return [];
+  }
+}
+
+function imageParam(image: ToolImage): Anthropic.ImageBlockParam {
+  return { type: "image", source: { type: "base64", media_type: image.mediaType, data: image.data } };
+}
+
 /** A result's text, then its images (those still sent): the API takes either a string or such a list. */
 function toolResultContent(block: ToolResultBlock, sent: ReadonlySet<ToolImage>): Anthropic.ToolResultBlockParam["content"] {
   const images = block.images ?? [];
   if (images.length === 0) return block.text;
   const kept = images.filter((image) => sent.has(image));
   const dropped = images.length - kept.length;
-  const note = dropped === 0 ? "" : `\n[${dropped} of ${images.length} images no longer sent: a request carries only the newest, at most ${MAX_IMAGES_PER_REQUEST} and 20 MB]`;
+  const note = dropped === 0 ? "" : `\n[${dropped} of ${images.length} images no longer sent: ${NO_LONGER_SENT}]`;
   const text = `${block.text}${note}`;
   const textBlocks: Anthropic.TextBlockParam[] = text === "" ? [] : [{ type: "text", text }];
   return [
     ...textBlocks,
-    ...kept.map((image): Anthropic.ImageBlockParam => ({ type: "image", source: { type: "base64", media_type: image.mediaType, data: image.data } })),
+    ...kept.map(imageParam),
   ];
 }
 
-function userContent(message: UserMessage, sent: ReadonlySet<ToolImage>): Array<Anthropic.TextBlockParam | Anthropic.ToolResultBlockParam> {
-  return message.content.flatMap((block): Array<Anthropic.TextBlockParam | Anthropic.ToolResultBlockParam> => {
+type UserBlockParam = Anthropic.TextBlockParam | Anthropic.ImageBlockParam | Anthropic.ToolResultBlockParam;
+
+function userContent(message: UserMessage, sent: ReadonlySet<ToolImage>): UserBlockParam[] {
+  return message.content.flatMap((block): UserBlockParam[] => {
     switch (block.type) {
       case "text":
         return block.text === "" ? [] : [{ type: "text", text: block.text }];
+      case "image":
+        return sent.has(block.image) ? [imageParam(block.image)] : [{ type: "text", text: `${imageLine(block.image)} [no longer sent: ${NO_LONGER_SENT}]` }];
       case "tool_result":
         return [{ type: "tool_result", tool_use_id: block.toolUseId, content: toolResultContent(block, sent), is_error: block.isError }];
       default: {

@@ -127,6 +127,19 @@ describe("readTranscript", () => {
     ]);
   });
 
+  it("reads back the images the user attached to a prompt, and says so of one that no longer reads", () => {
+    const image: ToolImage = { mediaType: "image/png", data: "iVBORw0KGgo=", bytes: 8, width: 20, height: 20 };
+    const sink = openTranscript(state(), "attached", START);
+    const prompt: Message = { role: "user", content: [{ type: "text", text: "see" }, { type: "image", image }, { type: "image", image: { ...image, data: "iVBO[REDACTED]" } }] };
+    sink.append({ type: "message", message: prompt });
+    expect(readTranscript(join(sessionsDir(state()), "attached.jsonl")).entries).toEqual([
+      {
+        type: "message",
+        message: { role: "user", content: [{ type: "text", text: "see" }, { type: "image", image }, { type: "text", text: "[an attached image could not be read back from the transcript]" }] },
+      },
+    ]);
+  });
+
   it("takes nothing from a file whose first line is not mca's session line", () => {
     const file = join(sessionsDir(state()), "planted.jsonl");
     mkdirSync(sessionsDir(state()), { recursive: true });

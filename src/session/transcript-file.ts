@@ -8,6 +8,7 @@ import {
   type Redact,
   type AssistantMessage,
   type HistoryEntry,
+  type ImageBlock,
   type ImageInfo,
   type Message,
   type TextBlock,
@@ -169,9 +170,10 @@ function parseMessage(value: unknown): Message | null {
   return null;
 }
 
-function parseUserBlock(value: unknown): TextBlock | ToolResultBlock | null {
+function parseUserBlock(value: unknown): TextBlock | ImageBlock | ToolResultBlock | null {
   if (!isRecord(value)) return null;
   if (value.type === "text") return parseText(value);
+  if (value.type === "image") return parseAttachedImage(value.image);
   if (value.type !== "tool_result") return null;
   const { toolUseId, text, isError } = value;
   if (typeof toolUseId !== "string" || typeof text !== "string" || typeof isError !== "boolean") return null;
@@ -208,6 +210,12 @@ function parseToolImage(value: unknown): ToolImage | null {
   const info = parseImageInfo(value);
   if (info === null || !isRecord(value) || typeof value.data !== "string" || value.data.length % 4 !== 0 || !BASE64.test(value.data)) return null;
   return { ...info, data: value.data };
+}
+
+/** An image the user attached that no longer reads is said in words: the turn keeps its place in the history. */
+function parseAttachedImage(value: unknown): ImageBlock | TextBlock {
+  const image = parseToolImage(value);
+  return image === null ? { type: "text", text: "[an attached image could not be read back from the transcript]" } : { type: "image", image };
 }
 
 function parseAssistantBlock(value: unknown): TextBlock | ToolUseBlock | null {
