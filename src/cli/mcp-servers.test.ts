@@ -103,7 +103,7 @@ describe("mca with mcp.config.json", () => {
     const warnings = run.stderr.split("\n").filter((line) => line.startsWith(`mcp: ${file}:`));
     expect(warnings).toEqual([
       `mcp: ${file}:8:7: mcpServers.desktop.alwaysAllow: not applied: a config file never lets a tool run without asking; to let that tool run without asking, start mca with --allow mcp__desktop__alpha`,
-      `mcp: ${file}:11:7: mcpServers.desktop.description: unknown field, ignored (mca reads: type, timeoutMs, startupTimeoutMs, logLevel, enabled, disabled, alwaysAllow, autoApprove, trust, command, args, env, inheritEnv, cwd, maxLineBytes)`,
+      `mcp: ${file}:11:7: mcpServers.desktop.description: unknown field, ignored (mca reads: type, timeoutMs, startupTimeoutMs, logLevel, roots, enabled, disabled, alwaysAllow, autoApprove, trust, command, args, env, inheritEnv, cwd, maxLineBytes)`,
       `mcp: ${file}:22:7: mcpServers.gemini.trust: not applied: a config file never lets a tool run without asking; to let every tool of "gemini" run without asking, start mca with --allow 'mcp__gemini__*'`,
       `mcp: ${file}:25:15: mcpServers.cline.type: must be one of "stdio", "http", "streamable-http", "streamableHttp", "sse" (so server "cline" is skipped; the others start)`,
     ]);

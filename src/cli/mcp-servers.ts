@@ -39,7 +39,7 @@ export interface MountDeps {
 }
 
 async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env" | "project">): Promise<McpConfigFile | Error | null> {
-  if (deps.configPath !== undefined) return loadMcpConfig(resolve(deps.projectDir, deps.configPath), deps.env);
+  if (deps.configPath !== undefined) return loadMcpConfig(resolve(deps.projectDir, deps.configPath), deps.env, { projectDir: deps.projectDir, fromProject: false });
   const own = projectFileRead(deps.project.files, PROJECT_MCP_CONFIG);
   if (!deps.project.trusted || own === null) return null;
   return own.text instanceof ConfigError ? own.text : parseMcpConfig(own.text, own.path, deps.env);

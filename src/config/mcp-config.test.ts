@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -233,7 +233,7 @@ describe("parseMcpConfig", () => {
     });
   });
 
-  const STDIO_FIELDS = "type, timeoutMs, startupTimeoutMs, logLevel, enabled, disabled, alwaysAllow, autoApprove, trust, command, args, env, inheritEnv, cwd, maxLineBytes";
+  const STDIO_FIELDS = "type, timeoutMs, startupTimeoutMs, logLevel, roots, enabled, disabled, alwaysAllow, autoApprove, trust, command, args, env, inheritEnv, cwd, maxLineBytes";
 
   it("starts a server with an unknown field and warns of the field at its place, listing the fields mca reads", () => {
     const config = configOf(oneServer("notes", { command: "node", comand: "node" }));
@@ -424,7 +424,7 @@ describe("parseMcpConfig with entries copied from other hosts", () => {
     expect(noticesOf(text, { TOKEN: "t0ken" })).toEqual({
       skipped: [{ alias: "broken", message: "mcp.config.json:30:15: mcpServers.broken.command: is required" }],
       warnings: [
-        "mcp.config.json:21:7: mcpServers.gemini.timeout: unknown field, ignored (mca reads: type, timeoutMs, startupTimeoutMs, logLevel, enabled, disabled, alwaysAllow, autoApprove, trust, url, httpUrl, serverUrl, headers, oauth)",
+        "mcp.config.json:21:7: mcpServers.gemini.timeout: unknown field, ignored (mca reads: type, timeoutMs, startupTimeoutMs, logLevel, roots, enabled, disabled, alwaysAllow, autoApprove, trust, url, httpUrl, serverUrl, headers, oauth)",
       ],
     });
   });
@@ -489,6 +489,102 @@ describe("mcpConfigAsWritten", () => {
       servers: [{ alias: "off", transport: "stdio", command: "${TOOL}", args: [], env: {}, enabled: false }],
       warnings: ["mcpServers.off.alwaysAllow"],
     });
+  });
+});
+
+describe("parseMcpConfig: roots", () => {
+  const project = tempProjectPerTest("mca-roots-");
+  const outside = tempProjectPerTest("mca-roots-outside-");
+
+  /** The project's own config, with its folders src/ and docs/ and a link to src/. */
+  function projectConfig(server: Record<string, unknown>, fromProject = true): McpConfigFile {
+    mkdirSync(join(project(), "src"));
+    mkdirSync(join(project(), "docs"));
+    symlinkSync(join(project(), "src"), join(project(), "link"));
+    const file = join(project(), FILE);
+    const result = parseMcpConfig(oneServer("fs", { command: "x", ...server }), file, {}, { projectDir: project(), fromProject });
+    if (result instanceof ConfigError) throw new Error(`expected a config, got: ${result.message}`);
+    return result;
+  }
+
+  it("reads a list of folders, relative to the project or absolute, as their real paths, each once", () => {
+    const real = realpathSync(project());
+    const config = projectConfig({ roots: ["src", join(project(), "docs"), "link", "./src/"] });
+    expect(config.servers).toEqual([{ alias: "fs", transport: "stdio", command: "x", args: [], env: {}, roots: [join(real, "src"), join(real, "docs")], enabled: true }]);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it("reads roots: false, which declares no roots to the server, and roots: [], which declares none listed", () => {
+    expect([projectConfig({ roots: false }).servers[0]?.roots, configOf(oneServer("fs", { url: "http://127.0.0.1:1/mcp", roots: [] })).servers[0]?.roots]).toEqual([false, []]);
+  });
+
+  it("leaves out a folder that is not there, with a warning at its place naming the entry, and keeps the rest", () => {
+    writeFileSync(join(project(), "file.txt"), "");
+    const config = projectConfig({ roots: ["src", "missing", "file.txt"] });
+    expect(config.servers[0]?.roots).toEqual([join(realpathSync(project()), "src")]);
+    expect(config.warnings.map(fieldsOf)).toEqual([
+      {
+        file: join(project(), FILE),
+        path: "mcpServers.fs.roots[1]",
+        detail: '"missing" does not exist, so it is left out of the roots',
+        position: { line: 7, column: 9 },
+        message: `${join(project(), FILE)}:7:9: mcpServers.fs.roots[1]: "missing" does not exist, so it is left out of the roots`,
+      },
+      {
+        file: join(project(), FILE),
+        path: "mcpServers.fs.roots[2]",
+        detail: '"file.txt" is not a folder, so it is left out of the roots',
+        position: { line: 8, column: 9 },
+        message: `${join(project(), FILE)}:8:9: mcpServers.fs.roots[2]: "file.txt" is not a folder, so it is left out of the roots`,
+      },
+    ]);
+  });
+
+  it("warns of a folder outside the project in the project's own config, and keeps it", () => {
+    const real = realpathSync(outside());
+    const config = projectConfig({ roots: [outside(), "link/.."] });
+    expect(config.servers[0]?.roots).toEqual([real, realpathSync(project())]);
+    expect(config.warnings.map((warning) => warning.message)).toEqual([
+      `${join(project(), FILE)}:6:9: mcpServers.fs.roots[0]: ${JSON.stringify(outside())} is outside the project folder: this project's own config offers ${JSON.stringify(real)} to the server as a folder to work in`,
+    ]);
+  });
+
+  it("takes a folder outside the project from a config the user named (--mcp-config) without a warning", () => {
+    expect(projectConfig({ roots: [outside()] }, false)).toMatchObject({ servers: [{ roots: [realpathSync(outside())] }], warnings: [] });
+  });
+
+  it("skips a server whose roots are neither false nor a list of folder names, naming the place", () => {
+    const skipped = (roots: unknown): ErrorFields => skippedErrorOf(oneServer("fs", { command: "x", roots }));
+    expect([skipped(true), skipped("src"), skipped(["src", 3]), skipped([""])]).toEqual([
+      {
+        file: FILE,
+        path: "mcpServers.fs.roots",
+        detail: "must be false or a list of folders (without it, the root is the project folder)",
+        position: { line: 5, column: 16 },
+        message: `${FILE}:5:16: mcpServers.fs.roots: must be false or a list of folders (without it, the root is the project folder)`,
+      },
+      {
+        file: FILE,
+        path: "mcpServers.fs.roots",
+        detail: "must be false or a list of folders (without it, the root is the project folder)",
+        position: { line: 5, column: 16 },
+        message: `${FILE}:5:16: mcpServers.fs.roots: must be false or a list of folders (without it, the root is the project folder)`,
+      },
+      {
+        file: FILE,
+        path: "mcpServers.fs.roots[1]",
+        detail: "must be a string, not a number",
+        position: { line: 7, column: 9 },
+        message: `${FILE}:7:9: mcpServers.fs.roots[1]: must be a string, not a number`,
+      },
+      {
+        file: FILE,
+        path: "mcpServers.fs.roots[0]",
+        detail: 'must not be empty (the project folder is ".")',
+        position: { line: 6, column: 9 },
+        message: `${FILE}:6:9: mcpServers.fs.roots[0]: must not be empty (the project folder is ".")`,
+      },
+    ]);
   });
 });
 

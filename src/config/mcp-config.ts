@@ -1,7 +1,9 @@
 // The MCP server config: mcp.config.json (or --mcp-config) validated into a typed McpConfig with `${VAR}`
 // expanded. The shape is the one other MCP hosts use: stdio `{ command, args?, env?, cwd? }`, HTTP
-// `{ type: "http", url, headers?, oauth? }`, plus our own `timeoutMs`, `startupTimeoutMs`, `logLevel` and
-// `enabled`. Invalid JSON and duplicate aliases stop; an entry that cannot be used is skipped, the others start.
+// `{ type: "http", url, headers?, oauth? }`, plus our own `timeoutMs`, `startupTimeoutMs`, `logLevel`, `roots`
+// and `enabled`. Invalid JSON and duplicate aliases stop; an entry that cannot be used is skipped, the others start.
+import { realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { MODEL_KEY_VARIABLES, secretsIn, serverSideName } from "../kernel/index.js";
 import {
   isLogLevel,
@@ -13,6 +15,7 @@ import {
   type McpConfig,
   type McpServerConfig,
   type OAuthClientConfig,
+  type ServerRoots,
   type StdioServerConfig,
 } from "../mcp/index.js";
 import {
@@ -56,6 +59,24 @@ export interface McpConfigFile extends McpConfig {
 
 const ROOT_FIELDS = ["mcpServers"];
 
+/**
+ * Where a config is read for: the project folder its relative `roots` start from, and whether the file is
+ * the project's own (it may come with a repository: a root outside the project is warned of).
+ */
+export interface ConfigPlace {
+  readonly projectDir: string;
+  readonly fromProject: boolean;
+}
+
+interface McpReadContext extends ReadContext {
+  readonly place: ConfigPlace;
+}
+
+/** The project's own mcp.config.json sits in the project folder. */
+function projectPlace(file: string): ConfigPlace {
+  return { projectDir: dirname(resolve(file)), fromProject: true };
+}
+
 function duplicateDetail(duplicate: { readonly path: readonly PathSegment[]; readonly key: string }): string {
   const isAlias = duplicate.path.length === 1 && duplicate.path[0] === "mcpServers";
   return isAlias
@@ -77,7 +98,7 @@ function checkAliases(servers: JsonObjectNode, context: ReadContext): void {
   }
 }
 
-function readConfig(context: ReadContext, root: JsonObjectNode): McpConfigFile {
+function readConfig(context: McpReadContext, root: JsonObjectNode): McpConfigFile {
   const servers = readObject(requiredField(root, "mcpServers", [], context), ["mcpServers"], context);
   checkAliases(servers, context);
   const warnings = unknownFieldWarnings(root, [], ROOT_FIELDS, context);
@@ -98,9 +119,13 @@ function readConfig(context: ReadContext, root: JsonObjectNode): McpConfigFile {
   return { file: context.file, servers: read, skipped, warnings };
 }
 
-/** mcp.config.json validated into a typed config with its skipped entries and warnings, or the ConfigError that stops it. Pure. */
-export function parseMcpConfig(text: string, file: string, env: Env): McpConfigFile | ConfigError {
-  return parseConfig({ file, text, env });
+/**
+ * mcp.config.json validated into a typed config with its skipped entries and warnings, or the ConfigError
+ * that stops it. Pure but for `roots`, whose folders are looked up (and resolved to their real paths).
+ * `place` is the project's own file in its folder unless said otherwise.
+ */
+export function parseMcpConfig(text: string, file: string, env: Env, place: ConfigPlace = projectPlace(file)): McpConfigFile | ConfigError {
+  return parseConfig({ file, text, env, place });
 }
 
 /**
@@ -110,11 +135,11 @@ export function parseMcpConfig(text: string, file: string, env: Env): McpConfigF
  * run, unseen, so a file is offered for trust only when every entry of it can be shown.
  */
 export function mcpConfigAsWritten(text: string, file: string, env: Env): McpConfigFile | ConfigError {
-  const config = parseConfig({ file, text, env, asWritten: true });
+  const config = parseConfig({ file, text, env, asWritten: true, place: projectPlace(file) });
   return config instanceof ConfigError ? config : (config.skipped[0]?.error ?? config);
 }
 
-function parseConfig(context: ReadContext): McpConfigFile | ConfigError {
+function parseConfig(context: McpReadContext): McpConfigFile | ConfigError {
   const { text, file } = context;
   const root = readConfigJson(text, file, duplicateDetail);
   if (root instanceof ConfigError) return root;
@@ -122,10 +147,10 @@ function parseConfig(context: ReadContext): McpConfigFile | ConfigError {
 }
 
 /** Reads and validates an MCP config file: the config, or a ConfigError (the file cannot be read, or is not valid). */
-export async function loadMcpConfig(path: string, env: Env): Promise<McpConfigFile | ConfigError> {
+export async function loadMcpConfig(path: string, env: Env, place?: ConfigPlace): Promise<McpConfigFile | ConfigError> {
   const text = readConfigText(path, "cannot read the file");
   if (text === null) return new ConfigError(path, "", "cannot read the file: ENOENT: no such file or directory");
-  return text instanceof ConfigError ? text : parseMcpConfig(text, path, env);
+  return text instanceof ConfigError ? text : parseMcpConfig(text, path, env, place);
 }
 
 /**
@@ -174,7 +199,7 @@ const URL_FIELDS = ["url", "httpUrl", "serverUrl"];
 const AUTO_APPROVE_FIELDS = ["alwaysAllow", "autoApprove"];
 const TRUST_FIELD = "trust";
 
-const COMMON_FIELDS = ["type", "timeoutMs", "startupTimeoutMs", "logLevel", "enabled", "disabled", ...AUTO_APPROVE_FIELDS, TRUST_FIELD];
+const COMMON_FIELDS = ["type", "timeoutMs", "startupTimeoutMs", "logLevel", "roots", "enabled", "disabled", ...AUTO_APPROVE_FIELDS, TRUST_FIELD];
 
 /** What every transport's entry shares: spread as it is into the server config. */
 interface Common {
@@ -182,6 +207,7 @@ interface Common {
   readonly timeoutMs?: number;
   readonly startupTimeoutMs?: number;
   readonly logLevel?: LogLevel;
+  readonly roots?: ServerRoots;
   readonly enabled: boolean;
 }
 
@@ -198,6 +224,50 @@ function readLogLevel(node: JsonNode, path: Path, context: ReadContext): LogLeve
   const level = readString(node, path, context);
   if (isLogLevel(level)) return level;
   return fail(context, path, node.offset, `must be one of ${LOG_LEVELS.map((name) => JSON.stringify(name)).join(", ")}`);
+}
+
+/** A folder as a root promises it: its real path, so that a symlink cannot be pointed elsewhere later; or why it is none. */
+function realFolder(path: string): string | Error {
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isDirectory() ? real : new Error("is not a folder");
+  } catch (error) {
+    return new Error(error instanceof Error && "code" in error && error.code === "ENOENT" ? "does not exist" : `cannot be read (${String(error)})`);
+  }
+}
+
+function isInside(folder: string, parent: string): boolean {
+  const path = relative(parent, folder);
+  return path === "" || (path !== ".." && !path.startsWith(`..${sep}`) && !isAbsolute(path));
+}
+
+/**
+ * `roots: false`, or a list of folders (relative to the project folder, or absolute), each resolved to its
+ * real path. A folder that is not there is left out with a warning, not a stop; from the project's own
+ * config, a folder outside the project is kept and warned of.
+ */
+function readRoots(node: JsonNode, path: Path, context: McpReadContext): { readonly roots: ServerRoots; readonly warnings: ConfigError[] } {
+  if (node.kind === "boolean" && !node.value) return { roots: false, warnings: [] };
+  if (node.kind !== "array") return fail(context, path, node.offset, "must be false or a list of folders (without it, the root is the project folder)");
+  const { projectDir, fromProject } = context.place;
+  const project = realFolder(projectDir);
+  const roots: string[] = [];
+  const warnings: ConfigError[] = [];
+  node.items.forEach((item, index) => {
+    const written = readString(item, [...path, index], context);
+    if (written === "") fail(context, [...path, index], item.offset, "must not be empty (the project folder is \".\")");
+    const real = realFolder(resolve(projectDir, written));
+    if (real instanceof Error) {
+      warnings.push(warning(context, [...path, index], item.offset, `${JSON.stringify(written)} ${real.message}, so it is left out of the roots`));
+      return;
+    }
+    if (fromProject && typeof project === "string" && !isInside(real, project)) {
+      const detail = `${JSON.stringify(written)} is outside the project folder: this project's own config offers ${JSON.stringify(real)} to the server as a folder to work in`;
+      warnings.push(warning(context, [...path, index], item.offset, detail));
+    }
+    if (!roots.includes(real)) roots.push(real);
+  });
+  return { roots, warnings };
 }
 
 /** `enabled: false` is ours, `disabled: true` other hosts'; both written, they must agree. */
@@ -332,7 +402,7 @@ function autoApproveWarning(alias: string, server: JsonObjectNode, path: Path, c
   return warning(context, [...path, first[0]], first[1].keyOffset, detail);
 }
 
-function readServer(alias: string, node: JsonNode, context: ReadContext): ReadServer {
+function readServer(alias: string, node: JsonNode, context: McpReadContext): ReadServer {
   const path = ["mcpServers", alias];
   const server = readObject(node, path, context);
   const transport = TRANSPORTS[transportOf(server, path, context)];
@@ -341,16 +411,23 @@ function readServer(alias: string, node: JsonNode, context: ReadContext): ReadSe
     return node === undefined ? {} : { [field]: readPositiveInteger(node, [...path, field], context, "milliseconds") };
   };
   const logLevel = optionalField(server, "logLevel");
+  const rootsNode = optionalField(server, "roots");
+  const roots = rootsNode === undefined ? undefined : readRoots(rootsNode, [...path, "roots"], context);
   const common: Common = {
     alias,
     ...milliseconds("timeoutMs"),
     ...milliseconds("startupTimeoutMs"),
     ...(logLevel === undefined ? {} : { logLevel: readLogLevel(logLevel, [...path, "logLevel"], context) }),
+    ...(roots === undefined ? {} : { roots: roots.roots }),
     enabled: readEnabled(server, path, context),
   };
   const config = transport.read(common, server, path, context);
   const autoApprove = autoApproveWarning(alias, server, path, context);
-  const warnings = [...unknownFieldWarnings(server, path, transport.fields, context), ...(autoApprove === undefined ? [] : [autoApprove])];
+  const warnings = [
+    ...unknownFieldWarnings(server, path, transport.fields, context),
+    ...(autoApprove === undefined ? [] : [autoApprove]),
+    ...(roots?.warnings ?? []),
+  ];
   return { server: config, warnings: warnings.sort(byPlace) };
 }
 

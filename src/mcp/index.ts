@@ -21,7 +21,7 @@ export { mountServers, type McpConfig, type MountedServers } from "./mount-serve
 export { buildNamespace, sanitizeAlias, toolPrefix } from "./namespace.js";
 export { getPrompt, listPrompts, offersPrompts, type PromptArgument, type PromptInfo, type PromptSource, type PromptTurn } from "./prompts.js";
 export { ServerConnection, type LoginDeps, type ServerState, type ServerStatus, type TransportSeams } from "./server-connection.js";
-export { stdioServerCwd, type HttpServerConfig, type McpServerConfig, type OAuthClientConfig, type StdioServerConfig } from "./server-spec.js";
+export { stdioServerCwd, type HttpServerConfig, type McpServerConfig, type OAuthClientConfig, type ServerRoots, type StdioServerConfig } from "./server-spec.js";
 export { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel, type ServerLogEntry } from "./server-log.js";
 export { createStdioTransport, killAllChildrenSync, registerChild, signalProcessGroup, unregisterChild } from "./stdio-transport.js";
 export type { RemoteToolInfo } from "./tool-list.js";

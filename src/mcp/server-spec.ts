@@ -23,8 +23,16 @@ export interface StdioServerConfig {
   readonly startupTimeoutMs?: number;
   /** The least severe log message asked of the server; DEFAULT_LOG_LEVEL ("info") when absent. */
   readonly logLevel?: LogLevel;
+  readonly roots?: ServerRoots;
   readonly enabled: boolean;
 }
+
+/**
+ * The folders a server is told it may work in (`roots/list`), as absolute real paths; or `false`: roots are
+ * not declared to it at all, so a server such as server-filesystem keeps the folders its own arguments name.
+ * Absent: the project folder.
+ */
+export type ServerRoots = readonly string[] | false;
 
 /**
  * A server reached by URL: over Streamable HTTP ("http"; the old HTTP+SSE transport when the URL answers as
@@ -41,6 +49,7 @@ export interface HttpServerConfig {
   readonly logLevel?: LogLevel;
   /** A client registered with the server's authorization server by hand, and login settings (`${VAR}` expanded). */
   readonly oauth?: OAuthClientConfig;
+  readonly roots?: ServerRoots;
   readonly enabled: boolean;
 }
 
