@@ -6,10 +6,13 @@
 // (large, needed only with a key, a question or the chat; the renderer is bundled on its own, below), and the
 // self-test, which runs from tsc's output (dist/src/selftest) beside the demo servers it starts. `tsc -p tsconfig.build.json` runs first and
 // type-checks.
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmod, copyFile, mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, copyFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { dirname, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { Script } from "node:vm";
 import { build } from "esbuild";
 
@@ -89,10 +92,24 @@ const cacheFile = `${BUNDLE}.cache`;
 await rm(cacheFile, { force: true });
 await mkdir(dirname(BUNDLE), { recursive: true });
 await writeFile(BUNDLE, text);
-// The cache of compiling exactly this text, by this Node, behind the line the launcher checks.
-const data = new Script(text, { filename: resolve(BUNDLE) }).createCachedData();
-const header = `${launcher.CACHE_MAGIC} ${bundleId} ${launcher.checksum(data)}\n`;
-await writeFile(`${cacheFile}.tmp`, Buffer.concat([Buffer.from(header, "latin1"), data]));
+// The cache of exactly this text, by this Node, behind the line the launcher checks: taken after a run of
+// pipe mode (scripts/warm-code-cache.cjs), in a child without flags or the caller's NODE_OPTIONS (V8 rejects a
+// cache made under other flags), with a throwaway home, so that the run touches nothing of the user's. If that
+// run fails, the cache of compiling alone.
+const warmDir = await mkdtemp(join(tmpdir(), "mca-build-"));
+try {
+  await writeFile(join(warmDir, "empty.mcp.json"), '{"mcpServers":{}}\n');
+  const env = { PATH: process.env.PATH ?? "", HOME: warmDir, XDG_STATE_HOME: join(warmDir, "state"), XDG_CONFIG_HOME: join(warmDir, "config"), MOCK: "1", NO_COLOR: "1" };
+  const warm = spawnSync(process.execPath, [resolve("scripts/warm-code-cache.cjs"), resolve(BUNDLE), resolve(`${cacheFile}.tmp`)], { cwd: warmDir, env, stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 });
+  if (warm.status !== 0 || !existsSync(`${cacheFile}.tmp`)) {
+    console.warn(`bundle: the warm-up run failed (${warm.error?.message ?? `exit ${warm.status}`}: ${warm.stderr?.toString().trim() ?? ""}); the cache holds the top-level code only`);
+    const data = new Script(text, { filename: resolve(BUNDLE) }).createCachedData();
+    const header = `${launcher.CACHE_MAGIC} ${bundleId} ${launcher.checksum(data)}\n`;
+    await writeFile(`${cacheFile}.tmp`, Buffer.concat([Buffer.from(header, "latin1"), data]));
+  }
+} finally {
+  await rm(warmDir, { recursive: true, force: true });
+}
 await rename(`${cacheFile}.tmp`, cacheFile);
 
 // The Markdown renderer of the chat, marked and marked-terminal with their highlighter, in one CommonJS file
