@@ -48,6 +48,37 @@ function permutations<T>(items: readonly T[]): T[][] {
 }
 
 describe("decide", () => {
+  describe("a call that names the MCP server it reaches (read_mcp_resource)", () => {
+    const readResource: GateTool = { name: "read_mcp_resource", kind: "remote", source: "local", originalName: "read_mcp_resource" };
+    const fromNotes: GateSubject = { kind: "server", alias: "notes", name: "read_resource", text: "notes://inbox" };
+    const fromMail: GateSubject = { kind: "server", alias: "mail", name: "read_resource", text: "mail://inbox" };
+
+    it("is reached by a rule naming that server's read_resource, and asks for any other server's", () => {
+      const rules = [rule("allow", "mcp__notes__read_resource", "--allow")];
+      expect([decide(readResource, fromNotes, rules, NONE), decide(readResource, fromMail, rules, NONE)]).toEqual([
+        { verdict: "allow", reason: 'rule "mcp__notes__read_resource" (allow) from --allow' },
+        { verdict: "ask", reason: "default for remote tools: ask (annotations are not trusted)" },
+      ]);
+    });
+
+    it("matches argument globs against the uri, and a server's glob and deny rules as every remote tool's", () => {
+      const rules = [rule("allow", "mcp__*__read_resource(notes://*)"), rule("deny", "mcp__mail__*", "--deny")];
+      expect([decide(readResource, fromNotes, rules, NONE), decide(readResource, fromMail, rules, NONE)]).toEqual([
+        { verdict: "allow", reason: 'rule "mcp__*__read_resource(notes://*)" (allow) from --test' },
+        { verdict: "deny", reason: 'rule "mcp__mail__*" (deny) from --deny' },
+      ]);
+    });
+
+    it("is allowed for the session for that server only", () => {
+      const session = allowedForSession([readResource, fromNotes]);
+      expect({ allows: [...session.keys()], notes: decide(readResource, fromNotes, [], session).verdict, mail: decide(readResource, fromMail, [], session).verdict }).toEqual({
+        allows: ["mcp__notes__read_resource"],
+        notes: "allow",
+        mail: "ask",
+      });
+    });
+  });
+
   it("lets deny win over ask and allow in every order of the rules", () => {
     const rules = [rule("allow", "mcp__notes__*"), rule("deny", "mcp__*__search", "/p/.mca/settings.json"), rule("ask", "*")];
     for (const order of permutations(rules)) {

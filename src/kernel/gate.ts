@@ -71,7 +71,7 @@ export function sessionAllowText(allow: SessionAllow): string {
  * that is not read as a command (allowing the whole tool would allow every command).
  */
 export function sessionAllowFor(tool: GateTool, subject: GateSubject): SessionAllow | null {
-  if (subject.kind !== "command") return tool.kind === "exec" ? null : { kind: "tool", tool: tool.name };
+  if (subject.kind !== "command") return tool.kind === "exec" ? null : { kind: "tool", tool: allowedName(tool, subject) };
   if (!isPlainCommand(subject.text) || OUTSIDE_THE_SANDBOX[subject.sandbox] !== null) return null;
   const prefix = commandPrefix(subject.text.split(" "));
   return prefix === null ? null : { kind: "command", tool: tool.name, prefix };
@@ -187,14 +187,14 @@ function verdictOf(tool: GateTool, subject: GateSubject, rules: readonly Rule[],
   const texts = subjectTexts(subject);
   let strictest: Rule | undefined;
   for (const rule of rules) {
-    if (rule.verdict === "allow" || !ruleMatches(rule, tool, texts)) continue;
+    if (rule.verdict === "allow" || !ruleMatches(rule, tool, subject, texts)) continue;
     if (strictest === undefined || VERDICT_RANK[rule.verdict] > VERDICT_RANK[strictest.verdict]) strictest = rule;
   }
   if (strictest !== undefined) return fromRule(strictest);
   const allows: MatchingAllow[] = [
     ...[...sessionAllows.values()].filter((allow) => sessionAllowMatches(allow, tool, subject)).map(matchingSessionAllow),
     ...rules
-      .filter((rule) => rule.verdict === "allow" && ruleMatches(rule, tool, texts))
+      .filter((rule) => rule.verdict === "allow" && ruleMatches(rule, tool, subject, texts))
       .map((rule) => ({ decision: fromRule(rule), named: `rule ${JSON.stringify(rule.pattern.text)}`, judged: rule.pattern.argument !== null })),
   ];
   // Whether the command is covered depends on the command alone, so it is read once for every allow that judges it.
@@ -206,14 +206,19 @@ function verdictOf(tool: GateTool, subject: GateSubject, rules: readonly Rule[],
   return first !== undefined && because !== undefined && fallback.verdict === "ask" ? { verdict: "ask", reason: `${first.named} does not cover ${because}` } : fallback;
 }
 
+/** What "allow for this session" names: the tool, or for a call that names its server, that server's own name for it. */
+function allowedName(tool: GateTool, subject: GateSubject): string {
+  return subject.kind === "server" ? serverSideName(subject.alias, subject.name) : tool.name;
+}
+
 function matchingSessionAllow(allow: SessionAllow): MatchingAllow {
   const text = sessionAllowText(allow);
   return { decision: { verdict: "allow", reason: `allowed for this session: ${text}` }, named: `the session allow ${JSON.stringify(text)}`, judged: allow.kind === "command" };
 }
 
 function sessionAllowMatches(allow: SessionAllow, tool: GateTool, subject: GateSubject): boolean {
+  if (allow.kind === "tool") return subject.kind !== "command" && allow.tool === allowedName(tool, subject);
   if (allow.tool !== tool.name) return false;
-  if (allow.kind === "tool") return subject.kind !== "command";
   if (subject.kind !== "command" || !isPlainCommand(subject.text)) return false;
   const words = subject.text.split(" ");
   return allow.prefix.every((word, index) => words[index] === word);
@@ -267,6 +272,7 @@ function subjectTexts(subject: GateSubject): SubjectTexts {
     case "path":
       return { allow: subject.outside ? [] : [subject.text], strict: [subject.text] };
     case "arguments":
+    case "server":
       return { allow: [subject.text], strict: [subject.text] };
     default: {
       const unknown: never = subject;
@@ -275,19 +281,22 @@ function subjectTexts(subject: GateSubject): SubjectTexts {
   }
 }
 
-function ruleMatches(rule: Rule, tool: GateTool, texts: SubjectTexts): boolean {
+function ruleMatches(rule: Rule, tool: GateTool, subject: GateSubject, texts: SubjectTexts): boolean {
   const { argument } = rule.pattern;
-  if (!toolMatches(rule.pattern.tool, tool)) return false;
+  if (!toolMatches(rule.pattern.tool, tool, subject)) return false;
   if (argument === null) return true;
   return (rule.verdict === "allow" ? texts.allow : texts.strict).some((text) => globMatches(argument, text));
 }
 
 /**
  * A remote tool answers to its flat name and to `mcp__<alias>__<its name on the server>`, so that a
- * rule still reaches a tool whose flat name was sanitised or hash-suffixed.
+ * rule still reaches a tool whose flat name was sanitised or hash-suffixed; a call that names its server
+ * (see GateSubject) answers to that server's name for it instead.
  */
-function toolMatches(glob: Glob, tool: GateTool): boolean {
-  return globMatches(glob, tool.name) || (tool.kind === "remote" && globMatches(glob, serverSideName(tool.source, tool.originalName)));
+function toolMatches(glob: Glob, tool: GateTool, subject?: GateSubject): boolean {
+  if (globMatches(glob, tool.name)) return true;
+  if (subject?.kind === "server") return globMatches(glob, serverSideName(subject.alias, subject.name));
+  return tool.kind === "remote" && globMatches(glob, serverSideName(tool.source, tool.originalName));
 }
 
 /** The second name a remote tool answers to in rules: its server's alias and its own name there, as written. */

@@ -81,12 +81,17 @@ export type CommandSandbox = "inside" | "unavailable" | "requested-outside" | "n
  * What a call's argument globs are matched against. `command`: a shell command (see shell-command.ts and gate.ts for
  * how each kind of rule reads it). `path`: the path the call touches, for the local file tools its real
  * path relative to the project; `outside` when it leads out of the project, which no allow rule covers.
- * `arguments`: the stable JSON of all the arguments.
+ * `arguments`: the stable JSON of all the arguments. `server`: a call that reaches the MCP server it names.
  */
 export type GateSubject =
   | { readonly kind: "command"; readonly text: string; readonly sandbox: CommandSandbox }
   | { readonly kind: "path"; readonly text: string; readonly outside: boolean }
-  | { readonly kind: "arguments"; readonly text: string };
+  | { readonly kind: "arguments"; readonly text: string }
+  /**
+   * A request a tool sends to one MCP server on the model's behalf (`read_mcp_resource`): rules reach the
+   * call as `mcp__<alias>__<name>` as well as by the tool's name, their argument globs match `text`.
+   */
+  | { readonly kind: "server"; readonly alias: string; readonly name: string; readonly text: string };
 
 /** `A`: the typed arguments a local tool's `parse` makes; remote tools take the model's object as it is. */
 export interface Tool<A = ToolArgs> {
