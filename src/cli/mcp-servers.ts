@@ -13,7 +13,7 @@ import {
   type McpConfig,
   type McpConfigFile,
 } from "../config/index.js";
-import { isLegacyVersion, mountServers, type InputResponder, type LoginDeps, type MountedServers, type ServerStatus as McpServerStatus } from "../mcp/index.js";
+import { isLegacyVersion, mountServers, rootsPerServer, type InputResponder, type LoginDeps, type MountedServers, type ServerStatus as McpServerStatus } from "../mcp/index.js";
 import type { Tool } from "../kernel/index.js";
 import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
 import type { SettledTrust } from "./trust.js";
@@ -91,7 +91,8 @@ export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Prom
     onWarning: (message) => deps.warn(`mcp: ${untrustedText(message)}`),
     // A server's log messages (at its configured level and above) are shown as they come, on stderr.
     onLog: (entry) => deps.warn(untrustedText(`mcp: ${entry.alias} ${entry.level}${entry.logger === undefined ? "" : ` ${entry.logger}`}: ${entry.text}`)),
-    ...(deps.inputResponder === undefined ? {} : { inputResponder: deps.inputResponder }),
+    // Each server's roots are its config's: the answer goes out with the roots of the server that asked.
+    ...(deps.inputResponder === undefined ? {} : { inputResponder: rootsPerServer(deps.inputResponder, config.servers) }),
     ...(deps.logins === undefined ? {} : { logins: deps.logins }),
   });
 }

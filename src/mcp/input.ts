@@ -187,7 +187,7 @@ export interface CompletionOptions extends RequestOptions {
 
 type Retry = { readonly inputResponses?: JsonObject; readonly requestState?: string };
 
-function isAbandon(answer: Record<string, unknown>): answer is { readonly abandon: string } {
+export function isAbandon(answer: Record<string, unknown>): answer is { readonly abandon: string } {
   return typeof answer.abandon === "string";
 }
 

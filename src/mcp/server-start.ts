@@ -13,6 +13,7 @@ import { clientCapabilities, type InputResponder } from "./input.js";
 import type { ParamHeader } from "./http/headers.js";
 import { asMcpError, McpError, type JsonObject, type JsonRpcRequest, type Transport } from "./jsonrpc.js";
 import type { LineFramer } from "./line-framer.js";
+import { serverResponder } from "./roots.js";
 import { DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry } from "./server-log.js";
 import { serverEnvironment, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
 import { createStdioTransport } from "./stdio-transport.js";
@@ -29,7 +30,10 @@ export interface ConnectionDeps {
   readonly configFile: string;
   /** The environment a stdio server inherits before the config's own `env` is laid over it. */
   readonly baseEnv: Readonly<Record<string, string | undefined>>;
-  /** Sent on every request; defaults to `clientCapabilities(inputResponder.support)`, so it matches what is answered. */
+  /**
+   * Sent on every request; defaults to `clientCapabilities` of what the responder answers this server (its
+   * config's `"roots": false` taking roots away), so that it matches what is answered.
+   */
   readonly capabilities?: JsonObject;
   /** Answers `input_required` results of tool calls; without one, such a call ends with what the server needs. */
   readonly inputResponder?: InputResponder;
@@ -103,6 +107,7 @@ function duration(ms: number): string {
 
 export function createServerOpener({ spec, deps, redact, log, onClientClosed }: OpenerDeps): ServerOpener {
   let stderrTail: () => string = () => "";
+  const responder = deps.inputResponder === undefined ? undefined : serverResponder(deps.inputResponder, spec);
 
   function createTransport(via: ServerTransport, client: () => McpClient | undefined, login: HttpAuth | undefined): Transport {
     // The HTTP transport reads from the client it serves the version in use, for messages that name none,
@@ -134,9 +139,9 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
     const client = createMcpClient({
       transport,
       clientVersion: deps.clientVersion,
-      capabilities: deps.capabilities ?? clientCapabilities(deps.inputResponder?.support),
+      capabilities: deps.capabilities ?? clientCapabilities(responder?.support),
       requestTimeoutMs: spec.timeoutMs,
-      ...(deps.inputResponder === undefined ? {} : { inputResponder: deps.inputResponder }),
+      ...(responder === undefined ? {} : { inputResponder: responder }),
       logLevel: spec.logLevel ?? DEFAULT_LOG_LEVEL,
       onLog: (params) => log.take(params),
       onWarning: (message) => deps.onWarning(`${spec.alias}: ${redact(message)}`),

@@ -2,10 +2,8 @@
 // "MUST NOT include an input request kind the client did not declare",
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr): in the chat everything is
 // asked in the terminal; without one, only what needs nobody's consent is declared.
-import { basename } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Model } from "../../kernel/index.js";
-import type { InputAskContext, InputRequest, InputResponder, InputSupport } from "../../mcp/index.js";
+import { rootsResult, type InputAskContext, type InputRequest, type InputResponder, type InputSupport } from "../../mcp/index.js";
 import type { TerminalLender } from "../terminal.js";
 import { untrustedText } from "../untrusted-text.js";
 import { findAnswer, type InputAnswers } from "./answers-file.js";
@@ -37,11 +35,6 @@ export interface CliInputResponder extends InputResponder {
 type OneAnswer = { readonly kind: "answer"; readonly value: unknown } | { readonly kind: "abandon"; readonly reason: string } | { readonly kind: "interrupted" };
 
 type AskContext = InputAskContext & { readonly server: string };
-
-/** `roots/list`: the folder mca works in, and nothing else. */
-function projectRoots(projectDir: string): { readonly roots: ReadonlyArray<{ readonly uri: string; readonly name: string }> } {
-  return { roots: [{ uri: pathToFileURL(projectDir).href, name: basename(projectDir) }] };
-}
 
 function answered(value: unknown): OneAnswer {
   return { kind: "answer", value };
@@ -77,7 +70,8 @@ export function createCliInputResponder(deps: CliInputResponderDeps): CliInputRe
     const asking: Asking = { server: context.server, tool: context.tool };
     switch (request.kind) {
       case "roots":
-        return answered(projectRoots(deps.projectDir));
+        // `roots/list` of a server whose config names none: the folder mca works in, and nothing else.
+        return answered(rootsResult([deps.projectDir]));
       case "elicit-form": {
         const prepared = fromFile(key, request, context);
         if (prepared !== undefined) return prepared;
