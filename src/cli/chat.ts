@@ -5,7 +5,7 @@
 import { CONTEXT_WINDOW_TOKENS, describeError, type ContextUse, type Redact } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
-import { runLine, SLASH_COMMANDS, type LastResult } from "./commands.js";
+import { runLine, SLASH_COMMANDS, type LastResult, type PromptCatalog } from "./commands.js";
 import { createCostTally } from "./cost.js";
 import { untrustedText } from "./untrusted-text.js";
 import { completeLine } from "./completion.js";
@@ -49,6 +49,8 @@ export interface ChatDeps {
   readonly mcpLogin?: (alias: string, print: (text: string) => void, fail: (text: string) => void, lend: TerminalLender) => Promise<number>;
   /** `/mcp reconnect <alias>`; absent when no server is mounted. */
   readonly reconnectServer?: ServerReconnect;
+  /** The servers' prompts as commands (`/mcp__<alias>__<prompt>`); absent when no server is mounted. */
+  readonly promptCommands?: PromptCatalog;
   /**
    * Given once the chat is up: where the run's warnings go from then on (a server that disconnects, its log
    * lines), so that they stand above the input line, or between the turn's lines, instead of cutting through them.
@@ -120,7 +122,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     output: deps.output,
     promptText: chalk.bold.cyan("› "),
     history: loadPromptHistory(historyFile),
-    complete: (line) => completeLine(line, { commands: SLASH_COMMANDS.map((command) => command.name), tools: offeredToolNames, projectDir: deps.projectDir }),
+    complete: (line) => completeLine(line, { commands: [...SLASH_COMMANDS, ...(deps.promptCommands?.current() ?? [])].map((command) => command.name), tools: offeredToolNames, projectDir: deps.projectDir }),
     onLine: (text) => {
       // Kept as the user wrote it, one line per prompt; a pasted multi-line prompt is not kept.
       if (text.trim() !== "") appendPromptHistory(historyFile, text.trim());
@@ -183,6 +185,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     ...(deps.switchModel === undefined ? {} : { switchModel: deps.switchModel }),
     ...(mcpLogin === undefined ? {} : { mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => mcpLogin(alias, print, fail, lendTerminal) }),
     ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
+    ...(deps.promptCommands === undefined ? {} : { promptCommands: deps.promptCommands }),
+    onTurnStart: () => renderer.thinking(),
     // A pager needs a real terminal; elsewhere /last prints.
     ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),
   };
@@ -212,7 +216,6 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     const controller = new AbortController();
     running = controller;
     interruptedByUser = false;
-    if (!text.startsWith("/")) renderer.thinking();
     runningLine = runLine(text, { ...context, signal: controller.signal }).then((outcome) => {
       running = null;
       if (ended) return;

@@ -2,7 +2,7 @@
 // commands are a table: each is a plain object, and adding one is a one-row change. The same rows serve
 // the chat, pipe mode, `-p` and the plain output of the subcommands. What a tool, a server or a file
 // supplied is printed through untrustedText.
-import { describeError, type Agent, type TurnUndo } from "../kernel/index.js";
+import { describeError, type Agent, type ToolImage, type TurnUndo } from "../kernel/index.js";
 import { toolClaims } from "./approval.js";
 import { parseCallLine, unknownToolProblem } from "./call-line.js";
 import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatusProvider } from "./mcp-servers.js";
@@ -33,6 +33,20 @@ export interface CommandContext {
   readonly mcpLogin?: (alias: string, print: (text: string) => void, fail: (text: string) => void) => Promise<number>;
   /** `/mcp reconnect <alias>`; absent when the run mounted no servers. */
   readonly reconnectServer?: ServerReconnect;
+  /** The MCP servers' prompts as commands; absent when the run mounted no servers. */
+  readonly promptCommands?: PromptCatalog;
+  /** Told as a user's turn starts (typed, or handed over by a command): the chat shows that the model is thinking. */
+  readonly onTurnStart?: () => void;
+}
+
+/** Slash commands that come and go with the servers (their prompts), listed in the background. */
+export interface PromptCatalog {
+  /** The commands listed so far. */
+  current(): readonly SlashCommand[];
+  /** The commands once every listing started so far has ended. */
+  settled(): Promise<readonly SlashCommand[]>;
+  /** Lists one server's prompts again: it came back, or said they changed. */
+  refresh(alias: string): Promise<void>;
 }
 
 export interface LastResult {
@@ -41,8 +55,16 @@ export interface LastResult {
   readonly truncated: boolean;
 }
 
-/** "failed" makes pipe mode exit 1; "exit" ends the session. */
-export type CommandOutcome = "ok" | "failed" | "exit";
+/** What a command hands the mode to run as the user's turn, exactly as if typed (an MCP prompt's messages). */
+export interface UserTurn {
+  readonly prompt: string;
+  readonly images?: readonly ToolImage[];
+}
+
+/** How a line ended: "failed" makes pipe mode exit 1; "exit" ends the session. */
+export type LineOutcome = "ok" | "failed" | "exit";
+/** A command's outcome, or a user turn for the line to run. */
+export type CommandOutcome = LineOutcome | UserTurn;
 
 export interface SlashCommand {
   readonly name: string;
@@ -66,6 +88,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       for (const line of formatColumns(SLASH_COMMANDS.map((command) => [command.usage, command.summary]), context.width)) {
         context.print(line);
       }
+      const prompts = (await context.promptCommands?.settled()) ?? [];
+      if (prompts.length > 0) context.print("\nMCP prompts");
+      for (const line of formatColumns(prompts.map((command) => [command.usage, command.summary]), context.width)) context.print(line);
       return "ok";
     },
   },
@@ -260,6 +285,7 @@ async function reconnectServer(context: CommandContext, alias: string): Promise<
   }
   const local = context.agent.tools.filter((tool) => tool.kind !== "remote");
   context.agent.setTools([...local, ...reconnected.remoteTools]);
+  await context.promptCommands?.refresh(alias);
   for (const line of formatServerStatus([reconnected.status])) context.print(line);
   return reconnected.status.state === "connected" ? "ok" : "failed";
 }
@@ -269,11 +295,12 @@ export function findSlashCommand(name: string, commands: readonly SlashCommand[]
 }
 
 /** Never rejects: a bug surfacing as an exception is reported and the line counts as failed. */
-export async function runLine(line: string, context: CommandContext): Promise<CommandOutcome> {
+export async function runLine(line: string, context: CommandContext): Promise<LineOutcome> {
   const text = line.trim();
   if (text === "") return "ok";
   try {
-    return text.startsWith("/") ? await runSlashCommand(text, context) : await runPrompt(text, context);
+    const outcome = text.startsWith("/") ? await runSlashCommand(text, context) : { prompt: text };
+    return typeof outcome === "string" ? outcome : await runTurn(outcome, context);
   } catch (error) {
     context.warn(`error: ${untrustedText(describeError(error))}`);
     return "failed";
@@ -283,7 +310,8 @@ export async function runLine(line: string, context: CommandContext): Promise<Co
 async function runSlashCommand(text: string, context: CommandContext): Promise<CommandOutcome> {
   const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text);
   const name = match?.[1] ?? "";
-  const command = findSlashCommand(name);
+  // A server's prompt may still be listed: only a name no built-in command has waits for the listings.
+  const command = findSlashCommand(name) ?? findSlashCommand(name, (await context.promptCommands?.settled()) ?? []);
   if (command === undefined) {
     context.warn(`unknown command /${name} (try /help)`);
     return "failed";
@@ -291,9 +319,10 @@ async function runSlashCommand(text: string, context: CommandContext): Promise<C
   return command.run(context, match?.[2] ?? "");
 }
 
-/** A prompt succeeds when its turn ends normally: aborted, limited or failed turns count as failed. */
-async function runPrompt(text: string, context: CommandContext): Promise<CommandOutcome> {
-  return (await context.agent.prompt(text, context.signal)) === "done" ? "ok" : "failed";
+/** A turn succeeds when it ends normally: aborted, limited or failed turns count as failed. */
+async function runTurn(turn: UserTurn, context: CommandContext): Promise<LineOutcome> {
+  context.onTurnStart?.();
+  return (await context.agent.prompt(turn.prompt, context.signal, turn.images)) === "done" ? "ok" : "failed";
 }
 
 const COLUMN_GAP = "  ";

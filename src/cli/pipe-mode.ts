@@ -1,7 +1,7 @@
 // Pipe mode (stdin is not a terminal) and `-p`: each line is a slash command or a prompt, run in
 // order; plain text out; the exit status says whether any line failed.
 import { createApproverWithoutTerminal } from "./approval.js";
-import { runLine } from "./commands.js";
+import { runLine, type PromptCatalog } from "./commands.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createJsonCollector, createStreamJsonRenderer, type OutputFormat } from "./headless-output.js";
 import { createPlainRenderer } from "./render.js";
@@ -21,6 +21,8 @@ export interface PipeModeDeps {
   readonly outputFormat?: OutputFormat;
   /** `/mcp reconnect <alias>`; absent when no server is mounted. */
   readonly reconnectServer?: ServerReconnect;
+  /** The servers' prompts as commands (`/mcp__<alias>__<prompt>`); absent when no server is mounted. */
+  readonly promptCommands?: PromptCatalog;
 }
 
 export const PIPE_OK_EXIT_CODE = 0;
@@ -43,6 +45,7 @@ export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
     warn: (text: string) => err(`${text}\n`),
     signal,
     ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
+    ...(deps.promptCommands === undefined ? {} : { promptCommands: deps.promptCommands }),
   };
   let failed = false;
   for await (const line of deps.lines) {

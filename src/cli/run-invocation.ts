@@ -225,6 +225,7 @@ async function startSession(runtime: Runtime, invocation: ModeInvocation, mounte
     sessionId,
     statuses: mounted.statuses,
     ...(mounted.reconnectServer === undefined ? {} : { reconnectServer: mounted.reconnectServer }),
+    ...(mounted.servers === undefined ? {} : { promptSources: mounted.servers.connections }),
     mcpLogin: (alias, print, fail, lend) => runMcpLogin({ config, env: runtime.env, out: print, err: fail, interactive: true, addSecret: runtime.addSecret, lend }, alias),
     switchModel: setup.switchModel,
     modelName: () => setup.model.name,

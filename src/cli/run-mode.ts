@@ -2,7 +2,9 @@
 // line by line without a terminal, or the chat on one. Each stops when the runtime's interrupt is aborted.
 import { createInterface } from "node:readline";
 import { isatty } from "node:tty";
+import type { PromptSource } from "../mcp/index.js";
 import type { ProjectState, SessionMode } from "../session/index.js";
+import type { PromptCatalog } from "./commands.js";
 import type { CliInputResponder } from "./input/responder.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import type { Invocation } from "./program.js";
@@ -25,6 +27,8 @@ export interface ModeSetup {
   readonly statuses: ServerStatusProvider;
   /** `/mcp reconnect <alias>`; absent when no server is mounted, and /mcp reconnect says so. */
   readonly reconnectServer?: ServerReconnect;
+  /** The mounted servers, whose prompts a session offers as slash commands. */
+  readonly promptSources?: readonly PromptSource[];
   /** `/mcp login <alias>` in the chat. */
   readonly mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void, lend: TerminalLender) => Promise<number>;
   readonly switchModel: (name: string) => Promise<string | Error>;
@@ -43,64 +47,89 @@ export function sessionMode(invocation: ModeInvocation): SessionMode {
   return stdinIsTerminal() ? "chat" : "pipe";
 }
 
+/** What every mode without a terminal is given. */
+function modeDeps(runtime: Runtime, setup: ModeSetup) {
+  return { makeAgent: setup.makeAgent, servers: setup.statuses, out: runtime.writeOut, err: runtime.writeErr, signal: runtime.interrupt };
+}
+
 export async function runMode(runtime: Runtime, invocation: ModeInvocation, setup: ModeSetup): Promise<number> {
-  const { makeAgent, sessionId } = setup;
-  const reconnecting = setup.reconnectServer === undefined ? {} : { reconnectServer: setup.reconnectServer };
-  const modeDeps = { makeAgent, servers: setup.statuses, out: runtime.writeOut, err: runtime.writeErr, signal: runtime.interrupt };
   switch (invocation.kind) {
     case "tools": {
       const { runToolsCommand } = await import("./subcommands.js");
-      return runToolsCommand(modeDeps, invocation.json);
+      return runToolsCommand(modeDeps(runtime, setup), invocation.json);
     }
     case "call": {
       const { runCallCommand } = await import("./subcommands.js");
-      return runCallCommand(modeDeps, invocation.tool, invocation.args, invocation.json);
+      return runCallCommand(modeDeps(runtime, setup), invocation.tool, invocation.args, invocation.json);
     }
     case "session": {
-      const { runPipeMode } = await import("./pipe-mode.js");
-      const continueWith = `mca --resume ${sessionId} continues it`;
-      if (invocation.print !== undefined || !stdinIsTerminal()) {
-        // One line on stderr, so that stdout stays the answer alone.
-        runtime.warn(`mca: session ${sessionId} (${continueWith})`);
-        return runPipeMode({
-          ...modeDeps,
-          lines: invocation.print === undefined ? stdinLines(runtime.interrupt) : [invocation.print],
-          outputFormat: invocation.outputFormat,
-          ...reconnecting,
-        });
+      // Listed while the session runs; a listing still running when it ends stops without a word.
+      const listing = new AbortController();
+      try {
+        return await runSession(runtime, invocation, setup, await promptCatalog(runtime, setup, listing.signal));
+      } finally {
+        listing.abort();
       }
-      const { runChat } = await import("./chat.js");
-      const code = await runChat({
-        makeAgent,
-        servers: setup.statuses,
-        input: process.stdin,
-        output: process.stdout,
-        errorOutput: process.stderr,
-        color: (runtime.env.NO_COLOR ?? "") === "" && process.stdout.isTTY,
-        banner: setup.banner,
-        nowMs: Date.now,
-        signal: runtime.interrupt,
-        onTerminal: (lend) => setup.inputResponder.attachTerminal(lend),
-        projectDir: setup.projectDir,
-        state: setup.state,
-        env: runtime.env,
-        mcpLogin: setup.mcpLogin,
-        ...reconnecting,
-        switchModel: setup.switchModel,
-        modelName: setup.modelName,
-        sessionId,
-        redact: runtime.redact,
-        onNotices: runtime.showWarningsIn,
-      });
-      runtime.showWarningsIn(null);
-      runtime.writeOut(`session ${sessionId} · ${continueWith}\n`);
-      return code;
     }
     default: {
       const unknown: never = invocation;
       throw new Error(`unhandled invocation ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/** The servers' prompts as commands, listed in the background so that the session starts as soon; none without servers. */
+async function promptCatalog(runtime: Runtime, setup: ModeSetup, signal: AbortSignal): Promise<{ promptCommands?: PromptCatalog }> {
+  const sources = setup.promptSources ?? [];
+  if (sources.length === 0) return {};
+  const { createPromptCatalog } = await import("./prompt-commands.js");
+  return { promptCommands: createPromptCatalog(sources, { warn: runtime.warn, signal }) };
+}
+
+/** Pipe mode and `-p` without a terminal, else the chat. */
+async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, { kind: "session" }>, setup: ModeSetup, prompts: { promptCommands?: PromptCatalog }): Promise<number> {
+  const { makeAgent, sessionId } = setup;
+  const reconnecting = setup.reconnectServer === undefined ? {} : { reconnectServer: setup.reconnectServer };
+  const { runPipeMode } = await import("./pipe-mode.js");
+  const continueWith = `mca --resume ${sessionId} continues it`;
+  if (invocation.print !== undefined || !stdinIsTerminal()) {
+    // One line on stderr, so that stdout stays the answer alone.
+    runtime.warn(`mca: session ${sessionId} (${continueWith})`);
+    return runPipeMode({
+      ...modeDeps(runtime, setup),
+      lines: invocation.print === undefined ? stdinLines(runtime.interrupt) : [invocation.print],
+      outputFormat: invocation.outputFormat,
+      ...reconnecting,
+      ...prompts,
+    });
+  }
+  const { runChat } = await import("./chat.js");
+  const code = await runChat({
+    makeAgent,
+    servers: setup.statuses,
+    input: process.stdin,
+    output: process.stdout,
+    errorOutput: process.stderr,
+    color: (runtime.env.NO_COLOR ?? "") === "" && process.stdout.isTTY,
+    banner: setup.banner,
+    nowMs: Date.now,
+    signal: runtime.interrupt,
+    onTerminal: (lend) => setup.inputResponder.attachTerminal(lend),
+    projectDir: setup.projectDir,
+    state: setup.state,
+    env: runtime.env,
+    mcpLogin: setup.mcpLogin,
+    ...reconnecting,
+    ...prompts,
+    switchModel: setup.switchModel,
+    modelName: setup.modelName,
+    sessionId,
+    redact: runtime.redact,
+    onNotices: runtime.showWarningsIn,
+  });
+  runtime.showWarningsIn(null);
+  runtime.writeOut(`session ${sessionId} · ${continueWith}\n`);
+  return code;
 }
 
 /** Standard input line by line; an interrupt ends it, so pipe mode stops even while waiting for input. */

@@ -1,0 +1,180 @@
+// The MCP servers' prompts as slash commands, `/mcp__<alias>__<prompt> [args]`, named as remote tools are
+// (sanitised, hash-suffixed on a collision): listed in the background at start and again when a server comes
+// back or says its prompts changed. A command's arguments go by position or as `name=value`; its prompt's
+// messages become the user's turn. Whatever a server wrote is shown through untrustedText.
+import { describeError } from "../kernel/index.js";
+import { buildNamespace, getPrompt, listPrompts, McpError, offersPrompts, type PromptArgument, type PromptInfo, type PromptSource } from "../mcp/index.js";
+import type { CommandOutcome, PromptCatalog, SlashCommand } from "./commands.js";
+import { untrustedText } from "./untrusted-text.js";
+
+/** A word of a command's arguments: its value, and its name when it was written `name=value`. */
+interface Word {
+  readonly value: string;
+  readonly name?: string;
+}
+
+/**
+ * The words of an argument text, split at whitespace outside quotes. `"…"` and `'…'` keep spaces (inside
+ * double quotes `\"` and `\\` stand for `"` and `\`); an `=` before any quote makes the text before it the name.
+ */
+function splitWords(argText: string): Word[] | Error {
+  const words: Word[] = [];
+  let word: { value: string; name?: string; quoted: boolean } | undefined;
+  let quote: '"' | "'" | undefined;
+  for (let index = 0; index < argText.length; index += 1) {
+    const char = argText[index] ?? "";
+    if (quote === undefined && /\s/u.test(char)) {
+      if (word !== undefined) words.push(word.name === undefined ? { value: word.value } : { value: word.value, name: word.name });
+      word = undefined;
+      continue;
+    }
+    word ??= { value: "", quoted: false };
+    if (quote === undefined && (char === '"' || char === "'")) {
+      quote = char;
+      word.quoted = true;
+    } else if (char === quote) {
+      quote = undefined;
+    } else if (quote === '"' && char === "\\" && (argText[index + 1] === '"' || argText[index + 1] === "\\")) {
+      index += 1;
+      word.value += argText[index] ?? "";
+    } else if (quote === undefined && char === "=" && word.name === undefined && !word.quoted && word.value !== "") {
+      word.name = word.value;
+      word.value = "";
+    } else {
+      word.value += char;
+    }
+  }
+  if (quote !== undefined) return new Error(`a ${quote} quote is not closed`);
+  if (word !== undefined) words.push(word.name === undefined ? { value: word.value } : { value: word.value, name: word.name });
+  return words;
+}
+
+const quotedNames = (args: readonly PromptArgument[]): string => args.map((arg) => JSON.stringify(arg.name)).join(", ");
+
+/**
+ * A command's argument text read against the prompt's declared arguments: positional values fill them in
+ * their declared order, `name=value` fills the one named. An unknown name, a value given twice, one too
+ * many, or a required argument left out is an Error naming it.
+ */
+export function parsePromptArguments(argText: string, declared: readonly PromptArgument[]): Record<string, string> | Error {
+  const words = splitWords(argText);
+  if (words instanceof Error) return words;
+  const values = new Map<string, string>();
+  const give = (name: string, value: string): Error | undefined => {
+    if (values.has(name)) return new Error(`the argument ${JSON.stringify(name)} is given twice`);
+    values.set(name, value);
+    return undefined;
+  };
+  const positional = words.filter((word) => word.name === undefined);
+  if (positional.length > declared.length) return new Error(`it takes ${declared.length === 0 ? "no arguments" : `at most ${declared.length}`}, and ${positional.length} were given`);
+  for (const { name, value } of words) {
+    if (name === undefined) continue;
+    if (!declared.some((arg) => arg.name === name)) {
+      const known = declared.length === 0 ? "it takes no arguments" : `its arguments: ${quotedNames(declared)}`;
+      return new Error(`no argument named ${JSON.stringify(name)}; ${known}`);
+    }
+    const twice = give(name, value);
+    if (twice !== undefined) return twice;
+  }
+  for (const [index, { value }] of positional.entries()) {
+    const twice = give(declared[index]?.name ?? "", value);
+    if (twice !== undefined) return twice;
+  }
+  const missing = declared.filter((arg) => arg.required && !values.has(arg.name));
+  if (missing.length > 0) return new Error(`missing the required argument${missing.length === 1 ? "" : "s"} ${quotedNames(missing)}`);
+  // In the declared order, whatever order they were written in.
+  return Object.fromEntries(declared.flatMap((arg) => (values.has(arg.name) ? [[arg.name, values.get(arg.name) ?? ""]] : [])));
+}
+
+/** `/mcp__everything__args-prompt <city> [state]`: required arguments in angle brackets, optional ones in square. */
+export function promptUsage(command: string, declared: readonly PromptArgument[]): string {
+  const args = declared.map((arg) => (arg.required ? `<${arg.name}>` : `[${arg.name}]`));
+  return [`/${command}`, ...args].join(" ");
+}
+
+/** One prompt as a slash command; its outcome hands the prompt's messages to the mode as the user's turn. */
+function promptCommand(source: PromptSource, prompt: PromptInfo, command: string): SlashCommand {
+  const usage = promptUsage(command, prompt.arguments);
+  const about = (prompt.description ?? prompt.title ?? "").split("\n")[0] ?? "";
+  return {
+    name: command,
+    usage,
+    summary: `${about === "" ? "" : `${about} `}(MCP server "${source.alias}")`,
+    async run(context, argText): Promise<CommandOutcome> {
+      const args = parsePromptArguments(argText, prompt.arguments);
+      if (args instanceof Error) {
+        context.warn(untrustedText(`/${command}: ${args.message}; usage: ${usage}`));
+        return "failed";
+      }
+      const turn = await getPrompt(source, prompt.name, args, { signal: context.signal });
+      if (turn instanceof McpError) {
+        context.warn(untrustedText(`/${command}: MCP server "${source.alias}": ${turn.message}`));
+        return "failed";
+      }
+      return turn.images.length === 0 ? { prompt: turn.text } : { prompt: turn.text, images: turn.images };
+    },
+  };
+}
+
+export interface PromptCatalogOptions {
+  /** One line per problem: a prompt dropped from a listing, a listing that failed. */
+  readonly warn: (text: string) => void;
+  /** Aborted when the mode ends: a listing still running stops, and says nothing. */
+  readonly signal: AbortSignal;
+}
+
+/** Starts listing every server's prompts at once, in the background; the commands are there as each listing ends. */
+export function createPromptCatalog(sources: readonly PromptSource[], options: PromptCatalogOptions): PromptCatalog {
+  const { warn, signal } = options;
+  const bySource = new Map(sources.map((source) => [source.alias, source]));
+  const listed = new Map<string, readonly PromptInfo[]>();
+  /** Per server, the newest listing: an older one that ends later is not the server's list. */
+  const newest = new Map<string, Promise<void>>();
+  let commands: readonly SlashCommand[] = [];
+
+  const rebuild = (): void => {
+    const prompts = new Map([...listed].map(([alias, infos]) => [alias, new Map(infos.map((info) => [info.name, info]))]));
+    const namespace = buildNamespace([...listed].flatMap(([alias, infos]) => infos.map((info) => ({ alias, tool: info.name }))));
+    commands = namespace.entries().flatMap(({ alias, tool, flatName }) => {
+      const source = bySource.get(alias);
+      const prompt = prompts.get(alias)?.get(tool);
+      return source === undefined || prompt === undefined ? [] : [promptCommand(source, prompt, flatName)];
+    });
+  };
+
+  const list = async (source: PromptSource): Promise<readonly PromptInfo[]> => {
+    if (!offersPrompts(source)) return [];
+    // Never rejects: it runs in the background, where nothing would catch it.
+    const prompts = await listPrompts(source, (message) => warn(untrustedText(`mcp: ${source.alias}: ${message}`)), { signal }).catch((error: unknown) => new Error(describeError(error)));
+    if (!(prompts instanceof Error)) return prompts;
+    if (!signal.aborted) warn(untrustedText(`mcp: ${source.alias}: its prompts are not offered as commands: ${prompts.message}`));
+    return [];
+  };
+
+  const refresh = (alias: string): Promise<void> => {
+    const source = bySource.get(alias);
+    if (source === undefined || signal.aborted) return Promise.resolve();
+    const done: Promise<void> = list(source).then((prompts) => {
+      if (newest.get(alias) !== done) return;
+      listed.set(alias, prompts);
+      rebuild();
+    });
+    newest.set(alias, done);
+    return done;
+  };
+
+  for (const source of sources) void refresh(source.alias);
+  return {
+    current: () => commands,
+    settled: async () => {
+      // A refresh may start while the listings run: wait until none is newer than those waited for.
+      let running: Promise<void>[];
+      do {
+        running = [...newest.values()];
+        await Promise.all(running);
+      } while ([...newest.values()].some((listing) => !running.includes(listing)));
+      return commands;
+    },
+    refresh,
+  };
+}
