@@ -98,6 +98,21 @@ describe("createPeer", () => {
     expect(await next).toEqual({ fresh: true });
   });
 
+  it("never times out a request without a deadline, while others about it still time out at theirs", async () => {
+    const { transport, peer } = await startedPeer({}, { requestTimeoutMs: 5 });
+    const ids: number[] = [];
+    const listen = peer.request("subscriptions/listen", {}, { noDeadline: true, onSent: (id) => ids.push(id) });
+    const call = await rejection(peer.request("tools/call", {}));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    transport.deliver({ jsonrpc: "2.0", id: 1, result: { resultType: "complete" } });
+    expect({ ids, listen: await listen, call: call.kind, cancelled: transport.notifications() }).toEqual({
+      ids: [1],
+      listen: { resultType: "complete" },
+      call: "timeout",
+      cancelled: [cancelled(2, "timed out after 5 ms")],
+    });
+  });
+
   it("times out each request at its own deadline, whatever order they were sent in", async () => {
     const { transport, peer } = await startedPeer();
     const timedOut: string[] = [];
@@ -259,6 +274,23 @@ describe("createPeer answering the server", () => {
   });
 });
 
+describe("createPeer closing", () => {
+  it("drops a server's request that arrives as it closes, and an answer that can no longer go out, without a warning", async () => {
+    let ready: (answer: { result: JsonObject }) => void = () => undefined;
+    const later = new Promise<{ result: JsonObject }>((resolve) => {
+      ready = resolve;
+    });
+    const { transport, peer, warnings } = await startedPeer({}, { onRequest: () => later });
+    transport.deliver({ jsonrpc: "2.0", id: "s-1", method: "roots/list", params: {} });
+    await peer.close();
+    transport.deliver({ jsonrpc: "2.0", id: "s-2", method: "roots/list", params: {} });
+    ready({ result: { roots: [] } });
+    await later;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect({ warnings, sent: transport.sent }).toEqual({ warnings: [], sent: [] });
+  });
+});
+
 describe("createPeer.notify", () => {
   it("sends a notification without an id, with params only when given", async () => {
     const { transport, peer } = await startedPeer();
@@ -320,6 +352,20 @@ describe("createNotificationRouter", () => {
     router.attach({ progressToken: "mca-1", wantsLogs: true }, call.listener);
     router.route(listChanged);
     expect([call.seen, everyone.seen]).toEqual([[], [listChanged]]);
+  });
+
+  it("sends a subscription's notifications, which name its request id, to it alone, and drops those of one that is over", () => {
+    const everyone = recorder();
+    const subscription = recorder();
+    const router = createNotificationRouter(everyone.listener);
+    const ofListen = (id: unknown): JsonRpcNotification => ({ ...listChanged, params: { _meta: { "io.modelcontextprotocol/subscriptionId": id } } });
+    const detach = router.attachListen(4, subscription.listener);
+    router.route(ofListen(4));
+    router.route(ofListen(5));
+    detach();
+    router.route(ofListen(4));
+    router.route(listChanged);
+    expect([subscription.seen, everyone.seen]).toEqual([[ofListen(4)], [listChanged]]);
   });
 
   it("stops sending a call's progress once it is detached", () => {

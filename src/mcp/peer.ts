@@ -5,6 +5,7 @@ import { describeError } from "../kernel/index.js";
 import {
   asMcpError,
   CANCELLED_NOTIFICATION,
+  isJsonObject,
   McpError,
   type JsonObject,
   type JsonRpcErrorObject,
@@ -33,7 +34,14 @@ export type ServerRequestAnswer = { readonly result: JsonObject } | { readonly e
 
 export interface PeerRequestOptions {
   readonly timeoutMs?: number;
+  /**
+   * No deadline at all (`timeoutMs` is then ignored): a `subscriptions/listen` request lasts until either
+   * side ends it. Its caller ends it by `signal`, or the connection's end does.
+   */
+  readonly noDeadline?: boolean;
   readonly signal?: AbortSignal;
+  /** Hears the id the request goes out under, before it is sent: a subscription's notifications name it. */
+  readonly onSent?: (id: number) => void;
 }
 
 /** What one request of the client may ask for besides its deadline and abort. */
@@ -78,9 +86,10 @@ export function createPeer(options: PeerOptions): Peer {
   let closing: Promise<void> | undefined;
   // One timer for every deadline: armed for the earliest, it gives up on whatever is due when it fires and
   // re-arms for the next. A request that settles leaves it alone; it holds the process open only while
-  // something is pending.
+  // something with a deadline is pending (a subscription without one never keeps it).
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
+  let timed = 0;
 
   function arm(deadline: number): void {
     if (deadline >= timerAt) return;
@@ -106,14 +115,16 @@ export function createPeer(options: PeerOptions): Peer {
   }
 
   function track(id: number, waiter: Waiter): void {
-    if (pending.size === 0) timer?.ref();
     pending.set(id, waiter);
+    // No timer for a request without a deadline: setTimeout would read Infinity as 1 ms.
+    if (waiter.deadline === Number.POSITIVE_INFINITY) return;
+    if ((timed += 1) === 1) timer?.ref();
     arm(waiter.deadline);
   }
 
   function untrack(id: number, waiter: Waiter): void {
     pending.delete(id);
-    if (pending.size === 0) timer?.unref();
+    if (waiter.deadline !== Number.POSITIVE_INFINITY && (timed -= 1) === 0) timer?.unref();
     if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener("abort", waiter.onAbort);
   }
 
@@ -147,6 +158,7 @@ export function createPeer(options: PeerOptions): Peer {
     clearTimeout(timer);
     timer = undefined;
     timerAt = Number.POSITIVE_INFINITY;
+    timed = 0;
     const waiters = [...pending];
     pending.clear();
     for (const [id, waiter] of waiters) {
@@ -156,6 +168,9 @@ export function createPeer(options: PeerOptions): Peer {
   }
 
   function onMessage(message: JsonRpcMessage): void {
+    // Once the connection is over nothing can be answered and nobody waits: what still arrives while the
+    // transport shuts down (a server's roots/list as mca closes) is dropped without a word.
+    if (deadReason) return;
     if ("method" in message) {
       if ("id" in message) answer(message);
       else options.onNotification(message);
@@ -194,11 +209,16 @@ export function createPeer(options: PeerOptions): Peer {
       options.onWarning?.(`ignoring a request from the server (${request.method})`);
       return;
     }
-    const cannotAnswer = (error: unknown): void => options.onWarning?.(`could not answer ${request.method}: ${describeError(error)}`);
-    const send = (settled: ServerRequestAnswer): Promise<void> =>
-      transport.send(
+    // An answer that could not go out because the connection ended meanwhile is no news: the session is closing.
+    const cannotAnswer = (error: unknown): void => {
+      if (!deadReason) options.onWarning?.(`could not answer ${request.method}: ${describeError(error)}`);
+    };
+    const send = async (settled: ServerRequestAnswer): Promise<void> => {
+      if (deadReason) return;
+      await transport.send(
         "result" in settled ? { jsonrpc: "2.0", id: request.id, result: settled.result } : { jsonrpc: "2.0", id: request.id, error: settled.error },
       );
+    };
     // A ready answer (ping) goes out at once; one that takes a while (the user is asked) lets other messages flow meanwhile.
     if (reply instanceof Promise) reply.then(send).catch(cannotAnswer);
     else send(reply).catch(cannotAnswer);
@@ -232,14 +252,16 @@ export function createPeer(options: PeerOptions): Peer {
     if (signal?.aborted) return Promise.reject(new McpError("aborted", `${method} was aborted`, { server }));
     const id = nextId++;
     const timeoutMs = requestOptions.timeoutMs ?? options.requestTimeoutMs;
+    const deadline = requestOptions.noDeadline === true ? Number.POSITIVE_INFINITY : performance.now() + timeoutMs;
     return new Promise<JsonObject>((resolve, reject) => {
       const stop = transport.cancellation === "close-stream" ? new AbortController() : undefined;
-      const waiter: Waiter = { method, timeoutMs, deadline: performance.now() + timeoutMs, resolve, reject, signal, onAbort: undefined, stop };
+      const waiter: Waiter = { method, timeoutMs, deadline, resolve, reject, signal, onAbort: undefined, stop };
       track(id, waiter);
       if (signal !== undefined) {
         waiter.onAbort = () => giveUp(id, new McpError("aborted", `${method} was aborted`, { server }), "aborted by the client");
         signal.addEventListener("abort", waiter.onAbort, { once: true });
       }
+      requestOptions.onSent?.(id);
       transport.send({ jsonrpc: "2.0", id, method, params }, stop?.signal).catch((error: unknown) => {
         fail(id, asMcpError(error, "broken", server, method));
       });
@@ -281,12 +303,23 @@ export interface CallSubscription {
 export interface NotificationRouter {
   /** Routes this call's notifications to `listener` until the returned function is called. */
   attach(subscription: CallSubscription, listener: NotificationListener): () => void;
+  /** Routes the notifications of the subscriptions/listen request sent as `requestId` to `listener` until the returned function is called. */
+  attachListen(requestId: JsonRpcId, listener: NotificationListener): () => void;
   route(notification: JsonRpcNotification): void;
+}
+
+/** 2026-07-28: a notification of a subscription names the subscriptions/listen request's id here, in `_meta`. */
+const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";
+
+function subscriptionIdOf(notification: JsonRpcNotification): unknown {
+  const meta = notification.params?._meta;
+  return isJsonObject(meta) ? meta[SUBSCRIPTION_ID_KEY] : undefined;
 }
 
 export function createNotificationRouter(fallback: NotificationListener = () => undefined): NotificationRouter {
   const byToken = new Map<string | number, NotificationListener>();
   const logListeners = new Set<NotificationListener>();
+  const bySubscription = new Map<JsonRpcId, NotificationListener>();
 
   function attach(subscription: CallSubscription, listener: NotificationListener): () => void {
     // A wrapper per attachment, so the same listener attached twice is detached once per call.
@@ -300,7 +333,21 @@ export function createNotificationRouter(fallback: NotificationListener = () => 
     };
   }
 
+  function attachListen(requestId: JsonRpcId, listener: NotificationListener): () => void {
+    const own: NotificationListener = (notification) => listener(notification);
+    bySubscription.set(requestId, own);
+    return () => {
+      if (bySubscription.get(requestId) === own) bySubscription.delete(requestId);
+    };
+  }
+
   function route(notification: JsonRpcNotification): void {
+    const subscriptionId = subscriptionIdOf(notification);
+    if (subscriptionId !== undefined) {
+      // One for a subscription that is over (a race with its end) is no one's: dropped.
+      if (typeof subscriptionId === "string" || typeof subscriptionId === "number") bySubscription.get(subscriptionId)?.(notification);
+      return;
+    }
     if (notification.method === "notifications/progress") {
       const token = notification.params?.progressToken;
       const listener = typeof token === "string" || typeof token === "number" ? byToken.get(token) : undefined;
@@ -314,5 +361,5 @@ export function createNotificationRouter(fallback: NotificationListener = () => 
     fallback(notification);
   }
 
-  return { attach, route };
+  return { attach, attachListen, route };
 }
