@@ -390,3 +390,73 @@ describe("createMcpClient over stdio", () => {
     expect(await rejection(client.listTools())).toBe(error);
   });
 });
+
+describe("createMcpClient.watchLists", () => {
+  const discovered = (capabilities: JsonObject): ScriptedReply => ({
+    result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities, serverInfo: { name: "notes", version: "1" }, ttlMs: 0, cacheScope: "public" },
+  });
+  const ofSubscription = (method: string, id: unknown, params: JsonObject = {}): JsonRpcNotification => ({
+    jsonrpc: "2.0",
+    method,
+    params: { ...params, _meta: { "io.modelcontextprotocol/subscriptionId": id } },
+  });
+
+  async function modernClient(capabilities: JsonObject) {
+    const transport = createInMemoryTransport({ label: "notes", answer: (request) => (request.method === "server/discover" ? discovered(capabilities) : "silent") });
+    const client = createMcpClient({ transport, clientVersion: "9.9.9", requestTimeoutMs: 5 });
+    await client.start();
+    await client.discover();
+    const changes: string[] = [];
+    client.watchLists((kind) => void changes.push(kind));
+    return { client, transport, changes };
+  }
+
+  it("opens one subscriptions/listen for the kinds the server says change, without a deadline, and hears its notifications alone", async () => {
+    const { client, transport, changes } = await modernClient({ tools: { listChanged: true }, prompts: {}, resources: { listChanged: true } });
+    const listen = transport.requests().find((request) => request.method === "subscriptions/listen");
+    transport.deliver(ofSubscription("notifications/subscriptions/acknowledged", listen?.id, { notifications: { toolsListChanged: true } }));
+    transport.deliver(ofSubscription("notifications/tools/list_changed", listen?.id));
+    transport.deliver(ofSubscription("notifications/resources/list_changed", 99));
+    transport.deliver({ jsonrpc: "2.0", method: "notifications/prompts/list_changed" });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect({ params: listen?.params, changes, cancelled: transport.notifications() }).toEqual({
+      params: { notifications: { toolsListChanged: true, resourcesListChanged: true }, _meta: META },
+      changes: ["tools"],
+      cancelled: [],
+    });
+    await client.close();
+  });
+
+  it("ends the subscription with notifications/cancelled as it closes, before the transport closes", async () => {
+    const { client, transport } = await modernClient({ tools: { listChanged: true } });
+    const closesBefore = transport.closeCalls();
+    await client.close();
+    expect({ closesBefore, last: transport.sent.at(-1), closes: transport.closeCalls() }).toEqual({
+      closesBefore: 0,
+      last: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "aborted by the client" } },
+      closes: 1,
+    });
+  });
+
+  it("opens nothing for a server that declares no list as changing", async () => {
+    const { client, transport } = await modernClient({ tools: {} });
+    expect(transport.requests().map((request) => request.method)).toEqual(["server/discover"]);
+    await client.close();
+  });
+
+  it("hears a legacy server's list_changed notifications, which need no subscription", async () => {
+    const transport = createInMemoryTransport({
+      label: "old",
+      answer: () => ({ result: { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: { name: "old", version: "1" } } }),
+    });
+    const client = createMcpClient({ transport, clientVersion: "9.9.9" });
+    await client.start();
+    await client.initializeLegacy();
+    const changes: string[] = [];
+    client.watchLists((kind) => void changes.push(kind));
+    transport.deliver({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    transport.deliver({ jsonrpc: "2.0", method: "notifications/prompts/list_changed" });
+    expect({ changes, methods: transport.requests().map((request) => request.method) }).toEqual({ changes: ["tools", "prompts"], methods: ["initialize"] });
+    await client.close();
+  });
+});

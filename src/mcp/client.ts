@@ -10,6 +10,7 @@ import { createParamHeaderTable, type ParamHeader } from "./http/headers.js";
 import type { InputResponder } from "./input.js";
 import { isJsonObject, McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type JsonRpcRequest, type Transport } from "./jsonrpc.js";
 import { answerLegacyServerRequest, createLegacyLifecycle, type LegacyServerInfo } from "./legacy-lifecycle.js";
+import { changingLists, LISTEN_METHOD, listChangedKind, openListSubscription, type ListKind, type ListSubscription } from "./list-changes.js";
 import { createNotificationRouter, createPeer, type NotificationListener, type RequestOptions } from "./peer.js";
 import type { LogLevel } from "./server-log.js";
 import { listServerTools, type RemoteToolInfo } from "./tool-list.js";
@@ -89,6 +90,12 @@ export interface McpClient {
   headerParams(request: JsonRpcRequest): readonly ParamHeader[];
   /** Any other request (resources/list, resources/read, prompts/get…): the raw result object. */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /**
+   * Tells `onChange` each time one of the server's lists changes, from now until close(): a legacy server's
+   * `notifications/<kind>/list_changed`; for a 2026-07-28 server, one subscriptions/listen for the kinds its
+   * capabilities say may change (none: nothing is opened).
+   */
+  watchLists(onChange: (kind: ListKind) => void): void;
 }
 
 export interface RequestMetaInput {
@@ -142,6 +149,9 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   let closing: Promise<void> | undefined;
   /** The server's own description, from the answer that settled its era. */
   let described: { readonly capabilities: JsonObject; readonly instructions?: string } = { capabilities: {} };
+  /** Who hears a legacy server's list changes, and the subscriptions open on a modern one: all ended by close(). */
+  const listWatchers = new Set<(kind: ListKind) => void>();
+  const subscriptions = new Set<ListSubscription>();
 
   function useVersion(version: string): void {
     if (version === protocolVersion) return;
@@ -155,7 +165,10 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     onNotification: (notification) => {
       try {
         if (notification.method === "notifications/message") options.onLog?.(notification.params);
-        router.route(notification);
+        // A legacy server's list changes come by themselves; a modern one's only on a subscription (routed).
+        const changed = era === "legacy" ? listChangedKind(notification) : undefined;
+        if (changed === undefined) router.route(notification);
+        else for (const watcher of listWatchers) watcher(changed);
       } catch (error) {
         warn(`a notification listener failed: ${describeError(error)}`);
       }
@@ -290,10 +303,41 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     return outcome;
   }
 
+  /** One subscriptions/listen: no deadline, and its notifications (they name its id) routed to `onNotification`. */
+  function listen(params: JsonObject, onNotification: NotificationListener, signal: AbortSignal): Promise<JsonObject> {
+    let detach: (() => void) | undefined;
+    const onSent = (id: number): void => {
+      detach?.();
+      detach = router.attachListen(id, onNotification);
+    };
+    const send = (): Promise<JsonObject> => peer.request(LISTEN_METHOD, withMeta(params, undefined, undefined), { noDeadline: true, signal, onSent });
+    return retryOnOtherVersion(send).finally(() => detach?.());
+  }
+
+  function watchLists(onChange: (kind: ListKind) => void): void {
+    if (closing !== undefined) return;
+    if (era === "legacy") return void listWatchers.add(onChange);
+    const kinds = changingLists(described.capabilities);
+    if (kinds.length === 0) return;
+    const subscription = openListSubscription(kinds, { listen, onChange, warn });
+    subscriptions.add(subscription);
+    void subscription.ended.then(() => subscriptions.delete(subscription));
+  }
+
+  /** Subscriptions end first, while the connection can still say so (stdio: `notifications/cancelled`). */
+  function close(): Promise<void> {
+    closing ??= (() => {
+      listWatchers.clear();
+      for (const subscription of subscriptions) subscription.close();
+      return peer.close();
+    })();
+    return closing;
+  }
+
   return {
     server,
     start: () => peer.start(),
-    close: () => (closing ??= peer.close()),
+    close,
     protocolVersion: () => protocolVersion,
     discover,
     adoptModern,
@@ -305,5 +349,6 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     sessionRenewals: () => legacy.sessionRenewals(),
     headerParams: (request) => (request.method === "tools/call" ? paramHeaders.valuesFor(request.params) : []),
     request: (method, params = {}, requestOptions = {}) => exchange(method, params, requestOptions),
+    watchLists,
   };
 }
