@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../kernel/index.js";
-import { runLine, type CommandContext } from "./commands.js";
+import type { AgentEvent, ToolImage } from "../kernel/index.js";
+import { runLine, type CommandContext, type PromptCatalog, type SlashCommand } from "./commands.js";
 import type { ServerReconnect, ServerStatus } from "./mcp-servers.js";
 import { createFakeAgent, fakeTool, type FakeAgentScript } from "./test-support/fake-agent.js";
 
@@ -266,5 +266,73 @@ describe("/mcp login", () => {
     expect(written).toEqual(["out:Logged in", "out:notes  stdio  connected  protocol 2026-07-28  1 tools"]);
     expect(agent.received).toEqual(["setTools read_file write_file mcp__notes__find"]);
     expect(await runLine("/mcp frobnicate", withLogin)).toBe("failed");
+  });
+});
+
+const IMAGE: ToolImage = { mediaType: "image/png", bytes: 33, width: 2, height: 3, data: "iVBORw0KGgo=" };
+
+/** One prompt command, listed once `finish` is called; it hands over its argument text as the turn, with an image. */
+function promptCatalog() {
+  const refreshed: string[] = [];
+  let finish = (): void => undefined;
+  const listing = new Promise<void>((resolve) => (finish = resolve));
+  const command: SlashCommand = {
+    name: "mcp__docs__review",
+    usage: "/mcp__docs__review <file>",
+    summary: 'Reviews a file (MCP server "docs")',
+    run: async (_context, argText) => ({ prompt: `Review ${argText}`, images: [IMAGE] }),
+  };
+  let listed: readonly SlashCommand[] = [];
+  const catalog: PromptCatalog = {
+    current: () => listed,
+    settled: async () => {
+      await listing;
+      listed = [command];
+      return listed;
+    },
+    refresh: async (alias) => void refreshed.push(alias),
+  };
+  return { catalog, refreshed, finish };
+}
+
+describe("MCP prompt commands", () => {
+  it("run the prompt a command hands over as the user's turn, with its images, once the prompts are listed", async () => {
+    const { agent, context } = setup();
+    const turns: string[] = [];
+    const { catalog, finish } = promptCatalog();
+    const recording = {
+      ...context,
+      promptCommands: catalog,
+      onTurnStart: () => turns.push("started"),
+      agent: { ...agent, prompt: async (text: string, signal: AbortSignal, images?: readonly ToolImage[]) => (turns.push(`${text} + ${images?.length ?? 0} image`), agent.prompt(text, signal)) },
+    };
+    const line = runLine("/mcp__docs__review a.ts", recording);
+    await Promise.resolve();
+    expect(turns).toEqual([]);
+    finish();
+    expect(await line).toBe("ok");
+    expect(turns).toEqual(["started", "Review a.ts + 1 image"]);
+  });
+
+  it("tell the mode a typed prompt's turn starts too", async () => {
+    const turns: string[] = [];
+    const { context } = setup();
+    expect(await runLine("hello", { ...context, onTurnStart: () => turns.push("started") })).toBe("ok");
+    expect(turns).toEqual(["started"]);
+  });
+
+  it("are listed by /help in a section of their own", async () => {
+    const { written, context } = setup();
+    const { catalog, finish } = promptCatalog();
+    finish();
+    expect(await runLine("/help", { ...context, promptCommands: catalog })).toBe("ok");
+    expect(written.slice(-2)).toEqual(["out:\nMCP prompts", 'out:/mcp__docs__review <file>  Reviews a file (MCP server "docs")']);
+  });
+
+  it("are listed again after /mcp reconnect", async () => {
+    const { context } = setup({ tools });
+    const { catalog, refreshed } = promptCatalog();
+    expect(await runLine("/mcp reconnect notes", { ...context, reconnectServer: reconnecting([]), promptCommands: catalog })).toBe("ok");
+    expect(refreshed).toEqual(["notes"]);
   });
 });
