@@ -52,34 +52,33 @@ function splitWords(argText: string): Word[] | Error {
 const quotedNames = (args: readonly PromptArgument[]): string => args.map((arg) => JSON.stringify(arg.name)).join(", ");
 
 /**
- * A command's argument text read against the prompt's declared arguments: positional values fill them in
- * their declared order, `name=value` fills the one named. An unknown name, a value given twice, one too
- * many, or a required argument left out is an Error naming it.
+ * A command's argument text read against the prompt's declared arguments: `name=value` fills the one named,
+ * and positional values fill the others in their declared order. An unknown name, a name given twice, a
+ * value too many, or a required argument left out is an Error naming it.
  */
 export function parsePromptArguments(argText: string, declared: readonly PromptArgument[]): Record<string, string> | Error {
   const words = splitWords(argText);
   if (words instanceof Error) return words;
   const values = new Map<string, string>();
-  const give = (name: string, value: string): Error | undefined => {
-    if (values.has(name)) return new Error(`the argument ${JSON.stringify(name)} is given twice`);
-    values.set(name, value);
-    return undefined;
-  };
-  const positional = words.filter((word) => word.name === undefined);
-  if (positional.length > declared.length) return new Error(`it takes ${declared.length === 0 ? "no arguments" : `at most ${declared.length}`}, and ${positional.length} were given`);
+  const positional: string[] = [];
   for (const { name, value } of words) {
-    if (name === undefined) continue;
-    if (!declared.some((arg) => arg.name === name)) {
+    if (name === undefined) {
+      positional.push(value);
+    } else if (!declared.some((arg) => arg.name === name)) {
       const known = declared.length === 0 ? "it takes no arguments" : `its arguments: ${quotedNames(declared)}`;
       return new Error(`no argument named ${JSON.stringify(name)}; ${known}`);
+    } else if (values.has(name)) {
+      return new Error(`the argument ${JSON.stringify(name)} is given twice`);
+    } else {
+      values.set(name, value);
     }
-    const twice = give(name, value);
-    if (twice !== undefined) return twice;
   }
-  for (const [index, { value }] of positional.entries()) {
-    const twice = give(declared[index]?.name ?? "", value);
-    if (twice !== undefined) return twice;
+  const open = declared.filter((arg) => !values.has(arg.name));
+  if (positional.length > open.length) {
+    const room = open.length === declared.length ? `${open.length}` : `${open.length} more besides those named`;
+    return new Error(`it takes ${declared.length === 0 ? "no arguments" : `at most ${room}`}, and ${positional.length} were given`);
   }
+  positional.forEach((value, index) => values.set(open[index]?.name ?? "", value));
   const missing = declared.filter((arg) => arg.required && !values.has(arg.name));
   if (missing.length > 0) return new Error(`missing the required argument${missing.length === 1 ? "" : "s"} ${quotedNames(missing)}`);
   // In the declared order, whatever order they were written in.
