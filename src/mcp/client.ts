@@ -96,6 +96,8 @@ export interface McpClient {
    * capabilities say may change (none: nothing is opened).
    */
   watchLists(onChange: (kind: ListKind) => void): void;
+  /** The kinds an open subscription's acknowledgement accepted: the changes a 2026-07-28 server reports now. */
+  subscribedLists(): readonly ListKind[];
 }
 
 export interface RequestMetaInput {
@@ -350,5 +352,6 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     headerParams: (request) => (request.method === "tools/call" ? paramHeaders.valuesFor(request.params) : []),
     request: (method, params = {}, requestOptions = {}) => exchange(method, params, requestOptions),
     watchLists,
+    subscribedLists: () => [...new Set([...subscriptions].flatMap((subscription) => subscription.accepted() ?? []))],
   };
 }

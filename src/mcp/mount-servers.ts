@@ -6,6 +6,7 @@ import { serverSideName, type Tool, type ToolArgs, type ToolContext, type ToolRe
 import { completeResult, inputRequiredText } from "./call-result.js";
 import { callToolToCompletion } from "./input.js";
 import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
+import type { ListChange } from "./list-changes.js";
 import { buildNamespace, toolPrefix, type Namespace, type NamespaceEntry, type ToolRef } from "./namespace.js";
 import type { ConnectionDeps, ServerConnection, ServerStatus } from "./server-connection.js";
 import type { McpServerConfig } from "./server-spec.js";
@@ -24,7 +25,10 @@ export interface McpConfig {
 export interface MountedServers {
   /** The remote tools, under their flat names, in namespace order; a reconnect may change them. */
   readonly tools: readonly Tool[];
-  /** For a name under the prefix of a server that never came up: a tool whose call names the reason. */
+  /**
+   * For a name no server offers now: a tool whose call names the reason — the server no longer offers it
+   * (its list changed), or never came up.
+   */
   findTool(name: string): Tool | undefined;
   /** Reverse lookup of a flat name, through the namespace's table only. */
   lookup(flatName: string): ToolRef | undefined;
@@ -36,6 +40,11 @@ export interface MountedServers {
    * status after the attempt, or an Error when the alias names no enabled server.
    */
   reconnect(alias: string, signal?: AbortSignal): Promise<ServerStatus | Error>;
+  /**
+   * `listener` hears each change to a server's lists until the returned function is called; a change of
+   * tools once `tools` offers the new ones.
+   */
+  onListChanged(listener: (change: ListChange) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -69,6 +78,21 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   };
   let { namespace, tools } = offered();
   for (const warning of collisionWarnings(namespace.sanitisingCollisions())) deps.onWarning(warning);
+  /** Flat names offered once and no longer: the model may still name one from an earlier turn. */
+  const withdrawn = new Map<string, ToolRef>();
+  const reoffer = (): void => {
+    const before = namespace;
+    ({ namespace, tools } = offered());
+    for (const entry of before.entries()) if (!namespace.lookup(entry.flatName)) withdrawn.set(entry.flatName, { alias: entry.alias, tool: entry.tool });
+    for (const entry of namespace.entries()) withdrawn.delete(entry.flatName);
+  };
+  const listListeners = new Set<(change: ListChange) => void>();
+  for (const connection of connections) {
+    connection.onListChanged((change) => {
+      if (change.kind === "tools") reoffer();
+      for (const listener of listListeners) listener(change);
+    });
+  }
 
   return {
     get tools() {
@@ -76,6 +100,8 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
     },
     findTool(name) {
       if (namespace.lookup(name)) return undefined;
+      const gone = withdrawn.get(name);
+      if (gone !== undefined) return createWithdrawnTool(gone, name);
       const owner = connections.find((c) => (c.state === "failed" || c.state === "needs login") && name.startsWith(toolPrefix(c.alias)));
       return owner && createUnavailableTool(owner, name);
     },
@@ -86,8 +112,12 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
       const connection = byAlias.get(alias);
       if (connection === undefined) return new Error(unknownServerText(config, alias));
       await connection.reconnect(signal);
-      ({ namespace, tools } = offered());
+      reoffer();
       return connection.status();
+    },
+    onListChanged(listener) {
+      listListeners.add(listener);
+      return () => listListeners.delete(listener);
     },
     close: async () => {
       await Promise.all(connections.map((connection) => connection.close()));
@@ -199,7 +229,28 @@ function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, f
     source: connection.alias,
     originalName: info.name,
     ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
-    run: async (args, context) => (needsTasks ? needsTasksRefusal(connection.alias, info.name) : callRemote(connection, info.name, args, context)),
+    run: async (args, context) => {
+      // A tool the model was offered before the server's list changed is not sent.
+      if (connection.state === "connected" && !connection.tools.some((tool) => tool.name === info.name)) return withdrawnRefusal({ alias: connection.alias, tool: info.name });
+      return needsTasks ? needsTasksRefusal(connection.alias, info.name) : callRemote(connection, info.name, args, context);
+    },
+  };
+}
+
+function withdrawnRefusal(ref: ToolRef): ToolResult {
+  return { text: `MCP server "${ref.alias}" no longer offers tool "${ref.tool}"`, isError: true };
+}
+
+/** Stands in for a tool its server offered once and withdrew: the call is refused without being sent. */
+function createWithdrawnTool(ref: ToolRef, flatName: string): Tool {
+  return {
+    name: flatName,
+    description: `[MCP server "${ref.alias}"] no longer offers tool "${ref.tool}"`,
+    inputSchema: { type: "object" },
+    kind: "remote",
+    source: ref.alias,
+    originalName: ref.tool,
+    run: async () => withdrawnRefusal(ref),
   };
 }
 

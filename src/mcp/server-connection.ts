@@ -3,11 +3,12 @@
 // (never came up), needing a login, or closed. This is the one place where a thrown McpError becomes a value:
 // calls never throw, a server that is not there gives an McpError naming the reason, and its warnings and
 // status name the server once.
-import type { Redact, ToolArgs } from "../kernel/index.js";
+import { describeError, type Redact, type ToolArgs } from "../kernel/index.js";
 import type { CallToolOptions, CallToolOutcome } from "./call-result.js";
 import type { McpClient, RequestOptions } from "./client.js";
 import { isLostSession, LoginNeeded } from "./http/failure.js";
 import { asMcpError, McpError, type JsonObject } from "./jsonrpc.js";
+import { createCoalescer, type ListChange, type ListKind } from "./list-changes.js";
 import { createServerLog, DEFAULT_LOG_LEVEL, type ServerLog } from "./server-log.js";
 import { specRedactor, type McpServerConfig } from "./server-spec.js";
 import { createServerOpener, restartServer, startServer, type ConnectionDeps, type ServerOpener, type Started } from "./server-start.js";
@@ -42,6 +43,8 @@ export interface ServerStatus {
   readonly toolNames?: readonly string[];
   /** HTTP only: how many times the server lost mca's legacy session (a 404) and a new one was started. */
   readonly sessionRenewals?: number;
+  /** 2026-07-28: the lists whose changes the server acknowledged it reports on mca's open subscription. */
+  readonly subscribedTo?: readonly ListKind[];
 }
 
 /**
@@ -76,6 +79,8 @@ export type ConnectionEvent =
   /** A call could not reach the server, or lost a legacy session that could not be renewed. */
   | { readonly type: "call-failed"; readonly client: McpClient; readonly reason: string }
   | { readonly type: "call-answered"; readonly client: McpClient }
+  /** The server said its tools changed, and `client` listed them anew. */
+  | { readonly type: "tools-listed"; readonly client: McpClient; readonly tools: RemoteToolInfo[] }
   | { readonly type: "restarting"; readonly restart: Promise<McpClient | McpError> }
   | { readonly type: "restarted"; readonly client: McpClient }
   | { readonly type: "restart-failed"; readonly reason: string }
@@ -115,6 +120,8 @@ export function nextState(state: ConnectionState, event: ConnectionEvent): Conne
       return { kind: "down", ...settledOf(state), reason: event.reason, alive: event.type === "call-failed" };
     case "call-answered":
       return state.kind === "down" && takesCalls(state, event.client) ? { kind: "up", ...settledOf(state) } : state;
+    case "tools-listed":
+      return (state.kind === "up" || state.kind === "down") && state.client === event.client ? { ...state, tools: event.tools } : state;
     case "restarting":
       return state.kind === "down" && state.restartsLeft > 0 ? { ...state, restartsLeft: state.restartsLeft - 1, restart: event.restart } : state;
     case "restarted":
@@ -137,6 +144,8 @@ export class ServerConnection {
   /** Kept across restarts: the messages before a crash are the ones that say why. */
   readonly #log: ServerLog;
   readonly #opener: ServerOpener;
+  /** Who hears that the server's lists changed (of its tools, once they are listed anew). */
+  readonly #listListeners = new Set<(change: ListChange) => void>();
   #state: ConnectionState = { kind: "failed", reason: "not started" };
 
   constructor(
@@ -206,11 +215,18 @@ export class ServerConnection {
     return this.#withClient((client) => client.request(method, params, options));
   }
 
+  /** `listener` hears each change to the server's lists until the returned function is called. */
+  onListChanged(listener: (change: ListChange) => void): () => void {
+    this.#listListeners.add(listener);
+    return () => this.#listListeners.delete(listener);
+  }
+
   status(): ServerStatus {
     const state = this.#shown();
     const tail = this.#opener.stderrTail();
     const settled = state.kind === "up" || state.kind === "down" ? state : undefined;
     const client = settled?.client;
+    const subscribedTo = client?.subscribedLists() ?? [];
     return {
       alias: this.alias,
       transport: settled?.transport ?? this.spec.transport,
@@ -224,6 +240,7 @@ export class ServerConnection {
       stderrTail: tail === "" ? null : tail,
       recentLogs: this.#log.recent(),
       ...(this.spec.transport === "http" ? { sessionRenewals: client?.sessionRenewals() ?? 0 } : {}),
+      ...(subscribedTo.length === 0 ? {} : { subscribedTo }),
     };
   }
 
@@ -270,6 +287,39 @@ export class ServerConnection {
     // Closed meanwhile, or superseded by a reconnect: nobody else will end what this start opened.
     const now = this.#state;
     if (now.kind !== "up" || now.client !== started.client) await started.client.close();
+    else this.#watchLists(started.client);
+  }
+
+  /** For as long as `client` lives: a tools change lists them again (a burst: one listing running, one queued); the others are passed on. */
+  #watchLists(client: McpClient): void {
+    const relist = createCoalescer(() => this.#relistTools(client));
+    client.watchLists((kind) => {
+      if (kind === "tools") void relist();
+      else this.#tell({ alias: this.alias, kind });
+    });
+  }
+
+  async #relistTools(client: McpClient): Promise<void> {
+    const before = this.#state;
+    if ((before.kind !== "up" && before.kind !== "down") || before.client !== client) return;
+    let tools: RemoteToolInfo[];
+    try {
+      tools = await client.listTools(this.deps.maxToolsPerServer);
+    } catch (error) {
+      if (this.#state.kind !== "closed") this.deps.onWarning(`${this.alias}: its tools changed, but listing them again failed: ${this.#redact(describeError(error))}`);
+      return;
+    }
+    this.#apply({ type: "tools-listed", client, tools });
+    if (this.#state.kind === "closed" || this.tools !== tools) return;
+    const had = new Set(before.tools.map((tool) => tool.name));
+    const has = new Set(tools.map((tool) => tool.name));
+    const added = tools.filter((tool) => !had.has(tool.name)).map((tool) => tool.name);
+    const removed = before.tools.filter((tool) => !has.has(tool.name)).map((tool) => tool.name);
+    this.#tell({ alias: this.alias, kind: "tools", added, removed, count: tools.length });
+  }
+
+  #tell(change: ListChange): void {
+    for (const listener of this.#listListeners) listener(change);
   }
 
   async #withClient<T>(send: (client: McpClient) => Promise<T>): Promise<T | McpError> {
@@ -331,6 +381,7 @@ export class ServerConnection {
     this.#apply({ type: "restarted", client: restarted });
     // Closed meanwhile: nobody else will end the child it started.
     if (this.#state.kind === "closed") await restarted.close();
+    else this.#watchLists(restarted);
     return restarted;
   }
 }

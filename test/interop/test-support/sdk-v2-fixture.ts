@@ -2,7 +2,7 @@
 // three tools defined once for both transports: stdio (sdk-v2-stdio-main.ts) and Streamable HTTP (below).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler, McpServer, type McpServerFactory, type ServerNotifier } from "@modelcontextprotocol/server";
 import * as z from "zod";
 
 export function createFixtureServer(): McpServer {
@@ -36,9 +36,11 @@ function webRequest(req: http.IncomingMessage, body: Buffer): Request {
   return new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, { method, headers, ...(hasBody ? { body: body.toString("utf8") } : {}) });
 }
 
-/** The SDK's fetch-shaped handler behind a plain node:http server on 127.0.0.1, a free port. */
-export async function startFixtureHttpServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const handler = createMcpHandler(() => createFixtureServer());
+/** The SDK's fetch-shaped handler behind a plain node:http server on 127.0.0.1, a free port; `notify` publishes to its listen streams. */
+export async function startFixtureHttpServer(
+  factory: McpServerFactory = () => createFixtureServer(),
+): Promise<{ url: string; notify: ServerNotifier; close(): Promise<void> }> {
+  const handler = createMcpHandler(factory);
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -59,6 +61,7 @@ export async function startFixtureHttpServer(): Promise<{ url: string; close(): 
   if (address === null || typeof address === "string") throw new Error("the fixture server has no port");
   return {
     url: `http://127.0.0.1:${address.port}/mcp`,
+    notify: handler.notify,
     close: async () => {
       await handler.close();
       server.closeAllConnections();
