@@ -5,7 +5,8 @@
 // need is imported when the path is taken, so `mca --help` and the mock never load the Anthropic SDK.
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import type { McpConfig, MountedServers } from "../mcp/index.js";
+import type { Agent } from "../kernel/index.js";
+import type { ListChange, McpConfig, MountedServers } from "../mcp/index.js";
 import type { ProjectState } from "../session/index.js";
 import type { InputAnswers } from "./input/answers-file.js";
 import type { CliInputResponder } from "./input/responder.js";
@@ -13,7 +14,9 @@ import type { MountDeps, ServerReconnect, ServerStatus, ServerStatusProvider } f
 import { USAGE_EXIT_CODE, type Invocation } from "./program.js";
 import { runMode, sessionMode, stdinIsTerminal, type ModeInvocation } from "./run-mode.js";
 import { INTERRUPTED_EXIT_CODE, type Runtime } from "./runtime.js";
+import type { AgentFactory } from "./session.js";
 import type { SettledTrust } from "./trust.js";
+import { untrustedText } from "./untrusted-text.js";
 
 /** An invocation that runs in the project with its servers mounted (everything but help, trust and the sessions list). */
 type WorkInvocation = Exclude<Invocation, { kind: "exit" | "trust" | "sessions" }>;
@@ -208,6 +211,7 @@ async function startSession(runtime: Runtime, invocation: ModeInvocation, mounte
     mode: sessionMode(invocation),
     startedAt,
     remoteTools: mounted.servers?.tools ?? [],
+    resourceSources: mounted.servers?.connections ?? [],
     serverAliases: config?.servers.map((server) => server.alias) ?? [],
     redact: runtime.redact,
     ...(mounted.servers === undefined ? {} : { findTool: mounted.servers.findTool }),
@@ -217,7 +221,7 @@ async function startSession(runtime: Runtime, invocation: ModeInvocation, mounte
   if (setup instanceof Error) return usageError(runtime, setup);
   workspace.inputResponder.attachModel(setup.model);
   return runMode(runtime, invocation, {
-    makeAgent: setup.makeAgent,
+    makeAgent: offerChangedTools(mounted.servers, setup.makeAgent, runtime.warn),
     banner: setup.banner,
     inputResponder: workspace.inputResponder,
     projectDir: workspace.projectDir,
@@ -226,10 +230,42 @@ async function startSession(runtime: Runtime, invocation: ModeInvocation, mounte
     statuses: mounted.statuses,
     ...(mounted.reconnectServer === undefined ? {} : { reconnectServer: mounted.reconnectServer }),
     ...(mounted.servers === undefined ? {} : { promptSources: mounted.servers.connections }),
+    ...(setup.mentions === undefined ? {} : { mentions: setup.mentions }),
     mcpLogin: (alias, print, fail, lend) => runMcpLogin({ config, env: runtime.env, out: print, err: fail, interactive: true, addSecret: runtime.addSecret, lend }, alias),
     switchModel: setup.switchModel,
     modelName: () => setup.model.name,
   });
+}
+
+/**
+ * Every agent a mode makes is offered a server's tools anew when the server says they changed, from its next
+ * model request on (its local tools kept), and the user reads one line per change.
+ */
+export function offerChangedTools(servers: MountedServers | undefined, makeAgent: AgentFactory, warn: (text: string) => void): AgentFactory {
+  if (servers === undefined) return makeAgent;
+  const agents: Agent[] = [];
+  servers.onListChanged((change) => {
+    if (change.kind !== "tools") return;
+    for (const agent of agents) agent.setTools([...agent.tools.filter((tool) => tool.source === "local"), ...servers.tools]);
+    warn(toolsChangedLine(change));
+  });
+  return (io) => {
+    const agent = makeAgent(io);
+    agents.push(agent);
+    return agent;
+  };
+}
+
+/** Names past this many are counted, not listed: a server may swap a thousand tools at once. */
+const NAMED_TOOL_CHANGES = 10;
+
+/** `mcp: notes: tools changed: +add_tag, −old_tool (now 4 tools)`; the names are the server's, shown and never obeyed. */
+function toolsChangedLine(change: Extract<ListChange, { kind: "tools" }>): string {
+  const names = [...change.added.map((name) => `+${name}`), ...change.removed.map((name) => `\u2212${name}`)];
+  const listed = names.slice(0, NAMED_TOOL_CHANGES).join(", ");
+  const more = names.length > NAMED_TOOL_CHANGES ? ` and ${names.length - NAMED_TOOL_CHANGES} more` : "";
+  const what = names.length === 0 ? "tools changed" : `tools changed: ${listed}${more}`;
+  return untrustedText(`mcp: ${change.alias}: ${what} (now ${change.count} tool${change.count === 1 ? "" : "s"})`);
 }
 
 /** Short enough to type after --resume, sorted by start time: `20261202-231834-4242` (UTC, then the pid). */

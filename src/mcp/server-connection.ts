@@ -309,6 +309,8 @@ export class ServerConnection {
       if (this.#state.kind !== "closed") this.deps.onWarning(`${this.alias}: its tools changed, but listing them again failed: ${this.#redact(describeError(error))}`);
       return;
     }
+    // A listing queued behind another often finds what that one found: no change, nothing to tell.
+    if (JSON.stringify(tools) === JSON.stringify(before.tools)) return;
     this.#apply({ type: "tools-listed", client, tools });
     if (this.#state.kind === "closed" || this.tools !== tools) return;
     const had = new Set(before.tools.map((tool) => tool.name));
