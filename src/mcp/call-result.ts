@@ -6,7 +6,9 @@
 import { formatBytes, imageLine, type ToolImage, type ToolResult } from "../kernel/index.js";
 import { checkImage } from "./image-content.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
+import { checkStructuredContent, type OutputCheck } from "./output-schema.js";
 import type { RequestOptions } from "./peer.js";
+import type { RemoteToolInfo } from "./tool-list.js";
 
 /** The options of one tools/call. */
 export interface CallToolOptions extends RequestOptions {
@@ -170,6 +172,21 @@ function shownType(mimeType: string): string {
   return /^[\w.+-]{1,60}\/[\w.+-]{1,60}$/.test(mimeType) ? mimeType : JSON.stringify(mimeType.slice(0, 60));
 }
 
+/** A server's name or URI inside a line: as it is when it is one short printable line, else quoted and clipped. */
+function shownWord(text: string): string {
+  return /^[^\p{Cc}\p{Zl}\p{Zp}\]]{1,200}$/u.test(text) ? text : JSON.stringify(text.slice(0, 200));
+}
+
+/** The local tool that reads a server's resource by its alias and URI (resources.ts, which imports this module, offers it). */
+const READ_RESOURCE_TOOL = "read_mcp_resource";
+
+/** A link says how to read it: with the resource tool, the server's alias and the exact URI as JSON. */
+function resourceLinkLine(block: ResourceLinkContent, alias: string | undefined): string {
+  const about = `${shownWord(block.name)} ${shownWord(block.uri)}${block.mimeType === undefined ? "" : ` (${shownType(block.mimeType)})`}`;
+  if (alias === undefined) return `[resource link: ${about}]`;
+  return `[resource link: ${about}; read it with ${READ_RESOURCE_TOOL} ${JSON.stringify({ server: alias, uri: block.uri })}]`;
+}
+
 export type Part = { readonly text: string; readonly image?: ToolImage };
 
 function imagePart(data: string, mimeType: string): Part {
@@ -178,7 +195,8 @@ function imagePart(data: string, mimeType: string): Part {
   return { text: imageLine(image), image };
 }
 
-export function describeBlock(block: ContentBlock): Part {
+/** One block as the model reads it; `alias`, the server's, lets a resource link say how to read it. */
+export function describeBlock(block: ContentBlock, alias?: string): Part {
   switch (block.type) {
     case "text":
       return { text: block.text };
@@ -186,10 +204,8 @@ export function describeBlock(block: ContentBlock): Part {
       return imagePart(block.data, block.mimeType);
     case "audio":
       return { text: `[audio ${shownType(block.mimeType)}, ${sizeOfBase64(block.data)}; not shown: the model takes no audio]` };
-    case "resource_link": {
-      const about = [block.title ?? block.name, block.mimeType, block.description].filter((part) => part !== undefined);
-      return { text: `[resource link ${block.uri}: ${about.join(", ")}]` };
-    }
+    case "resource_link":
+      return { text: resourceLinkLine(block, alias) };
     case "resource": {
       const { uri, mimeType, text, blob } = block.resource;
       const heading = `[resource ${uri}${mimeType ? ` (${shownType(mimeType)})` : ""}`;
@@ -207,15 +223,35 @@ export function describeBlock(block: ContentBlock): Part {
   }
 }
 
+/** Where a result comes from: the server's alias, and the tool as the server lists it (its outputSchema). */
+export interface ResultOrigin {
+  readonly alias: string;
+  readonly tool?: RemoteToolInfo;
+}
+
+/**
+ * "Servers MUST provide structured results that conform to this schema": a tool with an outputSchema whose
+ * result has no structured content fails the check too. A failed result (`isError`) is not checked.
+ */
+function checkOutput(outcome: Extract<CallToolOutcome, { kind: "complete" }>, tool: RemoteToolInfo | undefined): Promise<OutputCheck> | OutputCheck {
+  if (tool?.outputSchema === undefined || outcome.isError) return { kind: "valid" };
+  if (outcome.structuredContent === undefined) return { kind: "invalid", errors: ["the result has no structuredContent"] };
+  return checkStructuredContent(tool, outcome.structuredContent);
+}
+
 /**
  * The finished result: one text with a line where each image stood, and the images that passed their
- * checks; structured content is shown only when no block carries text.
+ * checks; structured content is shown only when no block carries text. A result whose structured content
+ * does not match the tool's outputSchema is a failed result naming where and why.
  */
-export function completeResult(outcome: Extract<CallToolOutcome, { kind: "complete" }>): ToolResult {
-  const parts = outcome.content.map(describeBlock);
+export async function completeResult(outcome: Extract<CallToolOutcome, { kind: "complete" }>, origin?: ResultOrigin): Promise<ToolResult> {
+  const check = await checkOutput(outcome, origin?.tool);
+  if (check.kind === "invalid") return { text: `structured result does not match the tool's outputSchema: ${check.errors.join("; ")}`, isError: true };
+  const parts = outcome.content.map((block) => describeBlock(block, origin?.alias));
   const hasText = outcome.content.some((block) => block.type === "text");
   const texts = parts.map((part) => part.text);
   if (!hasText && outcome.structuredContent !== undefined) texts.push(JSON.stringify(outcome.structuredContent));
+  if (check.kind === "unchecked") texts.push(`[the tool's outputSchema cannot be used, so its structured result was not checked: ${check.reason}]`);
   const text = texts.length === 0 ? "(the tool returned no content)" : texts.join("\n");
   const images = parts.flatMap((part) => (part.image === undefined ? [] : [part.image]));
   return images.length === 0 ? { text, isError: outcome.isError } : { text, isError: outcome.isError, images };

@@ -175,7 +175,8 @@ function failureText(alias: string, failure: McpError): string {
   return failure.kind === "unavailable" ? `MCP server "${alias}" is ${failure.message}` : `MCP server "${alias}": ${failure.message}`;
 }
 
-async function callRemote(connection: ServerConnection, tool: string, args: ToolArgs, context: ToolContext): Promise<ToolResult> {
+/** `info`, the tool as its server lists it, lets the result be checked against its outputSchema. */
+async function callRemote(connection: ServerConnection, tool: string, args: ToolArgs, context: ToolContext, info?: RemoteToolInfo): Promise<ToolResult> {
   const requestOptions = {
     signal: context.signal,
     wantProgress: true,
@@ -196,7 +197,7 @@ async function callRemote(connection: ServerConnection, tool: string, args: Tool
   if (outcome instanceof McpError) return { text: failureText(connection.alias, outcome), isError: true };
   switch (outcome.kind) {
     case "complete":
-      return completeResult(outcome);
+      return completeResult(outcome, { alias: connection.alias, tool: info });
     case "input_required":
       return { text: inputRequiredText(connection.alias, tool, outcome), isError: true };
     default: {
@@ -232,7 +233,7 @@ function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, f
     run: async (args, context) => {
       // A tool the model was offered before the server's list changed is not sent.
       if (connection.state === "connected" && !connection.tools.some((tool) => tool.name === info.name)) return withdrawnRefusal({ alias: connection.alias, tool: info.name });
-      return needsTasks ? needsTasksRefusal(connection.alias, info.name) : callRemote(connection, info.name, args, context);
+      return needsTasks ? needsTasksRefusal(connection.alias, info.name) : callRemote(connection, info.name, args, context, info);
     },
   };
 }
