@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { buildRequestMeta, createMcpClient, type McpClient, type McpClientOptions } from "./client.js";
 import { isJsonObject, McpError, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from "./jsonrpc.js";
+import { createHttpTransport } from "./http/transport.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import { createInMemoryTransport, type ScriptedReply } from "./test-support/in-memory-transport.js";
 import { rejection, summary } from "./test-support/mcp-rejection.js";
 import { receivedByServer } from "./test-support/received-by-server.js";
+import { sseEvent, startScriptedHttpServer } from "./test-support/scripted-http-server.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
 
 const META = buildRequestMeta({ protocolVersion: "2026-07-28", clientCapabilities: {}, clientVersion: "9.9.9" });
@@ -458,5 +460,52 @@ describe("createMcpClient.watchLists", () => {
     transport.deliver({ jsonrpc: "2.0", method: "notifications/prompts/list_changed" });
     expect({ changes, methods: transport.requests().map((request) => request.method) }).toEqual({ changes: ["tools", "prompts"], methods: ["initialize"] });
     await client.close();
+  });
+});
+
+describe("createMcpClient.watchLists over Streamable HTTP", () => {
+  it("hears the changes on the listen request's event stream as it stays open, and closes that stream as the client closes", async () => {
+    const subscription = { _meta: { "io.modelcontextprotocol/subscriptionId": 2 } };
+    const server = await startScriptedHttpServer([
+      {
+        method: "server/discover",
+        reply: {
+          kind: "json",
+          body: { jsonrpc: "2.0", id: 1, result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: { tools: { listChanged: true } }, ttlMs: 0, cacheScope: "public" } },
+        },
+      },
+      {
+        method: "subscriptions/listen",
+        reply: {
+          kind: "sse",
+          parts: [
+            sseEvent({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, ...subscription } }),
+            sseEvent({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: subscription }),
+          ],
+          then: "hold",
+        },
+      },
+    ]);
+    const client = createMcpClient({ transport: createHttpTransport({ label: "notes", url: server.url }), clientVersion: "9.9.9", requestTimeoutMs: 50 });
+    try {
+      await client.start();
+      await client.discover();
+      const changed = new Promise<string>((resolve) => client.watchLists(resolve));
+      const listen = await server.request(1);
+      expect({ kind: await changed, accepted: client.subscribedLists(), body: listen.body }).toEqual({
+        kind: "tools",
+        accepted: ["tools"],
+        body: { jsonrpc: "2.0", id: 2, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } },
+      });
+      // Past the client's request timeout (50 ms), the stream is still open: a subscription has no deadline.
+      const after100Ms = new Promise<string>((resolve) => setTimeout(() => resolve("open"), 100));
+      expect(await Promise.race([listen.socketClosed.then(() => "closed"), after100Ms])).toBe("open");
+      await client.close();
+      await listen.socketClosed;
+      expect({ missing: server.missing(), unexpected: server.unexpected.length }).toEqual({ missing: [], unexpected: 0 });
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });
