@@ -75,10 +75,12 @@ export function describeRequest(request: ApprovalRequest, chalk: ChalkInstance, 
  * The same sentence for the user (stderr) and the model (the call's result): nobody said no, nobody was
  * asked. It names the flag that allows the call, unless no flag can (a write into a protected folder).
  */
-function unaskedReason({ tool, decision }: ApprovalRequest): string {
+function unaskedReason({ tool, decision, sessionAllow }: ApprovalRequest): string {
   const unasked = `${tool.name} needs approval and there is no terminal to ask on`;
   if (decision.onlyAPersonCanAllow === true) return `${unasked}; ${decision.reason}, so only a person at a terminal can allow it`;
-  return `${unasked}; run mca with --allow ${JSON.stringify(tool.name)} to allow it`;
+  // A call that names its server (a read of its resources) is allowed per server, by the name the session choice would give.
+  const rule = sessionAllow?.kind === "tool" ? sessionAllow.tool : tool.name;
+  return `${unasked}; run mca with --allow ${JSON.stringify(rule)} to allow it`;
 }
 
 export function createApproverWithoutTerminal(warn: (line: string) => void): (request: ApprovalRequest) => Promise<NobodyToAsk> {

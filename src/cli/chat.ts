@@ -9,6 +9,7 @@ import { runLine, SLASH_COMMANDS, type LastResult, type PromptCatalog } from "./
 import { createCostTally } from "./cost.js";
 import { untrustedText } from "./untrusted-text.js";
 import { completeLine } from "./completion.js";
+import type { Mentions } from "./mentions.js";
 import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
 import type { ProjectState } from "../session/index.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
@@ -51,6 +52,8 @@ export interface ChatDeps {
   readonly reconnectServer?: ServerReconnect;
   /** The servers' prompts as commands (`/mcp__<alias>__<prompt>`); absent when no server is mounted. */
   readonly promptCommands?: PromptCatalog;
+  /** `@alias:uri` in a prompt, and Tab after `@alias:`; absent when no server declares resources. */
+  readonly mentions?: Mentions;
   /**
    * Given once the chat is up: where the run's warnings go from then on (a server that disconnects, its log
    * lines), so that they stand above the input line, or between the turn's lines, instead of cutting through them.
@@ -122,7 +125,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     output: deps.output,
     promptText: chalk.bold.cyan("› "),
     history: loadPromptHistory(historyFile),
-    complete: (line) => completeLine(line, { commands: [...SLASH_COMMANDS, ...(deps.promptCommands?.current() ?? [])].map((command) => command.name), tools: offeredToolNames, projectDir: deps.projectDir }),
+    complete: (line) => completeLine(line, { commands: [...SLASH_COMMANDS, ...(deps.promptCommands?.current() ?? [])].map((command) => command.name), tools: offeredToolNames, projectDir: deps.projectDir, ...(deps.mentions === undefined ? {} : { mentions: deps.mentions }) }),
     onLine: (text) => {
       // Kept as the user wrote it, one line per prompt; a pasted multi-line prompt is not kept.
       if (text.trim() !== "") appendPromptHistory(historyFile, text.trim());
@@ -186,6 +189,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     ...(mcpLogin === undefined ? {} : { mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => mcpLogin(alias, print, fail, lendTerminal) }),
     ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
     ...(deps.promptCommands === undefined ? {} : { promptCommands: deps.promptCommands }),
+    ...(deps.mentions === undefined ? {} : { mentions: deps.mentions }),
     onTurnStart: () => renderer.thinking(),
     // A pager needs a real terminal; elsewhere /last prints.
     ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),

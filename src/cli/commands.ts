@@ -6,6 +6,7 @@ import { describeError, type Agent, type ToolImage, type TurnUndo } from "../ker
 import { toolClaims } from "./approval.js";
 import { parseCallLine, unknownToolProblem } from "./call-line.js";
 import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatusProvider } from "./mcp-servers.js";
+import type { Mentions } from "./mentions.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export interface CommandContext {
@@ -37,6 +38,10 @@ export interface CommandContext {
   readonly promptCommands?: PromptCatalog;
   /** Told as a user's turn starts (typed, or handed over by a command): the chat shows that the model is thinking. */
   readonly onTurnStart?: () => void;
+  /** `@alias:uri` in a typed prompt attaches that resource; absent when no server declares resources. */
+  readonly mentions?: Mentions;
+  /** Lines about a turn that are not its answer (what a prompt attached); `print` when not given. */
+  readonly note?: (text: string) => void;
 }
 
 /** Slash commands that come and go with the servers (their prompts), listed in the background. */
@@ -283,9 +288,10 @@ async function reconnectServer(context: CommandContext, alias: string): Promise<
     context.warn(untrustedText(reconnected.message));
     return "failed";
   }
-  const local = context.agent.tools.filter((tool) => tool.kind !== "remote");
+  const local = context.agent.tools.filter((tool) => tool.source === "local");
   context.agent.setTools([...local, ...reconnected.remoteTools]);
   await context.promptCommands?.refresh(alias);
+  context.mentions?.refresh(alias);
   for (const line of formatServerStatus([reconnected.status])) context.print(line);
   return reconnected.status.state === "connected" ? "ok" : "failed";
 }
@@ -299,7 +305,7 @@ export async function runLine(line: string, context: CommandContext): Promise<Li
   const text = line.trim();
   if (text === "") return "ok";
   try {
-    const outcome = text.startsWith("/") ? await runSlashCommand(text, context) : { prompt: text };
+    const outcome = text.startsWith("/") ? await runSlashCommand(text, context) : await typedTurn(text, context);
     return typeof outcome === "string" ? outcome : await runTurn(outcome, context);
   } catch (error) {
     context.warn(`error: ${untrustedText(describeError(error))}`);
@@ -317,6 +323,21 @@ async function runSlashCommand(text: string, context: CommandContext): Promise<C
     return "failed";
   }
   return command.run(context, match?.[2] ?? "");
+}
+
+/**
+ * A typed prompt with the resources its `@alias:uri` mentions attached, one line shown for each; nothing is
+ * sent when one cannot be (only what the user typed is read for mentions, never a server's prompt).
+ */
+async function typedTurn(text: string, context: CommandContext): Promise<CommandOutcome> {
+  const attached = await context.mentions?.attach(text, context.signal);
+  if (attached === undefined) return { prompt: text };
+  if (attached instanceof Error) {
+    context.warn(attached.message);
+    return "failed";
+  }
+  for (const line of attached.lines) (context.note ?? context.print)(line);
+  return { prompt: attached.text, images: attached.images };
 }
 
 /** A turn succeeds when it ends normally: aborted, limited or failed turns count as failed. */

@@ -1,8 +1,9 @@
-// Tab in the chat's input line: slash commands at the start of a line, tool names after `/call`, and file
-// and folder names (relative to the project) anywhere else. Returns what readline's completer expects: the
-// candidates, and the part of the line they replace.
+// Tab in the chat's input line: slash commands at the start of a line, tool names after `/call`, a server's
+// resources after `@`, and file and folder names (relative to the project) anywhere else. Returns what
+// readline's completer expects: the candidates, and the part of the line they replace.
 import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
+import type { Mentions } from "./mentions.js";
 
 /** More would not fit on a screen; the user types another letter instead. */
 const MAX_CANDIDATES = 100;
@@ -11,6 +12,8 @@ export interface CompletionSources {
   readonly commands: readonly string[];
   readonly tools: () => readonly string[];
   readonly projectDir: string;
+  /** A word that starts with `@`: the servers that offer resources (`@alias:`), then a server's resource URIs. */
+  readonly mentions?: Pick<Mentions, "complete">;
 }
 
 export function completeLine(line: string, sources: CompletionSources): [string[], string] {
@@ -22,6 +25,7 @@ export function completeLine(line: string, sources: CompletionSources): [string[
     return [sources.tools().filter((name) => name.startsWith(toolPrefix)).slice(0, MAX_CANDIDATES), toolPrefix];
   }
   const word = /(\S*)$/u.exec(line)?.[1] ?? "";
+  if (word.startsWith("@") && sources.mentions !== undefined) return [sources.mentions.complete(word).slice(0, MAX_CANDIDATES), word];
   return [completePath(word, sources.projectDir), word];
 }
 

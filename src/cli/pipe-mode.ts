@@ -7,6 +7,7 @@ import { createJsonCollector, createStreamJsonRenderer, type OutputFormat } from
 import { createPlainRenderer } from "./render.js";
 import { INTERRUPTED_EXIT_CODE } from "./runtime.js";
 import type { AgentFactory } from "./session.js";
+import type { Mentions } from "./mentions.js";
 import { untrustedJson } from "./untrusted-text.js";
 
 export interface PipeModeDeps {
@@ -23,6 +24,8 @@ export interface PipeModeDeps {
   readonly reconnectServer?: ServerReconnect;
   /** The servers' prompts as commands (`/mcp__<alias>__<prompt>`); absent when no server is mounted. */
   readonly promptCommands?: PromptCatalog;
+  /** `@alias:uri` in a prompt; absent when no server declares resources. */
+  readonly mentions?: Mentions;
 }
 
 export const PIPE_OK_EXIT_CODE = 0;
@@ -46,6 +49,7 @@ export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
     signal,
     ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
     ...(deps.promptCommands === undefined ? {} : { promptCommands: deps.promptCommands }),
+    ...(deps.mentions === undefined ? {} : { mentions: deps.mentions, note: (text: string) => err(`${text}\n`) }),
   };
   let failed = false;
   for await (const line of deps.lines) {

@@ -2,9 +2,10 @@
 // line by line without a terminal, or the chat on one. Each stops when the runtime's interrupt is aborted.
 import { createInterface } from "node:readline";
 import { isatty } from "node:tty";
-import type { PromptSource } from "../mcp/index.js";
+import type { MountedServers } from "../mcp/index.js";
 import type { ProjectState, SessionMode } from "../session/index.js";
 import type { PromptCatalog } from "./commands.js";
+import type { Mentions } from "./mentions.js";
 import type { CliInputResponder } from "./input/responder.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import type { Invocation } from "./program.js";
@@ -27,8 +28,10 @@ export interface ModeSetup {
   readonly statuses: ServerStatusProvider;
   /** `/mcp reconnect <alias>`; absent when no server is mounted, and /mcp reconnect says so. */
   readonly reconnectServer?: ServerReconnect;
-  /** The mounted servers, whose prompts a session offers as slash commands. */
-  readonly promptSources?: readonly PromptSource[];
+  /** The mounted servers, whose prompts a session offers as slash commands, listed again when a server says they changed. */
+  readonly promptServers?: Pick<MountedServers, "connections" | "onListChanged">;
+  /** `@alias:uri` in a prompt; absent when no server declares resources. */
+  readonly mentions?: Mentions;
   /** `/mcp login <alias>` in the chat. */
   readonly mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void, lend: TerminalLender) => Promise<number>;
   readonly switchModel: (name: string) => Promise<string | Error>;
@@ -80,16 +83,22 @@ export async function runMode(runtime: Runtime, invocation: ModeInvocation, setu
 
 /** The servers' prompts as commands, listed in the background so that the session starts as soon; none without servers. */
 async function promptCatalog(runtime: Runtime, setup: ModeSetup, signal: AbortSignal): Promise<{ promptCommands?: PromptCatalog }> {
-  const sources = setup.promptSources ?? [];
-  if (sources.length === 0) return {};
-  const { createPromptCatalog } = await import("./prompt-commands.js");
-  return { promptCommands: createPromptCatalog(sources, { warn: runtime.warn, signal }) };
+  const servers = setup.promptServers;
+  if (servers === undefined || servers.connections.length === 0) return {};
+  const { createPromptCatalog, promptsChangedLine } = await import("./prompt-commands.js");
+  const catalog = createPromptCatalog(servers.connections, { warn: runtime.warn, signal });
+  const stop = servers.onListChanged((change) => {
+    if (change.kind === "prompts") void catalog.refresh(change.alias).then(() => runtime.warn(promptsChangedLine(change.alias, catalog)));
+  });
+  signal.addEventListener("abort", stop, { once: true });
+  return { promptCommands: catalog };
 }
 
 /** Pipe mode and `-p` without a terminal, else the chat. */
 async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, { kind: "session" }>, setup: ModeSetup, prompts: { promptCommands?: PromptCatalog }): Promise<number> {
   const { makeAgent, sessionId } = setup;
   const reconnecting = setup.reconnectServer === undefined ? {} : { reconnectServer: setup.reconnectServer };
+  const mentioning = setup.mentions === undefined ? {} : { mentions: setup.mentions };
   const { runPipeMode } = await import("./pipe-mode.js");
   const continueWith = `mca --resume ${sessionId} continues it`;
   if (invocation.print !== undefined || !stdinIsTerminal()) {
@@ -101,6 +110,7 @@ async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, 
       outputFormat: invocation.outputFormat,
       ...reconnecting,
       ...prompts,
+      ...mentioning,
     });
   }
   const { runChat } = await import("./chat.js");
@@ -121,6 +131,7 @@ async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, 
     mcpLogin: setup.mcpLogin,
     ...reconnecting,
     ...prompts,
+    ...mentioning,
     switchModel: setup.switchModel,
     modelName: setup.modelName,
     sessionId,

@@ -4,8 +4,9 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { createAgent, describeError, redactEvents, unmatchedRules, type Agent, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
-import { toolPrefix } from "../mcp/index.js";
+import { createAgent, describeError, redactEvents, serverSideName, unmatchedRules, type Agent, type GateTool, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
+import { createResourceTools, offersResources, READ_RESOURCE_RULE_NAME, toolPrefix, type ResourceSource } from "../mcp/index.js";
+import { createMentions, type Mentions } from "./mentions.js";
 import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
 import { createLocalTools, findSandbox, homeInProjectNotice, type SandboxAvailability } from "../tools/index.js";
@@ -39,6 +40,11 @@ export interface SessionSetupDeps {
   readonly startedAt: string;
   /** Tools mounted from MCP servers, next to the local ones. */
   readonly remoteTools: readonly Tool[];
+  /**
+   * The mounted servers' connections: the resources of those that declare them are offered through two
+   * local tools (list_mcp_resources, read_mcp_resource) and attached by `@alias:uri` in a prompt.
+   */
+  readonly resourceSources?: readonly ResourceSource[];
   /** Every server of the config, mounted or not: a rule naming a tool of one that did not come up is no typo. */
   readonly serverAliases: readonly string[];
   /** Applied to every tool result before it is cut to the budget, and so before the model or the transcript sees it. */
@@ -58,6 +64,8 @@ export interface SessionSetup {
   readonly banner: string;
   /** `/model <name>`: the Claude model for the next turn; an Error when the offline model answers. */
   readonly switchModel: (name: string) => Promise<string | Error>;
+  /** `@alias:uri` in the user's prompts, when a mounted server declares resources. */
+  readonly mentions?: Mentions;
 }
 
 export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup | Error> {
@@ -115,11 +123,13 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const hidden = [join(userConfigDir(deps.env), "oauth")];
   const readOnly = [userConfigDir(deps.env), userStateDir(deps.env, home)];
   const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, readOnly, protectedFolders: () => readProtectedFolders(projectDir) };
-  const tools = [...createLocalTools(projectDir, { sandbox }), ...deps.remoteTools];
+  const resourceSources = deps.resourceSources ?? [];
+  const tools = [...createLocalTools(projectDir, { sandbox }), ...createResourceTools(resourceSources), ...deps.remoteTools];
   const protectedFolders = readProtectedFolders(projectDir);
-  // A server that did not come up has no tools to match: a rule naming one of them is no typo.
+  // A server that did not come up has no tools to match: a rule naming one of them is no typo; nor is one naming reads of a server's resources.
   const absent = deps.serverAliases.filter((alias) => !deps.remoteTools.some((tool) => tool.source === alias)).map(toolPrefix);
-  for (const rule of unmatchedRules(rules, tools)) {
+  const reads: GateTool[] = resourceSources.filter(offersResources).map(({ alias }) => ({ name: serverSideName(alias, READ_RESOURCE_RULE_NAME), kind: "remote", source: alias, originalName: READ_RESOURCE_RULE_NAME }));
+  for (const rule of unmatchedRules(rules, [...tools, ...reads])) {
     if (absent.some((prefix) => rule.pattern.text.startsWith(prefix))) continue;
     deps.warn(`mca: rule ${JSON.stringify(rule.pattern.text)} (${rule.verdict}) from ${rule.origin} names no tool; check its spelling (\`mca tools\` lists them)`);
   }
@@ -152,7 +162,10 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
     });
   const banner = [`mca · model ${model.name} · ${tools.length} tools · ${projectDir} · session ${deps.sessionId}`];
   if (resumed !== null) banner.push(`resumed session ${resumed.id} (${resumed.messages.length} messages); where it left off:`, ...lastExchanges(resumed.messages));
-  return { makeAgent, model, banner: banner.join("\n"), switchModel };
+  const mentions = resourceSources.some(offersResources) ? createMentions(resourceSources) : undefined;
+  // Listed once now, in the background, for Tab after `@alias:` in the chat.
+  if (deps.mode === "chat") mentions?.refresh();
+  return { makeAgent, model, banner: banner.join("\n"), switchModel, ...(mentions === undefined ? {} : { mentions }) };
 }
 
 /** How many of a resumed history's last messages the banner shows, each on one line cut to the width. */

@@ -1,0 +1,121 @@
+// `@alias:uri` in a prompt the user typed: that resource read from the server and attached to the turn (its
+// text as a fenced block under the alias and uri, its images as images), and the URIs Tab offers after
+// `@alias:`. Only a word that starts with `@` and the alias of a mounted server counts: `me@example.com`
+// and `@types/node` are left as they are. What a server sends is shown through untrustedText.
+import { formatBytes, imageLine, type ToolImage } from "../kernel/index.js";
+import { contentsPart, listResources, McpError, offersResources, readFailureText, readResource, type ResourceContents, type ResourceSource } from "../mcp/index.js";
+import { untrustedText } from "./untrusted-text.js";
+
+/** More in one prompt is more likely a paste than a request. */
+export const MAX_MENTIONS_PER_PROMPT = 10;
+/** An attached text longer than this is cut: the prompt is not cut anywhere else. */
+export const MAX_ATTACHED_TEXT_CHARS = 100_000;
+
+/** The prompt with what it mentions attached, and one line per attached item for the user to see. */
+export interface AttachedTurn {
+  readonly text: string;
+  readonly images: readonly ToolImage[];
+  readonly lines: readonly string[];
+}
+
+export interface Mentions {
+  /** The prompt with each mention attached; an Error, and nothing sent, when a server cannot answer one. */
+  attach(text: string, signal: AbortSignal): Promise<AttachedTurn | Error>;
+  /** Tab on a word that starts with `@`: `@alias:` for the servers that offer resources, then their URIs. */
+  complete(word: string): string[];
+  /** Lists one server's resources (or every server's) again, in the background, for complete(). */
+  refresh(alias?: string): void;
+}
+
+interface Mention {
+  readonly alias: string;
+  readonly uri: string;
+}
+
+/** `@alias:uri` at the start or after a space; a URI's closing punctuation belongs to the sentence. */
+const MENTION = /(?<=^|\s)@([^\s@:]+):(\S+)/gu;
+const SENTENCE_END = /[.,;!?)\]]+$/u;
+
+export function findMentions(text: string, aliases: readonly string[]): Mention[] {
+  const found: Mention[] = [];
+  for (const match of text.matchAll(MENTION)) {
+    const alias = match[1] ?? "";
+    const uri = (match[2] ?? "").replace(SENTENCE_END, "");
+    if (!aliases.includes(alias) || uri === "" || found.some((known) => known.alias === alias && known.uri === uri)) continue;
+    found.push({ alias, uri });
+  }
+  return found;
+}
+
+/** Backticks enough that no run inside the text closes the fence. */
+function fence(text: string): string {
+  const longest = (text.match(/`+/gu) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+interface Attached {
+  readonly block: string;
+  readonly line: string;
+  readonly image?: ToolImage;
+}
+
+/** One item of a read: its text fenced under `@alias:uri`, or, as in a tool result, its image or a note. */
+function attachContents(alias: string, contents: ResourceContents): Attached {
+  const heading = `@${alias}:${contents.uri}${contents.mimeType === undefined ? "" : ` (${contents.mimeType})`}`;
+  const shown = untrustedText(heading);
+  if (contents.text !== undefined) {
+    const cut = contents.text.length > MAX_ATTACHED_TEXT_CHARS;
+    const text = cut ? `${contents.text.slice(0, MAX_ATTACHED_TEXT_CHARS)}\n[cut: ${contents.text.length - MAX_ATTACHED_TEXT_CHARS} more characters]` : contents.text;
+    const marks = fence(text);
+    const size = `${formatBytes(Buffer.byteLength(contents.text))}${cut ? `, cut to ${MAX_ATTACHED_TEXT_CHARS} characters` : ""}`;
+    return { block: `${heading}\n${marks}\n${text}${text.endsWith("\n") ? "" : "\n"}${marks}`, line: `${shown}: [text, ${size}]` };
+  }
+  // As a tool result reads it: a heading line, then the image's line or a note of what was not sent.
+  const part = contentsPart(contents);
+  const line = `${shown}: ${part.image === undefined ? untrustedText(part.text.split("\n").at(-1) ?? "") : imageLine(part.image)}`;
+  return { block: `${heading}\n${part.text}`, line, ...(part.image === undefined ? {} : { image: part.image }) };
+}
+
+export function createMentions(sources: readonly ResourceSource[]): Mentions {
+  const aliases = sources.map((source) => source.alias);
+  const uris = new Map<string, readonly string[]>();
+  const list = (source: ResourceSource): void => {
+    if (!offersResources(source)) return;
+    void listResources(source).then((listing) => {
+      if (!(listing instanceof McpError)) uris.set(source.alias, listing.entries.filter((entry) => !entry.template).map((entry) => entry.uri));
+    });
+  };
+  return {
+    async attach(text, signal) {
+      const mentions = findMentions(text, aliases);
+      if (mentions.length === 0) return { text, images: [], lines: [] };
+      if (mentions.length > MAX_MENTIONS_PER_PROMPT) return new Error(`a prompt attaches at most ${MAX_MENTIONS_PER_PROMPT} resources; it names ${mentions.length}`);
+      const attached: Attached[] = [];
+      for (const { alias, uri } of mentions) {
+        const source = sources.find((candidate) => candidate.alias === alias);
+        const named = untrustedText(`@${alias}:${uri}`);
+        if (source === undefined || !offersResources(source)) return new Error(`cannot attach ${named}: MCP server "${untrustedText(alias)}" offers no resources`);
+        const contents = await readResource(source, uri, { signal });
+        if (contents instanceof McpError) return new Error(`cannot attach ${named}: ${untrustedText(readFailureText(alias, uri, contents))}`);
+        if (contents.length === 0) return new Error(`cannot attach ${named}: the resource has no contents`);
+        attached.push(...contents.map((item) => attachContents(alias, item)));
+      }
+      return {
+        text: [text, ...attached.map((item) => item.block)].join("\n\n"),
+        images: attached.flatMap((item) => (item.image === undefined ? [] : [item.image])),
+        lines: attached.map((item) => item.line),
+      };
+    },
+    complete(word) {
+      const colon = word.indexOf(":");
+      if (!word.startsWith("@")) return [];
+      if (colon === -1) return sources.filter(offersResources).map((source) => `@${source.alias}:`).filter((candidate) => candidate.startsWith(word));
+      const known = uris.get(word.slice(1, colon)) ?? [];
+      const typed = word.slice(colon + 1);
+      return known.filter((uri) => uri.startsWith(typed)).map((uri) => `${word.slice(0, colon + 1)}${uri}`);
+    },
+    refresh(alias) {
+      for (const source of sources) if (alias === undefined || source.alias === alias) list(source);
+    },
+  };
+}
