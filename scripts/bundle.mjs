@@ -2,7 +2,7 @@
 // own code and its small dependencies in one file, so that start-up does not pay Node's ES module loader for
 // ~80 modules, from the V8 code cache written here beside it (bundle.js.cache). The bundle is CommonJS, because
 // one CommonJS file starts ~15 ms faster than the same code as an ES module. Left outside it, and loaded only
-// on the paths that need them: the Anthropic SDK, `prompts` and the Markdown renderer with its highlighter
+// on the paths that need them: the Anthropic SDK, ajv (a tool result checked against its outputSchema), `prompts` and the Markdown renderer with its highlighter
 // (large, needed only with a key, a question or the chat; the renderer is bundled on its own, below), and the
 // self-test, which runs from tsc's output (dist/src/selftest) beside the demo servers it starts. `tsc -p tsconfig.build.json` runs first and
 // type-checks.
@@ -58,7 +58,7 @@ const LAUNCHER = "dist/src/main.cjs";
 /** The parameters bundle.js's function takes: CommonJS's five, and the dynamic import of scripts/launcher.cjs. */
 const PARAMETERS = "exports, require, module, __filename, __dirname, __mcaImport";
 /** What the bundle leaves outside itself and imports when a path needs it. */
-const EXTERNAL = ["@anthropic-ai/sdk", "prompts", "marked", "marked-terminal", "./selftest/*"];
+const EXTERNAL = ["@anthropic-ai/sdk", "ajv", "prompts", "marked", "marked-terminal", "./selftest/*"];
 
 const built = await build({
   entryPoints: ["src/main.ts"],
