@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { McpError, type JsonObject, type ResourceSource } from "../mcp/index.js";
+import { completeLine } from "./completion.js";
+import { createMentions, findMentions, MAX_MENTIONS_PER_PROMPT } from "./mentions.js";
+import { waitFor } from "./test-support/wait-for.js";
+
+/** A server that answers each method from a table, and keeps the uris it was asked to read. */
+function source(alias: string, replies: Readonly<Record<string, JsonObject | McpError>>, capabilities: JsonObject = { resources: {} }) {
+  const read: string[] = [];
+  const server: ResourceSource = {
+    alias,
+    capabilities,
+    request: async (method, params) => {
+      if (method === "resources/read" && typeof params?.uri === "string") read.push(params.uri);
+      const reply = replies[method === "resources/read" ? `read ${String(params?.uri)}` : method];
+      if (reply === undefined) throw new Error(`no reply scripted for ${method}`);
+      return reply;
+    },
+  };
+  return { server, read };
+}
+
+const signal = (): AbortSignal => new AbortController().signal;
+
+describe("findMentions", () => {
+  it("takes @alias:uri of a mounted server only: an email address, an npm scope or an unknown alias is left alone", () => {
+    const text = "read @docs:docs://a.md, then @docs:docs://b (not me@docs:docs://c, @types/node or @other:x://y) and @docs:docs://a.md again";
+    expect(findMentions(text, ["docs"])).toEqual([
+      { alias: "docs", uri: "docs://a.md" },
+      { alias: "docs", uri: "docs://b" },
+    ]);
+  });
+});
+
+describe("createMentions", () => {
+  it("leaves a prompt without mentions as it is, reading nothing", async () => {
+    const docs = source("docs", {});
+    expect(await createMentions([docs.server]).attach("mail me@docs:x", signal())).toEqual({ text: "mail me@docs:x", images: [], lines: [] });
+    expect(docs.read).toEqual([]);
+  });
+
+  it("fences a text under its alias and uri with a fence longer than any run of backticks in it", async () => {
+    const docs = source("docs", { "read docs://a": { contents: [{ uri: "docs://a", mimeType: "text/markdown", text: "run ```sh``` here" }] } });
+    expect(await createMentions([docs.server]).attach("see @docs:docs://a", signal())).toEqual({
+      text: "see @docs:docs://a\n\n@docs:docs://a (text/markdown)\n````\nrun ```sh``` here\n````",
+      images: [],
+      lines: ["@docs:docs://a (text/markdown): [text, 17 bytes]"],
+    });
+  });
+
+  it("refuses a mention a server cannot answer, or of a server without resources, naming it", async () => {
+    const docs = source("docs", { "read docs://gone": new McpError("server", "Resource not found", { code: -32602 }) });
+    const plain = source("plain", {}, { tools: {} });
+    const mentions = createMentions([docs.server, plain.server]);
+    expect([await mentions.attach("see @docs:docs://gone", signal()), await mentions.attach("see @plain:x://y", signal())]).toEqual([
+      new Error('cannot attach @docs:docs://gone: MCP server "docs" has no resource "docs://gone" (Resource not found); list_mcp_resources lists what it offers'),
+      new Error('cannot attach @plain:x://y: MCP server "plain" offers no resources'),
+    ]);
+  });
+
+  it("refuses more mentions than a prompt attaches", async () => {
+    const text = Array.from({ length: MAX_MENTIONS_PER_PROMPT + 1 }, (_, index) => `@docs:docs://${index}`).join(" ");
+    expect(await createMentions([source("docs", {}).server]).attach(text, signal())).toEqual(new Error("a prompt attaches at most 10 resources; it names 11"));
+  });
+
+  it("completes @ with the servers that offer resources, then a server's listed uris once listed", async () => {
+    const docs = source("docs", {
+      "resources/list": { resources: [{ uri: "docs://guide", name: "guide" }, { uri: "docs://faq", name: "faq" }] },
+      "resources/templates/list": { resourceTemplates: [{ uriTemplate: "docs://page/{n}", name: "page" }] },
+    });
+    const mentions = createMentions([docs.server, source("plain", {}, {}).server]);
+    const sources = { commands: [], tools: () => [], projectDir: "/nonexistent", mentions };
+    expect(completeLine("see @", sources)).toEqual([["@docs:"], "@"]);
+    mentions.refresh();
+    await waitFor("the listing", () => completeLine("see @docs:docs://g", sources)[0].length > 0);
+    expect([completeLine("see @docs:docs://g", sources), completeLine("see @docs:", sources)[0]]).toEqual([[["@docs:docs://guide"], "@docs:docs://g"], ["@docs:docs://guide", "@docs:docs://faq"]]);
+  });
+});
