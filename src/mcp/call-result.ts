@@ -6,9 +6,8 @@
 import { formatBytes, imageLine, type ToolImage, type ToolResult } from "../kernel/index.js";
 import { checkImage } from "./image-content.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
-import { checkStructuredContent, type OutputCheck } from "./output-schema.js";
+import { checkStructuredContent, type DeclaredOutput, type OutputCheck } from "./output-schema.js";
 import type { RequestOptions } from "./peer.js";
-import type { RemoteToolInfo } from "./tool-list.js";
 
 /** The options of one tools/call. */
 export interface CallToolOptions extends RequestOptions {
@@ -226,14 +225,14 @@ export function describeBlock(block: ContentBlock, alias?: string): Part {
 /** Where a result comes from: the server's alias, and the tool as the server lists it (its outputSchema). */
 export interface ResultOrigin {
   readonly alias: string;
-  readonly tool?: RemoteToolInfo;
+  readonly tool?: DeclaredOutput;
 }
 
 /**
  * "Servers MUST provide structured results that conform to this schema": a tool with an outputSchema whose
  * result has no structured content fails the check too. A failed result (`isError`) is not checked.
  */
-function checkOutput(outcome: Extract<CallToolOutcome, { kind: "complete" }>, tool: RemoteToolInfo | undefined): Promise<OutputCheck> | OutputCheck {
+function checkOutput(outcome: Extract<CallToolOutcome, { kind: "complete" }>, tool: DeclaredOutput | undefined): Promise<OutputCheck> | OutputCheck {
   if (tool?.outputSchema === undefined || outcome.isError) return { kind: "valid" };
   if (outcome.structuredContent === undefined) return { kind: "invalid", errors: ["the result has no structuredContent"] };
   return checkStructuredContent(tool, outcome.structuredContent);

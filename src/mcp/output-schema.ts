@@ -4,7 +4,6 @@
 // schema." Each tool's schema is compiled once, on its first call; ajv is imported then, so start-up pays nothing for it.
 import type { ErrorObject, Options } from "ajv";
 import type { JsonSchema } from "../kernel/index.js";
-import type { RemoteToolInfo } from "./tool-list.js";
 
 /** What a check found: nothing wrong, what is wrong (each error a path and a message), or why it could not check. */
 export type OutputCheck =
@@ -13,6 +12,11 @@ export type OutputCheck =
   | { readonly kind: "unchecked"; readonly reason: string };
 
 type Schema = JsonSchema | boolean;
+
+/** A tool as the check reads it (a RemoteToolInfo, as its server lists it): its outputSchema, if it declares one. */
+export interface DeclaredOutput {
+  readonly outputSchema?: Schema;
+}
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 /** What a validator is made with: its own instance for each schema, so that one tool's `$id` never shadows another's. */
@@ -79,7 +83,7 @@ async function compile(schema: Schema): Promise<Validate | Error> {
 }
 
 /** By tool: a listing made anew (a reconnect, a changed list) brings new objects, compiled anew. */
-const compiled = new WeakMap<RemoteToolInfo, Promise<Validate | Error>>();
+const compiled = new WeakMap<DeclaredOutput, Promise<Validate | Error>>();
 
 /** Errors named one by one in a failed result; the rest are counted. */
 const MAX_LISTED_ERRORS = 3;
@@ -97,7 +101,7 @@ function describeError(error: ErrorObject): string {
 }
 
 /** Checks `value` against the tool's outputSchema (a tool without one passes). */
-export async function checkStructuredContent(tool: RemoteToolInfo, value: unknown): Promise<OutputCheck> {
+export async function checkStructuredContent(tool: DeclaredOutput, value: unknown): Promise<OutputCheck> {
   const schema = tool.outputSchema;
   if (schema === undefined) return { kind: "valid" };
   let validate = compiled.get(tool);
