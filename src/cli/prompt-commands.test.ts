@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpError, type JsonObject, type PromptArgument, type PromptSource } from "../mcp/index.js";
+import { McpError, type JsonObject, type ListChange, type PromptArgument, type PromptSource } from "../mcp/index.js";
 import { runChat } from "./chat.js";
 import type { CommandContext, SlashCommand } from "./commands.js";
 import { createPromptCatalog, parsePromptArguments, promptUsage } from "./prompt-commands.js";
@@ -177,6 +177,35 @@ describe("createPromptCatalog", () => {
     docs.change([{ listed: { name: "new" } }]);
     await catalog.refresh("docs");
     expect(catalog.current().map((command) => command.name)).toEqual(["mcp__docs__new"]);
+  });
+
+  it("lists a server again when it says its prompts changed, and says so in one line; other changes and other servers are left alone", async () => {
+    const docs = promptServer("docs", [{ listed: { name: "old" } }]);
+    const other = promptServer("other", [{ listed: { name: "kept" } }]);
+    let hear: (change: ListChange) => void = () => undefined;
+    let stopped = false;
+    const ended = new AbortController();
+    const warnings: string[] = [];
+    const catalog = createPromptCatalog([docs.source, other.source], {
+      warn: (text) => warnings.push(text),
+      signal: ended.signal,
+      watch: (listener) => {
+        hear = listener;
+        return () => (stopped = true);
+      },
+    });
+    await catalog.settled();
+    docs.change([{ listed: { name: "new" } }, { listed: { name: "newer" } }]);
+    hear({ alias: "docs", kind: "tools", added: [], removed: [], count: 0 });
+    hear({ alias: "docs", kind: "prompts" });
+    const names = (await catalog.settled()).map((command) => command.name);
+    ended.abort();
+    expect({ names, warnings, lists: [docs.sent.length, other.sent.length], stopped }).toEqual({
+      names: ["mcp__docs__new", "mcp__docs__newer", "mcp__other__kept"],
+      warnings: ["mcp: docs: prompts changed (now 2 prompts)"],
+      lists: [2, 1],
+      stopped: true,
+    });
   });
 
   it("makes a command's prompt the user's turn, sending the arguments it was given", async () => {

@@ -3,7 +3,7 @@
 // back or says its prompts changed. A command's arguments go by position or as `name=value`; its prompt's
 // messages become the user's turn. Whatever a server wrote is shown through untrustedText.
 import { describeError } from "../kernel/index.js";
-import { buildNamespace, getPrompt, listPrompts, McpError, offersPrompts, type PromptArgument, type PromptInfo, type PromptSource } from "../mcp/index.js";
+import { buildNamespace, getPrompt, listPrompts, McpError, offersPrompts, type ListChange, type PromptArgument, type PromptInfo, type PromptSource } from "../mcp/index.js";
 import type { CommandOutcome, PromptCatalog, SlashCommand } from "./commands.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -120,9 +120,14 @@ export interface PromptCatalogOptions {
   readonly warn: (text: string) => void;
   /** Aborted when the mode ends: a listing still running stops, and says nothing. */
   readonly signal: AbortSignal;
+  /** Hears each change of a server's lists until the returned function is called: a change of prompts lists that server again. */
+  readonly watch?: (listener: (change: ListChange) => void) => () => void;
 }
 
-/** Starts listing every server's prompts at once, in the background; the commands are there as each listing ends. */
+/**
+ * Starts listing every server's prompts at once, in the background; the commands are there as each listing
+ * ends. A server that says its prompts changed is listed again, and the user reads one line about it.
+ */
 export function createPromptCatalog(sources: readonly PromptSource[], options: PromptCatalogOptions): PromptCatalog {
   const { warn, signal } = options;
   const bySource = new Map(sources.map((source) => [source.alias, source]));
@@ -163,6 +168,14 @@ export function createPromptCatalog(sources: readonly PromptSource[], options: P
   };
 
   for (const source of sources) void refresh(source.alias);
+  const stopWatching = options.watch?.((change) => {
+    if (change.kind !== "prompts") return;
+    void refresh(change.alias).then(() => {
+      const count = listed.get(change.alias)?.length ?? 0;
+      if (!signal.aborted) warn(untrustedText(`mcp: ${change.alias}: prompts changed (now ${count} prompt${count === 1 ? "" : "s"})`));
+    });
+  });
+  signal.addEventListener("abort", () => stopWatching?.(), { once: true });
   return {
     current: () => commands,
     settled: async () => {

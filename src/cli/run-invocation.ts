@@ -229,7 +229,7 @@ async function startSession(runtime: Runtime, invocation: ModeInvocation, mounte
     sessionId,
     statuses: mounted.statuses,
     ...(mounted.reconnectServer === undefined ? {} : { reconnectServer: mounted.reconnectServer }),
-    ...(mounted.servers === undefined ? {} : { promptSources: mounted.servers.connections }),
+    ...(mounted.servers === undefined ? {} : { promptServers: mounted.servers }),
     ...(setup.mentions === undefined ? {} : { mentions: setup.mentions }),
     mcpLogin: (alias, print, fail, lend) => runMcpLogin({ config, env: runtime.env, out: print, err: fail, interactive: true, addSecret: runtime.addSecret, lend }, alias),
     switchModel: setup.switchModel,

@@ -2,7 +2,7 @@
 // line by line without a terminal, or the chat on one. Each stops when the runtime's interrupt is aborted.
 import { createInterface } from "node:readline";
 import { isatty } from "node:tty";
-import type { PromptSource } from "../mcp/index.js";
+import type { MountedServers } from "../mcp/index.js";
 import type { ProjectState, SessionMode } from "../session/index.js";
 import type { PromptCatalog } from "./commands.js";
 import type { Mentions } from "./mentions.js";
@@ -28,8 +28,8 @@ export interface ModeSetup {
   readonly statuses: ServerStatusProvider;
   /** `/mcp reconnect <alias>`; absent when no server is mounted, and /mcp reconnect says so. */
   readonly reconnectServer?: ServerReconnect;
-  /** The mounted servers, whose prompts a session offers as slash commands. */
-  readonly promptSources?: readonly PromptSource[];
+  /** The mounted servers, whose prompts a session offers as slash commands, listed again when a server says they changed. */
+  readonly promptServers?: Pick<MountedServers, "connections" | "onListChanged">;
   /** `@alias:uri` in a prompt; absent when no server declares resources. */
   readonly mentions?: Mentions;
   /** `/mcp login <alias>` in the chat. */
@@ -83,10 +83,10 @@ export async function runMode(runtime: Runtime, invocation: ModeInvocation, setu
 
 /** The servers' prompts as commands, listed in the background so that the session starts as soon; none without servers. */
 async function promptCatalog(runtime: Runtime, setup: ModeSetup, signal: AbortSignal): Promise<{ promptCommands?: PromptCatalog }> {
-  const sources = setup.promptSources ?? [];
-  if (sources.length === 0) return {};
+  const servers = setup.promptServers;
+  if (servers === undefined || servers.connections.length === 0) return {};
   const { createPromptCatalog } = await import("./prompt-commands.js");
-  return { promptCommands: createPromptCatalog(sources, { warn: runtime.warn, signal }) };
+  return { promptCommands: createPromptCatalog(servers.connections, { warn: runtime.warn, signal, watch: (listener) => servers.onListChanged(listener) }) };
 }
 
 /** Pipe mode and `-p` without a terminal, else the chat. */

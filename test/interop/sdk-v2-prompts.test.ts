@@ -44,19 +44,19 @@ describe("an SDK v2 server's prompts as slash commands", () => {
     await project?.remove();
   });
 
-  async function pipe(line: string) {
+  async function pipe(lines: string, ...extra: string[]) {
     if (project === undefined) throw new Error("no project");
     const api = await startFakeMessagesApi([{ kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["Done."] }], "end_turn") }]);
     try {
-      const result = await project.run(["--model", MODEL, "--mcp-config", configFile], `${line}\n`, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: api.baseURL });
-      return { code: result.code, stdout: result.stdout, turn: userTurn(api) };
+      const result = await project.run(["--model", MODEL, "--mcp-config", configFile, ...extra], `${lines}\n`, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: api.baseURL });
+      return { code: result.code, stdout: result.stdout, stderr: result.stderr, turn: userTurn(api) };
     } finally {
       await api.close();
     }
   }
 
   it("sends a prompt's image to the model as an image block after the turn's text, a line standing where it was", async () => {
-    expect(await pipe("/mcp__prompting__describe_logo")).toEqual({
+    expect(await pipe("/mcp__prompting__describe_logo")).toMatchObject({
       code: 0,
       stdout: "Done.\n",
       turn: [
@@ -67,10 +67,20 @@ describe("an SDK v2 server's prompts as slash commands", () => {
   });
 
   it("quotes a conversation of both roles under whose each part is, as one user turn", async () => {
-    expect(await pipe("/mcp__prompting__review src/a.ts focus=speed")).toEqual({
+    expect(await pipe("/mcp__prompting__review src/a.ts focus=speed")).toMatchObject({
       code: 0,
       stdout: "Done.\n",
       turn: [{ type: "text", text: ["User:", "> Review src/a.ts for speed.", "Assistant:", "> Which part first?", "User:", "> The exported functions."].join("\n") }],
+    });
+  });
+
+  it("offers a prompt the server adds at run time, once its listen stream says the prompts changed", async () => {
+    const run = await pipe("/call mcp__prompting__add_prompt {}\n/mcp__prompting__later", "--allow", "mcp__prompting__add_prompt");
+    expect({ code: run.code, stdout: run.stdout, turn: run.turn, changed: run.stderr.split("\n").filter((line) => line.includes("prompts changed")) }).toEqual({
+      code: 0,
+      stdout: "added\nDone.\n",
+      turn: [{ type: "text", text: "Added later." }],
+      changed: ["mcp: prompting: prompts changed (now 3 prompts)"],
     });
   });
 });

@@ -1,5 +1,6 @@
 // A 2026-07-28 server over stdio built with the official TypeScript server SDK v2 (@modelcontextprotocol/server
-// 2.4.0) whose prompts carry what server-everything's do not: an image, and a conversation of both roles.
+// 2.4.0) whose prompts carry what server-everything's do not: an image, a conversation of both roles, and a
+// prompt added at run time by the tool `add_prompt`, which the SDK reports on the client's listen stream.
 // Run as `node --import tsx prompting-v2-stdio-main.ts`; it ends when stdin closes.
 import { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -16,7 +17,7 @@ const PROMPT_PNG_BASE64 = Buffer.from([
 ]).toString("base64");
 
 function createPromptingServer(): McpServer {
-  const server = new McpServer({ name: "prompting-v2", version: "1.0.0" }, { capabilities: { prompts: {}, tools: {} } });
+  const server = new McpServer({ name: "prompting-v2", version: "1.0.0" }, { capabilities: { prompts: { listChanged: true }, tools: {} } });
   server.registerPrompt("describe_logo", { description: "Asks what a logo shows" }, () => ({
     messages: [
       { role: "user", content: { type: "text", text: "What does this logo show?" } },
@@ -34,8 +35,10 @@ function createPromptingServer(): McpServer {
       ],
     }),
   );
-  // mca lists a server's tools whatever it declares: one tool keeps tools/list answered.
-  server.registerTool("status", { description: "Says the server is up.", inputSchema: z.object({}) }, async () => ({ content: [{ type: "text", text: "up" }] }));
+  server.registerTool("add_prompt", { description: "Adds the prompt `later`.", inputSchema: z.object({}) }, async () => {
+    server.registerPrompt("later", { description: "Added at run time" }, () => ({ messages: [{ role: "user", content: { type: "text", text: "Added later." } }] }));
+    return { content: [{ type: "text", text: "added" }] };
+  });
   return server;
 }
 
