@@ -195,6 +195,19 @@ describe("createMcpClient.initializeLegacy", () => {
     expect([client.serverCapabilities(), client.instructions()]).toEqual([{ resources: { listChanged: true } }, "read me"]);
   });
 
+  it("takes a server that declares no tools and refuses tools/list to have none, and one that declares tools to have failed", async () => {
+    const refusing = (capabilities: JsonObject) => (request: JsonRpcRequest): ScriptedReply =>
+      request.method === "initialize"
+        ? { result: { protocolVersion: "2025-06-18", capabilities } }
+        : { error: { code: -32601, message: "Method not found" } };
+    const onlyResources = (await startClient(refusing({ resources: {} }))).client;
+    await onlyResources.initializeLegacy();
+    expect(await onlyResources.listTools()).toEqual([]);
+    const withTools = (await startClient(refusing({ tools: {} }))).client;
+    await withTools.initializeLegacy();
+    expect(summary(await rejection(withTools.listTools()))).toMatchObject({ kind: "server", server: "srv" });
+  });
+
   it("does not send notifications/initialized after an answer it refuses", async () => {
     const { client, transport } = await startClient(() => initializeResult("1999-01-01"));
     expect(summary(await rejection(client.initializeLegacy()))).toEqual({

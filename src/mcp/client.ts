@@ -8,7 +8,7 @@ import { parseDiscoverResult, type DiscoverInfo } from "./discover.js";
 import { isLostSession } from "./http/failure.js";
 import { createParamHeaderTable, type ParamHeader } from "./http/headers.js";
 import type { InputResponder } from "./input.js";
-import { isJsonObject, McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type JsonRpcRequest, type Transport } from "./jsonrpc.js";
+import { isJsonObject, McpError, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type JsonRpcRequest, type Transport } from "./jsonrpc.js";
 import { answerLegacyServerRequest, createLegacyLifecycle, type LegacyServerInfo } from "./legacy-lifecycle.js";
 import { changingLists, LISTEN_METHOD, listChangedKind, openListSubscription, type ListKind, type ListSubscription } from "./list-changes.js";
 import { createNotificationRouter, createPeer, type NotificationListener, type RequestOptions } from "./peer.js";
@@ -283,9 +283,19 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     return info;
   }
 
-  function listTools(maxTools?: number): Promise<RemoteToolInfo[]> {
+  /**
+   * A server that offers only resources or prompts declares no `tools` and may refuse `tools/list` with
+   * -32601: it then has no tools, and still comes up. One that declares tools and refuses has failed.
+   */
+  async function listTools(maxTools?: number): Promise<RemoteToolInfo[]> {
     const fetchPage = (cursor: string | undefined): Promise<JsonObject> => exchange("tools/list", cursor === undefined ? {} : { cursor }, {});
-    return listServerTools({ server, maxTools, fetchPage, warn });
+    try {
+      return await listServerTools({ server, maxTools, fetchPage, warn });
+    } catch (error) {
+      const declaresTools = described.capabilities.tools !== undefined;
+      if (!declaresTools && error instanceof McpError && error.kind === "server" && error.code === METHOD_NOT_FOUND) return [];
+      throw error;
+    }
   }
 
   async function callTool(name: string, args: ToolArgs, callOptions: CallToolOptions = {}): Promise<CallToolOutcome> {
