@@ -9,3 +9,4 @@ export * from "./tool.js";
 export * from "./redaction.js";
 export { PLAIN_COMMAND_CHARACTERS } from "./shell-command.js";
 export { MAX_RESULT_CHARS, truncateResult, type TruncatedText } from "./tool-call.js";
+export * from "./tool-search.js";
