@@ -6,7 +6,7 @@ import { commandPrefix, readCommand } from "./command-options.js";
 import { compileGlob, globMatches, type Glob } from "./glob.js";
 import { commandForms, isPlainCommand, MAX_WRAPPERS } from "./shell-command.js";
 import { stableJson } from "./stable-json.js";
-import type { CommandSandbox, GateSubject, Tool, ToolArgs, ToolKind } from "./tool.js";
+import type { CommandSandbox, GateSubject, Tool, ToolArgs, ToolDefinition, ToolKind } from "./tool.js";
 
 /** Ordered by strictness: when several of the user's rules match, the highest rank wins. */
 export type Verdict = "allow" | "ask" | "deny";
@@ -52,10 +52,17 @@ const DEFAULTS: Readonly<Record<ToolKind, Decision>> = {
 /**
  * What the user's "allow for this session" covers: every call of one tool, or, for a command tool, the plain
  * commands that begin with the words of the command's own prefix (`git status`), judged like an allow rule.
+ * A remote tool's allow holds for the definition the user was shown (its hash) and no other.
  */
 export type SessionAllow =
-  | { readonly kind: "tool"; readonly tool: string }
+  | { readonly kind: "tool"; readonly tool: string; readonly definition?: AllowedDefinition }
   | { readonly kind: "command"; readonly tool: string; readonly prefix: readonly string[] };
+
+/** The definition a remote tool had when it was allowed for the session, kept to show what changed since. */
+export interface AllowedDefinition {
+  readonly hash: string;
+  readonly definition?: ToolDefinition;
+}
 
 /** The session's allows, keyed by how they are shown (see sessionAllowText). */
 export type SessionAllows = ReadonlyMap<string, SessionAllow>;
@@ -71,7 +78,7 @@ export function sessionAllowText(allow: SessionAllow): string {
  * that is not read as a command (allowing the whole tool would allow every command).
  */
 export function sessionAllowFor(tool: GateTool, subject: GateSubject): SessionAllow | null {
-  if (subject.kind !== "command") return tool.kind === "exec" ? null : { kind: "tool", tool: allowedName(tool, subject) };
+  if (subject.kind !== "command") return tool.kind === "exec" ? null : { kind: "tool", tool: allowedName(tool, subject), ...allowedDefinition(tool, subject) };
   if (!isPlainCommand(subject.text) || OUTSIDE_THE_SANDBOX[subject.sandbox] !== null) return null;
   const prefix = commandPrefix(subject.text.split(" "));
   return prefix === null ? null : { kind: "command", tool: tool.name, prefix };
@@ -106,8 +113,14 @@ const OUTSIDE_THE_SANDBOX: Readonly<Record<CommandSandbox, Decision | null>> = {
   "network-requested": { verdict: "ask", reason: "the model asked for the network for this call", onlyAPersonCanAllow: true },
 };
 
-/** The tool as the gate sees it: its names and kind, never its annotations. */
-export type GateTool = Pick<Tool, "name" | "kind" | "source" | "originalName">;
+/** The tool as the gate sees it: its names, kind and definition's identity, never its annotations. */
+export type GateTool = Pick<Tool, "name" | "kind" | "source" | "originalName" | "definitionHash" | "definition" | "definitionStatus">;
+
+/** What a session allow of this call records of the tool's definition: a call that names its server is not the tool's own. */
+function allowedDefinition(tool: GateTool, subject: GateSubject): { definition?: AllowedDefinition } {
+  if (tool.definitionHash === undefined || subject.kind === "server") return {};
+  return { definition: { hash: tool.definitionHash, ...(tool.definition === undefined ? {} : { definition: tool.definition }) } };
+}
 
 const TOOL_GLOB = /^[A-Za-z0-9_.*?-]+$/;
 
@@ -155,11 +168,32 @@ export function decide(
 ): Decision {
   if (subject.kind === "command" && commandForms(subject.text).tooDeep) return TOO_DEEP_TO_JUDGE;
   const decision = verdictOf(tool, subject, rules, sessionAllows);
+  // A pinned server's tool that is not as pinned: no allow covers it, a deny still denies it.
+  if (tool.definitionStatus?.pinned === "changed" && decision.verdict !== "deny") return pinnedChangedDecision(tool);
   if (subject.kind === "command" && decision.verdict !== "deny") return OUTSIDE_THE_SANDBOX[subject.sandbox] ?? decision;
   // Asked with or without a rule, a protected write says so: only a person can allow it, never for the session.
   if (decision.verdict === "deny" || tool.kind !== "write" || subject.kind !== "path") return decision;
   const folder = protectingFolder(protectedFolders, subject.text);
   return folder === undefined ? decision : { verdict: "ask", reason: folder.reason, onlyAPersonCanAllow: true };
+}
+
+function pinnedChangedDecision(tool: GateTool): Decision {
+  const alias = tool.source;
+  return {
+    verdict: "ask",
+    reason: `its definition is not the one pinned for server "${alias}": every call asks until \`mca mcp pin ${alias}\` accepts it`,
+    onlyAPersonCanAllow: true,
+  };
+}
+
+/**
+ * The session allow of this call's tool that was given for another definition of it (the server redefined the
+ * tool since), or undefined: the call then asks, and the approval shows what changed.
+ */
+export function outdatedSessionAllow(tool: GateTool, subject: GateSubject, sessionAllows: SessionAllows): AllowedDefinition | undefined {
+  if (subject.kind === "command" || tool.definitionHash === undefined) return undefined;
+  const allow = sessionAllows.get(allowedName(tool, subject));
+  return allow?.kind === "tool" && allow.definition !== undefined && allow.definition.hash !== tool.definitionHash ? allow.definition : undefined;
 }
 
 /** A command whose wrappers nest deeper than anyone writes them: its forms are not all known, so no rule can be trusted to see it. */
@@ -202,6 +236,9 @@ function verdictOf(tool: GateTool, subject: GateSubject, rules: readonly Rule[],
   const covering = allows.find((allow) => !allow.judged || because === undefined);
   if (covering !== undefined) return covering.decision;
   const fallback = DEFAULTS[tool.kind];
+  if (fallback.verdict === "ask" && outdatedSessionAllow(tool, subject, sessionAllows) !== undefined) {
+    return { verdict: "ask", reason: "allowed for this session as it was defined then; its server has changed its definition since" };
+  }
   const [first] = allows;
   return first !== undefined && because !== undefined && fallback.verdict === "ask" ? { verdict: "ask", reason: `${first.named} does not cover ${because}` } : fallback;
 }
@@ -217,7 +254,10 @@ function matchingSessionAllow(allow: SessionAllow): MatchingAllow {
 }
 
 function sessionAllowMatches(allow: SessionAllow, tool: GateTool, subject: GateSubject): boolean {
-  if (allow.kind === "tool") return subject.kind !== "command" && allow.tool === allowedName(tool, subject);
+  if (allow.kind === "tool") {
+    const sameDefinition = allow.definition === undefined || allow.definition.hash === allowedDefinition(tool, subject).definition?.hash;
+    return subject.kind !== "command" && allow.tool === allowedName(tool, subject) && sameDefinition;
+  }
   if (allow.tool !== tool.name) return false;
   if (subject.kind !== "command" || !isPlainCommand(subject.text)) return false;
   const words = subject.text.split(" ");

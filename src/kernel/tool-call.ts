@@ -1,12 +1,12 @@
 // One tool call, the same path for the model's calls and the user's `/call`: loop guard, lookup,
 // argument check (once), approval gate (once), snapshots, the run itself, then the one truncation site.
 // Every failure becomes an error result the model can read; nothing here throws into the loop.
-import { callSubject, decide, sessionAllowFor, sessionAllowText, unknownToolDecision, type ApprovalAnswer, type Decision, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows } from "./gate.js";
+import { callSubject, decide, outdatedSessionAllow, sessionAllowFor, sessionAllowText, unknownToolDecision, type ApprovalAnswer, type Decision, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows } from "./gate.js";
 import type { LoopGuard } from "./loop-guard.js";
 import type { AgentEvent, SnapshotStore, TranscriptEntry } from "./ports.js";
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
-import { imageInfo, parseToolArgs, type Tool, type ToolArgs, type ToolImage, type ToolResult } from "./tool.js";
+import { imageInfo, parseToolArgs, type Tool, type ToolArgs, type ToolDefinition, type ToolImage, type ToolResult } from "./tool.js";
 
 export const ABORTED_TEXT = "Aborted by the user.";
 
@@ -44,6 +44,8 @@ export interface ApprovalRequest {
   readonly decision: Decision;
   /** What the choice "allow for this session" would allow; null: the choice is not offered. */
   readonly sessionAllow: SessionAllow | null;
+  /** The tool's definition when the user allowed it for this session, when its server has changed it since. */
+  readonly definitionBefore?: ToolDefinition;
 }
 
 /** What a call needs from the agent; `sessionAllows` grows when the user answers "session". */
@@ -96,7 +98,7 @@ export async function runToolCall(context: CallContext, call: ToolCallRequest, s
   try {
     const judged = tool === undefined ? undefined : judgeCall(tool, args, context.rules, context.sessionAllows, context.protectedFolders);
     if (judged !== undefined) decision = judged.decision;
-    attempt = await attemptCall(context, call, tool && judged && { tool, parsed: judged.parsed, sessionAllow: judged.sessionAllow }, decision, signal);
+    attempt = await attemptCall(context, call, tool && judged && { ...judged, tool }, decision, signal);
   } catch (error) {
     // A bug or broken infrastructure (a snapshot store, an approval prompt): still a result, never a crash.
     attempt = { result: failure(`Internal error while calling ${name}: ${describeError(error)}`), stop: null };
@@ -120,6 +122,8 @@ export interface JudgedCall {
   readonly decision: Decision;
   /** What "allow for this session" would allow of this call; null when it is not offered. */
   readonly sessionAllow: SessionAllow | null;
+  /** See ApprovalRequest. */
+  readonly definitionBefore?: ToolDefinition;
 }
 
 /**
@@ -138,13 +142,13 @@ export function judgeCall(
   const subject = callSubject(tool, args, parsed);
   const decision = decide(tool, subject, rules, sessionAllows, protectedFolders);
   // What only a person can allow (a protected write) offers no session allow: it would cover every other write.
-  return { parsed, decision, sessionAllow: decision.onlyAPersonCanAllow === true ? null : sessionAllowFor(tool, subject) };
+  const sessionAllow = decision.onlyAPersonCanAllow === true ? null : sessionAllowFor(tool, subject);
+  const before = outdatedSessionAllow(tool, subject, sessionAllows)?.definition;
+  return { parsed, decision, sessionAllow, ...(before === undefined ? {} : { definitionBefore: before }) };
 }
 
-interface ParsedCall {
+interface ParsedCall extends Omit<JudgedCall, "decision"> {
   readonly tool: Tool;
-  readonly parsed: ToolArgs | Error;
-  readonly sessionAllow: SessionAllow | null;
 }
 
 async function attemptCall(
@@ -195,10 +199,11 @@ async function attemptPastLoopGuard(
   const notStarted = (attempt: Attempt) => ({ attempt, started: false });
   const { id: callId, name, args } = call;
   if (target === undefined) return notStarted({ result: failure(`Unknown tool ${JSON.stringify(name)}: call one of the tools you were given.`), stop: null });
-  const { tool, parsed, sessionAllow } = target;
+  const { tool, parsed, sessionAllow, definitionBefore } = target;
   if (parsed instanceof Error) return notStarted({ result: failure(`Invalid arguments for ${name}: ${parsed.message}.`), stop: null });
 
-  const permission = await askPermission(context, callId, { tool, args, decision, sessionAllow }, signal);
+  const before = definitionBefore === undefined ? {} : { definitionBefore };
+  const permission = await askPermission(context, callId, { tool, args, decision, sessionAllow, ...before }, signal);
   if (permission !== "run") return notStarted(permission);
 
   const changed = tool.changes?.(parsed) ?? [];

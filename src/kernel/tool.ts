@@ -93,6 +93,26 @@ export type GateSubject =
    */
   | { readonly kind: "server"; readonly alias: string; readonly name: string; readonly text: string };
 
+/**
+ * A remote tool as its server defines it, the parts a person judges it by: what `definitionHash` covers, and
+ * what an approval compares when the definition changed (`description` without mca's own prefix).
+ */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description?: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema | boolean;
+  readonly annotations?: Readonly<Record<string, unknown>>;
+}
+
+/** How a remote tool's definition compares with what the user saw before (docs/safety.md, "Pinned definitions"). */
+export interface DefinitionStatus {
+  /** null: its server is not pinned; "same": as pinned; "changed": not as pinned (a tool added since included). */
+  readonly pinned: "same" | "changed" | null;
+  /** Not the definition its server gave first in this session (a reconnect or a new listing changed it). */
+  readonly changedThisSession: boolean;
+}
+
 /** `A`: the typed arguments a local tool's `parse` makes; remote tools take the model's object as it is. */
 export interface Tool<A = ToolArgs> {
   /** The name the model sees (for remote tools, the flat `mcp__alias__tool`). */
@@ -106,6 +126,14 @@ export interface Tool<A = ToolArgs> {
   readonly originalName: string;
   /** A remote tool's self-declared annotations: shown to the user, never trusted by the gate. */
   readonly annotations?: Readonly<Record<string, unknown>>;
+  /**
+   * A remote tool's identity as defined: sha-256 (hex) of the stable JSON of `definition`. An "allow for this
+   * session" holds for this hash only, so a server that redefines the tool is asked about again.
+   */
+  readonly definitionHash?: string;
+  /** A remote tool's definition as its server gave it, for the diff an approval shows when it changed. */
+  readonly definition?: ToolDefinition;
+  readonly definitionStatus?: DefinitionStatus;
   /**
    * The tool's own check of the model's arguments, run once per call: typed arguments for `changes` and
    * `run`, or an Error the model reads. Without it the arguments are checked against `inputSchema`.
