@@ -82,6 +82,12 @@ async function compile(schema: Schema): Promise<Validate | Error> {
   }
 }
 
+/** Why a tool's outputSchema cannot be used to check its results (`mca mcp doctor`), or undefined when it compiles. */
+export async function outputSchemaProblem(schema: Schema): Promise<string | undefined> {
+  const validate = await compile(schema);
+  return validate instanceof Error ? validate.message : undefined;
+}
+
 /** By tool: a listing made anew (a reconnect, a changed list) brings new objects, compiled anew. */
 const compiled = new WeakMap<DeclaredOutput, Promise<Validate | Error>>();
 
