@@ -8,5 +8,6 @@ export { describeError } from "./settle.js";
 export * from "./tool.js";
 export * from "./redaction.js";
 export { PLAIN_COMMAND_CHARACTERS } from "./shell-command.js";
+export { stableJson } from "./stable-json.js";
 export { MAX_RESULT_CHARS, truncateResult, type TruncatedText } from "./tool-call.js";
 export * from "./tool-search.js";

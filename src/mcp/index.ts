@@ -18,6 +18,7 @@ export {
 export { isJsonObject, McpError, type JsonObject, type JsonRpcFailure, type JsonRpcId, type JsonRpcMessage, type Transport, type TransportHandlers } from "./jsonrpc.js";
 export { createLineFramer, type LineFramer } from "./line-framer.js";
 export type { ListChange, ListKind } from "./list-changes.js";
+export { definitionChanges, type DefinitionChanges, type DefinitionHashes } from "./definition-hash.js";
 export { mountServers, type McpConfig, type MountedServers } from "./mount-servers.js";
 export { buildNamespace, sanitizeAlias, toolPrefix } from "./namespace.js";
 export { getPrompt, listPrompts, offersPrompts, type PromptArgument, type PromptInfo, type PromptSource, type PromptTurn } from "./prompts.js";

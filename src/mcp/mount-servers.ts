@@ -1,8 +1,10 @@
 // Mounts every enabled server of the config at session start — each discovered on its own, in parallel, so
 // start-up takes as long as the slowest server and one failure never stops the others — and offers each
 // remote tool as an ordinary Tool of kind "remote" under its flat name, whose run sends the server's
-// ORIGINAL name and turns every outcome, failures included, into a result.
-import { serverSideName, type Tool, type ToolArgs, type ToolContext, type ToolResult } from "../kernel/index.js";
+// ORIGINAL name and turns every outcome, failures included, into a result. Each tool carries its definition's
+// hash, and how that compares with the pinned one and with the one first seen this session.
+import { serverSideName, type DefinitionStatus, type Tool, type ToolArgs, type ToolContext, type ToolDefinition, type ToolResult } from "../kernel/index.js";
+import { definitionChanges, definitionHash, pinnedChangesLine, toolDefinition, type DefinitionHashes } from "./definition-hash.js";
 import { completeResult, inputRequiredText } from "./call-result.js";
 import { callToolToCompletion } from "./input.js";
 import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
@@ -49,7 +51,10 @@ export interface MountedServers {
 }
 
 /** The cap on a server's tools comes with the config, so one place says it. */
-export type MountDeps = Omit<ConnectionDeps, "configFile" | "maxToolsPerServer">;
+export type MountDeps = Omit<ConnectionDeps, "configFile" | "maxToolsPerServer"> & {
+  /** The definitions the user pinned, by server alias (the user's own record, never the project's). */
+  readonly pins?: ReadonlyMap<string, DefinitionHashes>;
+};
 
 export async function mountServers(config: McpConfig, deps: MountDeps): Promise<MountedServers> {
   const enabled = config.servers.filter((server) => server.enabled);
@@ -63,6 +68,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   await Promise.all(connections.map((connection) => connection.connect()));
 
   const byAlias = new Map(connections.map((connection) => [connection.alias, connection]));
+  const definitions = createDefinitionBook(deps.pins ?? new Map());
   /** The flat names are one namespace over every server, so a server's new tools rebuild all of it. */
   const offered = (): { namespace: Namespace; tools: Tool[] } => {
     const namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))));
@@ -72,12 +78,14 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
     for (const entry of namespace.entries()) {
       const connection = byAlias.get(entry.alias);
       const info = infoByAlias.get(entry.alias)?.get(entry.tool);
-      if (connection && info) tools.push(createMountedTool(connection, info, entry.flatName));
+      if (connection && info) tools.push(createMountedTool(connection, info, entry.flatName, definitions.judge(connection.alias, info)));
     }
     return { namespace, tools };
   };
   let { namespace, tools } = offered();
   for (const warning of collisionWarnings(namespace.sanitisingCollisions())) deps.onWarning(warning);
+  const connected = (alias: string): boolean => byAlias.get(alias)?.state === "connected";
+  for (const line of definitions.pinnedChangeLines(tools, connected)) deps.onWarning(line);
   /** Flat names offered once and no longer: the model may still name one from an earlier turn. */
   const withdrawn = new Map<string, ToolRef>();
   const reoffer = (): void => {
@@ -218,7 +226,49 @@ function needsTasksRefusal(alias: string, tool: string): ToolResult {
   return { text, isError: true };
 }
 
-function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, flatName: string): Tool {
+/** A remote tool's definition, its hash, and how it compares with what the user saw before. */
+interface JudgedDefinition {
+  readonly definition: ToolDefinition;
+  readonly hash: string;
+  readonly status: DefinitionStatus;
+}
+
+/**
+ * The definitions of a session: each listed tool's hash (computed once per listed object, so a list change
+ * of one server does not hash every other server's tools again), the hash each tool had when first seen this
+ * session, and the pinned ones.
+ */
+function createDefinitionBook(pins: ReadonlyMap<string, DefinitionHashes>) {
+  const judged = new WeakMap<RemoteToolInfo, JudgedDefinition>();
+  const firstSeen = new Map<string, string>();
+  return {
+    judge(alias: string, info: RemoteToolInfo): JudgedDefinition {
+      const known = judged.get(info);
+      if (known !== undefined) return known;
+      const definition = toolDefinition(info);
+      const hash = definitionHash(definition);
+      const key = `${alias}\0${info.name}`;
+      const first = firstSeen.get(key) ?? hash;
+      firstSeen.set(key, first);
+      const pinned = pins.get(alias);
+      const pin = pinned === undefined ? null : pinned.get(info.name) === hash ? "same" : "changed";
+      const made: JudgedDefinition = { definition, hash, status: { pinned: pin, changedThisSession: first !== hash } };
+      judged.set(info, made);
+      return made;
+    },
+    /** One line per pinned server whose tools differ from the pinned ones; a server not connected has nothing to compare. */
+    pinnedChangeLines(tools: readonly Tool[], connected: (alias: string) => boolean): string[] {
+      return [...pins].flatMap(([alias, pinned]) => {
+        if (!connected(alias)) return [];
+        const own = tools.filter((tool) => tool.source === alias && tool.definitionHash !== undefined);
+        const line = pinnedChangesLine(alias, definitionChanges(pinned, new Map(own.map((tool) => [tool.originalName, tool.definitionHash ?? ""]))));
+        return line === undefined ? [] : [line];
+      });
+    },
+  };
+}
+
+function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, flatName: string, judged: JudgedDefinition): Tool {
   const needsTasks = info.taskSupport === "required";
   const origin = `${needsTasks ? `${NEEDS_TASKS_MARK} ` : ""}[MCP server "${connection.alias}" (${connection.spec.transport}), tool "${info.name}"]`;
   const about = info.description ?? info.title ?? "";
@@ -230,6 +280,9 @@ function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, f
     source: connection.alias,
     originalName: info.name,
     ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
+    definitionHash: judged.hash,
+    definition: judged.definition,
+    definitionStatus: judged.status,
     run: async (args, context) => {
       // A tool the model was offered before the server's list changed is not sent.
       if (connection.state === "connected" && !connection.tools.some((tool) => tool.name === info.name)) return withdrawnRefusal({ alias: connection.alias, tool: info.name });

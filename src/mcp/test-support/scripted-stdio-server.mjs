@@ -69,6 +69,8 @@ function toolsFromFile(file) {
 
 function listTools(id, params) {
   if (flags.has("tools-from")) return result(id, { tools: toolsFromFile(flags.get("tools-from")) });
+  // `--tools-json=<file>`: one page of the tools that file defines (a JSON array), read at each listing.
+  if (flags.has("tools-json")) return result(id, { tools: JSON.parse(readFileSync(flags.get("tools-json"), "utf8")) });
   const plan = PAGES[flags.get("pages") ?? "normal"];
   if (params.cursor === undefined) return result(id, { tools: TOOLS.slice(0, 2), nextCursor: plan.first });
   const page = plan.pages[params.cursor];
