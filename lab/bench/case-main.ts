@@ -70,6 +70,10 @@ async function measure(run: CaseRun): Promise<Measured> {
       const { bashCallMs } = await import("./measure/bash-calls.js");
       return { samples: await bashCallMs(run.command, run.sandboxed, run.warmups, run.samples) };
     }
+    case "scale": {
+      const { measureScale } = await import("./measure/scale.js");
+      return measureScale(run, process.cwd());
+    }
     case "limit": {
       const { limitOutcome } = await import("./limit-checks.js");
       return { samples: [], outcome: await limitOutcome(run.check) };
@@ -85,8 +89,9 @@ async function main(id: string | undefined): Promise<void> {
   const benchCase = BENCH_CASES.find((one) => one.id === id);
   if (benchCase === undefined) throw new Error(`no bench case ${JSON.stringify(id)}`);
   const measured = await measure(benchCase.run);
-  // Start-up cases measure other processes; everything else measures this one.
-  const peakRssMb = benchCase.run.kind === "start-up" ? measured.peakRssMb : ownPeakRssMb();
+  // Start-up cases and the scale group's CLI runs measure other processes; everything else measures this one.
+  const { run } = benchCase;
+  const peakRssMb = run.kind === "start-up" || (run.kind === "scale" && run.figure === "cli") ? measured.peakRssMb : ownPeakRssMb();
   const { samples, cpuUsPerCall, outcome } = measured;
   const output: CaseOutput = { id: benchCase.id, samples, peakRssMb, cpuUsPerCall, outcome };
   process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -7,6 +7,12 @@ export type StartUpTarget = "node -e 0" | "mca tools --json" | "mca pipe mode" |
 export type LimitCheck = "mca-default-10mb" | "mca-cap-5mb" | "sdk-default-20mb" | "sdk-default-pages";
 /** What the bash tool runs in the sandbox cases: nothing (`true`), or `git status` in a repository of 1,000 files. */
 export type BashBenchCommand = "true" | "git status";
+/**
+ * The scale group's figures, each over `servers` × `toolsPerServer` catalogue tools: mounting them
+ * (mountServers), the tool definitions of the first request with tool search on or off, a tool_search
+ * query and the building of its index, and the built CLI's run with all of them mounted (its peak RSS).
+ */
+export type ScaleFigure = "mount" | "first-request" | "first-request-all" | "search" | "search-index" | "cli";
 
 export type CaseRun =
   | { readonly kind: "latency"; readonly server: ServerName; readonly client: ClientName; readonly warmups: number; readonly samples: number }
@@ -38,9 +44,11 @@ export type CaseRun =
     }
   | { readonly kind: "start-up"; readonly target: StartUpTarget; readonly samples: number }
   | { readonly kind: "limit"; readonly check: LimitCheck }
-  | { readonly kind: "bash"; readonly command: BashBenchCommand; readonly sandboxed: boolean; readonly warmups: number; readonly samples: number };
+  | { readonly kind: "bash"; readonly command: BashBenchCommand; readonly sandboxed: boolean; readonly warmups: number; readonly samples: number }
+  | { readonly kind: "scale"; readonly figure: ScaleFigure; readonly servers: number; readonly toolsPerServer: number; readonly samples: number };
 
-export type Unit = "µs" | "ms" | "calls/s" | "outcome";
+/** `tokens`: characters of the JSON sent over 4, where no API count exists. */
+export type Unit = "µs" | "ms" | "calls/s" | "tokens" | "outcome";
 
 export interface BenchCase {
   readonly id: string;
@@ -150,6 +158,29 @@ function bashCases(command: BashBenchCommand, scenario: string, samples: number)
   }));
 }
 
+const SCALE_TOOLS_PER_SERVER = 100;
+
+/** One process per figure, as everywhere; the servers of a fleet are started afresh in each. */
+function scaleCase(figure: ScaleFigure, scenario: string, label: string, unit: Unit, servers: number, samples: number): BenchCase {
+  const tools = servers * SCALE_TOOLS_PER_SERVER;
+  return single(`scale/${figure}/${tools}`, `scale · ${scenario}`, label, unit, { kind: "scale", figure, servers, toolsPerServer: SCALE_TOOLS_PER_SERVER, samples });
+}
+
+const SCALE_CASES: readonly BenchCase[] = [
+  scaleCase("mount", "mountServers, 50 stdio servers × 100 tools", "mca", "ms", 50, 5),
+  ...[5, 50].flatMap((servers) => {
+    const scenario = `the first request's tool definitions, ${(servers * SCALE_TOOLS_PER_SERVER).toLocaleString("en")} tools`;
+    return [
+      scaleCase("first-request", scenario, "tool search on", "tokens", servers, 1),
+      scaleCase("first-request-all", scenario, "every definition (tool search off)", "tokens", servers, 1),
+    ];
+  }),
+  // Each query of SEARCH_QUERIES (measure/scale.ts) is timed this many times over; the index is built once.
+  scaleCase("search", "tool_search over 5,000 tools: one query", "mca", "ms", 50, 5),
+  scaleCase("search-index", "tool_search over 5,000 tools: building the index", "mca", "ms", 50, 5),
+  scaleCase("cli", "the built CLI, pipe mode with 50 × 100 tools mounted, until exit", "mca", "ms", 50, 3),
+];
+
 export const BENCH_CASES: readonly BenchCase[] = [
   ...callCases(STDIO_SERVERS, [1, 10, 50], false),
   ...callCases(HTTP_SERVERS, [10], true),
@@ -176,4 +207,5 @@ export const BENCH_CASES: readonly BenchCase[] = [
   single("limit/mca-cap", "limits · what the defaults do", "mca, maxLineBytes 5 MB, one 10 MB result", "outcome", { kind: "limit", check: "mca-cap-5mb" }),
   single("limit/sdk-20mb", "limits · what the defaults do", "SDK v2, default maxBufferSize, one 20 MB result", "outcome", { kind: "limit", check: "sdk-default-20mb" }),
   single("limit/sdk-pages", "limits · what the defaults do", "SDK v2 listTools(), default listMaxPages, 500 pages", "outcome", { kind: "limit", check: "sdk-default-pages" }),
+  ...SCALE_CASES,
 ];

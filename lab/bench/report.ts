@@ -27,6 +27,8 @@ function formatValue(value: number, unit: Unit): string {
       return `${value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0)} ms`;
     case "calls/s":
       return `${Math.round(value).toLocaleString("en")}/s`;
+    case "tokens":
+      return `${Math.round(value).toLocaleString("en")} tokens`;
     case "outcome":
       return "";
     default: {
@@ -101,6 +103,15 @@ export function targetsTable(cases: readonly BenchCase[], reports: ReadonlyMap<s
       const report = reports.get(target.caseId);
       const outcome = report?.ok ? (report.outcome ?? "") : "not measured";
       lines.push(row([target.text, outcome, target.expected.test(outcome) ? "met" : "**MISSED**"]));
+      continue;
+    }
+    if (target.kind === "at-most") {
+      const benchCase = cases.find((one) => one.id === target.caseId);
+      const figure = figures.get(target.caseId);
+      const measured = target.metric === "median" ? figure?.median : figure?.peakRss;
+      const shown = measured === undefined || benchCase === undefined ? "—" : target.metric === "median" ? formatValue(measured, benchCase.unit) : `${measured.toFixed(0)} MiB`;
+      const verdict = measured === undefined || Number.isNaN(measured) ? "**not measured**" : measured <= target.atMost ? "met" : "**MISSED**";
+      lines.push(row([target.text, shown, verdict]));
       continue;
     }
     if (target.kind === "difference") {

@@ -10,7 +10,7 @@ import { BENCH_CASES, type BenchCase } from "./cases.js";
 import { COMPILED_DIR, compileForBench } from "./compile.js";
 import { figuresTable, targetsTable, type CaseReport } from "./report.js";
 import { poolRounds, scheduleRounds } from "./rounds.js";
-import { TARGETS } from "./targets.js";
+import { targetsFor } from "./targets.js";
 
 const REPO_DIR = process.cwd();
 const RUNS_DIR = join("lab", ".out", "bench", "runs");
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       `${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadBefore.toFixed(1)} before, ` +
       `${(loadavg()[0] ?? 0).toFixed(1)} after; processes left behind: ${leftovers.length}`,
   ];
-  const text = [...header, "", figuresTable(cases, reports), "", targetsTable(cases, reports, TARGETS), ""].join("\n");
+  const text = [...header, "", figuresTable(cases, reports), "", targetsTable(cases, reports, targetsFor(cases.map((one) => one.id))), ""].join("\n");
   process.stdout.write(text);
   mkdirSync(RUNS_DIR, { recursive: true });
   const stamp = date.replace(/[:.]/g, "-");

@@ -1,5 +1,6 @@
 // The targets of the bench brief, as data: which case is compared with which, on what, and how far apart
 // they may be. A ratio is always mca's figure divided by the anchor's, both from the same run.
+import { CONTEXT_WINDOW_TOKENS } from "../../src/kernel/index.js";
 import { BENCH_CASES, type ServerName } from "./cases.js";
 
 export type Target =
@@ -14,7 +15,9 @@ export type Target =
     }
   | { readonly kind: "outcome"; readonly text: string; readonly caseId: string; readonly expected: RegExp }
   /** What the subject adds to the anchor's median, in the cases' unit (ms). */
-  | { readonly kind: "difference"; readonly text: string; readonly subject: string; readonly anchor: string; readonly atMost: number };
+  | { readonly kind: "difference"; readonly text: string; readonly subject: string; readonly anchor: string; readonly atMost: number }
+  /** A bound on one case's own figure: its median in the case's unit, or its peak RSS in MiB. */
+  | { readonly kind: "at-most"; readonly text: string; readonly caseId: string; readonly metric: "median" | "peakRss"; readonly atMost: number };
 
 function ratio(text: string, subject: string, anchor: string, op: "≤" | "≥", factor: number, metric: "median" | "peakRss" = "median"): Target {
   return { kind: "ratio", text, subject, anchor, metric, op, factor };
@@ -52,6 +55,25 @@ function startUpTarget(scenario: string, subject: string, anchor: string): Targe
   return ratio(`start-up ${scenario}: ≤ 1.5× ${anchor}`, `start-up/${scenario}/${subject}`, `start-up/${scenario}/${anchor}`, "≤", 1.5);
 }
 
+/** "With tool search on, the first request's tool definitions ≤ 10 % of the context window whatever the tool count." */
+const FIRST_REQUEST_SHARE = 0.1;
+/** 150 MB of RSS, in the MiB the bench reports (process.resourceUsage and GNU time count KiB). */
+const CLI_RSS_MIB = 150_000_000 / 2 ** 20;
+
+function firstRequestTarget(tools: number): Target {
+  const tokens = CONTEXT_WINDOW_TOKENS * FIRST_REQUEST_SHARE;
+  const text = `scale: first request's tool definitions with tool search on, ${tools.toLocaleString("en")} tools ≤ 10 % of the window (${tokens.toLocaleString("en")} tokens)`;
+  return { kind: "at-most", text, caseId: `scale/first-request/${tools}`, metric: "median", atMost: tokens };
+}
+
+const SCALE_TARGETS: readonly Target[] = [
+  { kind: "at-most", text: "scale: 50 stdio servers × 100 tools mounted ≤ 3 s", caseId: "scale/mount/5000", metric: "median", atMost: 3000 },
+  firstRequestTarget(500),
+  firstRequestTarget(5000),
+  { kind: "at-most", text: "scale: tool_search over 5,000 tools ≤ 20 ms (median query)", caseId: "scale/search/5000", metric: "median", atMost: 20 },
+  { kind: "at-most", text: "scale: mca with 5,000 mounted tools ≤ 150 MB (143 MiB) peak RSS", caseId: "scale/cli/5000", metric: "peakRss", atMost: CLI_RSS_MIB },
+];
+
 export const TARGETS: readonly Target[] = [
   ...stdioTargets("raw-stdio", 1.5),
   ...stdioTargets("sdk-stdio", 1),
@@ -66,11 +88,21 @@ export const TARGETS: readonly Target[] = [
   startUpTarget("until exit: pipe mode, empty input, MOCK=1", "mca pipe mode", "node -e 0"),
   startUpTarget("until ready on a pty: chat, MOCK=1, no servers", "mca chat on a pty", "node on a pty"),
   { kind: "difference", text: "the sandbox adds ≤ 30 ms to a bash call running `true`", subject: "bash/true/sandbox", anchor: "bash/true/none", atMost: 30 },
+  ...SCALE_TARGETS,
 ];
+
+function caseIdsOf(target: Target): readonly string[] {
+  return target.kind === "outcome" || target.kind === "at-most" ? [target.caseId] : [target.subject, target.anchor];
+}
 
 /** Ids a target names that no case has: a typo here would silently drop a target. */
 export function unknownTargetIds(): string[] {
   const ids = new Set(BENCH_CASES.map((one) => one.id));
-  const named = TARGETS.flatMap((target) => (target.kind === "outcome" ? [target.caseId] : [target.subject, target.anchor]));
-  return named.filter((id) => !ids.has(id));
+  return TARGETS.flatMap(caseIdsOf).filter((id) => !ids.has(id));
+}
+
+/** The targets a run of these cases can judge (`--only`): those whose every case is among them. */
+export function targetsFor(caseIds: readonly string[], targets: readonly Target[] = TARGETS): Target[] {
+  const ran = new Set(caseIds);
+  return targets.filter((target) => caseIdsOf(target).every((id) => ran.has(id)));
 }

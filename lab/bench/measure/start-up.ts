@@ -13,6 +13,8 @@ export interface StartUpRun {
   readonly env: NodeJS.ProcessEnv;
   /** Absent: time until exit. Present: time until this text is on stdout, then Ctrl-D. */
   readonly readyText?: string;
+  /** What a run until exit reads on stdin before its end; nothing when absent. */
+  readonly input?: string;
 }
 
 function shellQuote(word: string): string {
@@ -50,7 +52,7 @@ function runOnce(run: StartUpRun): Promise<number> {
       child.stdin.write(END_OF_INPUT);
       setTimeout(killGroup, EXIT_AFTER_READY_LIMIT_MS).unref();
     });
-    if (run.readyText === undefined) child.stdin.end();
+    if (run.readyText === undefined) child.stdin.end(run.input ?? "");
     child.once("error", reject);
     child.once("exit", (code) => {
       clearTimeout(limit);
@@ -75,7 +77,7 @@ export function exitRunPeakRssMb(run: StartUpRun): number | undefined {
   const timed = spawnSync("/usr/bin/time", ["-f", "%M", run.command.command, ...run.command.args], {
     cwd: run.cwd,
     env: run.env,
-    input: "",
+    input: run.input ?? "",
     encoding: "utf8",
     timeout: RUN_LIMIT_MS,
   });

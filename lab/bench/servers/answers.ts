@@ -1,5 +1,7 @@
 // What the two hand-written bench servers (raw stdio, plain node:http) answer: server/discover, a paged
-// tools/list and one `payload` tool whose text is as long as asked. No validation: they are anchors.
+// tools/list and one `payload` tool whose text is as long as asked (or, for the scale group, the tools of a
+// workspace of the catalogue, each answering like `payload`). No validation: they are anchors.
+import { catalogueTool } from "./catalogue.js";
 
 export const PROTOCOL_VERSION = "2026-07-28";
 export const PAYLOAD_TOOL = "payload";
@@ -10,6 +12,8 @@ export interface AnswerOptions {
   /** How many tools tools/list offers: `payload` and fillers up to this count. */
   readonly tools: number;
   readonly pageSize: number;
+  /** Offer the catalogue's tools of this workspace instead of `payload` and fillers. */
+  readonly catalogue?: number;
 }
 
 type Answer = { readonly result: unknown } | { readonly error: { readonly code: number; readonly message: string } };
@@ -18,7 +22,8 @@ const METHOD_NOT_FOUND = -32601;
 const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "bench", version: "1.0.0" } };
 const TOOL_SCHEMA = { type: "object", properties: { bytes: { type: "integer" } } };
 
-function toolAt(index: number): { name: string; description: string; inputSchema: object } {
+function toolAt(options: AnswerOptions, index: number): { name: string; description: string; inputSchema: object } {
+  if (options.catalogue !== undefined) return catalogueTool(options.catalogue, index);
   if (index === 0) return { name: PAYLOAD_TOOL, description: "Answers with `bytes` characters of text.", inputSchema: TOOL_SCHEMA };
   return { name: `filler_${String(index).padStart(4, "0")}`, description: `Filler tool number ${index}.`, inputSchema: TOOL_SCHEMA };
 }
@@ -71,7 +76,7 @@ function answer(options: AnswerOptions, method: string, params: unknown): Answer
       const start = readCursor(params);
       const end = Math.min(start + options.pageSize, options.tools);
       const tools = [];
-      for (let index = start; index < end; index += 1) tools.push(toolAt(index));
+      for (let index = start; index < end; index += 1) tools.push(toolAt(options, index));
       const page = { resultType: "complete", tools, ttlMs: 0, cacheScope: "public", _meta: SERVER_INFO };
       return { result: end < options.tools ? { ...page, nextCursor: String(end) } : page };
     }

@@ -1,5 +1,5 @@
-// The command line every bench server understands: how many tools, how many per page, and how slow
-// server/discover is (the slow one of the four servers mounted together).
+// The command line every bench server understands: how many tools, how many per page, how slow
+// server/discover is (the slow one of the four servers mounted together), and which catalogue workspace.
 import { parseArgs } from "node:util";
 import type { AnswerOptions } from "./answers.js";
 
@@ -24,6 +24,7 @@ export function readServerArgs(argv: readonly string[]): ServerArgs {
       "page-size": { type: "string" },
       "discover-delay-ms": { type: "string" },
       replies: { type: "string" },
+      catalogue: { type: "string" },
     },
   });
   const replies = values.replies ?? "json";
@@ -33,5 +34,6 @@ export function readServerArgs(argv: readonly string[]): ServerArgs {
     pageSize: positiveInteger(values["page-size"], 100, "page-size"),
     discoverDelayMs: positiveInteger(values["discover-delay-ms"], 0, "discover-delay-ms"),
     replies,
+    ...(values.catalogue === undefined ? {} : { catalogue: positiveInteger(values.catalogue, 0, "catalogue") }),
   };
 }
