@@ -26,6 +26,8 @@ export type Invocation =
   | { readonly kind: "tools"; readonly options: CommonOptions; readonly json: boolean }
   | { readonly kind: "call"; readonly options: CommonOptions; readonly tool: string; readonly args: string | undefined; readonly json: boolean }
   | { readonly kind: "mcp-list"; readonly options: CommonOptions; readonly json: boolean }
+  /** `mca mcp doctor [alias]`: start the servers (or the one named) and lint their tool definitions. */
+  | { readonly kind: "mcp-doctor"; readonly options: CommonOptions; readonly alias: string | undefined; readonly json: boolean }
   /** `mca mcp login <alias>` / `mca mcp logout <alias>`: an HTTP server's MCP authorization. */
   | { readonly kind: "mcp-login"; readonly options: CommonOptions; readonly alias: string }
   | { readonly kind: "mcp-logout"; readonly options: CommonOptions; readonly alias: string }
@@ -127,6 +129,13 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .option("--json", "print JSON")
     .action((_options: unknown, command: Command) => {
       invocation = { kind: "mcp-list", options: commonOptions(command), json: command.opts().json === true };
+    });
+  mcp
+    .command("doctor [alias]")
+    .description("start each MCP server (or the one named): start time, era, tools, their size in tokens, and a lint of every definition; exit 1 on errors")
+    .option("--json", "print JSON")
+    .action((alias: string | undefined, _options: unknown, command: Command) => {
+      invocation = { kind: "mcp-doctor", options: commonOptions(command), alias, json: command.opts().json === true };
     });
   mcp
     .command("login <alias>")

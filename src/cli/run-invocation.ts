@@ -80,6 +80,11 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
     const interactive = stdinIsTerminal() && process.stdout.isTTY === true;
     return runMcpLogin({ ...commandDeps, interactive, addSecret: runtime.addSecret }, invocation.alias);
   }
+  if (invocation.kind === "mcp-doctor") {
+    const { runDoctorCommand } = await import("./doctor.js");
+    const doctorDeps = { config: servers.config, mountDeps: servers.mountDeps, out: runtime.writeOut, err: runtime.writeErr, now: () => performance.now() };
+    return runDoctorCommand(doctorDeps, invocation.alias, invocation.json);
+  }
   const mounted = await mountServers(runtime, servers);
   // Stopped (SIGTERM, Ctrl-C twice) while the servers were coming up: no mode starts; shutdown closes them.
   if (runtime.interrupt.aborted) return INTERRUPTED_EXIT_CODE;

@@ -29,4 +29,5 @@ export { stdioServerCwd, type HttpServerConfig, type McpServerConfig, type OAuth
 export { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel, type ServerLogEntry } from "./server-log.js";
 export { createStdioTransport, killAllChildrenSync, registerChild, signalProcessGroup, unregisterChild } from "./stdio-transport.js";
 export type { RemoteToolInfo } from "./tool-list.js";
+export { lintTools, type LintCheck, type LintFinding, type LintSeverity } from "./tool-lint.js";
 export { isLegacyVersion } from "./versions.js";

@@ -116,19 +116,12 @@ describe("lintTools", () => {
     ]);
   });
 
-  it("warns about the same name across servers once case, _ and - are ignored, on both tools", async () => {
+  it("warns about the same name across servers once case, _ and - are ignored, on the tool of the later server", async () => {
     const findings = await lintTools([
       { alias: "docs", tools: [CLEAN] },
       { alias: "wiki", tools: [{ ...CLEAN, name: "findNotes" }] },
     ]);
     expect(findings).toEqual([
-      {
-        severity: "warning",
-        check: "near-duplicate-name",
-        server: "docs",
-        tool: "find_notes",
-        message: 'its name is the same as, or one letter from, "findNotes" of "wiki" (case, "_" and "-" ignored): the model may take one for the other',
-      },
       {
         severity: "warning",
         check: "near-duplicate-name",
@@ -145,7 +138,6 @@ describe("lintTools", () => {
       { alias: "wiki", tools: [{ ...CLEAN, name: "find_nodes" }, { ...CLEAN, name: "set" }] },
     ]);
     expect(findings.map(({ server, tool, message }) => ({ server, tool, message: message.replace(/ \(case.*/u, "") }))).toEqual([
-      { server: "docs", tool: "find_notes", message: 'its name is the same as, or one letter from, "find_nodes" of "wiki"' },
       { server: "wiki", tool: "find_nodes", message: 'its name is the same as, or one letter from, "find_notes" of "docs"' },
     ]);
   });

@@ -167,6 +167,8 @@ export function withinOneEdit(a: string, b: string): boolean {
 }
 
 interface Named {
+  /** The server's place in the given order. */
+  readonly order: number;
   readonly server: string;
   readonly tool: string;
   readonly key: string;
@@ -180,19 +182,21 @@ function neighbourhoodKeys(key: string): string[] {
   return keys;
 }
 
+/** Whether `a` is a near-duplicate of `b`, a tool of a server listed before its own. */
 function isNearDuplicate(a: Named, b: Named): boolean {
-  if (a.server === b.server) return false;
+  if (b.order >= a.order) return false;
   if (a.key === b.key) return true;
   return Math.min(a.key.length, b.key.length) >= MIN_NEAR_DUPLICATE_CHARS && withinOneEdit(a.key, b.key);
 }
 
 /**
  * Across servers only (one server's `get_note` and `get_notes` are its own design): for each tool, the tools
- * of other servers whose names are the same or one edit apart once normalised. Buckets keyed by deletions
+ * of servers listed before its own whose names are the same or one edit apart once normalised — the finding
+ * goes to the later server's tool, so a clean server listed first stays clean. Buckets keyed by deletions
  * keep this near-linear for thousands of tools.
  */
 function nearDuplicateFindings(servers: readonly LintedServer[]): Map<string, LintFinding> {
-  const named: Named[] = servers.flatMap((server) => server.tools.map((tool) => ({ server: server.alias, tool: tool.name, key: normalised(tool.name) })));
+  const named: Named[] = servers.flatMap((server, order) => server.tools.map((tool) => ({ order, server: server.alias, tool: tool.name, key: normalised(tool.name) })));
   const buckets = new Map<string, Named[]>();
   for (const item of named) {
     for (const key of new Set(neighbourhoodKeys(item.key))) {
