@@ -17,6 +17,7 @@ import {
   type CallOutcome,
 } from "./tool-call.js";
 import { COMPACT_AT_TOKENS, compactHistory, estimatedTokens } from "./compaction.js";
+import { createToolOffer, DEFAULT_TOOL_SEARCH, type DeferredTool, type ToolSearchMode } from "./tool-offer.js";
 
 export type { ApprovalRequest, NobodyToAsk, UserDenial } from "./tool-call.js";
 
@@ -65,6 +66,20 @@ export interface AgentDeps {
   readonly findTool?: (name: string) => Tool | undefined;
   /** Applied to every tool result before it is truncated and before the model, the user or the transcript sees it. */
   readonly redact?: Redact;
+  /** When remote tools are deferred behind tool_search (DEFAULT_TOOL_SEARCH when not given). */
+  readonly toolSearch?: ToolSearchMode;
+  /** A server's instructions for the model, by alias: shown beside its deferred tools' names. */
+  readonly serverInstructions?: (alias: string) => string | undefined;
+  /** The deferred tools a resumed session had loaded (replayLoadedTools). */
+  readonly loadedTools?: readonly string[];
+}
+
+/** What the next model request will carry; `deferred`: the remote tools not sent yet (empty without tool search). */
+export interface RequestPreview {
+  readonly system: string;
+  readonly tools: readonly ToolSpec[];
+  readonly deferred: readonly DeferredTool[];
+  readonly messages: readonly Message[];
 }
 
 export interface CallReport {
@@ -110,6 +125,8 @@ export interface Agent {
   setTools(tools: readonly Tool[]): void;
   /** How full the context is after the latest request; null before one (and after /clear or a compaction). */
   contextUse(): ContextUse | null;
+  /** What the next model request will carry, as it stands now. */
+  requestPreview(): RequestPreview;
   readonly tools: readonly Tool[];
   readonly messages: readonly Message[];
 }
@@ -134,25 +151,7 @@ const unfinished = (): { text: string; isError: boolean } => ({ text: NEVER_STAR
 
 export function createAgent(deps: AgentDeps): Agent {
   const limits: AgentLimits = { ...DEFAULT_LIMITS, ...deps.limits };
-  let tools: readonly Tool[] = [];
-  let toolsByName = new Map<string, Tool>();
-  let toolSpecs: ToolSpec[] = [];
-  const offer = (next: readonly Tool[]): void => {
-    tools = next;
-    toolsByName = new Map();
-    for (const tool of next) if (!toolsByName.has(tool.name)) toolsByName.set(tool.name, tool);
-    toolSpecs = next.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-  };
-  offer(deps.tools);
-  const findTool = (name: string): Tool | undefined => toolsByName.get(name) ?? deps.findTool?.(name);
-  const guard = createLoopGuard({ refuseAt: limits.repeatRefuseAt, stopAt: limits.repeatStopAt });
-  const sessionAllows = new Map<string, SessionAllow>();
-  const protectedFolders = deps.protectedFolders ?? ALWAYS_PROTECTED;
-  let messages: Message[] = closeOpenToolUses(deps.history ?? [], unfinished);
-  let turn = 0;
-  let callCount = 0;
   let transcriptBroken = false;
-
   const record = (entry: TranscriptEntry): void => {
     try {
       deps.transcript.append(entry);
@@ -162,6 +161,29 @@ export function createAgent(deps: AgentDeps): Agent {
       deps.emit({ type: "error", message: `Could not write the transcript (${describeError(error)}); the session goes on.` });
     }
   };
+  let tools: readonly Tool[] = [];
+  let toolsByName = new Map<string, Tool>();
+  const toolOffer = createToolOffer({
+    mode: deps.toolSearch ?? DEFAULT_TOOL_SEARCH,
+    ...(deps.serverInstructions === undefined ? {} : { instructions: deps.serverInstructions }),
+    loaded: deps.loadedTools ?? [],
+    onLoad: record,
+  });
+  const offer = (next: readonly Tool[]): void => {
+    tools = next;
+    toolsByName = new Map();
+    for (const tool of next) if (!toolsByName.has(tool.name)) toolsByName.set(tool.name, tool);
+    toolOffer.setTools(next);
+  };
+  offer(deps.tools);
+  const findTool = (name: string): Tool | undefined => toolsByName.get(name) ?? (name === toolOffer.searchTool()?.name ? toolOffer.searchTool() : undefined) ?? deps.findTool?.(name);
+  const guard = createLoopGuard({ refuseAt: limits.repeatRefuseAt, stopAt: limits.repeatStopAt });
+  const sessionAllows = new Map<string, SessionAllow>();
+  const protectedFolders = deps.protectedFolders ?? ALWAYS_PROTECTED;
+  let messages: Message[] = closeOpenToolUses(deps.history ?? [], unfinished);
+  let turn = 0;
+  let callCount = 0;
+
   const notice = (message: string): void => {
     deps.emit({ type: "notice", message });
     record({ type: "notice", message });
@@ -186,6 +208,14 @@ export function createAgent(deps: AgentDeps): Agent {
   };
 
   if (messages.length > 0) record({ type: "history", messages });
+  // Like the history: a resumed session's file holds what it goes on with.
+  if (toolOffer.loaded().length > 0) record({ type: "tools_loaded", names: toolOffer.loaded() });
+
+  /** The system prompt and tool definitions of the next request: the deferred tools' names go in the system prompt. */
+  const requestHead = (): { system: string; tools: readonly ToolSpec[]; deferred: readonly DeferredTool[] } => {
+    const { tools: sent, deferred, deferredList } = toolOffer.offered();
+    return { system: deferredList === "" ? deps.system : `${deps.system}\n\n${deferredList}`, tools: sent, deferred };
+  };
 
   /** How full the context is; null before the first request, and again after /clear or a compaction. */
   let contextUse: ContextUse | null = null;
@@ -211,7 +241,8 @@ export function createAgent(deps: AgentDeps): Agent {
         deps.emit({ type: "text", delta });
       };
       const onRetry = (message: string): void => deps.emit({ type: "notice", message });
-      const request = { system: deps.system, messages, tools: toolSpecs, signal, onText, onRetry };
+      const { system, tools: toolSpecs } = requestHead();
+      const request = { system, messages, tools: toolSpecs, signal, onText, onRetry };
       const reply = await settle(() => deps.model.complete(request), signal);
       if (reply.kind === "aborted" || (reply.kind === "failed" && signal.aborted)) return "aborted";
       if (reply.kind === "failed") {
@@ -227,7 +258,7 @@ export function createAgent(deps: AgentDeps): Agent {
       if (message.content.length > 0) addMessage(message);
       contextUse =
         usage === undefined
-          ? { tokens: estimatedTokens(deps.system, messages, toolSpecs), estimated: true }
+          ? { tokens: estimatedTokens(system, messages, toolSpecs), estimated: true }
           : { tokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens, estimated: false };
       const uses = message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
       if (uses.length === 0) {
@@ -257,6 +288,8 @@ export function createAgent(deps: AgentDeps): Agent {
         continue;
       }
       const outcome = await runToolCall(context, { id: use.id, name: use.name, args: use.input }, signal);
+      // A deferred tool the model calls by its name is one it knows now: sent from the next request on.
+      toolOffer.load([use.name]);
       const images = outcome.images.length === 0 ? {} : { images: outcome.images };
       results.push({ type: "tool_result", toolUseId: use.id, text: outcome.text, isError: outcome.isError, ...images });
       stop = outcome.stop;
@@ -310,6 +343,7 @@ export function createAgent(deps: AgentDeps): Agent {
     setTools: offer,
     hasTool: (name) => findTool(name) !== undefined,
     contextUse: () => contextUse,
+    requestPreview: () => ({ ...requestHead(), messages }),
     get tools() {
       return tools;
     },

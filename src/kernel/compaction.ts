@@ -14,7 +14,7 @@ export const COMPACT_AT_TOKENS = (CONTEXT_WINDOW_TOKENS * 3) / 4;
 export const KEPT_TURNS = 2;
 
 /** About four characters a token: the usual rule of thumb for English and code. */
-const CHARS_PER_TOKEN = 4;
+export const CHARS_PER_TOKEN = 4;
 
 /**
  * The tokens a request would take, for a model that reports no usage (the offline mock, a scripted model),

@@ -83,6 +83,8 @@ export function replayHistory(entries: Iterable<HistoryEntry>): Message[] {
       case "tool_result":
         results.set(entry.callId, { text: withDroppedImages(entry.text, entry.images?.length ?? 0), isError: entry.isError });
         break;
+      case "tools_loaded":
+        break;
       default: {
         const unknown: never = entry;
         throw new Error(`unknown history entry ${JSON.stringify(unknown)}`);

@@ -174,12 +174,17 @@ export type TranscriptEntry =
       readonly images?: readonly ImageInfo[];
     }
   | { readonly type: "notice"; readonly message: string }
-  | { readonly type: "error"; readonly message: string };
+  | { readonly type: "error"; readonly message: string }
+  /** Deferred remote tools whose definitions are sent from now on (found by tool_search, or called by name); --resume sends them again. */
+  | { readonly type: "tools_loaded"; readonly names: readonly string[] };
 
 export interface TranscriptSink {
   /** Records one entry durably before returning; may throw (the kernel reports it once and goes on). */
   append(entry: TranscriptEntry): void;
 }
 
-/** The entries that shape the message history (the last two close the calls of a session that died mid-call). */
-export type HistoryEntry = Extract<TranscriptEntry, { readonly type: "message" | "history" | "clear" | "call_started" | "tool_result" }>;
+/**
+ * The entries that shape what a resumed session sends: the message history (call_started and tool_result
+ * close the calls of a session that died mid-call) and the tools loaded.
+ */
+export type HistoryEntry = Extract<TranscriptEntry, { readonly type: "message" | "history" | "clear" | "call_started" | "tool_result" | "tools_loaded" }>;

@@ -1,6 +1,6 @@
 // A stand-in Agent for unit tests of the CLI: fixed tools, verdicts and reports, and a record of the
 // calls it received. The real kernel is exercised by the end-to-end tests of main.ts.
-import type { Agent, AgentEvent, CallReport, ContextUse, Decision, Tool, ToolArgs, ToolKind, TurnEnd, UndoReport } from "../../kernel/index.js";
+import type { Agent, AgentEvent, CallReport, ContextUse, Decision, RequestPreview, Tool, ToolArgs, ToolKind, TurnEnd, UndoReport } from "../../kernel/index.js";
 
 export function fakeTool(name: string, kind: ToolKind, source = "local"): Tool {
   return {
@@ -23,6 +23,8 @@ export interface FakeAgentScript {
   readonly promptEvents?: (text: string) => readonly AgentEvent[];
   readonly contextUse?: ContextUse;
   readonly sessionAllows?: readonly string[];
+  /** What requestPreview gives; without it, every tool sent and nothing deferred. */
+  readonly requestPreview?: RequestPreview;
 }
 
 export interface FakeAgent extends Agent {
@@ -44,6 +46,8 @@ export function createFakeAgent(script: FakeAgentScript, emit: (event: AgentEven
     },
     messages: [],
     contextUse: () => script.contextUse ?? null,
+    requestPreview: () =>
+      script.requestPreview ?? { system: "", tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })), deferred: [], messages: [] },
     hasTool: (name) => tools.some((tool) => tool.name === name),
     decide,
     sessionAllows: () => script.sessionAllows ?? [],
