@@ -270,3 +270,27 @@ export function readConfigText(file: string, cannotRead: string): string | null 
     }
   }
 }
+
+/**
+ * A store the user's config folder keeps by project folder (`{ "projects": { "<real path>": … } }`): each
+ * project's entry as `readEntry` reads it (it may throw ConfigError; undefined leaves the entry out). No file is
+ * an empty store; a file that is not a store is a ConfigError at `file:line:column`.
+ */
+export function readProjectStore<T>(file: string, cannotRead: string, readEntry: (dir: string, entry: JsonNode, context: ReadContext) => T | undefined): ReadonlyMap<string, T> | ConfigError {
+  const text = readConfigText(file, cannotRead);
+  if (text === null) return new Map();
+  if (text instanceof ConfigError) return text;
+  const root = readConfigJson(text, file);
+  if (root instanceof ConfigError) return root;
+  const context: ReadContext = { file, text, env: {} };
+  return readingConfig(() => {
+    const entries = new Map<string, T>();
+    const projects = optionalField(readObject(root, [], context), "projects");
+    if (projects === undefined) return entries;
+    for (const [dir, { value }] of readObject(projects, ["projects"], context).members) {
+      const entry = readEntry(dir, value, context);
+      if (entry !== undefined) entries.set(dir, entry);
+    }
+    return entries;
+  });
+}

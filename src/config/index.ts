@@ -2,6 +2,7 @@
 export * from "./config-reader.js";
 export * from "./json-reader.js";
 export * from "./mcp-config.js";
+export * from "./pins.js";
 export * from "./project-root.js";
 export * from "./project-trust.js";
 export * from "./protected-paths.js";

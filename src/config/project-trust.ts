@@ -9,7 +9,7 @@ import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { describeError } from "../kernel/index.js";
 import { stdioServerCwd } from "../mcp/index.js";
-import { ConfigError, optionalField, readConfigJson, readConfigText, readingConfig, readObject, type Env, type ReadContext } from "./config-reader.js";
+import { ConfigError, readConfigText, readProjectStore, type Env } from "./config-reader.js";
 import { parseMcpConfig } from "./mcp-config.js";
 import { readRegularFile } from "./regular-file.js";
 import { userConfigDir, type ProjectFileRead } from "./settings.js";
@@ -169,23 +169,11 @@ interface TrustRecord {
 
 /** The store as a map from real project path to its record; a file that is not a store is a ConfigError at `file:line:column`. */
 function readStore(file: string): ReadonlyMap<string, TrustRecord> | ConfigError {
-  const text = readConfigText(file, "cannot read the trusted projects");
-  if (text === null) return new Map();
-  if (text instanceof ConfigError) return text;
-  const root = readConfigJson(text, file);
-  if (root instanceof ConfigError) return root;
-  const context: ReadContext = { file, text, env: {} };
-  return readingConfig(() => {
-    const records = new Map<string, TrustRecord>();
-    const projects = optionalField(readObject(root, [], context), "projects");
-    if (projects === undefined) return records;
-    for (const [dir, { value: record }] of readObject(projects, ["projects"], context).members) {
-      const sha256 = record.kind === "object" ? record.members.get("sha256")?.value : undefined;
-      const trustedAt = record.kind === "object" ? record.members.get("trustedAt")?.value : undefined;
-      // An entry that is not a whole record is no trust: that project is asked about again.
-      if (sha256?.kind === "string" && trustedAt?.kind === "string") records.set(dir, { sha256: sha256.value, trustedAt: trustedAt.value });
-    }
-    return records;
+  return readProjectStore(file, "cannot read the trusted projects", (_dir, record) => {
+    const sha256 = record.kind === "object" ? record.members.get("sha256")?.value : undefined;
+    const trustedAt = record.kind === "object" ? record.members.get("trustedAt")?.value : undefined;
+    // An entry that is not a whole record is no trust: that project is asked about again.
+    return sha256?.kind === "string" && trustedAt?.kind === "string" ? { sha256: sha256.value, trustedAt: trustedAt.value } : undefined;
   });
 }
 
