@@ -4,7 +4,7 @@
 // can be asked (pipe mode, `-p`, subcommands): `ask` means deny, and the message names the flag that allows the call.
 import type { ChalkInstance } from "chalk";
 import type { ApprovalAnswer, ApprovalRequest, NobodyToAsk, SessionAllow, Tool, UserDenial } from "../kernel/index.js";
-import { previewCall } from "./change-preview.js";
+import { definitionChangeLines, previewCall } from "./change-preview.js";
 import type { Asker, Choice } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -68,7 +68,20 @@ export function describeRequest(request: ApprovalRequest, chalk: ChalkInstance, 
   if (tool.annotations !== undefined) {
     lines.push(chalk.dim(`  the server says (not trusted): ${untrustedText(JSON.stringify(tool.annotations))}`));
   }
-  return [...lines, ...preview].join("\n");
+  return [...lines, ...definitionLines(request, chalk), ...preview].join("\n");
+}
+
+/**
+ * A remote tool redefined since the user allowed it for this session: what changed, old → new. One not as
+ * pinned: its definition now (the pinned one is kept as a hash only). The server's words, shown, never obeyed.
+ */
+function definitionLines({ tool, definitionBefore }: ApprovalRequest, chalk: ChalkInstance): string[] {
+  if (tool.definition === undefined) return [];
+  if (definitionBefore !== undefined) {
+    return [chalk.yellow("  the server changed this tool since you allowed it for this session:"), ...definitionChangeLines(definitionBefore, tool.definition, chalk)];
+  }
+  if (tool.definitionStatus?.pinned !== "changed") return [];
+  return [chalk.yellow("  not the definition pinned; the server defines it now as:"), ...definitionChangeLines(undefined, tool.definition, chalk)];
 }
 
 /**

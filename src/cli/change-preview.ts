@@ -1,11 +1,12 @@
 // What an approval shows of a call, as the person judging it needs to see it: for write_file and edit_file a
 // unified diff against the file as it is now (a new file as its length and its lines), for bash the command
-// itself after what it asks beyond the sandbox in the model's words, for anything else its arguments. Every
-// line is untrusted text (the model wrote the change, the file may hold anything) and is made safe before it
-// is coloured.
+// itself after what it asks beyond the sandbox in the model's words, for anything else its arguments; and for a
+// remote tool whose server changed its definition since the user allowed it, what changed. Every line is
+// untrusted text (the model wrote the change, the file or the server may hold anything) and is made safe
+// before it is coloured.
 import type { ChalkInstance } from "chalk";
 import { structuredPatch } from "diff";
-import { parseToolArgs, type Tool, type ToolArgs } from "../kernel/index.js";
+import { parseToolArgs, stableJson, type Tool, type ToolArgs, type ToolDefinition } from "../kernel/index.js";
 import { NOT_A_REGULAR_FILE, openRegularFile } from "../tools/index.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -102,4 +103,48 @@ function unifiedDiff(path: string, before: string, after: string, chalk: ChalkIn
     }
   }
   return lines;
+}
+
+/** The parts of a remote tool's definition a person judges it by, as an approval names them. */
+const DEFINITION_PARTS: ReadonlyArray<readonly [label: string, read: (definition: ToolDefinition) => unknown]> = [
+  ["description", (definition) => definition.description],
+  ["input schema", (definition) => definition.inputSchema],
+  ["output schema", (definition) => definition.outputSchema],
+  ["annotations", (definition) => definition.annotations],
+];
+
+/** Each side of a changed part is cut to this many characters and lines: a server's description may be a megabyte. */
+export const MAX_DEFINITION_PART_CHARS = 600;
+export const MAX_DEFINITION_PART_LINES = 8;
+
+/**
+ * What changed in a remote tool's definition, part by part, old (`-`) then new (`+`); only the new side when
+ * the old definition is not known (a pinned one is kept as a hash only). Schemas and annotations are shown as
+ * stable JSON, so a mere reordering of keys shows no change.
+ */
+export function definitionChangeLines(before: ToolDefinition | undefined, after: ToolDefinition, chalk: ChalkInstance): string[] {
+  return DEFINITION_PARTS.flatMap(([label, read]) => {
+    const now = partText(read(after));
+    const then = before === undefined ? undefined : partText(read(before));
+    if (then === now || (then === undefined && read(after) === undefined)) return [];
+    const side = (mark: "-" | "+", text: string): string[] => boundedLines(text).map((line) => (mark === "-" ? chalk.red : chalk.green)(`    ${mark} ${line}`));
+    return [chalk.bold(`  ${label}:`), ...(then === undefined ? [] : side("-", then)), ...side("+", now)];
+  });
+}
+
+function partText(value: unknown): string {
+  if (value === undefined) return "(none)";
+  return typeof value === "string" ? value : stableJson(value);
+}
+
+/** The text made safe, cut to MAX_DEFINITION_PART_CHARS characters and MAX_DEFINITION_PART_LINES lines, saying how much was left out. */
+function boundedLines(text: string): string[] {
+  const cut = text.length > MAX_DEFINITION_PART_CHARS ? text.slice(0, MAX_DEFINITION_PART_CHARS) : text;
+  const lines = untrustedText(cut).split("\n");
+  const shown = lines.slice(0, MAX_DEFINITION_PART_LINES);
+  const moreChars = text.length - cut.length;
+  const moreLines = lines.length - shown.length;
+  if (moreChars === 0 && moreLines === 0) return shown;
+  const left = [moreLines > 0 ? `${moreLines} more lines` : "", moreChars > 0 ? `${moreChars} more characters` : ""].filter((part) => part !== "").join(", ");
+  return [...shown, `… (${left} not shown)`];
 }
