@@ -220,6 +220,7 @@ async function startSession(runtime: Runtime, invocation: ModeInvocation, mounte
     serverAliases: config?.servers.map((server) => server.alias) ?? [],
     redact: runtime.redact,
     ...(mounted.servers === undefined ? {} : { findTool: mounted.servers.findTool }),
+    serverInstructions: (alias) => mounted.servers?.connections.find((connection) => connection.alias === alias)?.instructions,
     warn: runtime.warn,
     announceModel: invocation.kind === "session",
   });

@@ -11,7 +11,7 @@ import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
 import { createLocalTools, findSandbox, homeInProjectNotice, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
-import { loadRules, loadSandboxSettings, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, readUserSettings, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
+import { loadRules, loadSandboxSettings, loadToolSearch, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, readUserSettings, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
 
 /** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
@@ -51,6 +51,8 @@ export interface SessionSetupDeps {
   readonly redact: Redact;
   /** A stand-in tool for a name of an MCP server that never came up, so its call names the reason. */
   readonly findTool?: (name: string) => Tool | undefined;
+  /** A mounted server's instructions for the model, by alias: shown beside its tools' names when they are deferred. */
+  readonly serverInstructions?: (alias: string) => string | undefined;
   readonly warn: (text: string) => void;
   /** Whether to tell that the offline mock answers: not for `mca tools` / `mca call`, which never ask the model. */
   readonly announceModel: boolean;
@@ -77,6 +79,8 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (rules instanceof Error) return rules;
   const sandboxSettings = loadSandboxSettings(userSettings, projectSettings, { home, projectDir });
   if (sandboxSettings instanceof Error) return sandboxSettings;
+  const toolSearch = loadToolSearch(userSettings, projectSettings);
+  if (toolSearch instanceof Error) return toolSearch;
   // Found without running anything (start-up pays no process for it); bubblewrap is probed on its first use.
   const availability = sandboxOf(sandboxSettings, options, deps.env);
 
@@ -159,6 +163,9 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       redact: deps.redact,
       ...(history === null ? {} : { history }),
       ...(deps.findTool === undefined ? {} : { findTool: deps.findTool }),
+      toolSearch,
+      ...(deps.serverInstructions === undefined ? {} : { serverInstructions: deps.serverInstructions }),
+      loadedTools: resumed?.loadedTools ?? [],
     });
   const banner = [`mca · model ${model.name} · ${tools.length} tools · ${projectDir} · session ${deps.sessionId}`];
   if (resumed !== null) banner.push(`resumed session ${resumed.id} (${resumed.messages.length} messages); where it left off:`, ...lastExchanges(resumed.messages));

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Rule } from "../kernel/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { loadRules, loadSandboxSettings, parseMcpSettings, parseRuleFlags, parseSandboxSettings, parseSettings, readUserSettings, userSettingsFile, type ProjectSettings } from "./settings.js";
+import { loadRules, loadSandboxSettings, loadToolSearch, parseMcpSettings, parseRuleFlags, parseSandboxSettings, parseSettings, parseToolSearch, readUserSettings, userSettingsFile, type ProjectSettings } from "./settings.js";
 
 const FILE = "/p/.mca/settings.json";
 
@@ -80,6 +80,40 @@ describe("parseMcpSettings", () => {
     expect(String(parseMcpSettings('{"mcp":{"maxTools":10}}', FILE))).toBe(
       `ConfigError: ${FILE}:1:9: mcp.maxTools: unknown field (expected one of: maxToolsPerServer)`,
     );
+  });
+});
+
+describe("parseToolSearch", () => {
+  it("reads auto, auto with a share of the window, always and never; nothing when the file says nothing", () => {
+    expect(parseToolSearch('{"toolSearch":"auto"}', FILE)).toEqual({ kind: "auto", percent: 10 });
+    expect(parseToolSearch('{"toolSearch":"auto:5"}', FILE)).toEqual({ kind: "auto", percent: 5 });
+    expect(parseToolSearch('{"toolSearch":"auto:2.5%"}', FILE)).toEqual({ kind: "auto", percent: 2.5 });
+    expect(parseToolSearch('{"toolSearch":"always"}', FILE)).toEqual({ kind: "always" });
+    expect(parseToolSearch('{"toolSearch":"never"}', FILE)).toEqual({ kind: "never" });
+    expect(parseToolSearch('{"permissions":{}}', FILE)).toBeUndefined();
+  });
+
+  it("names the place of a value it cannot read", () => {
+    const shape = 'must be "auto", "auto:<percent of the context window>" (above 0, at most 100), "always" or "never"';
+    expect(String(parseToolSearch('{"toolSearch":"sometimes"}', FILE))).toBe(`ConfigError: ${FILE}:1:15: toolSearch: ${shape}, not "sometimes"`);
+    expect(String(parseToolSearch('{"toolSearch":"auto:0"}', FILE))).toBe(`ConfigError: ${FILE}:1:15: toolSearch: ${shape}, not "auto:0"`);
+    expect(String(parseToolSearch('{"toolSearch":"auto:101"}', FILE))).toBe(`ConfigError: ${FILE}:1:15: toolSearch: ${shape}, not "auto:101"`);
+    expect(String(parseToolSearch('{\n "toolSearch": true}', FILE))).toBe(`ConfigError: ${FILE}:2:16: toolSearch: must be a string, not a boolean`);
+  });
+});
+
+describe("loadToolSearch", () => {
+  const user = { path: "/u/settings.json", text: '{"toolSearch":"always"}' };
+  const project = (trusted: boolean, text: string): ProjectSettings => ({ read: { path: FILE, text }, trusted });
+
+  it("takes a trusted project's setting over the user's, the user's over an untrusted project's, else auto at 10 %", () => {
+    expect(loadToolSearch(user, project(true, '{"toolSearch":"never"}'))).toEqual({ kind: "never" });
+    expect(loadToolSearch(user, project(false, '{"toolSearch":"never"}'))).toEqual({ kind: "always" });
+    expect(loadToolSearch(null, { read: null, trusted: false })).toEqual({ kind: "auto", percent: 10 });
+  });
+
+  it("reports an untrusted project's malformed setting all the same", () => {
+    expect(String(loadToolSearch(user, project(false, '{"toolSearch":"no"}')))).toMatch(/^ConfigError: \/p\/\.mca\/settings\.json:1:15: toolSearch: must be/);
   });
 });
 

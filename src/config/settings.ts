@@ -1,10 +1,11 @@
 // The user's approval rules: `permissions` from the user and project settings files, plus the
-// `--allow` / `--deny` flags; the user's `mcp` limits; and the `sandbox` bash commands run in. Validated
+// `--allow` / `--deny` flags; the user's `mcp` limits; the `sandbox` bash commands run in; and when remote
+// tools are deferred behind tool search (`toolSearch`). Validated
 // here, once, into Rules whose origin names where each came from; a settings file is read with the
 // positioned JSON reader, so its errors name `file:line:column`.
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseRule, type Rule, type Verdict } from "../kernel/index.js";
+import { DEFAULT_TOOL_SEARCH, parseRule, type Rule, type ToolSearchMode, type Verdict } from "../kernel/index.js";
 import {
   ConfigError,
   fail,
@@ -204,6 +205,39 @@ export function parseSandboxSettings(text: string, file: string, places: { reado
       });
     }
     return read;
+  });
+}
+
+/**
+ * `"toolSearch"` in the settings: when remote tools are deferred behind tool_search. The user's setting,
+ * then a trusted project's over it (an untrusted one's is checked all the same: `never` with thousands of
+ * tools would fill every request). DEFAULT_TOOL_SEARCH when neither says.
+ */
+export function loadToolSearch(userRead: ProjectFileRead | null, project: ProjectSettings): ToolSearchMode | Error {
+  const user = parsedOr(userRead, parseToolSearch, undefined);
+  if (user instanceof Error) return user;
+  const own = parsedOr(project.read, parseToolSearch, undefined);
+  if (own instanceof Error) return own;
+  return (project.trusted ? own : undefined) ?? user ?? DEFAULT_TOOL_SEARCH;
+}
+
+const TOOL_SEARCH_SHAPE = 'must be "auto", "auto:<percent of the context window>" (above 0, at most 100), "always" or "never"';
+
+/** The `toolSearch` field of one settings file; undefined when it has none. */
+export function parseToolSearch(text: string, file: string): ToolSearchMode | undefined | ConfigError {
+  const context: ReadContext = { file, text, env: {} };
+  const root = readConfigJson(text, file);
+  if (root instanceof ConfigError) return root;
+  return readingConfig(() => {
+    const node = optionalField(readObject(root, [], context), "toolSearch");
+    if (node === undefined) return undefined;
+    const value = readString(node, ["toolSearch"], context);
+    if (value === "always" || value === "never") return { kind: value };
+    if (value === "auto") return DEFAULT_TOOL_SEARCH;
+    const percent = /^auto:(\d+(?:\.\d+)?)%?$/.exec(value)?.[1];
+    const share = percent === undefined ? NaN : Number(percent);
+    if (!(share > 0 && share <= 100)) fail(context, ["toolSearch"], node.offset, `${TOOL_SEARCH_SHAPE}, not ${JSON.stringify(value.slice(0, 40))}`);
+    return { kind: "auto", percent: share };
   });
 }
 

@@ -133,4 +133,36 @@ describe("createMockModel", () => {
     const { request } = ask([user("hello")]);
     await expect(createMockModel().complete({ ...request, signal: controller.signal })).rejects.toThrow(/abort/i);
   });
+
+  describe("with tool search", () => {
+    const searchSpec: ToolSpec = { name: "tool_search", description: "", inputSchema: { type: "object", required: ["query"] } };
+
+    it("turns `search <words>` into a call of tool_search when the request offers it", async () => {
+      const reply = await createMockModel().complete(ask([user("search create issue")], [...TOOLS, searchSpec]).request);
+      expect(reply).toEqual({
+        message: { role: "assistant", content: [{ type: "tool_use", id: "mock_1", name: "tool_search", input: { query: "create issue" } }] },
+        stopReason: "tool_use",
+      });
+    });
+
+    it("says how to search in its help, and only when tool_search is offered", async () => {
+      const withSearch = await createMockModel().complete(ask([user("hello")], [...TOOLS.slice(0, 1), searchSpec]).request);
+      expect(withSearch.message.content).toEqual([
+        {
+          type: "text",
+          text: [
+            'You asked: "hello". I am the offline mock model: I do not answer questions, but I can call tools. For example:',
+            "",
+            '- `call read_file {"path":"<path>"}`',
+            '- `call tool_search {"query":"<query>"}`',
+            "",
+            'Say "tools" to list all 2.',
+            "More MCP tools are not loaded yet: say `search <words>` (or `search /regex/`) to find and load them, or call one by its name.",
+          ].join("\n"),
+        },
+      ]);
+      const without = await createMockModel().complete(ask([user("search x")], TOOLS).request);
+      expect(JSON.stringify(without.message.content)).not.toContain("not loaded yet");
+    });
+  });
 });

@@ -6,12 +6,15 @@
 // 2. `call <tool> <json>`: exactly that tool call, with the JSON object as its arguments.
 //    `call <tool>` alone calls it with `{}`. Arguments that are not a JSON object get a reply saying so.
 // 3. `tools`: the names of the tools the request offers, one per line.
-// 4. Anything else: a short reply that repeats the question and names up to three of the request's
-//    tools with how to call them.
+// 4. `search <words or /regex/>`: a call of tool_search with that query, when the request offers it (MCP
+//    tools are deferred); a deferred tool can also be called by its name with rule 2.
+// 5. Anything else: a short reply that repeats the question and names up to three of the request's
+//    tools with how to call them, and how to search when tool_search is offered.
 // Replies stream through onText in a few chunks. Tool-use ids count up per model: mock_1, mock_2, …
-import { describeError, type JsonSchema, type Message, type Model, type ModelReply, type ModelRequest, type ToolSpec, type UserMessage } from "../kernel/index.js";
+import { describeError, TOOL_SEARCH_NAME, type JsonSchema, type Message, type Model, type ModelReply, type ModelRequest, type ToolSpec, type UserMessage } from "../kernel/index.js";
 
 const CALL_PATTERN = /^call\s+(\S+)(?:\s+([\s\S]*))?$/;
+const SEARCH_PATTERN = /^search\s+([\s\S]+)$/;
 const MAX_QUOTED_CHARS = 200;
 const TOOLS_NAMED_IN_HELP = 3;
 
@@ -28,15 +31,20 @@ export function createMockModel(): Model {
         return textReply(summariseResults(request.messages), request);
       }
       const said = last?.role === "user" ? userText(last.content) : "";
+      const toolUse = (name: string, input: Record<string, unknown>): ModelReply => {
+        const id = `mock_${nextId}`;
+        nextId += 1;
+        return { message: { role: "assistant", content: [{ type: "tool_use", id, name, input }] }, stopReason: "tool_use" };
+      };
       const call = CALL_PATTERN.exec(said);
       if (call !== null) {
         const name = call[1] ?? "";
         const input = parseArguments(call[2]);
         if (input instanceof Error) return textReply(`I could not read the arguments of ${name}: ${input.message}`, request);
-        const id = `mock_${nextId}`;
-        nextId += 1;
-        return { message: { role: "assistant", content: [{ type: "tool_use", id, name, input }] }, stopReason: "tool_use" };
+        return toolUse(name, input);
       }
+      const search = SEARCH_PATTERN.exec(said);
+      if (search !== null && offersSearch(request.tools)) return toolUse(TOOL_SEARCH_NAME, { query: (search[1] ?? "").trim() });
       if (said === "tools") {
         const names = request.tools.map((tool) => tool.name);
         return textReply(names.length === 0 ? "I can see no tools." : names.join("\n"), request);
@@ -87,8 +95,11 @@ function help(question: string, tools: readonly ToolSpec[]): string {
   if (tools.length === 0) return `${intro} I can see no tools.`;
   // Markdown, as a model writes: the chat renders it, pipe mode prints it as it is.
   const examples = tools.slice(0, TOOLS_NAMED_IN_HELP).map((tool) => `- \`${exampleCall(tool)}\``);
-  return [`${intro} For example:`, "", ...examples, "", `Say "tools" to list all ${tools.length}.`].join("\n");
+  const searching = offersSearch(tools) ? [`More MCP tools are not loaded yet: say \`search <words>\` (or \`search /regex/\`) to find and load them, or call one by its name.`] : [];
+  return [`${intro} For example:`, "", ...examples, "", `Say "tools" to list all ${tools.length}.`, ...searching].join("\n");
 }
+
+const offersSearch = (tools: readonly ToolSpec[]): boolean => tools.some((tool) => tool.name === TOOL_SEARCH_NAME);
 
 /** `call read_file {"path":"<path>"}`: the tool's required arguments as placeholders. */
 function exampleCall(tool: ToolSpec): string {

@@ -125,13 +125,13 @@ describe("findSessionToResume", () => {
     writeSession("print", [{ type: "message", message: user("one shot") }], 200, { mode: "print" });
     writeSession("pipe", [{ type: "message", message: user("piped") }], 100, { mode: "pipe" });
     writeSession("old", [{ type: "message", message: user("before modes") }], 50, { mode: null });
-    expect(findSessionToResume(state(), undefined)).toEqual({ id: "chat", messages: [user("the chat")], snapshots: "chat" });
+    expect(findSessionToResume(state(), undefined)).toEqual({ id: "chat", messages: [user("the chat")], snapshots: "chat", loadedTools: [] });
   });
 
   it("continues the session named by its id, whatever its mode", () => {
     writeSession("chat", [{ type: "message", message: user("the chat") }], 300);
     writeSession("print", [{ type: "message", message: user("one shot") }], 200, { mode: "print" });
-    expect(findSessionToResume(state(), "print")).toEqual({ id: "print", messages: [user("one shot")], snapshots: "print" });
+    expect(findSessionToResume(state(), "print")).toEqual({ id: "print", messages: [user("one shot")], snapshots: "print", loadedTools: [] });
   });
 
   it("goes on in the snapshot folder of the session a resumed one continued, so /undo reaches back through a chain of resumes", () => {
@@ -140,7 +140,23 @@ describe("findSessionToResume", () => {
       join(sessionsDir(state()), "second.jsonl"),
       `${JSON.stringify({ type: "session", id: "second", project: state().projectDir, mode: "chat", startedAt: "2026-12-01T09:00:00.000Z", snapshots: "first" })}\n${JSON.stringify({ type: "message", message: user("hi") })}\n`,
     );
-    expect(findSessionToResume(state(), undefined)).toEqual({ id: "second", messages: [user("hi")], snapshots: "first" });
+    expect(findSessionToResume(state(), undefined)).toEqual({ id: "second", messages: [user("hi")], snapshots: "first", loadedTools: [] });
+  });
+
+  it("gives the deferred tools the session loaded, in order, through /clear and past malformed entries", () => {
+    writeSession(
+      "tools",
+      [
+        { type: "tools_loaded", names: ["mcp__a__one"] },
+        { type: "message", message: user("hi") },
+        { type: "clear" },
+        { type: "tools_loaded", names: ["mcp__a__two", 3, "mcp__a__one"] },
+        { type: "tools_loaded", names: "mcp__a__three" },
+        { type: "message", message: user("again") },
+      ],
+      1,
+    );
+    expect(findSessionToResume(state(), undefined)).toEqual({ id: "tools", messages: [user("again")], snapshots: "tools", loadedTools: ["mcp__a__one", "mcp__a__two"] });
   });
 
   it("continues only a transcript that names this project's real path in its first line", () => {

@@ -1,6 +1,6 @@
 // The sessions of a project as a person picks among them: `mca sessions` lists them, `--resume` continues
 // the newest chat (a one-shot -p or pipe run is never what "continue" means) or the one named by its id.
-import { replayHistory, type Message, type TextBlock } from "../kernel/index.js";
+import { replayHistory, replayLoadedTools, type Message, type TextBlock } from "../kernel/index.js";
 import type { ProjectState } from "./state-folder.js";
 import { isSessionId, readTranscript, sessionIdsNewestFirst, sessionsDir, transcriptPath, type SessionMode, type SessionStart, type TranscriptContents } from "./transcript-file.js";
 
@@ -23,6 +23,8 @@ export interface ResumedSession {
   readonly messages: readonly Message[];
   /** The folder of its /undo snapshots, which the resuming session goes on using. */
   readonly snapshots: string;
+  /** The deferred tools it had loaded (tool search), sent again from the first request. */
+  readonly loadedTools: readonly string[];
 }
 
 /** Every session of the project that holds a message, newest (last written) first. */
@@ -47,13 +49,13 @@ export function findSessionToResume(state: ProjectState, id: string | undefined)
   if (id !== undefined) {
     const session = isSessionId(id) && sessionIdsNewestFirst(state).includes(id) ? readSession(state, id) : null;
     if (session === null) return new Error(`no session ${JSON.stringify(id)} in this project; \`mca sessions\` lists them`);
-    return { id, messages: replayHistory(session.entries), snapshots: session.start.snapshots };
+    return { id, messages: replayHistory(session.entries), snapshots: session.start.snapshots, loadedTools: replayLoadedTools(session.entries) };
   }
   for (const candidate of sessionIdsNewestFirst(state)) {
     const session = readSession(state, candidate);
     if (session?.start.mode !== "chat") continue;
     const messages = replayHistory(session.entries);
-    if (messages.length > 0) return { id: candidate, messages, snapshots: session.start.snapshots };
+    if (messages.length > 0) return { id: candidate, messages, snapshots: session.start.snapshots, loadedTools: replayLoadedTools(session.entries) };
   }
   return null;
 }

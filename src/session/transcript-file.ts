@@ -142,6 +142,10 @@ function parseHistoryEntry(value: unknown): HistoryEntry | null {
       const messages = parseAll(value.messages, parseMessage);
       return messages === null ? null : { type: "history", messages };
     }
+    case "tools_loaded": {
+      const names = Array.isArray(value.names) ? value.names.filter((name): name is string => typeof name === "string") : [];
+      return names.length === 0 ? null : { type: "tools_loaded", names };
+    }
     case "call_started":
       return typeof value.callId === "string" && typeof value.tool === "string" ? { type: "call_started", callId: value.callId, tool: value.tool } : null;
     case "tool_result": {
