@@ -84,6 +84,18 @@ describe("mca with tool search and 1,000 remote tools", () => {
     expect([resumed.result.code, resumed.requests.map((request) => request.tools)]).toEqual([0, [[...LOCAL_TOOLS, "tool_search", "mcp__many__t7"]]]);
   });
 
+  it("works offline: the mock model searches with `search <words>`, a scripted model calls tool_search from its script", async () => {
+    const mock = await project.run(["--trust-project", "--allow", "mcp__many__t7"], "search t7\ncall mcp__many__t7\n", { MOCK: "1" });
+    expect(mock.code).toBe(0);
+    expect(mock.stdout).toContain('tool_search succeeded: "Loaded 1 tool: its definition is sent with your next request, so call it from your next reply."');
+    expect(mock.stdout).toContain('mcp__many__t7 succeeded: "called t7; tools/list pages served: 1"');
+    const script = join(project.dir, "script.json");
+    await writeFile(script, JSON.stringify([[{ name: "tool_search", input: { query: "/^mcp__many__t99$/" } }], [{ name: "mcp__many__t99" }], "done"]));
+    const scripted = await project.run(["--trust-project", "--allow", "mcp__many__t99", "-p", "go"], "", { MCA_MOCK_SCRIPT: script });
+    expect([scripted.code, scripted.stdout]).toEqual([0, "done\n"]);
+    expect(scripted.stderr).toContain("called t99");
+  });
+
   it('sends every definition with "toolSearch": "never" in the user\'s settings', async () => {
     await mkdir(join(project.home, ".config", "mca"), { recursive: true });
     await writeFile(join(project.home, ".config", "mca", "settings.json"), '{"toolSearch":"never"}');
