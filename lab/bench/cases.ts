@@ -9,10 +9,11 @@ export type LimitCheck = "mca-default-10mb" | "mca-cap-5mb" | "sdk-default-20mb"
 export type BashBenchCommand = "true" | "git status";
 /**
  * The scale group's figures, each over `servers` × `toolsPerServer` catalogue tools: mounting them
- * (mountServers), the tool definitions of the first request with tool search on or off, a tool_search
+ * (mountServers), the tool definitions of the first request with tool search on or off (on: and the
+ * deferred tools' names it adds to the system prompt), a tool_search
  * query and the building of its index, and the built CLI's run with all of them mounted (its peak RSS).
  */
-export type ScaleFigure = "mount" | "first-request" | "first-request-all" | "search" | "search-index" | "cli";
+export type ScaleFigure = "mount" | "first-request" | "first-request-names" | "first-request-all" | "search" | "search-index" | "cli";
 
 export type CaseRun =
   | { readonly kind: "latency"; readonly server: ServerName; readonly client: ClientName; readonly warmups: number; readonly samples: number }
@@ -172,7 +173,8 @@ const SCALE_CASES: readonly BenchCase[] = [
     const scenario = `the first request's tool definitions, ${(servers * SCALE_TOOLS_PER_SERVER).toLocaleString("en")} tools`;
     return [
       scaleCase("first-request", scenario, "tool search on", "tokens", servers, 1),
-      scaleCase("first-request-all", scenario, "every definition (tool search off)", "tokens", servers, 1),
+      scaleCase("first-request-names", scenario, "tool search on: the deferred names in the system prompt", "tokens", servers, 1),
+      scaleCase("first-request-all", scenario, "tool search off: every definition", "tokens", servers, 1),
     ];
   }),
   // Each query of SEARCH_QUERIES (measure/scale.ts) is timed this many times over; the index is built once.

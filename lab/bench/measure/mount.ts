@@ -8,9 +8,13 @@ function stdioServer(alias: string, command: Command): StdioServerConfig {
   return { alias, transport: "stdio", command: command.command, args: command.args, env: {}, enabled: true };
 }
 
+export function fleetConfig(servers: ReadonlyMap<string, Command>): McpConfig {
+  return { file: `${process.cwd()}/bench-mount.json`, servers: [...servers].map(([alias, command]) => stdioServer(alias, command)) };
+}
+
 /** Milliseconds from mountServers() to every server connected (spawn, discover, list), per fresh mount. */
 export async function mountMs(servers: ReadonlyMap<string, Command>, warmups: number, samples: number): Promise<number[]> {
-  const config: McpConfig = { file: `${process.cwd()}/bench-mount.json`, servers: [...servers].map(([alias, command]) => stdioServer(alias, command)) };
+  const config = fleetConfig(servers);
   const deps = { clientVersion: "bench", baseEnv: process.env, onWarning: (message: string) => process.stderr.write(`${message}\n`) };
   const mountOnce = async (): Promise<number> => {
     const started = performance.now();

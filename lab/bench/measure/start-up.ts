@@ -15,6 +15,8 @@ export interface StartUpRun {
   readonly readyText?: string;
   /** What a run until exit reads on stdin before its end; nothing when absent. */
   readonly input?: string;
+  /** A run until exit fails unless its stdout holds this: it did what it is timed for. */
+  readonly expectText?: string;
 }
 
 function shellQuote(word: string): string {
@@ -45,7 +47,11 @@ function runOnce(run: StartUpRun): Promise<number> {
     child.stdin.on("error", () => undefined); // Ctrl-D to a program that already exited
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.stdout.on("data", (chunk: Buffer) => {
-      if (run.readyText === undefined || readyAt !== undefined) return;
+      if (run.readyText === undefined) {
+        if (run.expectText !== undefined) seen += chunk.toString("utf8");
+        return;
+      }
+      if (readyAt !== undefined) return;
       seen += chunk.toString("utf8");
       if (!seen.includes(run.readyText)) return;
       readyAt = performance.now() - started;
@@ -57,9 +63,15 @@ function runOnce(run: StartUpRun): Promise<number> {
     child.once("exit", (code) => {
       clearTimeout(limit);
       const elapsed = readyAt ?? performance.now() - started;
-      if (run.readyText !== undefined && readyAt === undefined) reject(new Error(`exited (code ${code}) before "${run.readyText}"`));
-      else if (run.readyText === undefined && code !== 0) reject(new Error(`exited with code ${code}: ${stderr.trim()}`));
-      else resolve(elapsed);
+      const judge = (): void => {
+        if (run.readyText !== undefined && readyAt === undefined) reject(new Error(`exited (code ${code}) before "${run.readyText}"`));
+        else if (run.readyText === undefined && code !== 0) reject(new Error(`exited with code ${code}: ${stderr.trim()}`));
+        else if (run.expectText !== undefined && !seen.includes(run.expectText)) reject(new Error(`exited without printing "${run.expectText}": ${seen.trim().slice(0, 300)}`));
+        else resolve(elapsed);
+      };
+      // The last of stdout may come after the exit: what is expected in it is judged once it is all read.
+      if (run.expectText === undefined || child.stdout.readableEnded) judge();
+      else child.stdout.once("end", judge);
     });
   });
 }
