@@ -6,6 +6,7 @@ import { CONTEXT_WINDOW_TOKENS, describeError, type ContextUse, type Redact } fr
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
 import { runLine, SLASH_COMMANDS, type LastResult, type PromptCatalog } from "./commands.js";
+import type { CountTokens } from "./context-report.js";
 import { createCostTally } from "./cost.js";
 import { untrustedText } from "./untrusted-text.js";
 import { completeLine } from "./completion.js";
@@ -43,6 +44,8 @@ export interface ChatDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** `/model <name>`: the model for the next turn. */
   readonly switchModel?: (name: string) => Promise<string | Error>;
+  /** The API's count of a request's tokens for /context; absent for a model that cannot count. */
+  readonly countTokens?: CountTokens;
   /** The model answering now, and the session's id, for /status. */
   readonly modelName?: () => string;
   readonly sessionId?: string;
@@ -190,6 +193,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
     ...(deps.promptCommands === undefined ? {} : { promptCommands: deps.promptCommands }),
     ...(deps.mentions === undefined ? {} : { mentions: deps.mentions }),
+    ...(deps.countTokens === undefined ? {} : { countTokens: deps.countTokens }),
     onTurnStart: () => renderer.thinking(),
     // A pager needs a real terminal; elsewhere /last prints.
     ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),

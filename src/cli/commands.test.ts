@@ -190,6 +190,7 @@ describe("slash commands", () => {
       "out:/last",
       "out:/cost",
       "out:/status",
+      "out:/context",
       "out:/model <name>",
       "out:/compact",
       "out:/clear",

@@ -5,6 +5,7 @@
 import { describeError, type Agent, type ToolImage, type TurnUndo } from "../kernel/index.js";
 import { toolClaims } from "./approval.js";
 import { parseCallLine, unknownToolProblem } from "./call-line.js";
+import { contextReport, formatContextReport, type CountTokens } from "./context-report.js";
 import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatusProvider } from "./mcp-servers.js";
 import type { Mentions } from "./mentions.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -26,6 +27,8 @@ export interface CommandContext {
   readonly statusLines?: () => readonly string[];
   /** `/model <name>`: the model for the next turn; its name, or why it cannot change. */
   readonly switchModel?: (name: string) => Promise<string | Error>;
+  /** `/context`: the API's count of a request's tokens; absent for a model that cannot count (then it is estimated). */
+  readonly countTokens?: CountTokens;
   /** `/cost`: the session's tokens and estimated cost, where the chat keeps them. */
   readonly costLines?: () => readonly string[];
   /** Shows a long text in a pager where there is a terminal; else it is printed. */
@@ -201,6 +204,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     summary: "the model, how full the context is, the MCP servers and the session id",
     async run(context) {
       for (const line of context.statusLines?.() ?? ["no status is kept outside the chat"]) context.print(line);
+      return "ok";
+    },
+  },
+  {
+    name: "context",
+    usage: "/context",
+    summary: "what the next request carries, in tokens: system prompt, AGENTS.md, tools by server (loaded, deferred), messages, free space",
+    async run(context) {
+      for (const line of formatContextReport(await contextReport(context.agent, context.countTokens, context.signal))) context.print(line);
       return "ok";
     },
   },

@@ -3,7 +3,7 @@
 // definition (src/mcp/tool-lint.ts). Exits 1 when a server did not start or a definition has an error.
 import type { ToolSpec } from "../kernel/index.js";
 import { isLegacyVersion, lintTools, type LintFinding, type McpConfig, type MountedServers, type RemoteToolInfo } from "../mcp/index.js";
-import { definitionTokens } from "./context-report.js";
+import { toolDefinitionTokens } from "./context-report.js";
 import { disabledStatuses, mountConfiguredServers, NO_SERVERS_MESSAGE, type MountDeps, type ServerStatus } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE } from "./program.js";
 import { untrustedJson, untrustedText } from "./untrusted-text.js";
@@ -96,7 +96,7 @@ function doctorServer({ status, startMs, offered }: Started, findings: readonly 
     protocolVersion: version,
     startMs,
     tools: status.tools,
-    definitionTokens: definitionTokens(offered),
+    definitionTokens: toolDefinitionTokens(offered),
     error: status.error,
     stderrTail: status.stderrTail,
     findings: findings.filter((finding) => finding.server === status.alias),

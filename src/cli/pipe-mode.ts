@@ -2,6 +2,7 @@
 // order; plain text out; the exit status says whether any line failed.
 import { createApproverWithoutTerminal } from "./approval.js";
 import { runLine, type PromptCatalog } from "./commands.js";
+import type { CountTokens } from "./context-report.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createJsonCollector, createStreamJsonRenderer, type OutputFormat } from "./headless-output.js";
 import { createPlainRenderer } from "./render.js";
@@ -26,6 +27,8 @@ export interface PipeModeDeps {
   readonly promptCommands?: PromptCatalog;
   /** `@alias:uri` in a prompt; absent when no server declares resources. */
   readonly mentions?: Mentions;
+  /** The API's count of a request's tokens for /context; absent for a model that cannot count. */
+  readonly countTokens?: CountTokens;
 }
 
 export const PIPE_OK_EXIT_CODE = 0;
@@ -50,6 +53,7 @@ export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
     ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
     ...(deps.promptCommands === undefined ? {} : { promptCommands: deps.promptCommands }),
     ...(deps.mentions === undefined ? {} : { mentions: deps.mentions, note: (text: string) => err(`${text}\n`) }),
+    ...(deps.countTokens === undefined ? {} : { countTokens: deps.countTokens }),
   };
   let failed = false;
   for await (const line of deps.lines) {

@@ -26,6 +26,8 @@ export type Invocation =
   | { readonly kind: "tools"; readonly options: CommonOptions; readonly json: boolean }
   | { readonly kind: "call"; readonly options: CommonOptions; readonly tool: string; readonly args: string | undefined; readonly json: boolean }
   | { readonly kind: "mcp-list"; readonly options: CommonOptions; readonly json: boolean }
+  /** `mca context`: what the next model request would carry, in tokens. */
+  | { readonly kind: "context"; readonly options: CommonOptions; readonly json: boolean }
   /** `mca mcp doctor [alias]`: start the servers (or the one named) and lint their tool definitions. */
   | { readonly kind: "mcp-doctor"; readonly options: CommonOptions; readonly alias: string | undefined; readonly json: boolean }
   /** `mca mcp login <alias>` / `mca mcp logout <alias>`: an HTTP server's MCP authorization. */
@@ -63,7 +65,7 @@ Modes:
   mca --resume [id]   continue the newest chat session, or the one with this id (\`mca sessions\`)
 
 Slash commands (chat and pipe mode):
-  /help /tools /approvals /call <tool> <json> /undo /last /cost /status /model <name> /compact /clear /mcp /exit
+  /help /tools /approvals /call <tool> <json> /undo /last /cost /status /context /model <name> /compact /clear /mcp /exit
 
 Environment:
   ANTHROPIC_API_KEY   talk to Claude (without it the offline mock model answers, and says so once)
@@ -120,6 +122,14 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .option("--json", "print JSON")
     .action((tool: string, args: string | undefined, _options: unknown, command: Command) => {
       invocation = { kind: "call", options: commonOptions(command), tool, args, json: command.opts().json === true };
+    });
+
+  program
+    .command("context")
+    .description("what the next model request would carry, in tokens: system prompt, AGENTS.md, tools by server, messages, free space")
+    .option("--json", "print JSON")
+    .action((_options: unknown, command: Command) => {
+      invocation = { kind: "context", options: commonOptions(command), json: command.opts().json === true };
     });
 
   const mcp = program.command("mcp").description("MCP servers");

@@ -240,6 +240,7 @@ async function startSession(runtime: Runtime, invocation: ModeInvocation, mounte
     mcpLogin: (alias, print, fail, lend) => runMcpLogin({ config, env: runtime.env, out: print, err: fail, interactive: true, addSecret: runtime.addSecret, lend }, alias),
     switchModel: setup.switchModel,
     modelName: () => setup.model.name,
+    ...(setup.model.countTokens === undefined ? {} : { countTokens: setup.model.countTokens }),
   });
 }
 

@@ -5,6 +5,7 @@ import { isatty } from "node:tty";
 import type { MountedServers } from "../mcp/index.js";
 import type { ProjectState, SessionMode } from "../session/index.js";
 import type { PromptCatalog } from "./commands.js";
+import type { CountTokens } from "./context-report.js";
 import type { Mentions } from "./mentions.js";
 import type { CliInputResponder } from "./input/responder.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
@@ -14,7 +15,7 @@ import type { AgentFactory } from "./session.js";
 import type { TerminalLender } from "./terminal.js";
 
 /** An invocation that runs a mode: a session, `mca tools` or `mca call`. */
-export type ModeInvocation = Extract<Invocation, { kind: "session" | "tools" | "call" }>;
+export type ModeInvocation = Extract<Invocation, { kind: "session" | "tools" | "call" | "context" }>;
 
 /** What a mode is run with once the session is set up. */
 export interface ModeSetup {
@@ -36,6 +37,8 @@ export interface ModeSetup {
   readonly mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void, lend: TerminalLender) => Promise<number>;
   readonly switchModel: (name: string) => Promise<string | Error>;
   readonly modelName: () => string;
+  /** The API's count of a request's tokens (`/context`, `mca context`); absent for a model that cannot count. */
+  readonly countTokens?: CountTokens;
 }
 
 /** Asked of the descriptor, not of process.stdin: creating that stream costs a run that never reads it ~3 ms. */
@@ -52,7 +55,8 @@ export function sessionMode(invocation: ModeInvocation): SessionMode {
 
 /** What every mode without a terminal is given. */
 function modeDeps(runtime: Runtime, setup: ModeSetup) {
-  return { makeAgent: setup.makeAgent, servers: setup.statuses, out: runtime.writeOut, err: runtime.writeErr, signal: runtime.interrupt };
+  const counting = setup.countTokens === undefined ? {} : { countTokens: setup.countTokens };
+  return { makeAgent: setup.makeAgent, servers: setup.statuses, out: runtime.writeOut, err: runtime.writeErr, signal: runtime.interrupt, ...counting };
 }
 
 export async function runMode(runtime: Runtime, invocation: ModeInvocation, setup: ModeSetup): Promise<number> {
@@ -64,6 +68,10 @@ export async function runMode(runtime: Runtime, invocation: ModeInvocation, setu
     case "call": {
       const { runCallCommand } = await import("./subcommands.js");
       return runCallCommand(modeDeps(runtime, setup), invocation.tool, invocation.args, invocation.json);
+    }
+    case "context": {
+      const { runContextCommand } = await import("./context-report.js");
+      return runContextCommand(modeDeps(runtime, setup), invocation.json);
     }
     case "session": {
       // Listed while the session runs; a listing still running when it ends stops without a word.
@@ -129,6 +137,7 @@ async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, 
     ...mentioning,
     switchModel: setup.switchModel,
     modelName: setup.modelName,
+    ...(setup.countTokens === undefined ? {} : { countTokens: setup.countTokens }),
     sessionId,
     redact: runtime.redact,
     onNotices: runtime.showWarningsIn,

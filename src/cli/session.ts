@@ -4,7 +4,7 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { createAgent, describeError, redactEvents, serverSideName, unmatchedRules, type Agent, type GateTool, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
+import { createAgent, describeError, redactEvents, serverSideName, unmatchedRules, type Agent, type GateTool, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type TokenCountRequest, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
 import { createResourceTools, offersResources, READ_RESOURCE_RULE_NAME, toolPrefix, type ResourceSource } from "../mcp/index.js";
 import { createMentions, type Mentions } from "./mentions.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -100,6 +100,8 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       return current.name;
     },
     complete: (request) => current.complete(request),
+    // `/context` asks the model answering now; a Claude model can count, the offline ones cannot.
+    ...(chosen.countTokens === undefined ? {} : { countTokens: (request: TokenCountRequest) => current.countTokens?.(request) ?? Promise.reject(new Error(`${current.name} cannot count tokens`)) }),
   };
   const switchModel = async (name: string): Promise<string | Error> => {
     if (choice.kind !== "anthropic") return new Error(`the ${choice.kind === "mock" ? "offline mock" : "scripted"} model answers here: set ANTHROPIC_API_KEY to choose a Claude model`);

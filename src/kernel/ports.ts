@@ -71,10 +71,15 @@ export interface Usage {
   readonly outputTokens: number;
 }
 
+/** What a token count is asked for: a request as it would be sent. */
+export type TokenCountRequest = Pick<ModelRequest, "system" | "messages" | "tools" | "signal">;
+
 export interface Model {
   readonly name: string;
   /** Rejects only for failures the user must see (after the implementation's own retries). */
   complete(request: ModelRequest): Promise<ModelReply>;
+  /** The input tokens the API counts for such a request (`/context`); absent where there is no API to ask. */
+  countTokens?(request: TokenCountRequest): Promise<number>;
 }
 
 // Everything the agent loop reports happens as one of these events; the CLI renders them.

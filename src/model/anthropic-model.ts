@@ -67,6 +67,21 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
         await sleep(delayMs, request.signal);
       }
     },
+    async countTokens(request) {
+      const { client } = await connect();
+      // The API counts a conversation of at least one message: before the first prompt, one of a single character stands in.
+      const messages = request.messages.length === 0 ? [{ role: "user" as const, content: "." }] : toApiMessages(request.messages);
+      const counted = await client.messages.countTokens(
+        {
+          model: options.model,
+          system: toApiSystem(request.system),
+          messages,
+          ...(request.tools.length > 0 ? { tools: toApiTools(request.tools) } : {}),
+        },
+        { signal: request.signal },
+      );
+      return counted.input_tokens;
+    },
   };
 }
 

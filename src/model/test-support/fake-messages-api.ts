@@ -1,5 +1,5 @@
-// A fake Anthropic Messages API on 127.0.0.1 (port 0) for tests: it answers POST /v1/messages from a
-// script of replies — real SSE event streams or HTTP errors — and records every request it receives,
+// A fake Anthropic Messages API on 127.0.0.1 (port 0) for tests: it answers POST /v1/messages (and
+// /v1/messages/count_tokens) from a script of replies — real SSE event streams, JSON bodies or HTTP errors — and records every request it receives,
 // so a test can check what was sent and that no scripted reply was left unused.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,7 +13,9 @@ export type FakeReply =
   /** Streams the events, then ends the response; `cut` drops the connection instead, `hang` keeps
    * the response open until the client goes away. */
   | { readonly kind: "stream"; readonly events: readonly SseEvent[]; readonly then?: "end" | "hang" | "cut" }
-  | { readonly kind: "error"; readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> };
+  | { readonly kind: "error"; readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> }
+  /** A JSON body with status 200: the answer to POST /v1/messages/count_tokens, `{ "input_tokens": n }`. */
+  | { readonly kind: "json"; readonly body: unknown };
 
 export interface ReceivedRequest {
   readonly method: string;
@@ -48,11 +50,11 @@ export async function startFakeMessagesApi(replies: readonly FakeReply[]): Promi
       requests.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: parseJson(text) });
       const reply = queue.shift();
       if (reply === undefined) {
-        sendError(res, 400, { type: "error", error: { type: "invalid_request_error", message: "fake: unexpected request" } });
+        sendJson(res, 400, { type: "error", error: { type: "invalid_request_error", message: "fake: unexpected request" } });
         return;
       }
-      if (reply.kind === "error") {
-        sendError(res, reply.status, reply.body, reply.headers);
+      if (reply.kind === "error" || reply.kind === "json") {
+        sendJson(res, reply.kind === "json" ? 200 : reply.status, reply.body, reply.kind === "error" ? reply.headers : {});
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -89,7 +91,7 @@ export async function startFakeMessagesApi(replies: readonly FakeReply[]): Promi
   };
 }
 
-function sendError(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
