@@ -128,3 +128,11 @@ export function toolClaims(tool: Tool): string {
   });
   return words.length === 0 ? "" : `server says: ${words.join(", ")} (not trusted)`;
 }
+
+/** `pinned`, `changed since pinned`, `changed this session`: how a remote tool's definition compares with what the user saw before. */
+export function definitionMark(tool: Tool): string {
+  const status = tool.definitionStatus;
+  if (status === undefined) return "";
+  const pinned = status.pinned === "same" ? ["pinned"] : status.pinned === "changed" ? ["changed since pinned"] : [];
+  return [...pinned, ...(status.changedThisSession ? ["changed this session"] : [])].join(", ");
+}

@@ -75,6 +75,28 @@ describe("slash commands", () => {
     ]);
   });
 
+  it("/tools marks a tool that is pinned, one changed since pinned and one changed this session, before the server's claims", async () => {
+    const remote = (name: string, definitionStatus: { pinned: "same" | "changed" | null; changedThisSession: boolean }, annotations?: Record<string, unknown>) => ({
+      ...fakeTool(`mcp__notes__${name}`, "remote", "notes"),
+      definitionStatus,
+      ...(annotations === undefined ? {} : { annotations }),
+    });
+    const marked = [
+      remote("search", { pinned: "same", changedThisSession: false }, { readOnlyHint: true }),
+      remote("add", { pinned: "changed", changedThisSession: true }, { destructiveHint: true }),
+      remote("list", { pinned: null, changedThisSession: true }),
+      remote("tag", { pinned: null, changedThisSession: false }),
+    ];
+    const { written, context } = setup({ tools: marked });
+    await runLine("/tools", context);
+    expect(written).toEqual([
+      "out:mcp__notes__search  notes  allow  pinned; server says: read-only (not trusted)",
+      "out:mcp__notes__add     notes  allow  changed since pinned, changed this session; server says: destructive (not trusted)",
+      "out:mcp__notes__list    notes  allow  changed this session",
+      "out:mcp__notes__tag     notes  allow",
+    ]);
+  });
+
   it("/approvals shows each verdict with its reason", async () => {
     const { written, context } = setup({ tools, decisions });
     await runLine("/approvals", context);

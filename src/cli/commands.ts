@@ -2,8 +2,8 @@
 // commands are a table: each is a plain object, and adding one is a one-row change. The same rows serve
 // the chat, pipe mode, `-p` and the plain output of the subcommands. What a tool, a server or a file
 // supplied is printed through untrustedText.
-import { describeError, type Agent, type ToolImage, type TurnUndo } from "../kernel/index.js";
-import { toolClaims } from "./approval.js";
+import { describeError, type Agent, type Tool, type ToolImage, type TurnUndo } from "../kernel/index.js";
+import { definitionMark, toolClaims } from "./approval.js";
 import { parseCallLine, unknownToolProblem } from "./call-line.js";
 import { contextReport, formatContextReport, type CountTokens } from "./context-report.js";
 import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatusProvider } from "./mcp-servers.js";
@@ -105,10 +105,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: "tools",
     usage: "/tools",
-    summary: "every tool the model sees: name, source, approval, and what a server claims about its tool",
+    summary: "every tool the model sees: name, source, approval, whether its definition is pinned or changed, and what a server claims about its tool",
     async run(context) {
       const { agent } = context;
-      const rows = agent.tools.map((tool) => [tool.name, tool.source, agent.decide(tool.name).verdict, toolClaims(tool)]);
+      const notes = (tool: Tool): string => [definitionMark(tool), toolClaims(tool)].filter((note) => note !== "").join("; ");
+      const rows = agent.tools.map((tool) => [tool.name, tool.source, agent.decide(tool.name).verdict, notes(tool)]);
       for (const line of formatColumns(rows, context.width)) context.print(line);
       return "ok";
     },

@@ -9,6 +9,7 @@ import {
   parseMcpConfig,
   PROJECT_MCP_CONFIG,
   projectFileRead,
+  readPins,
   userSettingsFile,
   type McpConfig,
   type McpConfigFile,
@@ -82,9 +83,15 @@ export function configNoticeLines(config: McpConfigFile): string[] {
   ];
 }
 
-/** Mounts the servers of a config read by readConfiguredServers; each server's warnings go to `warn`. */
+/**
+ * Mounts the servers of a config read by readConfiguredServers; each server's warnings go to `warn`. The
+ * definitions the user pinned for this project are read here, only when there are servers to compare.
+ */
 export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Promise<MountedServers> {
+  const pins = readPins(deps.projectDir, deps.env);
+  if (pins instanceof Error) deps.warn(`mca: ${untrustedText(pins.message)}: pinned tool definitions are not checked in this run`);
   return mountServers(config, {
+    ...(pins instanceof Error ? {} : { pins }),
     clientVersion: deps.clientVersion,
     baseEnv: deps.env,
     // A warning quotes what the server sent (a stray line, a tool's name): shown, never obeyed.

@@ -33,6 +33,9 @@ export type Invocation =
   /** `mca mcp login <alias>` / `mca mcp logout <alias>`: an HTTP server's MCP authorization. */
   | { readonly kind: "mcp-login"; readonly options: CommonOptions; readonly alias: string }
   | { readonly kind: "mcp-logout"; readonly options: CommonOptions; readonly alias: string }
+  /** `mca mcp pin <alias>` or `--all`: record the servers' tool definitions as they are now; `mca mcp unpin <alias>`. */
+  | { readonly kind: "mcp-pin"; readonly options: CommonOptions; readonly alias: string | undefined; readonly all: boolean }
+  | { readonly kind: "mcp-unpin"; readonly options: CommonOptions; readonly alias: string }
   | { readonly kind: "trust"; readonly options: CommonOptions }
   | { readonly kind: "sessions"; readonly json: boolean }
   /** Help or version was printed, or the arguments were wrong (commander already said why on stderr). */
@@ -158,6 +161,19 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .description("forget the tokens stored for that server")
     .action((alias: string, _options: unknown, command: Command) => {
       invocation = { kind: "mcp-logout", options: commonOptions(command), alias };
+    });
+  mcp
+    .command("pin [alias]")
+    .description("record that server's tool definitions as they are now (in your config folder); a later change asks on every call until pinned again")
+    .option("--all", "pin every server that comes up")
+    .action((alias: string | undefined, _options: unknown, command: Command) => {
+      invocation = { kind: "mcp-pin", options: commonOptions(command), alias, all: command.opts().all === true };
+    });
+  mcp
+    .command("unpin <alias>")
+    .description("forget that server's pinned tool definitions")
+    .action((alias: string, _options: unknown, command: Command) => {
+      invocation = { kind: "mcp-unpin", options: commonOptions(command), alias };
     });
 
   program

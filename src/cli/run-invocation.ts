@@ -18,8 +18,8 @@ import type { AgentFactory } from "./session.js";
 import type { SettledTrust } from "./trust.js";
 import { untrustedText } from "./untrusted-text.js";
 
-/** An invocation that runs in the project with its servers mounted (everything but help, trust and the sessions list). */
-type WorkInvocation = Exclude<Invocation, { kind: "exit" | "trust" | "sessions" }>;
+/** An invocation that runs in the project with its servers mounted (everything but help, trust, unpin and the sessions list). */
+type WorkInvocation = Exclude<Invocation, { kind: "exit" | "trust" | "sessions" | "mcp-unpin" }>;
 
 /** The project a run works in, its trust settled and the answers to its servers' questions ready. */
 interface Workspace {
@@ -62,6 +62,10 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
     const { runTrustCommand } = await import("./trust.js");
     return runTrustCommand({ projectDir, env, out: runtime.writeOut, err: runtime.writeErr, now: () => new Date() });
   }
+  if (invocation.kind === "mcp-unpin") {
+    const { runMcpUnpinCommand } = await import("./subcommands.js");
+    return runMcpUnpinCommand({ projectDir, env, out: runtime.writeOut, err: runtime.writeErr }, invocation.alias);
+  }
   // mca's own state for this project lives in the user's state folder, never in the project.
   const { listSessions, projectState } = await import("../session/index.js");
   const state = projectState(projectDir, env, home);
@@ -91,6 +95,11 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
   if (invocation.kind === "mcp-list") {
     const { runMcpListCommand } = await import("./subcommands.js");
     return runMcpListCommand({ servers: mounted.statuses, out: runtime.writeOut }, invocation.json);
+  }
+  if (invocation.kind === "mcp-pin") {
+    const { runMcpPinCommand } = await import("./subcommands.js");
+    const pinDeps = { projectDir, env, servers: mounted.servers, out: runtime.writeOut, err: runtime.writeErr, now: () => new Date() };
+    return runMcpPinCommand(pinDeps, invocation.alias, invocation.all);
   }
   return startSession(runtime, invocation, mounted);
 }

@@ -1,7 +1,10 @@
 // `mca tools`, `mca call`, `mca mcp list` and `mca sessions`: the slash commands' views for scripts, each with `--json`
 // (the scripting contract, docs/scripting.md). The JSON shapes are built field by field, so that what scripts parse
-// never changes when an internal type grows. Nobody can be asked for approval here, so `ask` means deny.
-import type { AgentEvent, CallReport, Decision, Tool, Verdict } from "../kernel/index.js";
+// never changes when an internal type grows. Nobody can be asked for approval here, so `ask` means deny. And
+// `mca mcp pin` / `unpin`: the servers' tool definitions as the user accepts them.
+import { pinsFile, recordPins, removePins } from "../config/index.js";
+import type { AgentEvent, CallReport, Decision, DefinitionStatus, Tool, Verdict } from "../kernel/index.js";
+import type { MountedServers } from "../mcp/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
 import { parseCallArgs, unknownToolProblem } from "./call-line.js";
 import { findSlashCommand } from "./commands.js";
@@ -115,6 +118,12 @@ interface ToolView {
   readonly originalName: string;
   readonly description: string;
   readonly approval: ApprovalView;
+  /** Remote tools only: the sha-256 of the server's own definition. */
+  readonly definitionHash?: string;
+  /** Remote tools only: "same" or "changed" when the server is pinned, else null. */
+  readonly pinned?: DefinitionStatus["pinned"];
+  /** Remote tools only: redefined by the server since it was first listed in this run. */
+  readonly changedThisSession?: boolean;
 }
 
 interface CallView {
@@ -136,6 +145,8 @@ function toolView(tool: Tool, decision: Decision): ToolView {
     originalName: tool.originalName,
     description: tool.description,
     approval: approvalView(decision),
+    ...(tool.definitionHash === undefined ? {} : { definitionHash: tool.definitionHash }),
+    ...(tool.definitionStatus === undefined ? {} : { pinned: tool.definitionStatus.pinned, changedThisSession: tool.definitionStatus.changedThisSession }),
   };
 }
 
@@ -171,4 +182,62 @@ function serverView(server: ServerStatus): ServerStatus {
     recentLogs: server.recentLogs ?? [],
     ...(server.sessionRenewals === undefined ? {} : { sessionRenewals: server.sessionRenewals }),
   };
+}
+
+export interface PinDeps {
+  readonly projectDir: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Undefined when no server is configured. */
+  readonly servers: MountedServers | undefined;
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly now: () => Date;
+}
+
+/**
+ * `mca mcp pin <alias>` (or `--all`): records each named server's tool definitions as it lists them now, so a
+ * later change of any of them asks on every call until pinned again. A server that is not connected pins nothing.
+ */
+export async function runMcpPinCommand(deps: PinDeps, alias: string | undefined, all: boolean): Promise<number> {
+  if ((alias === undefined) === !all) {
+    deps.err("mca mcp pin: name one server, or pass --all\n");
+    return USAGE_EXIT_CODE;
+  }
+  const statuses = deps.servers?.statuses() ?? [];
+  const named = alias === undefined ? statuses.map((status) => status.alias) : [alias];
+  if (named.length === 0) {
+    deps.err("mca mcp pin: no MCP servers configured\n");
+    return 1;
+  }
+  let failed = false;
+  for (const each of named) {
+    const status = statuses.find((candidate) => candidate.alias === each);
+    if (status?.state !== "connected") {
+      const why = status === undefined ? "is not an enabled server of this run's config" : `is ${status.state}, so its definitions cannot be read`;
+      deps.err(`${untrustedText(`mca mcp pin: ${JSON.stringify(each)} ${why}; nothing pinned for it`)}\n`);
+      failed = true;
+      continue;
+    }
+    const own = (deps.servers?.tools ?? []).filter((tool) => tool.source === each);
+    const hashes = new Map(own.flatMap((tool): [string, string][] => (tool.definitionHash === undefined ? [] : [[tool.originalName, tool.definitionHash]])));
+    const recorded = await recordPins(deps.projectDir, deps.env, each, hashes, deps.now());
+    if (recorded instanceof Error) {
+      deps.err(`mca mcp pin: ${untrustedText(recorded.message)}\n`);
+      return 1;
+    }
+    deps.out(`${untrustedText(`pinned ${each}: ${hashes.size} tool definition${hashes.size === 1 ? "" : "s"}`)}\n`);
+  }
+  if (!failed) deps.out(`${untrustedText(`recorded in ${pinsFile(deps.env)}`)}\n`);
+  return failed ? 1 : 0;
+}
+
+/** `mca mcp unpin <alias>`: forgets the server's pinned definitions in this project. */
+export async function runMcpUnpinCommand(deps: Pick<PinDeps, "projectDir" | "env" | "out" | "err">, alias: string): Promise<number> {
+  const removed = await removePins(deps.projectDir, deps.env, alias);
+  if (removed instanceof Error) {
+    deps.err(`mca mcp unpin: ${untrustedText(removed.message)}\n`);
+    return 1;
+  }
+  deps.out(`${untrustedText(removed ? `unpinned ${alias}` : `${alias} was not pinned in this project`)}\n`);
+  return 0;
 }
