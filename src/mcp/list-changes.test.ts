@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { McpError, type JsonObject, type JsonRpcNotification } from "./jsonrpc.js";
-import { changingLists, createCoalescer, openListSubscription, type ListKind, type ListenDeps } from "./list-changes.js";
+import { changingLists, createCoalescer, LISTEN_STABLE_MS, openListSubscription, type ListKind, type ListenDeps } from "./list-changes.js";
 
 const note = (method: string, params?: JsonObject): JsonRpcNotification => (params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
 const ack = (notifications: JsonObject): JsonRpcNotification => note("notifications/subscriptions/acknowledged", { notifications });
@@ -78,16 +78,36 @@ describe("openListSubscription", () => {
     });
   });
 
-  it("counts drops afresh once an acknowledgement shows the subscription was open again", async () => {
+  it("counts drops afresh after a stream that stayed open a minute", async () => {
     const dropAfterAck: Attempt = { send: [ack({ toolsListChanged: true }), toolsChanged], end: broken() };
     const server = scripted([dropAfterAck, dropAfterAck, dropAfterAck, dropAfterAck, { send: [], end: "result" }]);
-    await openListSubscription(["tools"], server.deps).ended;
+    // Each stream is seen to last LISTEN_STABLE_MS: the clock moves that far between its opening and its drop.
+    let clock = 0;
+    const subscription = openListSubscription(["tools"], { ...server.deps, now: () => (clock += LISTEN_STABLE_MS) });
+    await subscription.ended;
     expect({ requests: server.params.length, slept: server.slept, changes: server.changes.length, warnings: server.warnings }).toEqual({
       requests: 5,
       slept: [1000, 1000, 1000, 1000],
       changes: 4,
       warnings: [],
     });
+  });
+
+  it("keeps counting the drops of streams that are acknowledged and drop at once, and gives up", async () => {
+    const dropAfterAck: Attempt = { send: [ack({ toolsListChanged: true })], end: broken() };
+    const server = scripted([dropAfterAck, dropAfterAck, dropAfterAck, dropAfterAck, { send: [], end: "result" }]);
+    await openListSubscription(["tools"], { ...server.deps, now: () => 0 }).ended;
+    expect({ requests: server.params.length, slept: server.slept, warnings: server.warnings }).toEqual({
+      requests: 4,
+      slept: [1000, 2000, 4000],
+      warnings: ["stopped listening for changes to its lists after 4 drops in a row: the event stream broke before the response to request 3"],
+    });
+  });
+
+  it("says why when the subscription ends on an error that is not the server's", async () => {
+    const server = scripted([]);
+    await openListSubscription(["tools"], server.deps).ended;
+    expect(server.warnings).toEqual(["stopped listening for changes to its lists: no more attempts scripted"]);
   });
 
   it("has no subscription, and says nothing, when the server does not know subscriptions/listen (-32601)", async () => {

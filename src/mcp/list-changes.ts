@@ -82,7 +82,16 @@ export interface ListenDeps {
   /** Waits `ms` (a seam, so tests need not sleep); settles early when `signal` aborts. */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly retryDelaysMs?: readonly number[];
+  /** The clock that tells how long a stream stayed open (a seam for tests); performance.now by default. */
+  readonly now?: () => number;
 }
+
+/**
+ * A stream that stayed open this long before it dropped was working: the next drop counts from one again.
+ * A shorter one counts on, even if acknowledged — a server that acknowledges and drops at once would
+ * otherwise be opened again every second for as long as mca runs.
+ */
+export const LISTEN_STABLE_MS = 60_000;
 
 export interface ListSubscription {
   /** The kinds the server's latest acknowledgement accepted; undefined before one came. */
@@ -117,6 +126,7 @@ export function openListSubscription(kinds: readonly ListKind[], deps: ListenDep
   const stop = new AbortController();
   const delays = deps.retryDelaysMs ?? LISTEN_RETRY_DELAYS_MS;
   const sleep = deps.sleep ?? sleepFor;
+  const now = deps.now ?? (() => performance.now());
   let accepted: ListKind[] | undefined;
   let dropsInARow = 0;
 
@@ -124,7 +134,6 @@ export function openListSubscription(kinds: readonly ListKind[], deps: ListenDep
     if (notification.method === ACKNOWLEDGED) {
       // A kind it did not accept will not come; nothing to say about it beyond this record.
       accepted = acceptedKinds(notification.params);
-      dropsInARow = 0;
       return;
     }
     const kind = listChangedKind(notification);
@@ -134,16 +143,22 @@ export function openListSubscription(kinds: readonly ListKind[], deps: ListenDep
   async function run(): Promise<void> {
     const params = { notifications: listenFilter(kinds) };
     for (;;) {
+      const openedAt = now();
       try {
         await deps.listen(params, onNotification, stop.signal);
         return;
       } catch (error) {
-        if (stop.signal.aborted || !(error instanceof McpError)) return;
+        if (stop.signal.aborted) return;
+        if (!(error instanceof McpError)) {
+          deps.warn(`stopped listening for changes to its lists: ${describeError(error)}`);
+          return;
+        }
         if (error.kind === "closed" || error.kind === "unavailable" || error.kind === "aborted") return;
         if (error.kind === "server") {
           if (error.code !== METHOD_NOT_FOUND) deps.warn(`the server refused to report changes to its lists: ${error.message}`);
           return;
         }
+        if (now() - openedAt >= LISTEN_STABLE_MS) dropsInARow = 0;
         const delay = delays[dropsInARow];
         if (delay === undefined) {
           deps.warn(`stopped listening for changes to its lists after ${dropsInARow + 1} drops in a row: ${describeError(error)}`);
