@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { JsonSchema } from "../kernel/index.js";
 import type { JsonObject } from "./jsonrpc.js";
 import { mountServers } from "./mount-servers.js";
-import { checkStructuredContent } from "./output-schema.js";
+import { CHECK_TIME_LIMIT_MS, checkStructuredContent } from "./output-schema.js";
 import { startInputRequiredServer } from "./test-support/input-required-server.js";
 import type { RemoteToolInfo } from "./tool-list.js";
 
@@ -58,6 +58,16 @@ describe("checkStructuredContent", () => {
           'its $schema "http://json-schema.org/draft-04/schema#" is none that mca checks (https://json-schema.org/draft/2020-12/schema, https://json-schema.org/draft/2019-09/schema, http://json-schema.org/draft-07/schema)',
       },
     ]);
+  });
+
+  it("leaves a result unchecked, within the time limit, when a pattern of the schema would take minutes", async () => {
+    const hostile = toolWith({ type: "object", properties: { word: { type: "string", pattern: "^(a+)+$" } } });
+    const check = await checkStructuredContent(hostile, { word: `${"a".repeat(40)}!` });
+    expect({ kind: check.kind, reason: check.kind === "unchecked" ? check.reason.split(":")[0] : "" }).toEqual({
+      kind: "unchecked",
+      reason: `the check took longer than ${CHECK_TIME_LIMIT_MS} ms (a pattern of the schema may be too costly)`,
+    });
+    expect(await checkStructuredContent(hostile, { word: "aaa" })).toEqual({ kind: "valid" });
   });
 
   it("keeps each tool's schema to itself, so that two schemas with the same $id do not meet", async () => {

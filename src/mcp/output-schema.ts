@@ -2,6 +2,7 @@
 // (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema): "Servers MUST provide
 // structured results that conform to this schema. Clients SHOULD validate structured results against this
 // schema." Each tool's schema is compiled once, on its first call; ajv is imported then, so start-up pays nothing for it.
+import { createContext, runInContext, type Context } from "node:vm";
 import type { ErrorObject, Options } from "ajv";
 import type { JsonSchema } from "../kernel/index.js";
 
@@ -88,6 +89,28 @@ export async function outputSchemaProblem(schema: Schema): Promise<string | unde
   return validate instanceof Error ? validate.message : undefined;
 }
 
+/**
+ * A check may run the server's own regular expressions (`pattern`, `patternProperties`), and a backtracking
+ * engine can take minutes on one (`^(a+)+$`) while nothing else of mca runs. So a check runs under a time
+ * limit, which V8 enforces inside a regular expression too: past it the result is left unchecked.
+ */
+export const CHECK_TIME_LIMIT_MS = 1000;
+
+let limiter: { readonly context: Context; run: () => boolean } | undefined;
+
+function withinTimeLimit(check: () => boolean, limitMs = CHECK_TIME_LIMIT_MS): boolean | Error {
+  limiter ??= { context: createContext({ run: () => limiter?.run() }), run: () => false };
+  limiter.run = check;
+  try {
+    return runInContext("run()", limiter.context, { timeout: limitMs }) === true;
+  } catch (error) {
+    // Only the time limit is expected here: ajv's compiled checks do not throw on data.
+    return new Error(`the check took longer than ${limitMs} ms (a pattern of the schema may be too costly): ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    limiter.run = () => false;
+  }
+}
+
 /** By tool: a listing made anew (a reconnect, a changed list) brings new objects, compiled anew. */
 const compiled = new WeakMap<DeclaredOutput, Promise<Validate | Error>>();
 
@@ -117,7 +140,9 @@ export async function checkStructuredContent(tool: DeclaredOutput, value: unknow
   }
   const ready = await validate;
   if (ready instanceof Error) return { kind: "unchecked", reason: ready.message };
-  if (ready(value)) return { kind: "valid" };
+  const verdict = withinTimeLimit(() => ready(value));
+  if (verdict instanceof Error) return { kind: "unchecked", reason: verdict.message };
+  if (verdict) return { kind: "valid" };
   const errors = (ready.errors ?? []).map(describeError);
   const more = errors.length - MAX_LISTED_ERRORS;
   return { kind: "invalid", errors: more > 0 ? [...errors.slice(0, MAX_LISTED_ERRORS), `and ${more} more`] : errors };
