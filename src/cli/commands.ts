@@ -87,6 +87,14 @@ function commandsNotUndone(tools: string, checkpoint: TurnUndo["commandCheckpoin
   return `not undone: whatever the turn's commands changed (${tools}): no checkpoint of the project (${untrustedText(checkpoint.why)})`;
 }
 
+/** How long /help waits for the servers' prompt listings before it shows what is listed by then. */
+export const HELP_WAITS_FOR_PROMPTS_MS = 2000;
+
+/** Settles after `ms`; the timer does not keep the process alive. */
+function delay(ms: number): Promise<"waited"> {
+  return new Promise((resolve) => setTimeout(() => resolve("waited"), ms).unref());
+}
+
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: "help",
@@ -96,9 +104,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       for (const line of formatColumns(SLASH_COMMANDS.map((command) => [command.usage, command.summary]), context.width)) {
         context.print(line);
       }
-      const prompts = (await context.promptCommands?.settled()) ?? [];
+      // A server that never answers prompts/list must not hold /help: what is listed by then is shown.
+      const catalog = context.promptCommands;
+      const settled = catalog === undefined ? "listed" : await Promise.race([catalog.settled().then(() => "listed" as const), delay(HELP_WAITS_FOR_PROMPTS_MS)]);
+      const prompts = catalog?.current() ?? [];
       if (prompts.length > 0) context.print("\nMCP prompts");
       for (const line of formatColumns(prompts.map((command) => [command.usage, command.summary]), context.width)) context.print(line);
+      if (settled !== "listed") context.print("(the prompts of some MCP servers are still being listed)");
       return "ok";
     },
   },

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpError, type JsonObject, type ListChange, type PromptArgument, type PromptSource } from "../mcp/index.js";
 import { runChat } from "./chat.js";
-import type { CommandContext, SlashCommand } from "./commands.js";
+import { runLine, type CommandContext, type SlashCommand } from "./commands.js";
 import { createPromptCatalog, parsePromptArguments, promptUsage } from "./prompt-commands.js";
 import { createFakeAgent } from "./test-support/fake-agent.js";
 import { createMemoryTerminal, destroyMemoryTerminals } from "./test-support/memory-terminal.js";
@@ -206,6 +206,33 @@ describe("createPromptCatalog", () => {
       lists: [2, 1],
       stopped: true,
     });
+  });
+
+  it("lists a burst of changes once in flight and once after, and says nothing when the list did not change", async () => {
+    const docs = promptServer("docs", [{ listed: { name: "same" } }]);
+    let hear: (change: ListChange) => void = () => undefined;
+    const warnings: string[] = [];
+    const catalog = createPromptCatalog([docs.source], {
+      warn: (text) => warnings.push(text),
+      signal: new AbortController().signal,
+      watch: (listener) => {
+        hear = listener;
+        return () => undefined;
+      },
+    });
+    await catalog.settled();
+    for (let change = 0; change < 5; change++) hear({ alias: "docs", kind: "prompts" });
+    await new Promise((resolve) => setImmediate(resolve));
+    await catalog.settled();
+    expect({ lists: docs.sent.length, warnings }).toEqual({ lists: 3, warnings: [] });
+  });
+
+  it("shows /help without waiting for a server that never answers prompts/list, and says it is still listing", async () => {
+    const silent: PromptSource = { alias: "slow", capabilities: { prompts: {} }, request: () => new Promise(() => undefined) };
+    const catalog = createPromptCatalog([silent], catalogOptions().options);
+    const { written, context } = commandContext();
+    expect(await runLine("/help", { ...context, promptCommands: catalog })).toBe("ok");
+    expect(written.at(-1)).toBe("out:(the prompts of some MCP servers are still being listed)");
   });
 
   it("makes a command's prompt the user's turn, sending the arguments it was given", async () => {

@@ -167,13 +167,34 @@ export function createPromptCatalog(sources: readonly PromptSource[], options: P
     return done;
   };
 
+  const namesOf = (alias: string): string => JSON.stringify((listed.get(alias) ?? []).map((prompt) => prompt.name).sort());
+  /** Per server, the change being listed: a burst of changes is one listing in flight and one more after it. */
+  const changing = new Map<string, { again: boolean }>();
+  const onPromptsChanged = async (alias: string): Promise<void> => {
+    const running = changing.get(alias);
+    if (running !== undefined) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    changing.set(alias, state);
+    try {
+      do {
+        state.again = false;
+        const before = namesOf(alias);
+        await refresh(alias);
+        const count = listed.get(alias)?.length ?? 0;
+        // A server may say its list changed when it did not: only a different list is worth a line.
+        if (!signal.aborted && namesOf(alias) !== before) warn(untrustedText(`mcp: ${alias}: prompts changed (now ${count} prompt${count === 1 ? "" : "s"})`));
+      } while (state.again && !signal.aborted);
+    } finally {
+      changing.delete(alias);
+    }
+  };
+
   for (const source of sources) void refresh(source.alias);
   const stopWatching = options.watch?.((change) => {
-    if (change.kind !== "prompts") return;
-    void refresh(change.alias).then(() => {
-      const count = listed.get(change.alias)?.length ?? 0;
-      if (!signal.aborted) warn(untrustedText(`mcp: ${change.alias}: prompts changed (now ${count} prompt${count === 1 ? "" : "s"})`));
-    });
+    if (change.kind === "prompts") void onPromptsChanged(change.alias);
   });
   signal.addEventListener("abort", () => stopWatching?.(), { once: true });
   return {
