@@ -77,6 +77,13 @@ describe("decide", () => {
         mail: "ask",
       });
     });
+
+    it("never reaches a server's own tool named read_resource, by rule or by session allow (its flat name is suffixed)", () => {
+      const serversOwn: GateTool = { name: "mcp__notes__read_resource_1a2b3c", kind: "remote", source: "notes", originalName: "read_resource" };
+      const rules = [rule("allow", "mcp__notes__read_resource", "--allow")];
+      const session = allowedForSession([readResource, fromNotes]);
+      expect([decide(serversOwn, fromArgs(serversOwn, {}), rules, NONE).verdict, decide(serversOwn, fromArgs(serversOwn, {}), [], session).verdict]).toEqual(["ask", "ask"]);
+    });
   });
 
   it("lets deny win over ask and allow in every order of the rules", () => {

@@ -6,7 +6,7 @@ import { commandPrefix, readCommand } from "./command-options.js";
 import { compileGlob, globMatches, type Glob } from "./glob.js";
 import { commandForms, isPlainCommand, MAX_WRAPPERS } from "./shell-command.js";
 import { stableJson } from "./stable-json.js";
-import type { CommandSandbox, GateSubject, Tool, ToolArgs, ToolDefinition, ToolKind } from "./tool.js";
+import { SERVER_SUBJECT_NAMES, type CommandSandbox, type GateSubject, type Tool, type ToolArgs, type ToolDefinition, type ToolKind } from "./tool.js";
 
 /** Ordered by strictness: when several of the user's rules match, the highest rank wins. */
 export type Verdict = "allow" | "ask" | "deny";
@@ -336,7 +336,7 @@ function ruleMatches(rule: Rule, tool: GateTool, subject: GateSubject, texts: Su
 function toolMatches(glob: Glob, tool: GateTool, subject?: GateSubject): boolean {
   if (globMatches(glob, tool.name)) return true;
   if (subject?.kind === "server") return globMatches(glob, serverSideName(subject.alias, subject.name));
-  return tool.kind === "remote" && globMatches(glob, serverSideName(tool.source, tool.originalName));
+  return tool.kind === "remote" && !SERVER_SUBJECT_NAMES.includes(tool.originalName) && globMatches(glob, serverSideName(tool.source, tool.originalName));
 }
 
 /** The second name a remote tool answers to in rules: its server's alias and its own name there, as written. */

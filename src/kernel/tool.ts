@@ -83,6 +83,15 @@ export type CommandSandbox = "inside" | "unavailable" | "requested-outside" | "n
  * path relative to the project; `outside` when it leads out of the project, which no allow rule covers.
  * `arguments`: the stable JSON of all the arguments. `server`: a call that reaches the MCP server it names.
  */
+/**
+ * What a call that reaches a server names under the server's prefix in rules: `mcp__<alias>__read_resource`
+ * reads its resources. A server's own tool of such a name answers only to its flat name (which the namespace
+ * hash-suffixes), never to its server's name for it: a rule or allow given for reading resources must not
+ * reach a tool the server can add at any time.
+ */
+export const READ_RESOURCE_RULE_NAME = "read_resource";
+export const SERVER_SUBJECT_NAMES: readonly string[] = [READ_RESOURCE_RULE_NAME];
+
 export type GateSubject =
   | { readonly kind: "command"; readonly text: string; readonly sandbox: CommandSandbox }
   | { readonly kind: "path"; readonly text: string; readonly outside: boolean }

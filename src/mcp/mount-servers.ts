@@ -3,7 +3,7 @@
 // remote tool as an ordinary Tool of kind "remote" under its flat name, whose run sends the server's
 // ORIGINAL name and turns every outcome, failures included, into a result. Each tool carries its definition's
 // hash, and how that compares with the pinned one and with the one first seen this session.
-import { serverSideName, type DefinitionStatus, type Tool, type ToolArgs, type ToolContext, type ToolDefinition, type ToolResult } from "../kernel/index.js";
+import { serverSideName, SERVER_SUBJECT_NAMES, type DefinitionStatus, type Tool, type ToolArgs, type ToolContext, type ToolDefinition, type ToolResult } from "../kernel/index.js";
 import { definitionChanges, definitionHash, pinnedChangesLine, toolDefinition, type DefinitionHashes } from "./definition-hash.js";
 import { completeResult, inputRequiredText } from "./call-result.js";
 import { callToolToCompletion } from "./input.js";
@@ -71,7 +71,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   const definitions = createDefinitionBook(deps.pins ?? new Map());
   /** The flat names are one namespace over every server, so a server's new tools rebuild all of it. */
   const offered = (): { namespace: Namespace; tools: Tool[] } => {
-    const namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))));
+    const namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))), SERVER_SUBJECT_NAMES);
     // A table per server, not a search per entry: a server's thousand tools cost a thousand look-ups, not a million.
     const infoByAlias = new Map(connections.map((c) => [c.alias, new Map(c.tools.map((tool) => [tool.name, tool]))]));
     const tools: Tool[] = [];

@@ -33,6 +33,12 @@ describe("buildNamespace", () => {
     expect(namespace.entries()).toEqual([{ alias: "notes", tool: "search", flatName: "mcp__notes__search" }]);
   });
 
+  it("suffixes a tool whose flat name is reserved for calls that reach its server, however it is spelt", () => {
+    const namespace = buildNamespace([{ alias: "notes", tool: "read_resource" }, { alias: "notes", tool: "read resource" }, { alias: "notes", tool: "search" }], ["read_resource"]);
+    const names = namespace.entries().map((entry) => entry.flatName);
+    expect({ reserved: names.filter((name) => name === "mcp__notes__read_resource"), suffixed: names.filter((name) => /^mcp__notes__read_resource_[0-9a-f]{6}$/u.test(name)).length, search: names.includes("mcp__notes__search") }).toEqual({ reserved: [], suffixed: 2, search: true });
+  });
+
   it("replaces characters outside [A-Za-z0-9_-] in alias and tool", () => {
     const namespace = buildNamespace([{ alias: "my.server", tool: "files/read v2" }]);
     expect(namespace.entries()).toEqual([

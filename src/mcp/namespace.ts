@@ -99,9 +99,10 @@ function collidingGroups(slots: readonly Slot[]): Slot[][] {
  * lowest round move, so a suffixed name is not disturbed by a plain name that happens to equal it.
  * Each group's outcome depends only on its members, so the result does not depend on input order.
  */
-function resolve(refs: readonly ToolRef[]): Slot[] {
+function resolve(refs: readonly ToolRef[], reserved: ReadonlySet<string>): Slot[] {
   const slots = refs.map((ref): Slot => {
-    const round = plainName(ref).length > MAX_FLAT_NAME_CHARS ? 0 : -1;
+    const plain = plainName(ref);
+    const round = plain.length > MAX_FLAT_NAME_CHARS || reserved.has(plain) ? 0 : -1;
     return { ref, round, name: nameFor(ref, round) };
   });
   for (let attempt = 0; attempt < MAX_RESOLVE_ROUNDS; attempt++) {
@@ -119,8 +120,14 @@ function resolve(refs: readonly ToolRef[]): Slot[] {
   throw new Error(`tool names still collide after ${MAX_RESOLVE_ROUNDS} rounds of suffixing`);
 }
 
-export function buildNamespace(refs: readonly ToolRef[]): Namespace {
-  const slots = resolve(uniqueSorted(refs));
+/**
+ * `reservedNames`: names under each server's prefix that no tool may have as its flat name (the names rules
+ * use for calls that reach a server, such as reading its resources): a tool named so is hash-suffixed.
+ */
+export function buildNamespace(refs: readonly ToolRef[], reservedNames: readonly string[] = []): Namespace {
+  const aliases = new Set(refs.map((ref) => ref.alias));
+  const reserved = new Set([...aliases].flatMap((alias) => reservedNames.map((name) => plainName({ alias, tool: name }))));
+  const slots = resolve(uniqueSorted(refs), reserved);
   const entries: readonly NamespaceEntry[] = slots.map(({ ref, name }) => ({ ...ref, flatName: name }));
   const byFlatName = new Map<string, ToolRef>();
   const byAlias = new Map<string, Map<string, string>>();

@@ -1,7 +1,9 @@
 // A server's resources (https://modelcontextprotocol.io/specification/2026-07-28/server/resources): the
 // resources and templates it lists, one read by its URI, and the two local tools that offer both to the
 // model when a server declares resources. Everything a server says here is data for the model, kept plain.
-import { type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
+import { READ_RESOURCE_RULE_NAME, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
+
+export { READ_RESOURCE_RULE_NAME };
 import { describeBlock, parseBlock, readResultType, type ContentBlock, type Part } from "./call-result.js";
 import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
 import type { RequestOptions } from "./peer.js";
@@ -25,7 +27,6 @@ const MAX_FIELD_CHARS = 200;
 export const LIST_RESOURCES_TOOL = "list_mcp_resources";
 export const READ_RESOURCE_TOOL = "read_mcp_resource";
 /** What rules call a read from server `alias`: `mcp__<alias>__read_resource`. */
-export const READ_RESOURCE_RULE_NAME = "read_resource";
 
 /** "Servers that support resources MUST declare the resources capability." */
 export function offersResources(source: ResourceSource): boolean {

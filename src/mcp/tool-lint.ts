@@ -1,6 +1,7 @@
 // `mca mcp doctor`'s lint of the servers' tool definitions: what the model API would refuse, and what makes a
 // model choose worse (no description, names one letter apart across servers, no annotations). A table of
 // checks over each definition as its server lists it, plus one pass across servers for near-duplicate names.
+import { SERVER_SUBJECT_NAMES } from "../kernel/index.js";
 import { buildNamespace, MAX_FLAT_NAME_CHARS, sanitizeAlias, toolPrefix, type NamespaceEntry } from "./namespace.js";
 import { outputSchemaProblem } from "./output-schema.js";
 import type { RemoteToolInfo } from "./tool-list.js";
@@ -235,7 +236,7 @@ const SEVERITY_ORDER: Readonly<Record<LintSeverity, number>> = { error: 0, warni
 
 /** Every finding, server by server and tool by tool in the given order; a tool's errors first, then warnings, then notes. */
 export async function lintTools(servers: readonly LintedServer[]): Promise<LintFinding[]> {
-  const namespace = buildNamespace(servers.flatMap((server) => server.tools.map((tool) => ({ alias: server.alias, tool: tool.name }))));
+  const namespace = buildNamespace(servers.flatMap((server) => server.tools.map((tool) => ({ alias: server.alias, tool: tool.name }))), SERVER_SUBJECT_NAMES);
   const entries = new Map(namespace.entries().map((entry) => [toolKey(entry.alias, entry.tool), entry]));
   const nearDuplicates = nearDuplicateFindings(servers);
   const findings: LintFinding[] = [];
