@@ -3,6 +3,7 @@
 // the chat, pipe mode, `-p` and the plain output of the subcommands. What a tool, a server or a file
 // supplied is printed through untrustedText.
 import { describeError, type Agent, type Tool, type ToolImage, type TurnUndo } from "../kernel/index.js";
+import { READ_RESOURCE_TOOL } from "../mcp/index.js";
 import { definitionMark, toolClaims } from "./approval.js";
 import { parseCallLine, unknownToolProblem } from "./call-line.js";
 import { contextReport, formatContextReport, type CountTokens } from "./context-report.js";
@@ -355,7 +356,12 @@ async function runSlashCommand(text: string, context: CommandContext): Promise<C
  * sent when one cannot be (only what the user typed is read for mentions, never a server's prompt).
  */
 async function typedTurn(text: string, context: CommandContext): Promise<CommandOutcome> {
-  const attached = await context.mentions?.attach(text, context.signal);
+  // A mention is the person's own request to read: it needs no question, but a deny rule still refuses it.
+  const denied = (alias: string, uri: string): string | undefined => {
+    const decision = context.agent.decide(READ_RESOURCE_TOOL, { server: alias, uri });
+    return decision.verdict === "deny" ? `refused: ${decision.reason}` : undefined;
+  };
+  const attached = await context.mentions?.attach(text, context.signal, denied);
   if (attached === undefined) return { prompt: text };
   if (attached instanceof Error) {
     context.warn(attached.message);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { McpError, type JsonObject, type ResourceSource } from "../mcp/index.js";
 import { completeLine } from "./completion.js";
-import { createMentions, findMentions, MAX_MENTIONS_PER_PROMPT } from "./mentions.js";
+import { createMentions, findMentions, MAX_ATTACHED_TEXT_CHARS, MAX_MENTIONS_PER_PROMPT } from "./mentions.js";
 import { waitFor } from "./test-support/wait-for.js";
 
 /** A server that answers each method from a table, and keeps the uris it was asked to read. */
@@ -56,6 +56,36 @@ describe("createMentions", () => {
       new Error('cannot attach @docs:docs://gone: MCP server "docs" has no resource "docs://gone" (Resource not found); list_mcp_resources lists what it offers'),
       new Error('cannot attach @plain:x://y: MCP server "plain" offers no resources'),
     ]);
+  });
+
+  it("reads nothing for a mention a deny rule refuses, and says why", async () => {
+    const docs = source("docs", { "read docs://a": { contents: [{ uri: "docs://a", text: "secret" }] } });
+    const refused = (alias: string, uri: string): string | undefined => (alias === "docs" ? `a deny rule covers ${uri}` : undefined);
+    expect({ attached: await createMentions([docs.server]).attach("see @docs:docs://a", signal(), refused), read: docs.read }).toEqual({
+      attached: new Error("cannot attach @docs:docs://a: a deny rule covers docs://a"),
+      read: [],
+    });
+  });
+
+  it("cuts what one prompt attaches at MAX_ATTACHED_TEXT_CHARS in all, however many items a read holds", async () => {
+    const big = "x".repeat(MAX_ATTACHED_TEXT_CHARS * 0.75);
+    const docs = source("docs", { "read docs://many": { contents: [1, 2, 3].map((n) => ({ uri: `docs://many/${n}`, text: big })) } });
+    const attached = await createMentions([docs.server]).attach("@docs:docs://many", signal());
+    if (attached instanceof Error) throw attached;
+    expect(attached.lines).toEqual([
+      "@docs:docs://many/1: [text, 75 kB]",
+      `@docs:docs://many/2: [text, 75 kB, cut to ${MAX_ATTACHED_TEXT_CHARS / 4} characters]`,
+      "@docs:docs://many/3: [text, 75 kB, cut to 0 characters]",
+    ]);
+  });
+
+  it("offers no uri on Tab that would not show as itself", async () => {
+    const docs = source("docs", { "resources/list": { resources: [{ uri: "docs://plain", name: "a" }, { uri: "docs://\u001b[2Jwiped", name: "b" }] }, "resources/templates/list": { resourceTemplates: [] } });
+    const mentions = createMentions([docs.server]);
+    const sources = { commands: [], tools: () => [], projectDir: "/nonexistent", mentions };
+    mentions.refresh();
+    await waitFor("the listing", () => completeLine("@docs:", sources)[0].length > 0);
+    expect(completeLine("@docs:", sources)[0]).toEqual(["@docs:docs://plain"]);
   });
 
   it("refuses more mentions than a prompt attaches", async () => {

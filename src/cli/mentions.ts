@@ -8,7 +8,7 @@ import { untrustedText } from "./untrusted-text.js";
 
 /** More in one prompt is more likely a paste than a request. */
 export const MAX_MENTIONS_PER_PROMPT = 10;
-/** An attached text longer than this is cut: the prompt is not cut anywhere else. */
+/** What one prompt attaches in all, its items together (a read may hold any number of them): past it, the rest is cut. */
 export const MAX_ATTACHED_TEXT_CHARS = 100_000;
 
 /** The prompt with what it mentions attached, and one line per attached item for the user to see. */
@@ -19,8 +19,12 @@ export interface AttachedTurn {
 }
 
 export interface Mentions {
-  /** The prompt with each mention attached; an Error, and nothing sent, when a server cannot answer one. */
-  attach(text: string, signal: AbortSignal): Promise<AttachedTurn | Error>;
+  /**
+   * The prompt with each mention attached; an Error, and nothing sent, when a server cannot answer one or
+   * `refused` names why a read may not happen (a deny rule: typing a mention is the person's own approval of
+   * the read, but never past a deny).
+   */
+  attach(text: string, signal: AbortSignal, refused?: (alias: string, uri: string) => string | undefined): Promise<AttachedTurn | Error>;
   /** Tab on a word that starts with `@`: `@alias:` for the servers that offer resources, then their URIs. */
   complete(word: string): string[];
   /** Lists one server's resources (or every server's) again, in the background, for complete(). */
@@ -60,14 +64,15 @@ interface Attached {
 }
 
 /** One item of a read: its text fenced under `@alias:uri`, or, as in a tool result, its image or a note. */
-function attachContents(alias: string, contents: ResourceContents): Attached {
+function attachContents(alias: string, contents: ResourceContents, budget: number): Attached {
   const heading = `@${alias}:${contents.uri}${contents.mimeType === undefined ? "" : ` (${contents.mimeType})`}`;
   const shown = untrustedText(heading);
   if (contents.text !== undefined) {
-    const cut = contents.text.length > MAX_ATTACHED_TEXT_CHARS;
-    const text = cut ? `${contents.text.slice(0, MAX_ATTACHED_TEXT_CHARS)}\n[cut: ${contents.text.length - MAX_ATTACHED_TEXT_CHARS} more characters]` : contents.text;
+    const kept = Math.max(0, budget);
+    const cut = contents.text.length > kept;
+    const text = cut ? `${contents.text.slice(0, kept)}\n[cut: ${contents.text.length - kept} more characters]` : contents.text;
     const marks = fence(text);
-    const size = `${formatBytes(Buffer.byteLength(contents.text))}${cut ? `, cut to ${MAX_ATTACHED_TEXT_CHARS} characters` : ""}`;
+    const size = `${formatBytes(Buffer.byteLength(contents.text))}${cut ? `, cut to ${kept} characters` : ""}`;
     return { block: `${heading}\n${marks}\n${text}${text.endsWith("\n") ? "" : "\n"}${marks}`, line: `${shown}: [text, ${size}]` };
   }
   // As a tool result reads it: a heading line, then the image's line or a note of what was not sent.
@@ -86,19 +91,25 @@ export function createMentions(sources: readonly ResourceSource[]): Mentions {
     });
   };
   return {
-    async attach(text, signal) {
+    async attach(text, signal, refused) {
       const mentions = findMentions(text, aliases);
       if (mentions.length === 0) return { text, images: [], lines: [] };
       if (mentions.length > MAX_MENTIONS_PER_PROMPT) return new Error(`a prompt attaches at most ${MAX_MENTIONS_PER_PROMPT} resources; it names ${mentions.length}`);
       const attached: Attached[] = [];
+      let budget = MAX_ATTACHED_TEXT_CHARS;
       for (const { alias, uri } of mentions) {
         const source = sources.find((candidate) => candidate.alias === alias);
         const named = untrustedText(`@${alias}:${uri}`);
         if (source === undefined || !offersResources(source)) return new Error(`cannot attach ${named}: MCP server "${untrustedText(alias)}" offers no resources`);
+        const refusal = refused?.(alias, uri);
+        if (refusal !== undefined) return new Error(`cannot attach ${named}: ${untrustedText(refusal)}`);
         const contents = await readResource(source, uri, { signal });
         if (contents instanceof McpError) return new Error(`cannot attach ${named}: ${untrustedText(readFailureText(alias, uri, contents))}`);
         if (contents.length === 0) return new Error(`cannot attach ${named}: the resource has no contents`);
-        attached.push(...contents.map((item) => attachContents(alias, item)));
+        for (const item of contents) {
+          attached.push(attachContents(alias, item, budget));
+          budget -= item.text?.length ?? 0;
+        }
       }
       return {
         text: [text, ...attached.map((item) => item.block)].join("\n\n"),
@@ -112,7 +123,8 @@ export function createMentions(sources: readonly ResourceSource[]): Mentions {
       if (colon === -1) return sources.filter(offersResources).map((source) => `@${source.alias}:`).filter((candidate) => candidate.startsWith(word));
       const known = uris.get(word.slice(1, colon)) ?? [];
       const typed = word.slice(colon + 1);
-      return known.filter((uri) => uri.startsWith(typed)).map((uri) => `${word.slice(0, colon + 1)}${uri}`);
+      // Readline prints the candidates and inserts the one chosen as they are: a URI that would not show as itself is not offered.
+      return known.filter((uri) => uri.startsWith(typed) && untrustedText(uri) === uri).map((uri) => `${word.slice(0, colon + 1)}${uri}`);
     },
     refresh(alias) {
       for (const source of sources) if (alias === undefined || source.alias === alias) list(source);

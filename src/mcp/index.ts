@@ -22,7 +22,7 @@ export { definitionChanges, type DefinitionChanges, type DefinitionHashes } from
 export { mountServers, type McpConfig, type MountedServers } from "./mount-servers.js";
 export { buildNamespace, sanitizeAlias, toolPrefix } from "./namespace.js";
 export { getPrompt, listPrompts, offersPrompts, type PromptArgument, type PromptInfo, type PromptSource, type PromptTurn } from "./prompts.js";
-export { contentsPart, createResourceTools, listResources, offersResources, READ_RESOURCE_RULE_NAME, readFailureText, readResource, type ResourceContents, type ResourceSource } from "./resources.js";
+export { contentsPart, createResourceTools, listResources, offersResources, READ_RESOURCE_RULE_NAME, READ_RESOURCE_TOOL, readFailureText, readResource, type ResourceContents, type ResourceSource } from "./resources.js";
 export { rootsPerServer, rootsResult } from "./roots.js";
 export { ServerConnection, type LoginDeps, type ServerState, type ServerStatus, type TransportSeams } from "./server-connection.js";
 export { stdioServerCwd, type HttpServerConfig, type McpServerConfig, type OAuthClientConfig, type ServerRoots, type StdioServerConfig } from "./server-spec.js";

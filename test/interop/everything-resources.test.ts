@@ -128,4 +128,18 @@ describe("server-everything's resources", () => {
       await api.close();
     }
   });
+
+  it("reads nothing for a mention that a deny rule refuses", async () => {
+    const api = await startFakeMessagesApi([]);
+    try {
+      const result = await run(["-p", `see @everything:${ARCHITECTURE}`, "--model", MODEL, "--deny", "mcp__everything__read_resource"], { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: api.baseURL });
+      expect({ code: result.code, requests: api.requests.length, error: result.stderr.split("\n").filter((line) => line.startsWith("cannot attach")) }).toEqual({
+        code: 1,
+        requests: 0,
+        error: [`cannot attach @everything:${ARCHITECTURE}: refused: rule "mcp__everything__read_resource" (deny) from --deny`],
+      });
+    } finally {
+      await api.close();
+    }
+  });
 });
