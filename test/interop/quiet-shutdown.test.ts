@@ -10,8 +10,11 @@ import { everythingStdio } from "./test-support/third-party-servers.js";
 describe("a one-shot command with a server that sends requests as mca closes", () => {
   const project = useProjectWithServers({ everything: everythingStdio() });
 
-  it("drops the server's roots/list without a warning: stderr stays empty", async () => {
+  it("drops the server's roots/list without a warning", async () => {
     const runs = await Promise.all([1, 2, 3].map(() => project.run(["tools", "--json"])));
-    expect(runs.map((run) => ({ code: run.code, stderr: run.stderr }))).toEqual([1, 2, 3].map(() => ({ code: 0, stderr: "" })));
+    // A request that arrives in time is answered, and the server may log that it was (its own info line):
+    // only a warning about a request mca could not answer is wrong here.
+    const warnings = (stderr: string): string[] => stderr.split("\n").filter((line) => line !== "" && !/^mcp: everything info /u.test(line));
+    expect(runs.map((run) => ({ code: run.code, warnings: warnings(run.stderr) }))).toEqual([1, 2, 3].map(() => ({ code: 0, warnings: [] })));
   });
 });
