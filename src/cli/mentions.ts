@@ -3,7 +3,7 @@
 // `@alias:`. Only a word that starts with `@` and the alias of a mounted server counts: `me@example.com`
 // and `@types/node` are left as they are. What a server sends is shown through untrustedText.
 import { formatBytes, imageLine, type ToolImage } from "../kernel/index.js";
-import { contentsPart, listResources, McpError, offersResources, readFailureText, readResource, type ResourceContents, type ResourceSource } from "../mcp/index.js";
+import { contentsPart, fenceFor, listResources, McpError, offersResources, readFailureText, readResource, type ResourceContents, type ResourceSource } from "../mcp/index.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** More in one prompt is more likely a paste than a request. */
@@ -51,12 +51,6 @@ export function findMentions(text: string, aliases: readonly string[]): Mention[
   return found;
 }
 
-/** Backticks enough that no run inside the text closes the fence. */
-function fence(text: string): string {
-  const longest = (text.match(/`+/gu) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
-  return "`".repeat(Math.max(3, longest + 1));
-}
-
 interface Attached {
   readonly block: string;
   readonly line: string;
@@ -71,7 +65,7 @@ function attachContents(alias: string, contents: ResourceContents, budget: numbe
     const kept = Math.max(0, budget);
     const cut = contents.text.length > kept;
     const text = cut ? `${contents.text.slice(0, kept)}\n[cut: ${contents.text.length - kept} more characters]` : contents.text;
-    const marks = fence(text);
+    const marks = fenceFor(text);
     const size = `${formatBytes(Buffer.byteLength(contents.text))}${cut ? `, cut to ${kept} characters` : ""}`;
     return { block: `${heading}\n${marks}\n${text}${text.endsWith("\n") ? "" : "\n"}${marks}`, line: `${shown}: [text, ${size}]` };
   }

@@ -21,7 +21,7 @@ export type { ListChange, ListKind } from "./list-changes.js";
 export { definitionChanges, type DefinitionChanges, type DefinitionHashes } from "./definition-hash.js";
 export { mountServers, type McpConfig, type MountedServers } from "./mount-servers.js";
 export { buildNamespace, sanitizeAlias, toolPrefix } from "./namespace.js";
-export { getPrompt, listPrompts, offersPrompts, type PromptArgument, type PromptInfo, type PromptSource, type PromptTurn } from "./prompts.js";
+export { fenceFor, getPrompt, listPrompts, offersPrompts, type PromptArgument, type PromptInfo, type PromptSource, type PromptTurn } from "./prompts.js";
 export { contentsPart, createResourceTools, listResources, offersResources, READ_RESOURCE_RULE_NAME, READ_RESOURCE_TOOL, readFailureText, readResource, type ResourceContents, type ResourceSource } from "./resources.js";
 export { rootsPerServer, rootsResult } from "./roots.js";
 export { ServerConnection, type LoginDeps, type ServerState, type ServerStatus, type TransportSeams } from "./server-connection.js";

@@ -50,6 +50,9 @@ export interface MountedServers {
   close(): Promise<void>;
 }
 
+/** How many tools the servers no longer offer are remembered, to refuse a call to one with that reason. */
+const MAX_WITHDRAWN_REMEMBERED = 1000;
+
 /** The cap on a server's tools comes with the config, so one place says it. */
 export type MountDeps = Omit<ConnectionDeps, "configFile" | "maxToolsPerServer"> & {
   /** The definitions the user pinned, by server alias (the user's own record, never the project's). */
@@ -93,6 +96,12 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
     ({ namespace, tools } = offered());
     for (const entry of before.entries()) if (!namespace.lookup(entry.flatName)) withdrawn.set(entry.flatName, { alias: entry.alias, tool: entry.tool });
     for (const entry of namespace.entries()) withdrawn.delete(entry.flatName);
+    // A server that keeps renaming its tools must not grow this without end: the oldest names are forgotten
+    // (a call to one then reads as any unknown tool's).
+    for (const oldest of withdrawn.keys()) {
+      if (withdrawn.size <= MAX_WITHDRAWN_REMEMBERED) break;
+      withdrawn.delete(oldest);
+    }
   };
   const listListeners = new Set<(change: ListChange) => void>();
   for (const connection of connections) {

@@ -144,7 +144,8 @@ function parseMessages(result: JsonObject): Message[] | Error {
 }
 
 /** Backticks enough that no run inside the text closes the fence. */
-function fenceFor(text: string): string {
+/** Backticks enough that no run inside the text closes the fence (a Markdown code block around untrusted text). */
+export function fenceFor(text: string): string {
   const longest = (text.match(/`+/gu) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
   return "`".repeat(Math.max(3, longest + 1));
 }

@@ -5,7 +5,7 @@ import { READ_RESOURCE_RULE_NAME, type Tool, type ToolArgs, type ToolResult } fr
 
 export { READ_RESOURCE_RULE_NAME };
 import { describeBlock, parseBlock, readResultType, type ContentBlock, type Part } from "./call-result.js";
-import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
+import { isJsonObject, McpError, METHOD_NOT_FOUND, type JsonObject } from "./jsonrpc.js";
 import type { RequestOptions } from "./peer.js";
 import { collectPages, LISTING_READ_FACTOR } from "./tool-list.js";
 
@@ -80,14 +80,12 @@ async function readList(source: ResourceSource, method: string, itemsKey: string
   });
 }
 
-/** A server that declares resources need not offer templates: "method not found" is an empty list. */
-const METHOD_NOT_FOUND = -32601;
-
 /** The server's resources, then its templates; malformed entries are left out. A failed request is the value returned. */
 export async function listResources(source: ResourceSource, options: RequestOptions = {}): Promise<ResourceListing | McpError> {
   try {
     const resources = await readList(source, "resources/list", "resources", options);
     const templates = await readList(source, "resources/templates/list", "resourceTemplates", options).catch((error: unknown) => {
+      // A server that declares resources need not offer templates: "method not found" is an empty list.
       if (error instanceof McpError && error.kind === "server" && error.code === METHOD_NOT_FOUND) return { items: [], cut: false };
       throw error;
     });
