@@ -107,6 +107,7 @@ function unifiedDiff(path: string, before: string, after: string, chalk: ChalkIn
 
 /** The parts of a remote tool's definition a person judges it by, as an approval names them. */
 const DEFINITION_PARTS: ReadonlyArray<readonly [label: string, read: (definition: ToolDefinition) => unknown]> = [
+  ["title", (definition) => definition.title],
   ["description", (definition) => definition.description],
   ["input schema", (definition) => definition.inputSchema],
   ["output schema", (definition) => definition.outputSchema],
@@ -127,7 +128,10 @@ export function definitionChangeLines(before: ToolDefinition | undefined, after:
     const now = partText(read(after));
     const then = before === undefined ? undefined : partText(read(before));
     if (then === now || (then === undefined && read(after) === undefined)) return [];
-    const side = (mark: "-" | "+", text: string): string[] => boundedLines(text).map((line) => (mark === "-" ? chalk.red : chalk.green)(`    ${mark} ${line}`));
+    // Both sides are shown from a little before where they first differ: a sentence added deep in a long
+    // description must not hide behind two cuts that look the same.
+    const from = then === undefined ? 0 : Math.max(0, commonPrefixLength(then, now) - CHARS_BEFORE_FIRST_DIFFERENCE);
+    const side = (mark: "-" | "+", text: string): string[] => boundedLines(text, from).map((line) => (mark === "-" ? chalk.red : chalk.green)(`    ${mark} ${line}`));
     return [chalk.bold(`  ${label}:`), ...(then === undefined ? [] : side("-", then)), ...side("+", now)];
   });
 }
@@ -137,14 +141,28 @@ function partText(value: unknown): string {
   return typeof value === "string" ? value : stableJson(value);
 }
 
-/** The text made safe, cut to MAX_DEFINITION_PART_CHARS characters and MAX_DEFINITION_PART_LINES lines, saying how much was left out. */
-function boundedLines(text: string): string[] {
-  const cut = text.length > MAX_DEFINITION_PART_CHARS ? text.slice(0, MAX_DEFINITION_PART_CHARS) : text;
+/** How much of the text both sides share before they first differ is still shown, for context. */
+const CHARS_BEFORE_FIRST_DIFFERENCE = 80;
+
+function commonPrefixLength(a: string, b: string): number {
+  let at = 0;
+  while (at < a.length && at < b.length && a[at] === b[at]) at += 1;
+  return at;
+}
+
+/**
+ * The text from `from` made safe, cut to MAX_DEFINITION_PART_CHARS characters and MAX_DEFINITION_PART_LINES
+ * lines, saying how much was left out before and after.
+ */
+function boundedLines(text: string, from = 0): string[] {
+  const rest = text.slice(from);
+  const cut = rest.length > MAX_DEFINITION_PART_CHARS ? rest.slice(0, MAX_DEFINITION_PART_CHARS) : rest;
   const lines = untrustedText(cut).split("\n");
   const shown = lines.slice(0, MAX_DEFINITION_PART_LINES);
-  const moreChars = text.length - cut.length;
+  const before = from > 0 ? [`… (${from} characters the same on both sides not shown)`] : [];
+  const moreChars = rest.length - cut.length;
   const moreLines = lines.length - shown.length;
-  if (moreChars === 0 && moreLines === 0) return shown;
+  if (moreChars === 0 && moreLines === 0) return [...before, ...shown];
   const left = [moreLines > 0 ? `${moreLines} more lines` : "", moreChars > 0 ? `${moreChars} more characters` : ""].filter((part) => part !== "").join(", ");
-  return [...shown, `… (${left} not shown)`];
+  return [...before, ...shown, `… (${left} not shown)`];
 }

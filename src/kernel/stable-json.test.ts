@@ -9,6 +9,11 @@ describe("stableJson", () => {
     expect(a).toBe('{"a":{"x":null,"y":[1,{"c":3,"d":2}]},"b":1}');
   });
 
+  it("keeps a __proto__ key as the key JSON.parse made it, so what is under it counts", () => {
+    const withProto = (description: string): unknown => JSON.parse(`{"properties":{"__proto__":{"description":"${description}"}}}`);
+    expect([stableJson(withProto("one")), stableJson(withProto("one")) === stableJson(withProto("two"))]).toEqual(['{"properties":{"__proto__":{"description":"one"}}}', false]);
+  });
+
   it("keeps array order, because order in an array is meaning", () => {
     expect(stableJson([2, 1])).not.toBe(stableJson([1, 2]));
   });

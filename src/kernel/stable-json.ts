@@ -9,8 +9,8 @@ export function stableJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== "object") return value;
-  const sorted: Record<string, unknown> = {};
   const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const [key, inner] of entries) sorted[key] = sortKeys(inner);
-  return sorted;
+  // Defined, not assigned: assigning `__proto__` (a key JSON.parse keeps as a plain key) would set the
+  // prototype and drop that subtree from the text — two definitions differing only there would look alike.
+  return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
 }

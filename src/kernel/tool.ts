@@ -108,6 +108,8 @@ export type GateSubject =
  */
 export interface ToolDefinition {
   readonly name: string;
+  /** The model reads it where a tool has no description. */
+  readonly title?: string;
   readonly description?: string;
   readonly inputSchema: JsonSchema;
   readonly outputSchema?: JsonSchema | boolean;

@@ -24,7 +24,7 @@ describe("definitionHash", () => {
 });
 
 describe("toolDefinition", () => {
-  it("keeps the name, description, schemas and annotations of a listed tool, and leaves out its title and _meta", () => {
+  it("keeps the name, title, description, schemas and annotations of a listed tool, and leaves out its _meta", () => {
     const info = {
       name: "beta",
       title: "Beta",
@@ -36,6 +36,7 @@ describe("toolDefinition", () => {
     };
     expect(toolDefinition(info)).toEqual({
       name: "beta",
+      title: "Beta",
       description: "Second tool",
       inputSchema: { type: "object" },
       outputSchema: { type: "string" },

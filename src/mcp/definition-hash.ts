@@ -1,5 +1,5 @@
 // A remote tool's identity as its server defines it, and how a server's definitions compare with the ones the
-// user pinned. The hash covers what a person judges a tool by — its name, description, input and output
+// user pinned. The hash covers what a person judges a tool by — its name, title, description, input and output
 // schemas and annotations — as stable JSON (sorted keys), so the same definition gives the same hash whatever
 // the order of its keys, and any change to what the model or the user reads gives another.
 import { createHash } from "node:crypto";
@@ -9,11 +9,12 @@ import type { RemoteToolInfo } from "./tool-list.js";
 /** A server's tools, each by its own name, with its definition's hash. */
 export type DefinitionHashes = ReadonlyMap<string, string>;
 
-/** The parts of a listed tool the hash covers; `title` and `_meta` are left out (neither reaches the model). */
+/** The parts of a listed tool the hash covers; `_meta` is left out (it never reaches the model; `title` may). */
 export function toolDefinition(info: RemoteToolInfo): ToolDefinition {
-  const { name, description, inputSchema, outputSchema, annotations } = info;
+  const { name, title, description, inputSchema, outputSchema, annotations } = info;
   return {
     name,
+    ...(title === undefined ? {} : { title }),
     ...(description === undefined ? {} : { description }),
     inputSchema,
     ...(outputSchema === undefined ? {} : { outputSchema }),
