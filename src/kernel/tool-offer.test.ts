@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createAgent, type AgentDeps } from "./agent.js";
 import type { ModelRequest, ToolSpec } from "./ports.js";
 import { answering, eventLog, fakeTool, memorySnapshots, memoryTranscript, reply, text, use, type ScriptStep } from "./test-support/fakes.js";
-import { deferredToolsList, MAX_DEFERRED_LIST_CHARS, replayLoadedTools, TOOL_SEARCH_NAME, type ToolSearchMode } from "./tool-offer.js";
+import { deferredToolsList, MAX_DEFERRED_LIST_CHARS, replayLoadedTools, SEARCH_TIME_LIMIT_MS, TOOL_SEARCH_NAME, type ToolSearchMode } from "./tool-offer.js";
 import type { Tool } from "./tool.js";
 
 const remote = (source: string, name: string, description: string, parameters: readonly string[] = []): Tool => ({
@@ -147,6 +147,24 @@ describe("createAgent: tool search", () => {
           toolUseId: "s2",
           isError: true,
           text: "the regular expression /(a+)+/ cannot be used: a repeated group may not itself repeat or branch (it can take exponential time).",
+        },
+      ],
+    });
+  });
+
+  it("stops a search whose regular expression passes the checks but backtracks for minutes, with an error", async () => {
+    const { steps } = recorded();
+    const slow = remote("pads", "pad", `${"a".repeat(40)}!`, []);
+    const { agent } = setup(steps(() => reply(use("s1", TOOL_SEARCH_NAME, { query: "/(a|aa){0,200}$/" })), done()), { tools: [...TOOLS, slow] });
+    await agent.prompt("find", signal());
+    expect(agent.messages[2]).toEqual({
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          toolUseId: "s1",
+          isError: true,
+          text: `The search was stopped: it took longer than ${SEARCH_TIME_LIMIT_MS} ms. Use words, or a simpler /regular expression/.`,
         },
       ],
     });

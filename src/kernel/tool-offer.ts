@@ -5,6 +5,7 @@
 import { CHARS_PER_TOKEN, CONTEXT_WINDOW_TOKENS } from "./compaction.js";
 import type { ToolSpec, TranscriptEntry } from "./ports.js";
 import { createToolIndex, DEFAULT_SEARCH_LIMIT, MAX_REGEX_SUBJECT_CHARS, MAX_SEARCH_LIMIT, parameterNames, parseToolQuery, type ToolIndex } from "./tool-search.js";
+import { withinTimeLimit } from "./time-limit.js";
 import type { Tool, ToolResult } from "./tool.js";
 
 /** `auto`: defer when the remote definitions exceed `percent` of the context window; `always` when there are any; `never`. */
@@ -14,6 +15,8 @@ export const DEFAULT_TOOL_SEARCH: ToolSearchMode = { kind: "auto", percent: 10 }
 export const TOOL_SEARCH_NAME = "tool_search";
 /** Each server's instructions in the deferred list are cut to this many characters... */
 export const MAX_INSTRUCTIONS_CHARS = 500;
+/** A search that runs longer (a costly regular expression the checks let through) is stopped. */
+export const SEARCH_TIME_LIMIT_MS = 1000;
 /** ...and the whole list (names and instructions of every server) to about this many, shared out between servers. */
 export const MAX_DEFERRED_LIST_CHARS = 12_000;
 /** Room kept in a server's share of the list for "… and N more (find them with tool_search)". */
@@ -126,8 +129,11 @@ export function createToolOffer(deps: ToolOfferDeps): ToolOffer {
     async run({ query, limit }) {
       const parsed = parseToolQuery(query);
       if (parsed instanceof Error) return { text: `${parsed.message}.`, isError: true };
-      index ??= createToolIndex(remote);
-      const found = index.search(parsed, limit).flatMap(({ name }) => remoteByName.get(name) ?? []);
+      const built = (index ??= createToolIndex(remote));
+      // The checks on a regular expression bound its cost, but only a time limit makes that certain.
+      const matches = withinTimeLimit(() => built.search(parsed, limit), SEARCH_TIME_LIMIT_MS);
+      if (matches instanceof Error) return { text: `The search was stopped: ${matches.message}. Use words, or a simpler /regular expression/.`, isError: true };
+      const found = matches.flatMap(({ name }) => remoteByName.get(name) ?? []);
       load(found.map((tool) => tool.name));
       return searchResult(query, found, remote.length);
     },

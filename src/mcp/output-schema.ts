@@ -2,9 +2,8 @@
 // (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema): "Servers MUST provide
 // structured results that conform to this schema. Clients SHOULD validate structured results against this
 // schema." Each tool's schema is compiled once, on its first call; ajv is imported then, so start-up pays nothing for it.
-import { createContext, runInContext, type Context } from "node:vm";
 import type { ErrorObject, Options } from "ajv";
-import type { JsonSchema } from "../kernel/index.js";
+import { withinTimeLimit, type JsonSchema } from "../kernel/index.js";
 
 /** What a check found: nothing wrong, what is wrong (each error a path and a message), or why it could not check. */
 export type OutputCheck =
@@ -96,21 +95,6 @@ export async function outputSchemaProblem(schema: Schema): Promise<string | unde
  */
 export const CHECK_TIME_LIMIT_MS = 1000;
 
-let limiter: { readonly context: Context; run: () => boolean } | undefined;
-
-function withinTimeLimit(check: () => boolean, limitMs = CHECK_TIME_LIMIT_MS): boolean | Error {
-  limiter ??= { context: createContext({ run: () => limiter?.run() }), run: () => false };
-  limiter.run = check;
-  try {
-    return runInContext("run()", limiter.context, { timeout: limitMs }) === true;
-  } catch (error) {
-    // Only the time limit is expected here: ajv's compiled checks do not throw on data.
-    return new Error(`the check took longer than ${limitMs} ms (a pattern of the schema may be too costly): ${error instanceof Error ? error.message : String(error)}`);
-  } finally {
-    limiter.run = () => false;
-  }
-}
-
 /** By tool: a listing made anew (a reconnect, a changed list) brings new objects, compiled anew. */
 const compiled = new WeakMap<DeclaredOutput, Promise<Validate | Error>>();
 
@@ -140,8 +124,8 @@ export async function checkStructuredContent(tool: DeclaredOutput, value: unknow
   }
   const ready = await validate;
   if (ready instanceof Error) return { kind: "unchecked", reason: ready.message };
-  const verdict = withinTimeLimit(() => ready(value));
-  if (verdict instanceof Error) return { kind: "unchecked", reason: verdict.message };
+  const verdict = withinTimeLimit(() => ready(value), CHECK_TIME_LIMIT_MS);
+  if (verdict instanceof Error) return { kind: "unchecked", reason: `the check took longer than ${CHECK_TIME_LIMIT_MS} ms (a pattern of the schema may be too costly)` };
   if (verdict) return { kind: "valid" };
   const errors = (ready.errors ?? []).map(describeError);
   const more = errors.length - MAX_LISTED_ERRORS;
