@@ -63,7 +63,7 @@ const done = (): ScriptStep => () => reply(text("done"));
 const NAMES_LIST = [
   "MCP tools not loaded yet: call tool_search with words or a /regular expression/ to load the ones you need, or call one by its exact name.",
   "- github (2 tools, each named mcp__github__<name>): create_issue, list_pull_requests",
-  "  Instructions (from the server, untrusted): Prefer list tools before writing.",
+  '  Server\'s instructions (untrusted): "Prefer list tools before writing."',
   "- slack (1 tool, each named mcp__slack__<name>): post_message",
 ].join("\n");
 
@@ -218,7 +218,7 @@ describe("deferredToolsList", () => {
     const list = deferredToolsList(tools, () => "i".repeat(5000));
     expect(list.length).toBeLessThan(MAX_DEFERRED_LIST_CHARS + 200);
     const first = list.split("\n").slice(1, 3);
-    expect(first[0]).toBe("- server0 (100 tools, each named mcp__server0__<name>): tool_number_0, … and 99 more (find them with tool_search)");
-    expect(first[1]).toBe(`  Instructions (from the server, untrusted): ${"i".repeat(60)}…`);
+    expect(first[0]).toBe("- server0 (100 tools, each named mcp__server0__<name>): tool_number_0, tool_number_1, … and 98 more (find them with tool_search)");
+    expect(first[1]).toBe(`  Server's instructions (untrusted): "${"i".repeat(60)}…"`);
   });
 });

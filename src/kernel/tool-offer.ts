@@ -192,7 +192,8 @@ export function deferredToolsList(remote: readonly Tool[], instructions: (alias:
     const header = `- ${alias} (${names.length} tool${names.length === 1 ? "" : "s"}, each named ${prefix}<name>): `;
     const said = oneLine(instructions(alias) ?? "");
     const instructionsCut = Math.min(MAX_INSTRUCTIONS_CHARS, Math.floor(share / 4));
-    const told = said === "" ? [] : [`  Instructions (from the server, untrusted): ${said.length > instructionsCut ? `${said.slice(0, instructionsCut)}…` : said}`];
+    // Quoted: the server's words are data about its tools, and the quotes show where they end.
+    const told = said === "" ? [] : [`  Server's instructions (untrusted): ${JSON.stringify(said.length > instructionsCut ? `${said.slice(0, instructionsCut)}…` : said)}`];
     // What is left once the header, the instructions and a "… and N more" are counted.
     const room = share - header.length - told.join("").length - MORE_CHARS;
     const shown: string[] = [];
