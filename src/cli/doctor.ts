@@ -124,13 +124,18 @@ function headerLine(server: DoctorServer): string {
   return [...parts, `connected in ${server.startMs ?? 0} ms`, `protocol ${server.protocolVersion ?? "-"}${era}`, plural(server.tools, "tool"), `≈${server.definitionTokens.toLocaleString("en-US")} tokens of definitions`].join("  ");
 }
 
+/** A line that names what a server wrote stays one line: a newline in a tool's name cannot forge a finding of its own. */
+function oneLine(text: string): string {
+  return untrustedText(text).replace(/\r?\n/gu, "\\n");
+}
+
 /** Per server a header line, then its findings (or why it did not start, its stderr's tail included), then one line of totals. */
 export function formatDoctorReport(report: DoctorReport): string[] {
   if (report.servers.length === 0) return [NO_SERVERS_MESSAGE];
   const lines: string[] = [];
   for (const server of report.servers) {
-    lines.push(untrustedText(headerLine(server)));
-    for (const finding of server.findings) lines.push(untrustedText(`  ${finding.severity.padEnd(SEVERITY_WIDTH)}  ${finding.tool}: ${finding.message}`));
+    lines.push(oneLine(headerLine(server)));
+    for (const finding of server.findings) lines.push(oneLine(`  ${finding.severity.padEnd(SEVERITY_WIDTH)}  ${finding.tool}: ${finding.message}`));
     if (server.state === "connected" && server.findings.length === 0) lines.push("  no findings");
     const reason = server.state === "connected" || server.state === "disabled" ? "" : (server.error ?? "no reason given").trim();
     for (const line of reason === "" ? [] : reason.split(/\r?\n/u)) lines.push(untrustedText(`  error| ${line}`));

@@ -146,7 +146,8 @@ async function settleWorkspace(runtime: Runtime, invocation: WorkInvocation, pro
     answers = loaded;
   }
   const { createCliInputResponder } = await import("./input/responder.js");
-  const inputResponder = createCliInputResponder({ interactive, projectDir, notify: runtime.warn, ...(answers === undefined ? {} : { answers }) });
+  const declareAsChat = invocation.kind === "mcp-pin";
+  const inputResponder = createCliInputResponder({ interactive, declareAsChat, projectDir, notify: runtime.warn, ...(answers === undefined ? {} : { answers }) });
   return { invocation, projectDir, state, project, inputResponder, ...(answers === undefined ? {} : { answers }) };
 }
 

@@ -61,8 +61,15 @@ describe("pinnedChangesLine", () => {
   it("names each change up to ten and counts the rest", () => {
     const added = Array.from({ length: 12 }, (_, index) => `t${String(index).padStart(2, "0")}`);
     expect(pinnedChangesLine("notes", { added, removed: ["old"], changed: ["search"] })).toBe(
-      "notes: tool definitions changed since pinned: ~search, +t00, +t01, +t02, +t03, +t04, +t05, +t06, +t07, +t08 and 4 more; " +
+      "notes: tool definitions changed since pinned: ~search, +t00, +t01, +t02, +t03, +t04, +t05, +t06, +t07, +t08 and 3 more; " +
         "the changed and added tools ask on every call until `mca mcp pin notes` accepts them",
     );
+  });
+
+  it("leaves out the tools gone since, and quotes a name that is not a plain word, so it stays on one line", () => {
+    expect([pinnedChangesLine("notes", { added: [], removed: ["old"], changed: [] }), pinnedChangesLine("notes", { added: ["x\nnotes: all clear"], removed: [], changed: [] })]).toEqual([
+      undefined,
+      'notes: tool definitions changed since pinned: +"x\\nnotes: all clear"; the changed and added tools ask on every call until `mca mcp pin notes` accepts them',
+    ]);
   });
 });

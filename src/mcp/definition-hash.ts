@@ -46,12 +46,19 @@ export function definitionChanges(pinned: DefinitionHashes, now: DefinitionHashe
 /** Names past this many are counted, not listed: a server may redefine a thousand tools at once. */
 const NAMED_CHANGES = 10;
 
+/** A server's tool name on one line: a plain name as it is, any other quoted (a newline in it cannot start a line of its own). */
+function shownName(name: string): string {
+  return /^[\w.-]+$/u.test(name) ? name : JSON.stringify(name);
+}
+
 /**
- * `notes: tool definitions changed since pinned: ~search, +add_tag, −old_tool; …`, or undefined when none did.
- * The names are the server's: the caller shows them as untrusted text.
+ * `notes: tool definitions changed since pinned: ~search, +add_tag; …`, or undefined when none did. Tools
+ * gone since are not named: they cannot be called, and a server may list fewer tools in a run without a
+ * terminal (it offers some only to a client that declares sampling or URL forms, as the chat does). The
+ * names are the server's: the caller shows the line as untrusted text.
  */
 export function pinnedChangesLine(alias: string, changes: DefinitionChanges): string | undefined {
-  const names = [...changes.changed.map((name) => `~${name}`), ...changes.added.map((name) => `+${name}`), ...changes.removed.map((name) => `\u2212${name}`)];
+  const names = [...changes.changed.map((name) => `~${shownName(name)}`), ...changes.added.map((name) => `+${shownName(name)}`)];
   if (names.length === 0) return undefined;
   const more = names.length > NAMED_CHANGES ? ` and ${names.length - NAMED_CHANGES} more` : "";
   return (

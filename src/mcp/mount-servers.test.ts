@@ -386,7 +386,7 @@ describe("mountServers: each tool's definition", () => {
     const mounted = await mount([server.spec], { ...deps, pins, onWarning: (message) => warnings.push(message) });
 
     expect(warnings).toEqual([
-      "notes: tool definitions changed since pinned: ~search, +added, \u2212gone; the changed and added tools ask on every call until `mca mcp pin notes` accepts them",
+      "notes: tool definitions changed since pinned: ~search, +added; the changed and added tools ask on every call until `mca mcp pin notes` accepts them",
     ]);
     expect(statusOf(mounted)).toEqual([
       ["added", { pinned: "changed", changedThisSession: false }],

@@ -20,6 +20,12 @@ const NO_TERMINAL_SUPPORT: InputSupport = { elicitationForm: true, roots: true }
 export interface CliInputResponderDeps {
   /** Whether a person can be asked in this run (the interactive chat); decides what is declared. */
   readonly interactive: boolean;
+  /**
+   * Declare what the chat declares even without a person to ask (`mca mcp pin`): a server's tool list may
+   * depend on what the client declares, and a pin must record the tools the chat will see. What cannot be
+   * asked is declined or abandoned as without a terminal.
+   */
+  readonly declareAsChat?: boolean;
   readonly projectDir: string;
   readonly answers?: InputAnswers;
   /** One line for the user about an answer given without asking them (main sends it to stderr). */
@@ -96,7 +102,7 @@ export function createCliInputResponder(deps: CliInputResponderDeps): CliInputRe
   };
 
   return {
-    support: deps.interactive ? TERMINAL_SUPPORT : NO_TERMINAL_SUPPORT,
+    support: deps.interactive || deps.declareAsChat === true ? TERMINAL_SUPPORT : NO_TERMINAL_SUPPORT,
     async answer(requests, context) {
       const responses: Array<[string, unknown]> = [];
       // One question at a time, in the server's order: the terminal has one user.
