@@ -88,6 +88,17 @@ describe("mca context", () => {
     }
   });
 
+  it("falls back to the estimate, and says so, when the API's count fails", async () => {
+    const refusal = { kind: "error" as const, status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "no counting today" } } };
+    const api = await startFakeMessagesApi([refusal, refusal, refusal]);
+    try {
+      const report = await contextJson({ ANTHROPIC_API_KEY: "sk-test", ANTHROPIC_BASE_URL: api.baseURL });
+      expect([report.counted, report.totalTokens]).toEqual(["estimate", sectionSum(report)]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it("/context in pipe mode shows the sections after a turn, with a bar of the window", async () => {
     const run = await project.run(["--mcp-config", "servers.json"], "hello\n/context\n");
     expect(run.code).toBe(0);

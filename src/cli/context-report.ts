@@ -2,13 +2,13 @@
 // the system prompt, the project's instructions in it, the local tools, tool search and its list of deferred
 // tools, each server's loaded definitions, the messages, and what is left of the window. Sections are
 // estimated (4 characters a token) and add up; the total is the API's count when a model can ask for one.
-import { CONTEXT_WINDOW_TOKENS, definitionTokens, TOOL_SEARCH_NAME, type Agent, type Message, type TokenCountRequest, type Tool, type ToolSpec } from "../kernel/index.js";
+import { CHARS_PER_TOKEN, CONTEXT_WINDOW_TOKENS, definitionTokens, estimatedTokens as estimatedRequestTokens, TOOL_SEARCH_NAME, type Agent, type TokenCountRequest, type Tool, type ToolSpec } from "../kernel/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
 import type { AgentFactory } from "./session.js";
 import { untrustedJson, untrustedText } from "./untrusted-text.js";
 
-/** About four characters a token, the estimate wherever the API's own count is not at hand. */
-const CHARS_PER_TOKEN = 4;
+/** How long the API's count may take before the estimate is shown instead. */
+const COUNT_TIMEOUT_MS = 10_000;
 /** Where the system prompt's project instructions begin (session.ts writes it), naming their file. */
 const INSTRUCTIONS_START = /\n\nThe project's own instructions, from its (.+?) \(/u;
 /** Where the agent appends the deferred tools' list to the system prompt (tool-offer.ts writes it). */
@@ -48,10 +48,6 @@ export function toolDefinitionTokens(specs: readonly ToolSpec[]): number {
   return specs.length === 0 ? 0 : definitionTokens(specs.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
 }
 
-function messageChars(message: Message): number {
-  return message.content.reduce((chars, block) => chars + JSON.stringify(block).length, 0);
-}
-
 /** The system prompt in its three parts: mca's own, the project's instructions, the deferred tools' list. */
 function splitSystem(system: string, deferring: boolean): { own: string; instructions: string; file: string | null; deferredList: string } {
   const listAt = deferring ? system.lastIndexOf(DEFERRED_LIST_START) : -1;
@@ -80,7 +76,8 @@ export async function contextReport(agent: Agent, count: CountTokens | undefined
     localTools: { count: local.length, tokens: toolDefinitionTokens(local) },
     toolSearch: { tokens: toolDefinitionTokens(search) + estimate(system.deferredList.length) },
     servers,
-    messages: { count: preview.messages.length, tokens: estimate(preview.messages.reduce((chars, message) => chars + messageChars(message), 0)) },
+    // As compaction counts them: an image as its line of text, never its base64 data.
+    messages: { count: preview.messages.length, tokens: preview.messages.length === 0 ? 0 : estimatedRequestTokens("", preview.messages, []) },
   };
   const estimatedTokens =
     sections.systemPrompt.tokens +
@@ -89,7 +86,9 @@ export async function contextReport(agent: Agent, count: CountTokens | undefined
     sections.toolSearch.tokens +
     servers.reduce((sum, server) => sum + server.tokens, 0) +
     sections.messages.tokens;
-  const counted = count === undefined ? undefined : await count({ system: preview.system, messages: preview.messages, tools: preview.tools, signal });
+  // The API's count is a request like any other: one that fails or hangs leaves the estimate, said as such.
+  const counting = AbortSignal.any([signal, AbortSignal.timeout(COUNT_TIMEOUT_MS)]);
+  const counted = count === undefined ? undefined : await count({ system: preview.system, messages: preview.messages, tools: preview.tools, signal: counting }).catch(() => undefined);
   const totalTokens = counted ?? estimatedTokens;
   return {
     counted: counted === undefined ? "estimate" : "api",

@@ -1,6 +1,6 @@
 // The public surface of src/kernel: the rest of the program imports this folder only through here.
 export * from "./agent.js";
-export { COMPACT_AT_TOKENS, CONTEXT_WINDOW_TOKENS } from "./compaction.js";
+export { CHARS_PER_TOKEN, COMPACT_AT_TOKENS, CONTEXT_WINDOW_TOKENS, estimatedTokens } from "./compaction.js";
 export * from "./gate.js";
 export { NEVER_STARTED_TEXT, replayHistory, STARTED_OUTCOME_UNKNOWN_TEXT } from "./history.js";
 export * from "./ports.js";
