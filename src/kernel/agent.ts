@@ -288,8 +288,9 @@ export function createAgent(deps: AgentDeps): Agent {
         continue;
       }
       const outcome = await runToolCall(context, { id: use.id, name: use.name, args: use.input }, signal);
-      // A deferred tool the model calls by its name is one it knows now: sent from the next request on.
-      toolOffer.load([use.name]);
+      // A deferred tool the model calls by its name is one it knows now: sent from the next request on
+      // (unless a rule denies it: its definition would only take room).
+      if (outcome.decision.verdict !== "deny") toolOffer.load([use.name]);
       const images = outcome.images.length === 0 ? {} : { images: outcome.images };
       results.push({ type: "tool_result", toolUseId: use.id, text: outcome.text, isError: outcome.isError, ...images });
       stop = outcome.stop;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createAgent, type AgentDeps } from "./agent.js";
 import type { ModelRequest, ToolSpec } from "./ports.js";
 import { answering, eventLog, fakeTool, memorySnapshots, memoryTranscript, reply, text, use, type ScriptStep } from "./test-support/fakes.js";
+import { parseRule } from "./gate.js";
 import { deferredToolsList, MAX_DEFERRED_LIST_CHARS, replayLoadedTools, SEARCH_TIME_LIMIT_MS, TOOL_SEARCH_NAME, type ToolSearchMode } from "./tool-offer.js";
 import type { Tool } from "./tool.js";
 
@@ -178,6 +179,15 @@ describe("createAgent: tool search", () => {
     expect(asked.asked).toEqual(["mcp__slack__post_message"]);
     expect(agent.messages[2]).toEqual({ role: "user", content: [{ type: "tool_result", toolUseId: "c1", isError: false, text: 'post_message ran with {"channel":"c","text":"t"}' }] });
     expect(requests[1]?.tools).toEqual(["echo", TOOL_SEARCH_NAME, "mcp__slack__post_message"]);
+  });
+
+  it("does not load a deferred tool a rule denies when the model calls it by name", async () => {
+    const { requests, steps } = recorded();
+    const deny = parseRule("mcp__slack__*", "deny", "--deny");
+    if (deny instanceof Error) throw deny;
+    const { agent } = setup(steps(() => reply(use("c1", "mcp__slack__post_message", { channel: "c", text: "t" })), done()), { rules: [deny] });
+    await agent.prompt("post", signal());
+    expect(requests[1]?.tools).toEqual(["echo", TOOL_SEARCH_NAME]);
   });
 
   it("keeps the loaded tools through a compaction", async () => {
