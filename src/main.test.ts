@@ -126,12 +126,11 @@ describe("mca -p", () => {
     expect(run.stdout).toContain("what is in this project?");
   });
 
-  it("tells once on stderr that the mock is used when no key is set", async () => {
-    const run = await project.run(["-p", "hello"], "", {});
-    expect(run.code).toBe(0);
-    expect(run.stderr.split("\n").filter((line) => line.includes("ANTHROPIC_API_KEY"))).toEqual([
-      "No ANTHROPIC_API_KEY set: using the offline mock model (MOCK=1 to silence this)",
-    ]);
+  it("exits 2 naming ANTHROPIC_API_KEY when no key is set and MOCK is not, in -p and in pipe mode, starting nothing", async () => {
+    const refused = { code: 2, stdout: "", stderr: "mca: ANTHROPIC_API_KEY is not set: -p and pipe mode talk to Claude with it (MOCK=1 runs the offline mock model instead)\n" };
+    expect(await project.run(["-p", "hello"], "", {})).toEqual(refused);
+    expect(await project.run([], "hello\n", { MOCK: "0" })).toEqual(refused);
+    expect(existsSync(project.sessionsDir)).toBe(false);
   });
 
   it("says once that --model has no effect when the mock answers", async () => {

@@ -71,7 +71,8 @@ Slash commands (chat and pipe mode):
   /help /tools /approvals /call <tool> <json> /undo /last /cost /status /context /model <name> /compact /clear /mcp /exit
 
 Environment:
-  ANTHROPIC_API_KEY   talk to Claude (without it the offline mock model answers, and says so once)
+  ANTHROPIC_API_KEY   talk to Claude (without it the chat offers the offline mock model and says so;
+                      -p and pipe mode exit 2)
   ANTHROPIC_BASE_URL  another Messages API endpoint
   MCA_MODEL           the model (default ${DEFAULT_MODEL_NAME}); --model wins over it
   MOCK=1              the offline mock model, even with a key

@@ -73,6 +73,12 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
     const { runSessionsCommand } = await import("./subcommands.js");
     return runSessionsCommand({ sessions: listSessions(state), out: runtime.writeOut }, invocation.json);
   }
+  if (invocation.kind === "session") {
+    // Before any server starts: a run that cannot reach its model ends at once, with nothing else said.
+    const { chooseModel } = await import("./session.js");
+    const choice = chooseModel(env, invocation.options.model, sessionMode(invocation));
+    if (choice instanceof Error) return usageError(runtime, choice);
+  }
   const workspace = await settleWorkspace(runtime, invocation, projectDir, state);
   if (workspace instanceof Error) return usageError(runtime, workspace);
   const servers = await readServers(runtime, workspace);

@@ -6,28 +6,33 @@ import { REDACTED, type Message } from "../kernel/index.js";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { openTranscript } from "../session/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { chooseModel, NO_KEY_NOTICE, PROJECT_INSTRUCTIONS_MAX_CHARS, readProjectInstructions, setUpSession, systemPrompt } from "./session.js";
+import { chooseModel, NO_KEY_HEADLESS_ERROR, NO_KEY_NOTICE, PROJECT_INSTRUCTIONS_MAX_CHARS, readProjectInstructions, setUpSession, systemPrompt } from "./session.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 describe("chooseModel", () => {
-  it("uses the mock silently when MOCK=1, even with a key", () => {
-    expect(chooseModel({ MOCK: "1", ANTHROPIC_API_KEY: "k" }, undefined)).toEqual({ kind: "mock", notice: null });
+  it("uses the mock silently when MOCK=1, even with a key, in every mode", () => {
+    for (const mode of ["chat", "print", "pipe", "call"] as const) expect(chooseModel({ MOCK: "1", ANTHROPIC_API_KEY: "k" }, undefined, mode)).toEqual({ kind: "mock", notice: null });
   });
 
-  it("uses the mock with a one-line notice when there is no key", () => {
-    expect(chooseModel({ ANTHROPIC_API_KEY: "" }, undefined)).toEqual({ kind: "mock", notice: NO_KEY_NOTICE });
-    expect(chooseModel({ MOCK: "0" }, undefined)).toEqual({ kind: "mock", notice: NO_KEY_NOTICE });
+  it("uses the mock with a one-line notice when there is no key in the chat and where no model is asked", () => {
+    expect(chooseModel({ ANTHROPIC_API_KEY: "" }, undefined, "chat")).toEqual({ kind: "mock", notice: NO_KEY_NOTICE });
+    expect(chooseModel({ MOCK: "0" }, undefined, "call")).toEqual({ kind: "mock", notice: NO_KEY_NOTICE });
+  });
+
+  it("refuses -p and pipe mode without a key, naming ANTHROPIC_API_KEY", () => {
+    expect([chooseModel({}, undefined, "print"), chooseModel({ ANTHROPIC_API_KEY: "", MOCK: "0" }, undefined, "pipe")]).toEqual([new Error(NO_KEY_HEADLESS_ERROR), new Error(NO_KEY_HEADLESS_ERROR)]);
+    expect(NO_KEY_HEADLESS_ERROR).toContain("ANTHROPIC_API_KEY");
   });
 
   it("uses scripted turns when MCA_MOCK_SCRIPT names a file", () => {
-    expect(chooseModel({ MCA_MOCK_SCRIPT: "/tmp/turns.json", MOCK: "1" }, undefined)).toEqual({ kind: "scripted", file: "/tmp/turns.json" });
+    expect(chooseModel({ MCA_MOCK_SCRIPT: "/tmp/turns.json", MOCK: "1" }, undefined, "print")).toEqual({ kind: "scripted", file: "/tmp/turns.json" });
   });
 
   it("talks to Anthropic with a key, the flag's model winning over MCA_MODEL", () => {
     const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", MCA_MODEL: "from-env" };
-    expect(chooseModel(env, "from-flag")).toEqual({ kind: "anthropic", apiKey: "k", baseURL: "http://127.0.0.1:9", model: "from-flag" });
-    expect(chooseModel(env, undefined)).toEqual({ kind: "anthropic", apiKey: "k", baseURL: "http://127.0.0.1:9", model: "from-env" });
-    expect(chooseModel({ ANTHROPIC_API_KEY: "k" }, undefined)).toEqual({ kind: "anthropic", apiKey: "k", baseURL: undefined, model: undefined });
+    expect(chooseModel(env, "from-flag", "print")).toEqual({ kind: "anthropic", apiKey: "k", baseURL: "http://127.0.0.1:9", model: "from-flag" });
+    expect(chooseModel(env, undefined, "chat")).toEqual({ kind: "anthropic", apiKey: "k", baseURL: "http://127.0.0.1:9", model: "from-env" });
+    expect(chooseModel({ ANTHROPIC_API_KEY: "k" }, undefined, "pipe")).toEqual({ kind: "anthropic", apiKey: "k", baseURL: undefined, model: undefined });
   });
 });
 

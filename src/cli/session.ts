@@ -84,7 +84,8 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   // Found without running anything (start-up pays no process for it); bubblewrap is probed on its first use.
   const availability = sandboxOf(sandboxSettings, options, deps.env);
 
-  const choice = chooseModel(deps.env, options.model);
+  const choice = chooseModel(deps.env, options.model, deps.mode);
+  if (choice instanceof Error) return choice;
   if (deps.announceModel && choice.kind === "mock" && choice.notice !== null) deps.warn(choice.notice);
   if (deps.announceModel && choice.kind !== "anthropic" && options.model !== undefined) {
     deps.warn(`--model ${JSON.stringify(options.model)} has no effect: the ${choice.kind === "mock" ? "offline mock" : "scripted"} model answers`);
@@ -276,13 +277,22 @@ function sandboxOf(settings: SandboxSettings, options: CommonOptions, env: Reado
   return findSandbox(process.platform, env);
 }
 
-/** `MCA_MOCK_SCRIPT` → scripted turns; `MOCK=1` → mock; no key → mock with a notice; else Claude. */
-export function chooseModel(env: Readonly<Record<string, string | undefined>>, modelFlag: string | undefined): ModelChoice {
+/** Without a terminal nobody reads a notice: a run meant for Claude that gets the mock would "pass" in CI. */
+export const NO_KEY_HEADLESS_ERROR = "ANTHROPIC_API_KEY is not set: -p and pipe mode talk to Claude with it (MOCK=1 runs the offline mock model instead)";
+
+/** Modes whose answers go to a script rather than a person: no key there is an error, not the mock. */
+const HEADLESS_MODES: ReadonlySet<SessionMode> = new Set(["print", "pipe"]);
+
+/**
+ * `MCA_MOCK_SCRIPT` → scripted turns; `MOCK=1` → mock; no key → mock with a notice in the chat (and where no
+ * model is asked: `mca tools`, `mca call`), an Error in -p and pipe mode; else Claude.
+ */
+export function chooseModel(env: Readonly<Record<string, string | undefined>>, modelFlag: string | undefined, mode: SessionMode): ModelChoice | Error {
   const script = nonEmpty(env.MCA_MOCK_SCRIPT);
   if (script !== undefined) return { kind: "scripted", file: script };
   if (isSet(env.MOCK)) return { kind: "mock", notice: null };
   const apiKey = nonEmpty(env.ANTHROPIC_API_KEY);
-  if (apiKey === undefined) return { kind: "mock", notice: NO_KEY_NOTICE };
+  if (apiKey === undefined) return HEADLESS_MODES.has(mode) ? new Error(NO_KEY_HEADLESS_ERROR) : { kind: "mock", notice: NO_KEY_NOTICE };
   return {
     kind: "anthropic",
     apiKey,
