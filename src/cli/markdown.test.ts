@@ -60,6 +60,47 @@ describe("loadMarkdownRenderer", () => {
   });
 });
 
+describe("loadMarkdownRenderer's layout", () => {
+  /** What the terminal shows, its styles left out: the unit tests run without colour, the pty tests with it. */
+  const shown = async (markdown: string, columns = 60): Promise<string> => (await loadMarkdownRenderer(() => columns))(markdown).replace(/\u001b\[[0-9;]*m/gu, "");
+
+  it("renders inline marks inside list items: emphasis, code and links", async () => {
+    expect(await shown("* it prints **ok**\n* run `node x.js`\n* [a link](https://x.example)\n")).toBe("  • it prints ok\n  • run node x.js\n  • a link (https://x.example)\n");
+  });
+
+  it("indents nested lists under their item, with a bullet for each depth and numbers kept", async () => {
+    expect(await shown("- top\n  - nested *em*\n    - deeper `code`\n- second\n\n9. nine\n10. ten\n")).toBe(
+      "  • top\n    ◦ nested em\n      ▪ deeper code\n  • second\n\n  9.  nine\n  10. ten\n",
+    );
+  });
+
+  it("wraps a list item's text under itself within the width", async () => {
+    expect(await shown("- a list item whose words go past the end of the line\n", 30)).toBe("  • a list item whose words\n    go past the end of the\n    line\n");
+  });
+
+  it("renders a block quote's inline marks and lists behind a bar, wrapped within the width", async () => {
+    expect(await shown("> quoted **bold** and `code` and more words to wrap\n> - a list\n", 30)).toBe("│ quoted bold and code and\n│ more words to wrap\n│ \n│   • a list\n");
+  });
+
+  it("renders inline marks inside table cells", async () => {
+    expect(await shown("| a | b |\n|---|---|\n| **x** | `y` |\n")).toBe("┌───┬───┐\n│ a │ b │\n├───┼───┤\n│ x │ y │\n└───┴───┘\n");
+  });
+
+  it("wraps the cells of a table too wide for the terminal, and never breaks a row across the screen", async () => {
+    const table = `| name | description |\n|---|---|\n| alpha | ${"words that go on ".repeat(4)}|\n`;
+    const lines = (await shown(table, 40)).trimEnd().split("\n");
+    expect(lines[3]).toBe("│ alpha │ words that go on words     │");
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+  });
+
+  it("shows one record per row when a table's columns cannot fit the terminal even wrapped", async () => {
+    const table = "| name | kind | description | owner | status |\n|---|---|---|---|---|\n| alpha | tool | what it does | someone | ok |\n| beta | prompt | short | x | failed |\n";
+    expect(await shown(table, 40)).toBe(
+      "name: alpha\nkind: tool\ndescription: what it does\nowner: someone\nstatus: ok\n\nname: beta\nkind: prompt\ndescription: short\nowner: x\nstatus: failed\n",
+    );
+  });
+});
+
 describe("loadMarkdownRenderer's links", () => {
   const OSC8 = "\u001b]8;";
 

@@ -4,7 +4,8 @@
 // long answer shows as it comes. The text is made safe (untrustedText) before it is rendered: the renderer
 // adds its own styles, and nothing the model wrote can reach the terminal as a control sequence. A link
 // shows where it goes: `text (target)` when its text says something else than its target.
-import type { Renderer, Tokens } from "marked";
+import type { Renderer, Token, Tokens } from "marked";
+import { layoutTable, visibleWidth, wrapStyled } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** Renders one or more complete Markdown blocks into terminal text (ending with a newline). */
@@ -23,15 +24,41 @@ const LINK_END = "\u{e001}";
 const LINK_MARKS = /[\u{e000}\u{e001}]/gu;
 const LINK_SPAN = /\u{e000}([^\u{e001}]*)\u{e001}/gu;
 
+/** What marked-terminal's inline code puts for a colon, which its paragraphs put back; ours put it back too. */
+const COLON_STAND_IN = /\*#COLON\|\*/gu;
+const ENTITIES: Readonly<Record<string, string>> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+
+/** The bullets of an unordered list, by how deep it is nested. */
+const BULLETS = ["•", "◦", "▪"];
+/** How far a list or a quote stands in from the text around it. */
+const LIST_INDENT = 2;
+const QUOTE_BAR = "│ ";
+
 /**
  * Loaded on first use: the Markdown and highlighting libraries are needed only in the chat. With
  * `hyperlinks` (the terminal draws OSC 8 links), a link whose text is its own URL is made clickable; any
  * other link never is one, since the terminal would show the text and hide where a click goes.
+ * Paragraphs, lists, quotes and tables are laid out here (text-layout.ts), each within the width left to it
+ * where it stands: inline marks render inside a list item, a quote or a table cell as they do in a paragraph.
  */
 export async function loadMarkdownRenderer(width: () => number | undefined, hyperlinks = false): Promise<MarkdownRenderer> {
   const [{ Marked }, { markedTerminal }, { default: chalk }] = await Promise.all([import("marked"), import("marked-terminal"), import("chalk")]);
   return (markdown) => {
     const columns = width() ?? 80;
+    /** The columns left to the block being rendered: narrower inside a list item or a quote. */
+    let room = Math.max(20, columns - 2);
+    let listDepth = 0;
+    const within = <T>(indent: number, render: () => T): T => {
+      room -= indent;
+      try {
+        return render();
+      } finally {
+        room += indent;
+      }
+    };
+    const inline = (parser: Renderer["parser"], tokens: Token[]): string =>
+      parser.parseInline(tokens).replace(COLON_STAND_IN, ":").replace(/&(amp|lt|gt|quot|#39);/gu, (entity) => ENTITIES[entity] ?? entity);
+    const block = (lines: readonly string[]): string => `${lines.join("\n")}\n\n`;
     /** The targets of the clickable links, in the order their marked text comes in the output. */
     const targets: string[] = [];
     const link = function (this: Renderer, token: Tokens.Link): string {
@@ -45,13 +72,57 @@ export async function loadMarkdownRenderer(width: () => number | undefined, hype
       targets.push(target);
       return `${LINK_START}${chalk.blue.underline(text)}${LINK_END}`;
     };
-    const marked = new Marked(markedTerminal({ width: Math.max(20, columns - 2), reflowText: true, tab: 2 }), { renderer: { link } });
+    // marked-terminal shows a text token's source as it is; one with inline tokens (a tight list item's) is rendered.
+    const text = function (this: Renderer, token: Tokens.Text | Tokens.Escape): string | false {
+      return "tokens" in token && token.tokens !== undefined ? inline(this.parser, token.tokens) : false;
+    };
+    const paragraph = function (this: Renderer, token: Tokens.Paragraph): string {
+      return block(wrapStyled(inline(this.parser, token.tokens), room));
+    };
+    const itemLines = (parser: Renderer["parser"], item: Tokens.ListItem): string[] => {
+      let box = item.task ? (item.checked === true ? "[x] " : "[ ] ") : "";
+      return item.tokens.flatMap((child): string[] => {
+        if (child.type === "space" || child.type === "checkbox") return [];
+        if (child.type === "text" || child.type === "paragraph") {
+          const words = "tokens" in child && Array.isArray(child.tokens) ? inline(parser, child.tokens) : untrustedText(child.raw);
+          const lines = wrapStyled(`${box}${words}`, room);
+          box = "";
+          return lines;
+        }
+        return parser.parse([child]).replace(/\n+$/u, "").split("\n");
+      });
+    };
+    const list = function (this: Renderer, token: Tokens.List): string {
+      const first = typeof token.start === "number" ? token.start : 1;
+      const marks = token.items.map((_, index) => (token.ordered ? `${first + index}.` : (BULLETS[listDepth % BULLETS.length] ?? "•")));
+      const hang = Math.max(...marks.map((mark) => visibleWidth(mark))) + 1;
+      const indent = listDepth === 0 ? LIST_INDENT : 0;
+      listDepth += 1;
+      try {
+        const lines = token.items.flatMap((item, index) =>
+          within(indent + hang, () => itemLines(this.parser, item)).map((line, row) => `${" ".repeat(indent)}${row === 0 ? (marks[index] ?? "").padEnd(hang) : " ".repeat(hang)}${line}`),
+        );
+        return block(lines);
+      } finally {
+        listDepth -= 1;
+      }
+    };
+    const blockquote = function (this: Renderer, token: Tokens.Blockquote): string {
+      const inner = within(QUOTE_BAR.length, () => this.parser.parse(token.tokens)).replace(/\n+$/u, "");
+      return block(inner.split("\n").map((line) => `${chalk.gray(QUOTE_BAR)}${chalk.italic(line)}`));
+    };
+    const table = function (this: Renderer, token: Tokens.Table): string {
+      const cell = (tableCell: Tokens.TableCell): string => inline(this.parser, tableCell.tokens);
+      const laid = layoutTable({ header: token.header.map(cell), rows: token.rows.map((row) => row.map(cell)), align: token.align }, room, { border: chalk.gray, head: chalk.bold });
+      return block(laid);
+    };
+    const marked = new Marked(markedTerminal({ width: room, reflowText: true, tab: 2 }), { renderer: { link, text, paragraph, list, blockquote, table } });
     const source = untrustedText(markdown).replace(LINK_MARKS, (mark) => `\\u${mark.charCodeAt(0).toString(16)}`);
     let next = 0;
-    const rendered = marked.parse(source, { async: false }).replace(LINK_SPAN, (_span, text: string) => {
+    const rendered = marked.parse(source, { async: false }).replace(LINK_SPAN, (_span, linkText: string) => {
       const uri = targets[next];
       next += 1;
-      return uri === undefined ? text : hyperlink(uri, text);
+      return uri === undefined ? linkText : hyperlink(uri, linkText);
     });
     return `${rendered.replace(/\n+$/u, "")}\n`;
   };

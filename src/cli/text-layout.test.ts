@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { layoutTable, visibleWidth, wrapStyled, type TableText } from "./text-layout.js";
+
+const BOLD = (text: string): string => `\u001b[1m${text}\u001b[22m`;
+const plain = { border: (text: string) => text, head: (text: string) => text };
+
+describe("visibleWidth", () => {
+  it("counts columns, not styles, link sequences or combining marks, and wide characters as two", () => {
+    expect([visibleWidth(BOLD("ok")), visibleWidth("\u001b]8;;https://a.example\u0007a\u001b]8;;\u0007"), visibleWidth("e\u0301"), visibleWidth("日本")]).toEqual([2, 1, 1, 4]);
+  });
+});
+
+describe("wrapStyled", () => {
+  it("wraps at word boundaries and cuts a word longer than a line where the line ends", () => {
+    expect(wrapStyled("one two three four", 9)).toEqual(["one two", "three", "four"]);
+    expect(wrapStyled("ab abcdefghijkl", 6)).toEqual(["ab abc", "defghi", "jkl"]);
+  });
+
+  it("closes a style open at a line's end and opens it again on the next line", () => {
+    expect(wrapStyled(`a ${BOLD("bold words")} b`, 8)).toEqual(["a \u001b[1mbold\u001b[0m", "\u001b[1mwords\u001b[22m b"]);
+  });
+
+  it("keeps the lines the text already has", () => {
+    expect(wrapStyled("one\ntwo", 20)).toEqual(["one", "two"]);
+  });
+});
+
+describe("layoutTable", () => {
+  const table: TableText = {
+    header: ["name", "description"],
+    rows: [
+      ["alpha", "a long description that goes on"],
+      ["beta", "short"],
+    ],
+    align: [null, null],
+  };
+
+  it("draws a grid when the table fits", () => {
+    expect(layoutTable(table, 60, plain)).toEqual([
+      "┌───────┬─────────────────────────────────┐",
+      "│ name  │ description                     │",
+      "├───────┼─────────────────────────────────┤",
+      "│ alpha │ a long description that goes on │",
+      "│ beta  │ short                           │",
+      "└───────┴─────────────────────────────────┘",
+    ]);
+  });
+
+  it("wraps the widest cells, with a rule between rows, when the grid is too wide", () => {
+    const lines = layoutTable(table, 30, plain);
+    expect(lines).toEqual([
+      "┌───────┬────────────────────┐",
+      "│ name  │ description        │",
+      "├───────┼────────────────────┤",
+      "│ alpha │ a long description │",
+      "│       │ that goes on       │",
+      "├───────┼────────────────────┤",
+      "│ beta  │ short              │",
+      "└───────┴────────────────────┘",
+    ]);
+    for (const line of lines) expect(visibleWidth(line)).toBeLessThanOrEqual(30);
+  });
+
+  it("shows one record per row when the columns cannot all be wrapped within the width", () => {
+    const wide: TableText = { header: ["a", "b", "c"], rows: [["1", "two words", "3"]], align: [null, null, null] };
+    expect(layoutTable({ ...wide, header: ["first", "second", "third"] }, 20, plain)).toEqual(["first: 1", "second: two words", "third: 3"]);
+    expect(layoutTable({ ...table, header: ["name", "description", "owner"], rows: [["alpha", "a long description that goes on", "x"], ["beta", "short", "y"]] }, 24, plain)).toEqual([
+      "name: alpha",
+      "description: a long",
+      "  description that goes",
+      "  on",
+      "owner: x",
+      "",
+      "name: beta",
+      "description: short",
+      "owner: y",
+    ]);
+  });
+
+  it("aligns cells as the table's delimiter row says", () => {
+    expect(layoutTable({ header: ["n", "x"], rows: [["1", "ab"], ["100", "c"]], align: ["right", "center"] }, 40, plain).slice(3, 5)).toEqual(["│   1 │ ab │", "│ 100 │ c  │"]);
+  });
+});

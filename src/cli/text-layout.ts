@@ -1,0 +1,175 @@
+// Styled terminal text laid out within a width: how many columns it takes, word wrap that carries its styles
+// over each line break, and tables that are drawn as a grid when they fit, with wrapped cells when they
+// can, and as one record per row when not even that fits — a row is never broken across the screen.
+
+/** An SGR style (`ESC [ … m`) or an OSC 8 link sequence: zero columns wide. */
+const SEQUENCE = /\u001b\[[0-9;]*m|\u001b\]8;[^\u0007]*\u0007/u;
+const SEQUENCES = new RegExp(SEQUENCE.source, "gu");
+/** The private-use marks the Markdown renderer brackets a clickable link with until it is made one. */
+const ZERO_WIDTH = /[\u{e000}\u{e001}\u0300-\u036f\u200d\ufe0f]/u;
+/** East Asian wide and fullwidth ranges and the emoji planes: two columns each. */
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+
+function charColumns(char: string): number {
+  if (ZERO_WIDTH.test(char)) return 0;
+  return WIDE.test(char) ? 2 : 1;
+}
+
+/** The columns a text takes on one line, its styles not counted. */
+export function visibleWidth(text: string): number {
+  let columns = 0;
+  for (const char of text.replace(SEQUENCES, "")) columns += charColumns(char);
+  return columns;
+}
+
+/** SGR codes that end an open style, by the code that opened it. */
+function closes(open: string, code: string): boolean {
+  const first = Number(open.split(";")[0]);
+  const value = Number(code.split(";")[0]);
+  if (value === 0 || code === "") return true;
+  if (value === 22) return first === 1 || first === 2;
+  if (value === 39) return (first >= 30 && first <= 38) || (first >= 90 && first <= 97);
+  if (value === 49) return (first >= 40 && first <= 48) || (first >= 100 && first <= 107);
+  return value === first + 20;
+}
+
+/** The text in pieces: a style sequence whole, or one character. */
+function pieces(text: string): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest !== "") {
+    const match = SEQUENCE.exec(rest);
+    const end = match === null ? rest.length : match.index;
+    out.push(...Array.from(rest.slice(0, end)));
+    if (match === null) break;
+    out.push(match[0]);
+    rest = rest.slice(end + match[0].length);
+  }
+  return out;
+}
+
+/**
+ * Word wrap within `width` columns. A word longer than a line is cut where the line ends; a style open
+ * at a line's end is closed there and opened again on the next line, so a border or an indent beside the
+ * line never takes it. Lines the text already has are kept.
+ */
+export function wrapStyled(text: string, width: number): string[] {
+  const room = Math.max(1, width);
+  const lines: string[] = [];
+  let line = "";
+  let used = 0;
+  /** The SGR parameters of the styles open now. */
+  let open: string[] = [];
+  const reopen = (): string => open.map((code) => `\u001b[${code}m`).join("");
+  const breakLine = (): void => {
+    lines.push(open.length > 0 ? `${line}\u001b[0m` : line);
+    line = reopen();
+    used = 0;
+  };
+  for (const source of text.split("\n")) {
+    for (const [index, word] of source.split(" ").entries()) {
+      const wordWidth = visibleWidth(word);
+      const space = index === 0 ? 0 : 1;
+      // A word that would fit on a line of its own starts one; a longer one is cut where lines end.
+      if (used > 0 && used + space + wordWidth > room && wordWidth <= room) breakLine();
+      else if (space === 1) {
+        if (used + 1 > room) breakLine();
+        else {
+          line += " ";
+          used += 1;
+        }
+      }
+      for (const piece of pieces(word)) {
+        const sgr = /^\u001b\[([0-9;]*)m$/u.exec(piece)?.[1];
+        if (sgr !== undefined) {
+          open = sgr === "" || sgr === "0" ? [] : [...open.filter((code) => !closes(code, sgr)), ...(/^(22|23|24|27|29|39|49)$/u.test(sgr) ? [] : [sgr])];
+          line += piece;
+          continue;
+        }
+        const columns = piece.startsWith("\u001b") ? 0 : charColumns(piece);
+        if (used + columns > room) breakLine();
+        line += piece;
+        used += columns;
+      }
+    }
+    breakLine();
+  }
+  return lines.map((wrapped) => wrapped.replace(/ +$/u, ""));
+}
+
+export type Align = "left" | "right" | "center" | null;
+
+export interface TableStyle {
+  readonly border: (text: string) => string;
+  readonly head: (text: string) => string;
+}
+
+export interface TableText {
+  /** The header cells and each row's cells, already rendered (styled, one line each). */
+  readonly header: readonly string[];
+  readonly rows: ReadonlyArray<readonly string[]>;
+  readonly align: readonly Align[];
+}
+
+/** Narrower than this, a column's words are cut rather than wrapped: the table becomes records instead. */
+const MIN_COLUMN_WIDTH = 8;
+
+function pad(text: string, width: number, align: Align): string {
+  const gap = Math.max(0, width - visibleWidth(text));
+  if (align === "right") return `${" ".repeat(gap)}${text}`;
+  if (align === "center") return `${" ".repeat(Math.floor(gap / 2))}${text}${" ".repeat(Math.ceil(gap / 2))}`;
+  return `${text}${" ".repeat(gap)}`;
+}
+
+/** The grid's width for these column widths: `│ a │ b │`. */
+const gridWidth = (widths: readonly number[]): number => widths.reduce((sum, width) => sum + width + 3, 1);
+
+/** Column widths within `width`, the widest narrowed first; null when some column would get under the minimum. */
+function fitColumns(natural: readonly number[], width: number): number[] | null {
+  const widths = [...natural];
+  while (gridWidth(widths) > width) {
+    const widest = Math.max(...widths);
+    if (widest <= MIN_COLUMN_WIDTH) return null;
+    widths[widths.indexOf(widest)] = widest - 1;
+  }
+  return widths;
+}
+
+function grid(table: TableText, widths: readonly number[], style: TableStyle): string[] {
+  const rule = (left: string, middle: string, right: string): string => style.border(`${left}${widths.map((width) => "─".repeat(width + 2)).join(middle)}${right}`);
+  const row = (cells: readonly string[], head: boolean): string[] => {
+    const wrapped = widths.map((width, column) => wrapStyled(cells[column] ?? "", width));
+    const height = Math.max(1, ...wrapped.map((lines) => lines.length));
+    return Array.from({ length: height }, (_, index) => {
+      const shown = widths.map((width, column) => {
+        const text = wrapped[column]?.[index] ?? "";
+        return ` ${pad(head ? style.head(text) : text, width, table.align[column] ?? null)} `;
+      });
+      return `${style.border("│")}${shown.join(style.border("│"))}${style.border("│")}`;
+    });
+  };
+  const wraps = widths.some((width, column) => width < visibleWidth(table.header[column] ?? "") || table.rows.some((cells) => width < visibleWidth(cells[column] ?? "")));
+  const body = table.rows.flatMap((cells, index) => [...(wraps && index > 0 ? [rule("├", "┼", "┤")] : []), ...row(cells, false)]);
+  return [rule("┌", "┬", "┐"), ...row(table.header, true), rule("├", "┼", "┤"), ...body, rule("└", "┴", "┘")];
+}
+
+/** Each row as `header: value` lines, the value wrapped under itself; rows apart by a blank line. */
+function records(table: TableText, width: number, style: TableStyle): string[] {
+  return table.rows.flatMap((cells, index) => [
+    ...(index > 0 ? [""] : []),
+    ...table.header.flatMap((head, column) => {
+      const label = `${head}:`;
+      // Continued lines are indented under the label; the label is styled once it is placed.
+      const [first = "", ...rest] = wrapStyled(`${label} ${cells[column] ?? ""}`, width - 2);
+      const styled = first.startsWith(label) ? `${style.head(label)}${first.slice(label.length)}` : first;
+      return [styled, ...rest.map((line) => `  ${line}`)];
+    }),
+  ]);
+}
+
+/** A table's lines within `width` columns: a grid as it is, a grid with wrapped cells, or records. */
+export function layoutTable(table: TableText, width: number, style: TableStyle): string[] {
+  const natural = table.header.map((head, column) => Math.max(1, visibleWidth(head), ...table.rows.map((cells) => visibleWidth(cells[column] ?? ""))));
+  const widths = fitColumns(natural, width);
+  return widths === null ? records(table, width, style) : grid(table, widths, style);
+}
