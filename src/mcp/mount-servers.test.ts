@@ -135,6 +135,22 @@ describe("mountServers", () => {
     expect(mounted.findTool("mcp__other__search")).toBeUndefined();
   });
 
+  it("ends a call to a server out of reach, or that never came up, with the command that reconnects it", async () => {
+    const tickets = await startTicketsServer({ port: 0 });
+    const spec: McpServerConfig = { alias: "tickets", transport: "http", url: tickets.url, headers: {}, enabled: true };
+    const mounted = await mount([spec, stdio("broken", { command: "/nonexistent/mcp-server", args: [] })]);
+    const search = mounted.tools.find((tool) => tool.source === "tickets" && tool.originalName === "search");
+    await tickets.close();
+    // The first call may still find the old connection, reset: what it says depends on the socket's timing.
+    await search?.run({ query: "login" }, context);
+    const unreachable = await search?.run({ query: "login" }, context);
+    const neverUp = await mounted.findTool("mcp__broken__search")?.run({}, context);
+    expect([unreachable?.text, neverUp?.text]).toEqual([
+      expect.stringMatching(/^MCP server "tickets": cannot reach http:.*: connection refused; run \/mcp reconnect tickets$/),
+      expect.stringMatching(/^MCP server "broken" is not available: it failed to start: cannot start .*; run \/mcp reconnect broken$/),
+    ]);
+  });
+
   it("warns once at start about two tools of one server whose names collide once sanitised", async () => {
     // A server of a few lines that lists `delete_all` and `delete all` (and one innocent tool).
     const script = [

@@ -186,10 +186,18 @@ function progressLine(notification: JsonRpcNotification): string | undefined {
   return typeof message === "string" ? `${message} (${amount})` : amount;
 }
 
-/** The edge where a failure meets the model: the server's name is rendered here, once. */
+/** How the connection says a server is gone or never came up: what `/mcp reconnect` may mend (not a login, not the session's end). */
+const MENDED_BY_RECONNECT: readonly string[] = ["disconnected:", "not available: it failed to start:"];
+
+/**
+ * The edge where a failure meets the model: the server's name is rendered here, once. A server out of reach
+ * ends with what brings it back, for the model to pass on to the user.
+ */
 function failureText(alias: string, failure: McpError): string {
   // An unavailable server is the subject of its reason ("… is disconnected: …"); any other failure is about a request.
-  return failure.kind === "unavailable" ? `MCP server "${alias}" is ${failure.message}` : `MCP server "${alias}": ${failure.message}`;
+  const text = failure.kind === "unavailable" ? `MCP server "${alias}" is ${failure.message}` : `MCP server "${alias}": ${failure.message}`;
+  const mendable = failure.kind === "unreachable" || (failure.kind === "unavailable" && MENDED_BY_RECONNECT.some((start) => failure.message.startsWith(start)));
+  return mendable ? `${text}; run /mcp reconnect ${alias}` : text;
 }
 
 /** `info`, the tool as its server lists it, lets the result be checked against its outputSchema. */
