@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent, ToolImage } from "../kernel/index.js";
 import { runLine, type CommandContext, type PromptCatalog, type SlashCommand } from "./commands.js";
@@ -213,7 +216,7 @@ describe("slash commands", () => {
       "out:/cost",
       "out:/status",
       "out:/context",
-      "out:/model <name>",
+      "out:/model [<name>]",
       "out:/compact",
       "out:/clear",
       "out:/mcp [reconnect <alias> | login <alias>]",
@@ -234,6 +237,36 @@ describe("/last", () => {
     const paged: string[] = [];
     await runLine("/last", { ...withResult, page: async (text) => void paged.push(text) });
     expect(paged).toHaveLength(1);
+  });
+
+  it("prints a cut result whole, read back from where it was kept, and the cut text when that file is gone", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mca-last-"));
+    try {
+      const spill = join(dir, "toolu_1.txt");
+      writeFileSync(spill, "all 20,000 characters\u001b[2J");
+      const { written, context } = setup();
+      const last = { tool: "bash", text: "all 8,000", truncated: true, spill };
+      await runLine("/last", { ...context, lastResult: () => last });
+      rmSync(spill);
+      await runLine("/last", { ...context, lastResult: () => last });
+      expect(written).toEqual([
+        `out:bash (whole, from ${spill}):\nall 20,000 characters\\u001b[2J`,
+        `out:bash (cut to the 8,000-character budget: the whole text could not be read back, ENOENT: no such file or directory, open '${spill}'):\nall 8,000`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("/model", () => {
+  it("alone prints the model in use and the known ones", async () => {
+    const { written, context } = setup();
+    expect(await runLine("/model", { ...context, modelName: () => "claude-sonnet-5-5" })).toBe("ok");
+    expect(written).toEqual([
+      "out:model: claude-sonnet-5-5",
+      "out:known: claude-opus-*, claude-sonnet-*, claude-haiku-* (the families mca knows the prices of); /model <name> switches, e.g. /model claude-haiku-4-5",
+    ]);
   });
 });
 

@@ -2,11 +2,13 @@
 // commands are a table: each is a plain object, and adding one is a one-row change. The same rows serve
 // the chat, pipe mode, `-p` and the plain output of the subcommands. What a tool, a server or a file
 // supplied is printed through untrustedText.
+import { readFileSync } from "node:fs";
 import { describeError, type Agent, type Tool, type ToolImage, type TurnUndo } from "../kernel/index.js";
 import { READ_RESOURCE_TOOL } from "../mcp/index.js";
 import { definitionMark, toolClaims } from "./approval.js";
 import { parseCallLine, unknownToolProblem } from "./call-line.js";
 import { contextReport, formatContextReport, type CountTokens } from "./context-report.js";
+import { knownModelFamilies } from "./cost.js";
 import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatusProvider } from "./mcp-servers.js";
 import type { Mentions } from "./mentions.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -28,6 +30,8 @@ export interface CommandContext {
   readonly statusLines?: () => readonly string[];
   /** `/model <name>`: the model for the next turn; its name, or why it cannot change. */
   readonly switchModel?: (name: string) => Promise<string | Error>;
+  /** `/model` alone: the model answering now. */
+  readonly modelName?: () => string;
   /** `/context`: the API's count of a request's tokens; absent for a model that cannot count (then it is estimated). */
   readonly countTokens?: CountTokens;
   /** `/cost`: the session's tokens and estimated cost, where the chat keeps them. */
@@ -62,6 +66,8 @@ export interface LastResult {
   readonly tool: string;
   readonly text: string;
   readonly truncated: boolean;
+  /** Where the whole text was kept when it was cut (the tool_end event's `spill`). */
+  readonly spill?: string;
 }
 
 /** What a command hands the mode to run as the user's turn, exactly as if typed (an MCP prompt's messages). */
@@ -86,6 +92,19 @@ export interface SlashCommand {
 function commandsNotUndone(tools: string, checkpoint: TurnUndo["commandCheckpoint"]): string {
   if (checkpoint === null || checkpoint.taken) return `not undone: what the turn's commands (${tools}) changed in files .gitignore excludes or outside the project`;
   return `not undone: whatever the turn's commands changed (${tools}): no checkpoint of the project (${untrustedText(checkpoint.why)})`;
+}
+
+/** /last's heading's end and the text: the whole of a cut result read back from where it was kept, else what the model received. */
+function lastResultText(last: LastResult): string {
+  if (last.spill !== undefined) {
+    try {
+      return ` (whole, from ${untrustedText(last.spill)}):\n${untrustedText(readFileSync(last.spill, "utf8"))}`;
+    } catch (error) {
+      return ` (cut to the 8,000-character budget: the whole text could not be read back, ${untrustedText(describeError(error))}):\n${untrustedText(last.text)}`;
+    }
+  }
+  const cut = last.truncated ? " (cut to the 8,000-character budget, as the model received it)" : "";
+  return `${cut}:\n${untrustedText(last.text)}`;
 }
 
 /** How long /help waits for the servers' prompt listings before it shows what is listed by then. */
@@ -196,8 +215,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         context.print("no tool result yet");
         return "ok";
       }
-      const cut = last.truncated ? " (cut to the 8,000-character budget, as the model received it)" : "";
-      const text = `${untrustedText(last.tool)}${cut}:\n${untrustedText(last.text)}`;
+      const text = `${untrustedText(last.tool)}${lastResultText(last)}`;
       if (context.page === undefined) context.print(text);
       else await context.page(text);
       return "ok";
@@ -232,10 +250,15 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: "model",
-    usage: "/model <name>",
-    summary: "the Claude model for the next turn",
+    usage: "/model [<name>]",
+    summary: "the Claude model for the next turn; alone, the model in use and the known ones",
     async run(context, argText) {
       const name = argText.trim();
+      if (name === "") {
+        context.print(`model: ${untrustedText(context.modelName?.() ?? "chosen at start (--model)")}`);
+        context.print(`known: ${knownModelFamilies().join(", ")} (the families mca knows the prices of); /model <name> switches, e.g. /model claude-haiku-4-5`);
+        return "ok";
+      }
       if (!/^[A-Za-z0-9._:@-]+$/u.test(name)) {
         context.warn("usage: /model <name>, e.g. /model claude-haiku-4-5");
         return "failed";

@@ -18,6 +18,11 @@ const PRICES: ReadonlyArray<readonly [prefix: string, price: Price]> = [
   ["claude-haiku", { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 }],
 ];
 
+/** The model families mca knows the prices of (`claude-sonnet-*`, …): what `/model` alone lists. */
+export function knownModelFamilies(): string[] {
+  return PRICES.map(([prefix]) => `${prefix}-*`);
+}
+
 /** undefined for a model the table does not know: its tokens are shown, not a made-up cost. */
 export function estimateCost(model: string, usage: Usage): number | undefined {
   const price = PRICES.find(([prefix]) => model.startsWith(prefix))?.[1];

@@ -8,7 +8,7 @@ import { createAgent, describeError, redactEvents, serverSideName, unmatchedRule
 import { createResourceTools, offersResources, READ_RESOURCE_RULE_NAME, toolPrefix, type ResourceSource } from "../mcp/index.js";
 import { createMentions, type Mentions } from "./mentions.js";
 import { untrustedText } from "./untrusted-text.js";
-import { createSnapshotFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
+import { createSnapshotFiles, createSpillFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, pruneSpillFiles, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
 import { createLocalTools, findSandbox, homeInProjectNotice, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
 import { loadRules, loadSandboxSettings, loadToolSearch, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, readUserSettings, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
@@ -131,7 +131,10 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const readOnly = [userConfigDir(deps.env), userStateDir(deps.env, home)];
   const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, readOnly, protectedFolders: () => readProtectedFolders(projectDir) };
   const resourceSources = deps.resourceSources ?? [];
-  const tools = [...createLocalTools(projectDir, { sandbox }), ...createResourceTools(resourceSources), ...deps.remoteTools];
+  // Results cut to the budget are kept whole with the session; those of sessions removed since go now.
+  const spill = createSpillFiles(deps.state, deps.sessionId);
+  pruneSpillFiles(deps.state, deps.sessionId);
+  const tools = [...createLocalTools(projectDir, { sandbox, isSpillFile: spill.isSpillFile }), ...createResourceTools(resourceSources), ...deps.remoteTools];
   const protectedFolders = readProtectedFolders(projectDir);
   // A server that did not come up has no tools to match: a rule naming one of them is no typo; nor is one naming reads of a server's resources.
   const absent = deps.serverAliases.filter((alias) => !deps.remoteTools.some((tool) => tool.source === alias)).map(toolPrefix);
@@ -169,6 +172,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       toolSearch,
       ...(deps.serverInstructions === undefined ? {} : { serverInstructions: deps.serverInstructions }),
       loadedTools: resumed?.loadedTools ?? [],
+      spill,
     });
   const banner = [`mca · model ${model.name} · ${tools.length} tools · ${projectDir} · session ${deps.sessionId}`];
   if (resumed !== null) banner.push(`resumed session ${resumed.id} (${resumed.messages.length} messages); where it left off:`, ...lastExchanges(resumed.messages));

@@ -2,7 +2,7 @@
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
 import { ALWAYS_PROTECTED, unknownToolDecision, type Decision, type ProtectedFolder, type Rule, type SessionAllow } from "./gate.js";
 import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT } from "./history.js";
-import type { AgentEvent, ImageBlock, Message, Model, SnapshotStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, ToolSpec, TurnUndo } from "./ports.js";
+import type { AgentEvent, ImageBlock, Message, Model, ModelReply, ModelRequest, SnapshotStore, SpillStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, ToolSpec, TurnUndo, Usage } from "./ports.js";
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
 import type { Tool, ToolArgs, ToolImage } from "./tool.js";
@@ -72,6 +72,8 @@ export interface AgentDeps {
   readonly serverInstructions?: (alias: string) => string | undefined;
   /** The deferred tools a resumed session had loaded (replayLoadedTools). */
   readonly loadedTools?: readonly string[];
+  /** Where a tool result over the budget is kept whole for the model to read on; without it, the rest is only cut. */
+  readonly spill?: SpillStore;
 }
 
 /** What the next model request will carry; `deferred`: the remote tools not sent yet (empty without tool search). */
@@ -146,6 +148,16 @@ export type TurnEnd = Extract<AgentEvent, { type: "turn_end" }>["reason"];
 function notRunText(stop: NonNullable<CallOutcome["stop"]>, signal: AbortSignal): string {
   return stop === "aborted" ? `Not run: ${abortedText(signal)}` : "Not run: the turn was stopped because a call was repeated too often.";
 }
+/**
+ * What the model reads at the end of an answer it was stopped in: the user's interrupt, or the reason given
+ * (a signal mca received), so that it knows its words stop there and why.
+ */
+export function interruptedMark(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return typeof reason === "string" && reason !== "" ? `[interrupted: ${reason}]` : INTERRUPTED_MARK;
+}
+export const INTERRUPTED_MARK = "[interrupted by the user]";
+
 /** A history handed in already closed (replayHistory) is left as it is; this answers only what is still open. */
 const unfinished = (): { text: string; isError: boolean } => ({ text: NEVER_STARTED_TEXT, isError: true });
 
@@ -195,8 +207,8 @@ export function createAgent(deps: AgentDeps): Agent {
   const startTurn = (): CallContext => {
     turn += 1;
     guard.reset();
-    const { approve, emit, snapshots, redact } = deps;
-    return { findTool, rules: deps.rules, protectedFolders, sessionAllows, guard, snapshots, approve, emit, record, turn, redact };
+    const { approve, emit, snapshots, redact, spill } = deps;
+    return { findTool, rules: deps.rules, protectedFolders, sessionAllows, guard, snapshots, approve, emit, record, turn, redact, spill };
   };
   /** At a turn's end, what its files hold now; without it, /undo leaves that turn's files alone. */
   const sealTurn = async (context: CallContext): Promise<void> => {
@@ -220,9 +232,23 @@ export function createAgent(deps: AgentDeps): Agent {
   /** How full the context is; null before the first request, and again after /clear or a compaction. */
   let contextUse: ContextUse | null = null;
 
+  // Every request the model is sent is counted, whatever became of it: the answered one, the compaction's,
+  // and the attempts the model retried or that were interrupted (billed as far as they got).
+  const counted = (usage: Usage): void => deps.emit({ type: "usage", model: deps.model.name, usage });
+  const countingModel: Model = {
+    get name() {
+      return deps.model.name;
+    },
+    async complete(request: ModelRequest): Promise<ModelReply> {
+      const reply = await deps.model.complete({ ...request, onSpentUsage: counted });
+      if (reply.usage !== undefined) counted(reply.usage);
+      return reply;
+    },
+  };
+
   /** Replaces the older turns by their summary; says what happened, for the screen and the transcript. */
   async function compact(signal: AbortSignal): Promise<string> {
-    const compacted = await compactHistory(deps.model, messages, signal);
+    const compacted = await compactHistory(countingModel, messages, signal);
     if (compacted === null) return "nothing to compact: the conversation is only its latest turns";
     if (compacted instanceof Error) return `context not compacted: ${compacted.message}`;
     const folded = messages.length - (compacted.length - 2);
@@ -235,16 +261,21 @@ export function createAgent(deps: AgentDeps): Agent {
 
   async function runTurns(context: CallContext, signal: AbortSignal): Promise<TurnEnd> {
     for (let step = 0; step < limits.maxTurnsPerPrompt; step++) {
-      let streamed = false;
+      let streamed = "";
       const onText = (delta: string): void => {
-        streamed = true;
+        streamed += delta;
         deps.emit({ type: "text", delta });
       };
       const onRetry = (message: string): void => deps.emit({ type: "notice", message });
       const { system, tools: toolSpecs } = requestHead();
       const request = { system, messages, tools: toolSpecs, signal, onText, onRetry };
-      const reply = await settle(() => deps.model.complete(request), signal);
-      if (reply.kind === "aborted" || (reply.kind === "failed" && signal.aborted)) return "aborted";
+      const reply = await settle(() => countingModel.complete(request), signal);
+      if (reply.kind === "aborted" || (reply.kind === "failed" && signal.aborted)) {
+        // The answer as far as it got stays in the history, marked, so the model knows it was cut there.
+        const mark = interruptedMark(signal);
+        addMessage({ role: "assistant", content: [{ type: "text", text: streamed === "" ? mark : `${streamed}\n\n${mark}` }] });
+        return "aborted";
+      }
       if (reply.kind === "failed") {
         const message = `Model error: ${describeError(reply.error)}`;
         deps.emit({ type: "error", message });
@@ -252,9 +283,8 @@ export function createAgent(deps: AgentDeps): Agent {
         return "model_error";
       }
       const { message, stopReason, usage } = reply.value;
-      if (usage !== undefined) deps.emit({ type: "usage", model: deps.model.name, usage });
       // A model that does not stream still shows its text once.
-      if (!streamed) for (const block of message.content) if (block.type === "text") deps.emit({ type: "text", delta: block.text });
+      if (streamed === "") for (const block of message.content) if (block.type === "text") deps.emit({ type: "text", delta: block.text });
       if (message.content.length > 0) addMessage(message);
       contextUse =
         usage === undefined

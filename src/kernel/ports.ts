@@ -54,6 +54,11 @@ export interface ModelRequest {
   readonly onText: (delta: string) => void;
   /** Said while the model waits to try again (a rate limit, an overload): shown to the user, never to the model. */
   readonly onRetry?: (message: string) => void;
+  /**
+   * The tokens of an attempt that did not become the reply — one retried, broken mid-stream or interrupted —
+   * as far as the API reported them: they are billed all the same. The reply's own are in `ModelReply.usage`.
+   */
+  readonly onSpentUsage?: (usage: Usage) => void;
 }
 
 export interface ModelReply {
@@ -96,6 +101,8 @@ export type AgentEvent =
       /** The text exactly as the model receives it, after truncation. */
       readonly text: string;
       readonly truncated: boolean;
+      /** Where the whole text was kept when it was cut (see SpillStore); absent when it was not cut, or could not be kept. */
+      readonly spill?: string;
       /** The images the model receives with it (their data stays out of events); absent when none. */
       readonly images?: readonly ImageInfo[];
     }
@@ -148,6 +155,15 @@ export interface SnapshotStore {
    * what the turn left, and forgets it; null when there is none.
    */
   undoLatest(): Promise<TurnUndo | null>;
+}
+
+/**
+ * Where a tool result longer than the budget is kept whole, so that nothing is out of reach: the model reads
+ * the rest from it (read_file, with offsets) and /last shows all of it. src/session keeps it with the session.
+ */
+export interface SpillStore {
+  /** Keeps `text` whole for the call `callId`; resolves to the absolute path it can be read at, rejects when it cannot be kept. */
+  spill(callId: string, text: string): Promise<string>;
 }
 
 // The session record, written as things happen; src/session writes it as JSONL.

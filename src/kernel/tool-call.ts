@@ -3,7 +3,7 @@
 // Every failure becomes an error result the model can read; nothing here throws into the loop.
 import { callSubject, decide, outdatedSessionAllow, sessionAllowFor, sessionAllowText, unknownToolDecision, type ApprovalAnswer, type Decision, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows } from "./gate.js";
 import type { LoopGuard } from "./loop-guard.js";
-import type { AgentEvent, SnapshotStore, TranscriptEntry } from "./ports.js";
+import type { AgentEvent, SnapshotStore, SpillStore, TranscriptEntry } from "./ports.js";
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
 import { imageInfo, parseToolArgs, type Tool, type ToolArgs, type ToolDefinition, type ToolImage, type ToolResult } from "./tool.js";
@@ -63,6 +63,8 @@ export interface CallContext {
   readonly turn: number;
   /** Applied to every result text before it is truncated, so no cut can leave part of a secret. */
   readonly redact?: Redact;
+  /** Where a result over the budget is kept whole (redacted); without it, the rest is only cut. */
+  readonly spill?: SpillStore;
 }
 
 export interface ToolCallRequest {
@@ -104,11 +106,12 @@ export async function runToolCall(context: CallContext, call: ToolCallRequest, s
     attempt = { result: failure(`Internal error while calling ${name}: ${describeError(error)}`), stop: null };
   }
   const shown = context.redact === undefined ? attempt.result.text : context.redact(attempt.result.text);
-  const { text, truncated } = truncateResult(shown);
+  const spill = shown.length > MAX_RESULT_CHARS ? await spillWhole(context.spill, callId, shown) : undefined;
+  const { text, truncated } = truncateResult(shown, spill);
   const isError = attempt.result.isError;
   const images = attempt.result.images ?? [];
   const told = images.length === 0 ? {} : { images: images.map(imageInfo) };
-  context.emit({ type: "tool_end", callId, tool: name, isError, text, truncated, ...told });
+  context.emit({ type: "tool_end", callId, tool: name, isError, text, truncated, ...(spill === undefined ? {} : { spill }), ...told });
   context.record({ type: "tool_result", callId, tool: name, isError, text, truncated, ...told });
   return { isError, text, truncated, images, decision, stop: attempt.stop };
 }
@@ -306,13 +309,30 @@ export interface TruncatedText {
 /**
  * At most MAX_RESULT_CHARS characters (UTF-16 code units) of body, then the sentence
  * `\n\n[<N> more characters were cut to fit the budget]`. A surrogate pair is never split: the body
- * stops one unit short instead, and that unit is counted in N.
+ * stops one unit short instead, and that unit is counted in N. When the whole text was kept at `spill`, the
+ * sentence goes on to say how to read the rest: a read_file of that path from the line the cut falls in.
  */
-export function truncateResult(text: string): TruncatedText {
+export function truncateResult(text: string, spill?: string): TruncatedText {
   if (text.length <= MAX_RESULT_CHARS) return { text, truncated: false };
   const end = isHighSurrogate(text.charCodeAt(MAX_RESULT_CHARS - 1)) ? MAX_RESULT_CHARS - 1 : MAX_RESULT_CHARS;
   const cut = text.length - end;
-  return { text: `${text.slice(0, end)}\n\n[${cut} more characters were cut to fit the budget]`, truncated: true };
+  const body = text.slice(0, end);
+  const note = `${cut} more characters were cut to fit the budget`;
+  if (spill === undefined) return { text: `${body}\n\n[${note}]`, truncated: true };
+  const line = body.split("\n").length;
+  const call = JSON.stringify({ path: spill, offset: line });
+  return { text: `${body}\n\n[${note}. The whole result is kept in ${spill}: read the rest with read_file ${call} (allowed without asking)]`, truncated: true };
+}
+
+/** The path the whole text was kept at; undefined when it could not be (the result is then only cut). */
+async function spillWhole(store: SpillStore | undefined, callId: string, text: string): Promise<string | undefined> {
+  if (store === undefined) return undefined;
+  try {
+    return await store.spill(callId, text);
+  } catch {
+    // Keeping the rest is a help, not a condition: the model still gets the budget's worth.
+    return undefined;
+  }
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -186,6 +186,8 @@ export interface ReplyAssembler {
   accept(event: Anthropic.RawMessageStreamEvent): void;
   /** True once any text reached onText: from then on the attempt cannot be retried invisibly. */
   readonly forwardedText: boolean;
+  /** The tokens the API reported so far (message_start's, then message_delta's); undefined before any. */
+  readonly usage: Usage | undefined;
   /** The reply, or what is wrong with the stream: it ended early, or a tool's input is not a JSON object. */
   finish(): ModelReply | ReplyProblem;
 }
@@ -206,6 +208,9 @@ export function createReplyAssembler(onText: (delta: string) => void): ReplyAsse
   return {
     get forwardedText() {
       return forwardedText;
+    },
+    get usage() {
+      return usage;
     },
     accept(event) {
       switch (event.type) {

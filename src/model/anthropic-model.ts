@@ -1,7 +1,7 @@
 // The Claude model over the Anthropic Messages API: streaming, prompt caching, one retry policy.
 // The SDK is imported lazily on the first request, so start-up and the mock path never load it.
 import type * as Sdk from "@anthropic-ai/sdk";
-import { describeError, type Model, type ModelReply, type ModelRequest } from "../kernel/index.js";
+import { describeError, type Model, type ModelReply, type ModelRequest, type Usage } from "../kernel/index.js";
 import { createReplyAssembler, toApiMessages, toApiSystem, toApiTools } from "./anthropic-messages.js";
 
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
@@ -26,8 +26,8 @@ interface Connection {
 
 type Attempt =
   | { readonly kind: "reply"; readonly reply: ModelReply }
-  /** `failure` undefined: the caller aborted. */
-  | { readonly kind: "failed"; readonly failure: Failure | undefined; readonly forwardedText: boolean };
+  /** `failure` undefined: the caller aborted. `usage`: the tokens the API reported before it failed, billed all the same. */
+  | { readonly kind: "failed"; readonly failure: Failure | undefined; readonly forwardedText: boolean; readonly usage: Usage | undefined };
 
 export function createAnthropicModel(options: AnthropicModelOptions): Model {
   let connection: Promise<Connection> | undefined;
@@ -54,6 +54,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
         request.signal.throwIfAborted();
         const attempt = await attemptOnce(sdk, client, options, request);
         if (attempt.kind === "reply") return attempt.reply;
+        if (attempt.usage !== undefined) request.onSpentUsage?.(attempt.usage);
         request.signal.throwIfAborted();
         const { failure, forwardedText } = attempt;
         if (failure === undefined) throw new Error("Anthropic API: request aborted");
@@ -107,7 +108,7 @@ async function attemptOnce(
     // The SDK ends this loop quietly (no throw) when the signal aborts it mid-stream.
     for await (const event of stream) assembler.accept(event);
   } catch (error) {
-    return { kind: "failed", failure: classifyFailure(error, sdk), forwardedText: assembler.forwardedText };
+    return { kind: "failed", failure: classifyFailure(error, sdk), forwardedText: assembler.forwardedText, usage: assembler.usage };
   }
   const reply = assembler.finish();
   if (!("problem" in reply)) return { kind: "reply", reply };
@@ -115,7 +116,7 @@ async function attemptOnce(
     reply.problem === "incomplete"
       ? { retryable: true, label: "broken stream", detail: reply.message }
       : { retryable: false, label: "malformed reply", detail: reply.message };
-  return { kind: "failed", failure, forwardedText: assembler.forwardedText };
+  return { kind: "failed", failure, forwardedText: assembler.forwardedText, usage: assembler.usage };
 }
 
 /** A network failure names the URL it tried: a mistyped ANTHROPIC_BASE_URL is then plain to see. */

@@ -15,10 +15,12 @@ export type { BashSandbox } from "./bash.js";
 export interface LocalToolOptions {
   /** Where bash commands run; absent: no sandbox. */
   readonly sandbox?: BashSandbox;
+  /** The session's kept results (a cut result names its file), which read_file reads outside the project; absent: none. */
+  readonly isSpillFile?: (path: string) => boolean;
 }
 
 const LOCAL_TOOL_FACTORIES: ReadonlyArray<(projectDir: string, options: LocalToolOptions) => Tool> = [
-  createReadFileTool,
+  (projectDir, { isSpillFile }) => createReadFileTool(projectDir, isSpillFile),
   createWriteFileTool,
   createEditFileTool,
   createListDirTool,

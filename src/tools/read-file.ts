@@ -1,7 +1,7 @@
 // read_file: a text file of the project as numbered lines, a window at a time (offset/limit in lines).
 // The file is read a chunk at a time up to the end of the window, so a window near the start of a 2 GB
 // file costs what the window costs; the window also ends where the result budget would cut it.
-import { stat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { describeError, MAX_RESULT_CHARS, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
 import { errorResult, okResult, optionalInteger, requiredString } from "./local-tool.js";
 import { pathSubject, resolveInProject } from "./project-files.js";
@@ -16,7 +16,11 @@ const CONTINUATION_CHARS = 120;
 
 type ReadArgs = { readonly path: string; readonly offset: number; readonly limit: number };
 
-export function createReadFileTool(projectDir: string): Tool<ReadArgs> {
+/**
+ * `isSpillFile`: whether an absolute path is one of this session's kept results (a result cut to the budget
+ * names it): the only files outside the project read_file reads.
+ */
+export function createReadFileTool(projectDir: string, isSpillFile: (path: string) => boolean = () => false): Tool<ReadArgs> {
   return {
     name: "read_file",
     description:
@@ -24,7 +28,8 @@ export function createReadFileTool(projectDir: string): Tool<ReadArgs> {
       "are not part of the file). `offset` is the 1-based first line (default 1), `limit` the number of lines " +
       "(default and maximum 2,000). The window also ends before 8,000 characters, the result budget. When " +
       "lines remain, a last line says which offset continues. Lines over 2,000 characters are cut (the line " +
-      "ends with `… [line cut]`). Files of any size can be read in windows; binary files are refused.",
+      "ends with `… [line cut]`). Files of any size can be read in windows; binary files are refused. Outside the " +
+      "project, only the file a cut tool result names (where its whole text is kept) can be read, by the path given.",
     inputSchema: {
       type: "object",
       properties: {
@@ -41,9 +46,11 @@ export function createReadFileTool(projectDir: string): Tool<ReadArgs> {
     parse: parseArgs,
     gateSubject: ({ path }) => pathSubject(projectDir, path),
     async run(args, context) {
-      const absolute = resolveInProject(projectDir, args.path);
+      const spilled = isSpillFile(args.path);
+      const absolute = spilled ? args.path : resolveInProject(projectDir, args.path);
       if (absolute instanceof Error) return errorResult(absolute.message);
-      const info = await stat(absolute).catch(() => undefined);
+      // A kept result is a file mca wrote: a symlink in its place is not followed.
+      const info = await (spilled ? lstat : stat)(absolute).catch(() => undefined);
       if (info === undefined) return errorResult(`file not found: ${args.path}`);
       if (info.isDirectory()) return errorResult(`${args.path} is a folder; use list_dir to see its entries`);
       // Opening a named pipe waits for a writer, for ever: only regular files are read.
