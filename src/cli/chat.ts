@@ -130,7 +130,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     history: loadPromptHistory(historyFile),
     complete: (line) => completeLine(line, { commands: [...SLASH_COMMANDS, ...(deps.promptCommands?.current() ?? [])].map((command) => command.name), tools: offeredToolNames, projectDir: deps.projectDir, ...(deps.mentions === undefined ? {} : { mentions: deps.mentions }) }),
     onLine: (text) => {
-      // Kept as the user wrote it, one line per prompt; a pasted multi-line prompt is not kept.
+      // Kept as the user wrote it: a prompt of several lines is one entry.
       if (text.trim() !== "") appendPromptHistory(historyFile, text.trim());
       onLine(text);
     },
@@ -148,7 +148,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       return "deny";
     },
     emit: (event) => {
-      if (event.type === "tool_end") lastResult = { tool: event.tool, text: event.text, truncated: event.truncated };
+      if (event.type === "tool_end") lastResult = { tool: event.tool, text: event.text, truncated: event.truncated, ...(event.spill === undefined ? {} : { spill: event.spill }) };
       if (event.type === "usage") costs.add(event.model, event.usage);
       renderer.emit(event);
     },
@@ -189,6 +189,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     costLines: () => costs.sessionLines(),
     statusLines: () => statusLines(),
     ...(deps.switchModel === undefined ? {} : { switchModel: deps.switchModel }),
+    ...(deps.modelName === undefined ? {} : { modelName: deps.modelName }),
     ...(mcpLogin === undefined ? {} : { mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => mcpLogin(alias, print, fail, lendTerminal) }),
     ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
     ...(deps.promptCommands === undefined ? {} : { promptCommands: deps.promptCommands }),

@@ -18,13 +18,20 @@ describe("prompt history", () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 
-  it("drops what is not a plain one-line prompt, so a planted line cannot reach the terminal", async () => {
+  it("drops what is not a plain prompt, so a planted line cannot reach the terminal", async () => {
     const file = promptHistoryFile(state());
     appendPromptHistory(file, "ok");
-    await writeFile(file, `${await readFile(file, "utf8")}"\\u001b]52;c;ZXZpbA==\\u0007"\nnot json\n"two\\nlines"\n"fine"\n`);
+    await writeFile(file, `${await readFile(file, "utf8")}"\\u001b]52;c;ZXZpbA==\\u0007"\nnot json\n"fine"\n`);
     expect(loadPromptHistory(file)).toEqual(["fine", "ok"]);
     appendPromptHistory(file, "evil \u001b[2J");
     expect(loadPromptHistory(file)).toEqual(["fine", "ok"]);
+  });
+
+  it("keeps a prompt of several lines as one entry, across sessions", () => {
+    const file = promptHistoryFile(state());
+    appendPromptHistory(file, "first");
+    appendPromptHistory(file, "fix this:\n  at x.js:3\n  at y.js:9");
+    expect(loadPromptHistory(file)).toEqual(["fix this:\n  at x.js:3\n  at y.js:9", "first"]);
   });
 
   it("keeps at most PROMPT_HISTORY_SIZE prompts", async () => {

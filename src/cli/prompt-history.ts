@@ -1,7 +1,8 @@
 // The chat's input history, kept across sessions of the same project: one file in the project's state
 // folder (never in the project, where a cloned repository could plant lines), a JSON string per line,
-// readable by the user only. What is read back is checked: a line that is not a plain prompt (one with
-// control or hidden characters) is dropped rather than shown when the user presses Up.
+// readable by the user only. A prompt of several lines (a paste, lines ended by a backslash) is one entry.
+// What is read back is checked: an entry that is not a plain prompt (one with control or hidden characters
+// other than its newlines) is dropped rather than shown when the user presses Up.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureStateFolder, type ProjectState } from "../session/index.js";
@@ -57,7 +58,7 @@ export function appendPromptHistory(file: string, prompt: string): void {
   }
 }
 
-/** A prompt of one line, without anything untrustedText would have to make visible. */
+/** A prompt, of one line or several, without anything untrustedText would have to make visible. */
 function parsePrompt(line: string): string | undefined {
   if (line.trim() === "") return undefined;
   let value: unknown;
@@ -66,6 +67,6 @@ function parsePrompt(line: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (typeof value !== "string" || value.trim() === "" || value.includes("\n")) return undefined;
+  if (typeof value !== "string" || value.trim() === "") return undefined;
   return untrustedText(value) === value ? value : undefined;
 }

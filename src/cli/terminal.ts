@@ -18,6 +18,7 @@ const HISTORY_SIZE = 500;
 const PASTE_MODE_ON = "\u001b[?2004h";
 const PASTE_MODE_OFF = "\u001b[?2004l";
 const CONTINUATION_PROMPT = "… ";
+const SHOW_CURSOR = "\u001b[?25h";
 
 export interface ChatInputDeps {
   readonly input: TerminalInput;
@@ -45,6 +46,11 @@ export interface ChatInput {
    * While the terminal is lent out (suspend) the line waits, and is printed when it comes back.
    */
   printAbove(text: string): void;
+  /**
+   * Takes back the row a line typed while no input line was shown (during a turn) was echoed on, beside the
+   * spinner: Enter left it behind, above the cursor.
+   */
+  takeBackEcho(): void;
   /** Whether the terminal is lent out now (an approval or a server's question owns it). */
   readonly suspended: boolean;
   /** Closes the input line while `work` owns the terminal, then opens it again. */
@@ -178,6 +184,12 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
       Object.assign(next, { line: typed, cursor });
       next.prompt(true);
     },
+    takeBackEcho() {
+      if (!isTerminal) return;
+      moveCursor(deps.output, 0, -1);
+      cursorTo(deps.output, 0);
+      clearScreenDown(deps.output);
+    },
     get suspended() {
       return suspended;
     },
@@ -195,6 +207,9 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
     },
     close() {
       closed = true;
+      // A question still open when the chat ends (SIGTERM during an approval) has hidden the cursor, and will
+      // never show it again: the terminal is left with it shown, whatever ended the chat.
+      if (isTerminal) deps.output.write(SHOW_CURSOR);
       detach();
     },
   };
@@ -304,7 +319,23 @@ export function createPromptsAsker(streams: AskerStreams): Asker {
       streams.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     },
     async select(message, choices, initial = 0) {
-      return oneOf(choices, await ask({ type: "select", message, choices: choices.map((choice) => ({ ...choice })), initial }));
+      let highlighted = choices[initial]?.title ?? "";
+      const onState = (state: unknown): void => {
+        const value = typeof state === "object" && state !== null && "value" in state ? state.value : undefined;
+        highlighted = choices.find((choice) => choice.value === value)?.title ?? highlighted;
+      };
+      const answer = oneOf(choices, await ask({ type: "select", message, choices: choices.map((choice) => ({ ...choice })), initial, onState }));
+      // prompts leaves a cancelled select as `✖ question › <the highlighted choice>`, which reads as chosen: the
+      // question stays, the choice goes.
+      if (answer === undefined && streams.stdout.isTTY === true) {
+        const left = `✖ ${message} › ${highlighted}`;
+        const columns = streams.stdout.columns ?? 0;
+        moveCursor(streams.stdout, 0, -(columns > 0 ? Math.max(1, Math.ceil(left.length / columns)) : 1));
+        cursorTo(streams.stdout, 0);
+        clearScreenDown(streams.stdout);
+        streams.stdout.write(`✖ ${message}\n`);
+      }
+      return answer;
     },
     async multiselect(message, choices, selected, check) {
       const answer = await ask({
