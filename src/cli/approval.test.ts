@@ -93,8 +93,14 @@ describe("promptForApproval", () => {
     expect(asker.transcript.at(-1)).toBe("text: Why? (the model reads this)");
   });
 
-  it("is cancelled when the user presses Ctrl-C at the question", async () => {
-    expect(await promptForApproval(request, new Chalk({ level: 0 }), createScriptedAsker([undefined]))).toBe("cancelled");
+  it("is cancelled when the user presses Ctrl-C at the question, and says the call does not run", async () => {
+    const asker = createScriptedAsker([undefined]);
+    expect(await promptForApproval(request, new Chalk({ level: 0 }), asker)).toBe("cancelled");
+    expect(asker.transcript).toEqual([
+      'say: approval needed: write_file from local tool\n  why: default for write tools: ask\n  {\n    "path": "a.txt"\n  }',
+      "select: Allow write_file? [once|session|deny|why]",
+      "say: cancelled: not run",
+    ]);
   });
 });
 

@@ -51,7 +51,12 @@ export async function promptForApproval(
       asker.say(preview.join("\n"));
       continue;
     }
-    if (answer !== "why") return answer ?? "cancelled";
+    if (answer === undefined) {
+      // Said in words: what the cancelled question leaves on the screen must not read as an answer.
+      asker.say(chalk.yellow("cancelled: not run"));
+      return "cancelled";
+    }
+    if (answer !== "why") return answer;
     const because = await asker.text("Why? (the model reads this)", "", (text) => (text.trim() === "" ? "say why, or press Escape to choose again" : undefined));
     if (because !== undefined) return { kind: "denied", because: because.trim() };
   }

@@ -180,8 +180,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const context = {
     agent,
     servers: deps.servers,
-    print: (text: string) => out(text.endsWith("\n") ? text : `${text}\n`),
-    warn: (text: string) => out(`${chalk.red(text)}\n`),
+    // A command's output steps the spinner aside (/call's result comes after its tool's "thinking").
+    print: (text: string) => spinner.aside(() => out(text.endsWith("\n") ? text : `${text}\n`)),
+    warn: (text: string) => spinner.aside(() => out(`${chalk.red(text)}\n`)),
     get width() {
       return width();
     },
@@ -253,9 +254,13 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   function onLine(line: string): void {
     const text = line.trim();
     if (running !== null) {
-      if (text === "") return;
-      queued.push(text);
-      out(chalk.dim("(queued: sent when this turn ends)\n"));
+      // Typed beside the spinner: the prompt is shown again on a line of its own, above the spinner.
+      spinner.aside(() => {
+        input.takeBackEcho();
+        if (text === "") return;
+        queued.push(text);
+        out(`${chalk.dim("› ")}${text}\n${chalk.dim("(queued: sent when this turn ends)")}\n`);
+      });
       return;
     }
     if (text === "") {
