@@ -2,19 +2,19 @@
 // Ctrl-C rule in every state — the first interrupts what runs (or clears the line being typed) and says
 // that a second within DOUBLE_INTERRUPT_WINDOW_MS exits, which it does; Ctrl-D on an empty line exits.
 // A prompt typed while a turn runs is queued and sent when the turn ends.
-import { CONTEXT_WINDOW_TOKENS, describeError, type ContextUse, type Redact } from "../kernel/index.js";
+import { describeError, type Redact } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
 import { runLine, SLASH_COMMANDS, type LastResult, type PromptCatalog } from "./commands.js";
 import type { CountTokens } from "./context-report.js";
 import { createCostTally } from "./cost.js";
-import { untrustedText } from "./untrusted-text.js";
 import { completeLine } from "./completion.js";
 import type { Mentions } from "./mentions.js";
 import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
 import type { ProjectState } from "../session/index.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createSpinner, createTtyRenderer } from "./render.js";
+import { statusLines } from "./session-status.js";
 import type { AgentFactory } from "./session.js";
 import { createChatInput, createPromptsAsker, redactingAsker, showInPager, type Asker, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
 
@@ -67,16 +67,8 @@ export interface ChatDeps {
    * an approval's arguments or diff, a server's message), as the session hides them in the agent's events.
    */
   readonly redact?: Redact;
-}
-
-/** /status's context line: the tokens of the latest request, against the window. */
-function contextText(context: ContextUse | null): string {
-  if (context === null) return "no request yet (or none since the last /clear or compaction)";
-  const tokens = context.tokens.toLocaleString("en-US");
-  const window = CONTEXT_WINDOW_TOKENS.toLocaleString("en-US");
-  return context.estimated
-    ? `about ${tokens} tokens (of ${window}), estimated from its length: the model reports no usage`
-    : `${tokens} tokens at the last request (of ${window})`;
+  /** `mca "<prompt>"`: sent as soon as the chat is up, as if typed. */
+  readonly firstPrompt?: string;
 }
 
 /** Resolves with the exit status when the session ends; the caller then shuts everything down. */
@@ -154,17 +146,6 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     },
   });
 
-  const statusLines = (): string[] => {
-    const context = agent.contextUse();
-    const servers = deps.servers();
-    return [
-      `model: ${deps.modelName?.() ?? "unknown"}`,
-      `context: ${contextText(context)}`,
-      `MCP servers: ${servers.length === 0 ? "none" : servers.map((server) => `${untrustedText(server.alias)} ${server.state}`).join(", ")}`,
-      `session: ${deps.sessionId ?? "unknown"} · project ${untrustedText(deps.projectDir)}`,
-    ];
-  };
-
   const lendTerminal: TerminalLender = async (question) => {
     renderer.pause();
     const answer = await input.suspend(() => question({ asker: asker(), chalk }));
@@ -188,7 +169,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     },
     lastResult: () => lastResult,
     costLines: () => costs.sessionLines(),
-    statusLines: () => statusLines(),
+    statusLines: () => statusLines({ agent, servers: deps.servers, projectDir: deps.projectDir, modelName: deps.modelName, sessionId: deps.sessionId }),
     ...(deps.switchModel === undefined ? {} : { switchModel: deps.switchModel }),
     ...(deps.modelName === undefined ? {} : { modelName: deps.modelName }),
     ...(mcpLogin === undefined ? {} : { mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => mcpLogin(alias, print, fail, lendTerminal) }),
@@ -288,7 +269,13 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   if (deps.signal.aborted) end(0);
   else deps.signal.addEventListener("abort", () => end(0), { once: true });
   out(`${deps.banner}\n${chalk.dim("/help lists the commands · Ctrl-C interrupts · Ctrl-D exits")}\n`);
-  input.prompt();
+  const first = deps.firstPrompt?.trim() ?? "";
+  if (first === "") input.prompt();
+  else {
+    appendPromptHistory(historyFile, first);
+    out(`${chalk.bold.cyan("› ")}${first}\n`);
+    start(first);
+  }
   // Loaded once the prompt is up, while the user types; an answer that starts before it is ready stays plain.
   if (deps.color) {
     loadMarkdownRenderer(width, terminalDrawsHyperlinks(deps.env)).then(
