@@ -394,3 +394,45 @@ describe("createAgent: an allow for this session of a remote tool that is redefi
     expect(report.isError).toBe(false);
   });
 });
+
+describe("createAgent: the truth in counts and history", () => {
+  const tokens = (inputTokens: number) => ({ inputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 1 });
+
+  it("keeps an interrupted answer as far as it got, marked for the model", async () => {
+    const controller = new AbortController();
+    const { agent } = setup([
+      (request) => {
+        request.onText("Here is the pl");
+        controller.abort();
+        return new Promise(() => undefined);
+      },
+    ]);
+    expect(await agent.prompt("plan it", controller.signal)).toBe("aborted");
+    expect(agent.messages).toEqual([userText("plan it"), { role: "assistant", content: [text("Here is the pl\n\n[interrupted by the user]")] }]);
+  });
+
+  it("marks an answer interrupted before any word, and names a reason given with the stop", async () => {
+    const controller = new AbortController();
+    const { agent } = setup([() => new Promise(() => controller.abort("mca received SIGTERM"))]);
+    await agent.prompt("go", controller.signal);
+    expect(agent.messages.at(-1)).toEqual({ role: "assistant", content: [text("[interrupted: mca received SIGTERM]")] });
+  });
+
+  it("counts every request: attempts the model retried or lost, the answered one, and the compaction's", async () => {
+    const withUsage = (inputTokens: number) => ({ ...reply(text(`answer ${inputTokens}`)), usage: tokens(inputTokens) });
+    const { agent, events } = setup([
+      (request) => {
+        request.onSpentUsage?.(tokens(1));
+        return withUsage(2);
+      },
+      () => withUsage(3),
+      () => withUsage(4),
+      () => withUsage(5),
+    ]);
+    for (const prompt of ["one", "two", "three"]) await agent.prompt(prompt, signal());
+    expect(await agent.compact(signal())).toMatch(/^context compacted/u);
+    expect(events.flatMap((event) => (event.type === "usage" ? [event] : []))).toEqual(
+      [1, 2, 3, 4, 5].map((inputTokens) => ({ type: "usage", model: "scripted", usage: tokens(inputTokens) })),
+    );
+  });
+});

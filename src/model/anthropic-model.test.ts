@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message, ToolImage } from "../kernel/index.js";
+import type { Message, ToolImage, Usage } from "../kernel/index.js";
 import { createHarness, HELLO, MODEL, overloaded, requestFor, TOOLS } from "./test-support/model-harness.js";
 import { errorEvent, messageStart, replyEvents } from "./test-support/sse-replies.js";
 
@@ -165,8 +165,10 @@ describe("createAnthropicModel", () => {
     ]);
     const controller = new AbortController();
     const texts: string[] = [];
+    const spent: Usage[] = [];
     const { request: req } = requestFor(HELLO, {
       signal: controller.signal,
+      onSpentUsage: (usage) => spent.push(usage),
       onText: (delta) => {
         texts.push(delta);
         controller.abort();
@@ -174,6 +176,8 @@ describe("createAnthropicModel", () => {
     });
     await expect(model.complete(req)).rejects.toThrow(/abort/i);
     expect(texts).toEqual(["Thinking"]);
+    // Billed as far as it got: the input message_start reported.
+    expect(spent).toEqual([{ inputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 1 }]);
     await api.clientClosed(5_000);
     expect(api.requests).toHaveLength(1);
   });
@@ -247,13 +251,15 @@ describe("createAnthropicModel retries", () => {
     expect(delays).toEqual([1_000]);
   });
 
-  it("retries a stream cut before any text", async () => {
+  it("retries a stream cut before any text, and reports the tokens of the cut attempt as spent", async () => {
     const { api, model } = await harness.setUp([
       { kind: "stream", events: [messageStart(MODEL)], then: "cut" },
       { kind: "stream", events: replyEvents(MODEL, [{ type: "text", chunks: ["ok"] }], "end_turn") },
     ]);
-    const reply = await model.complete(requestFor(HELLO).request);
+    const spent: Usage[] = [];
+    const reply = await model.complete(requestFor(HELLO, { onSpentUsage: (usage) => spent.push(usage) }).request);
     expect(reply.message.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(spent).toEqual([{ inputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 1 }]);
     expect(api.requests).toHaveLength(2);
   });
 
