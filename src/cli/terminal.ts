@@ -208,8 +208,8 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
     close() {
       closed = true;
       // A question still open when the chat ends (SIGTERM during an approval) has hidden the cursor, and will
-      // never show it again: the terminal is left with it shown, whatever ended the chat.
-      if (isTerminal) deps.output.write(SHOW_CURSOR);
+      // never show it again: the terminal is left with it shown.
+      if (isTerminal && suspended) deps.output.write(SHOW_CURSOR);
       detach();
     },
   };
