@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent, ToolImage } from "../kernel/index.js";
-import { runLine, type CommandContext, type PromptCatalog, type SlashCommand } from "./commands.js";
+import { runLine, SLASH_COMMANDS, type CommandContext, type PromptCatalog, type SlashCommand } from "./commands.js";
 import type { ServerReconnect, ServerStatus } from "./mcp-servers.js";
 import { createFakeAgent, fakeTool, type FakeAgentScript } from "./test-support/fake-agent.js";
 
@@ -33,6 +33,18 @@ describe("runLine", () => {
     expect(written.length).toBeGreaterThan(0);
     for (const line of written) expect(line.length).toBeLessThanOrEqual("out:".length + 30);
     expect(written.some((line) => line.endsWith("…"))).toBe(true);
+  });
+
+  it.each([80, 50])("wraps /help's sentences to a terminal %i columns wide, cutting none", async (width) => {
+    const { written, context } = setup();
+    expect(await runLine("/help", { ...context, width })).toBe("ok");
+    const lines = written.map((line) => line.slice("out:".length));
+    const words = lines.join(" ").split(/\s+/u).join(" ");
+    expect({
+      fit: lines.filter((line) => line.length > width),
+      cut: lines.filter((line) => line.endsWith("…")),
+      whole: [SLASH_COMMANDS[0], SLASH_COMMANDS[1]].map((command) => words.includes(`${command?.usage} ${command?.summary}`)),
+    }).toEqual({ fit: [], cut: [], whole: [true, true] });
   });
 
   it("ignores an empty line", async () => {

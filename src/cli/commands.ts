@@ -11,6 +11,7 @@ import { contextReport, formatContextReport, type CountTokens } from "./context-
 import { knownModelFamilies } from "./cost.js";
 import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatusProvider } from "./mcp-servers.js";
 import type { Mentions } from "./mentions.js";
+import { wrapStyled } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export interface CommandContext {
@@ -121,7 +122,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: "/help",
     summary: "list the commands; any other line is a prompt for the model",
     async run(context) {
-      for (const line of formatColumns(SLASH_COMMANDS.map((command) => [command.usage, command.summary]), context.width)) {
+      for (const line of formatColumns(SLASH_COMMANDS.map((command) => [command.usage, command.summary]), context.width, "wrap")) {
         context.print(line);
       }
       // A server that never answers prompts/list must not hold /help: what is listed by then is shown.
@@ -129,7 +130,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       const settled = catalog === undefined ? "listed" : await Promise.race([catalog.settled().then(() => "listed" as const), delay(HELP_WAITS_FOR_PROMPTS_MS)]);
       const prompts = catalog?.current() ?? [];
       if (prompts.length > 0) context.print("\nMCP prompts");
-      for (const line of formatColumns(prompts.map((command) => [command.usage, command.summary]), context.width)) context.print(line);
+      for (const line of formatColumns(prompts.map((command) => [command.usage, command.summary]), context.width, "wrap")) context.print(line);
       if (settled !== "listed") context.print("(the prompts of some MCP servers are still being listed)");
       return "ok";
     },
@@ -401,12 +402,16 @@ async function runTurn(turn: UserTurn, context: CommandContext): Promise<LineOut
 }
 
 const COLUMN_GAP = "  ";
+/** The narrowest a wrapped last column gets, however wide the columns before it. */
+const MIN_WRAPPED_COLUMN_CHARS = 24;
+const WRAPPED_BELOW_INDENT = "    ";
 
 /**
  * Left-aligned text columns for the plain views (/tools, /approvals, /help): every cell but a row's last is
- * padded to its column's widest; with a width, a longer row is cut with an ellipsis.
+ * padded to its column's widest; with a width, a longer row is cut with an ellipsis (a table of tools), or
+ * its last cell is wrapped under itself (/help's sentences, which are read whole).
  */
-function formatColumns(untrustedRows: readonly (readonly string[])[], width?: number): string[] {
+function formatColumns(untrustedRows: readonly (readonly string[])[], width?: number, overflow: "cut" | "wrap" = "cut"): string[] {
   // A server names its tools and claims; a cell is shown safely and measured as shown.
   const rows = untrustedRows.map((row) => row.map(untrustedText));
   const widths: number[] = [];
@@ -415,9 +420,16 @@ function formatColumns(untrustedRows: readonly (readonly string[])[], width?: nu
       widths[index] = Math.max(widths[index] ?? 0, cell.length);
     });
   }
-  return rows.map((row) =>
-    clipToWidth(row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join(COLUMN_GAP).trimEnd(), width),
-  );
+  return rows.flatMap((row) => {
+    const lead = row.slice(0, -1).map((cell, index) => `${cell.padEnd(widths[index] ?? 0)}${COLUMN_GAP}`).join("");
+    const last = row.at(-1) ?? "";
+    if (overflow === "cut" || width === undefined) return [clipToWidth(`${lead}${last}`.trimEnd(), width)];
+    if (width - lead.length >= MIN_WRAPPED_COLUMN_CHARS) {
+      return wrapStyled(last, width - lead.length).map((line, index) => `${index === 0 ? lead : " ".repeat(lead.length)}${line}`.trimEnd());
+    }
+    // Too narrow beside the columns before it: the cell goes under them, indented.
+    return [lead.trimEnd(), ...wrapStyled(last, width - WRAPPED_BELOW_INDENT.length).map((line) => `${WRAPPED_BELOW_INDENT}${line}`.trimEnd())];
+  });
 }
 
 /** One line cut to `width` columns with an ellipsis, so a narrow terminal does not wrap it mid-word. */
