@@ -109,6 +109,32 @@ describe("createPlainRenderer", () => {
       ]),
     ).toEqual(['err:[approval] bash: deny (rule "bash" (deny) from --deny)\n', "err:[approval] write_file: session\n"]);
   });
+
+  it("says a refused call's sentence once: its result, which repeats it, is not printed again", () => {
+    const ask = { verdict: "ask", reason: "default for write tools: ask" } as const;
+    const deny = { verdict: "deny", reason: 'rule "bash" (deny) from --deny' } as const;
+    const notRun = "Not run: write_file needs approval and there is no terminal to ask on; run mca with --allow \"write_file\" to allow it.";
+    expect(
+      render([
+        { type: "tool_start", callId: "c1", tool: "bash", args: { command: "ls" } },
+        { type: "approval", callId: "c1", tool: "bash", decision: deny },
+        { type: "tool_end", callId: "c1", tool: "bash", isError: true, text: 'Denied by the approval gate: rule "bash" (deny) from --deny.', truncated: false },
+        { type: "tool_start", callId: "c2", tool: "write_file", args: { path: "a.txt" } },
+        { type: "approval", callId: "c2", tool: "write_file", decision: ask, answer: "deny" },
+        { type: "tool_end", callId: "c2", tool: "write_file", isError: true, text: notRun, truncated: false },
+        { type: "tool_start", callId: "c3", tool: "write_file", args: { path: "b.txt" } },
+        { type: "approval", callId: "c3", tool: "write_file", decision: ask, answer: "once" },
+        { type: "tool_end", callId: "c3", tool: "write_file", isError: false, text: "wrote b.txt", truncated: false },
+      ]),
+    ).toEqual([
+      'err:[bash] {"command":"ls"}\n',
+      'err:[approval] bash: deny (rule "bash" (deny) from --deny)\n',
+      'err:[write_file] {"path":"a.txt"}\n',
+      'err:[write_file] {"path":"b.txt"}\n',
+      "err:[approval] write_file: once\n",
+      "err:[write_file] ok: wrote b.txt\n",
+    ]);
+  });
 });
 
 function setup(columns?: number, markdown?: MarkdownRenderer) {

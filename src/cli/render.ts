@@ -42,6 +42,8 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
   let midLine = false;
   /** Words were printed in this turn and a tool ran since: the next step's text starts a paragraph of its own. */
   let stepBreak: "none" | "words" | "pending" = "none";
+  /** Calls refused, their reason already printed: their result only says it again. */
+  const refused = new Set<string>();
   const endLine = (): void => {
     if (midLine) streams.out("\n");
     midLine = false;
@@ -65,6 +67,7 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
         streams.err(`[progress] ${untrustedText(event.message)}\n`);
         return;
       case "tool_end": {
+        if (refused.delete(event.callId)) return;
         const status = event.isError ? "failed" : "ok";
         const truncated = event.truncated ? ", truncated" : "";
         streams.err(`[${untrustedText(event.tool)}] ${status}${truncated}: ${previewResult(event.text)}\n`);
@@ -75,6 +78,7 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
         // A "deny" answer was already explained by whoever answered; a rule's denial has no answer.
         if (event.answer === undefined) streams.err(`[approval] ${untrustedText(event.tool)}: ${event.decision.verdict} (${untrustedText(event.decision.reason)})\n`);
         else if (event.answer !== "deny") streams.err(`[approval] ${untrustedText(event.tool)}: ${event.answer}\n`);
+        if (event.answer === "deny" || (event.answer === undefined && event.decision.verdict === "deny")) refused.add(event.callId);
         return;
       case "notice":
         streams.err(`${untrustedText(event.message)}\n`);
