@@ -265,8 +265,10 @@ describe("mca -p --output-format", () => {
     const run = await project.run(["-p", 'call read_file {"path":"README.md"}', "--output-format", "stream-json"], "");
     expect(run.code).toBe(0);
     const events = run.stdout.trim().split("\n").map((line): unknown => JSON.parse(line));
-    expect(events[0]).toMatchObject({ type: "tool_start", tool: "read_file", args: { path: "README.md" } });
-    expect(events.at(-1)).toEqual({ type: "turn_end", reason: "done" });
+    expect(events[0]).toMatchObject({ type: "system", subtype: "init", model: "mock" });
+    expect(events[1]).toMatchObject({ type: "tool_start", tool: "read_file", args: { path: "README.md" } });
+    expect(events.at(-2)).toEqual({ type: "turn_end", reason: "done" });
+    expect(events.at(-1)).toMatchObject({ type: "result", subtype: "success" });
   });
 });
 

@@ -1,11 +1,14 @@
 // Pipe mode (stdin is not a terminal) and `-p`: each line is a slash command or a prompt, run in
-// order; plain text out; the exit status says whether any line failed.
+// order; plain text out, or the JSON formats of headless-output; the exit status says whether any line failed.
+import type { AgentEvent, Message } from "../kernel/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
 import { runLine, type PromptCatalog } from "./commands.js";
 import type { CountTokens } from "./context-report.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
-import { createJsonCollector, createStreamJsonRenderer, type OutputFormat } from "./headless-output.js";
+import { createCostTally } from "./cost.js";
+import { createJsonCollector, jsonLine, type InitEvent, type OutputFormat } from "./headless-output.js";
 import { createPlainRenderer } from "./render.js";
+import { statusLines } from "./session-status.js";
 import { INTERRUPTED_EXIT_CODE } from "./runtime.js";
 import type { AgentFactory } from "./session.js";
 import type { Mentions } from "./mentions.js";
@@ -29,6 +32,12 @@ export interface PipeModeDeps {
   readonly mentions?: Mentions;
   /** The API's count of a request's tokens for /context; absent for a model that cannot count. */
   readonly countTokens?: CountTokens;
+  /** For /status and the JSON formats: the session, the model answering now, the project. */
+  readonly sessionId: string;
+  readonly modelName: () => string;
+  readonly projectDir: string;
+  /** The clock of the run's duration_ms; main passes performance.now. */
+  readonly nowMs: () => number;
 }
 
 export const PIPE_OK_EXIT_CODE = 0;
@@ -37,12 +46,19 @@ export const PIPE_FAILED_EXIT_CODE = 1;
 export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
   const { out, err, signal } = deps;
   const format = deps.outputFormat ?? "text";
-  const collector = format === "json" ? createJsonCollector() : undefined;
-  const render = collector?.emit ?? (format === "stream-json" ? createStreamJsonRenderer(out) : createPlainRenderer({ out, err }));
+  const startedMs = deps.nowMs();
+  const collector = createJsonCollector();
+  const render = rendererFor(format, deps, collector.emit);
+  // /cost counts what the chat counts: every request the model reported.
+  const costs = createCostTally();
   const agent = deps.makeAgent({
     approve: createApproverWithoutTerminal((line) => err(`${line}\n`)),
-    emit: render,
+    emit: (event) => {
+      if (event.type === "usage") costs.add(event.model, event.usage);
+      render(event);
+    },
   });
+  if (format === "stream-json") out(jsonLine(initEvent(deps, agent.tools.map((tool) => tool.name))));
   const context = {
     agent,
     servers: deps.servers,
@@ -50,19 +66,57 @@ export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
     print: (text: string) => (format === "text" ? out : err)(text.endsWith("\n") ? text : `${text}\n`),
     warn: (text: string) => err(`${text}\n`),
     signal,
+    costLines: () => costs.sessionLines(),
+    statusLines: () => statusLines({ agent, servers: deps.servers, modelName: deps.modelName, sessionId: deps.sessionId, projectDir: deps.projectDir }),
     ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
     ...(deps.promptCommands === undefined ? {} : { promptCommands: deps.promptCommands }),
     ...(deps.mentions === undefined ? {} : { mentions: deps.mentions, note: (text: string) => err(`${text}\n`) }),
     ...(deps.countTokens === undefined ? {} : { countTokens: deps.countTokens }),
   };
   let failed = false;
+  let replies = 0;
   for await (const line of deps.lines) {
     if (signal.aborted) break;
+    const before = agent.messages;
     const outcome = await runLine(line, context);
+    replies += newReplies(before, agent.messages);
     if (outcome === "exit") break;
     if (outcome === "failed") failed = true;
   }
-  if (collector !== undefined) out(untrustedJson(collector.finish()));
+  if (format !== "text") {
+    const result = collector.finish({ sessionId: deps.sessionId, numTurns: replies, durationMs: Math.round(deps.nowMs() - startedMs), failed: failed || signal.aborted });
+    out(format === "json" ? untrustedJson(result) : jsonLine(result));
+  }
   if (signal.aborted) return INTERRUPTED_EXIT_CODE;
   return failed ? PIPE_FAILED_EXIT_CODE : PIPE_OK_EXIT_CODE;
+}
+
+/** Where the agent's events go: plain text, gathered for the one object at the end, or also a line each as they happen. */
+function rendererFor(format: OutputFormat, deps: PipeModeDeps, collect: (event: AgentEvent) => void): (event: AgentEvent) => void {
+  switch (format) {
+    case "text":
+      return createPlainRenderer({ out: deps.out, err: deps.err });
+    case "json":
+      return collect;
+    case "stream-json":
+      return (event) => {
+        collect(event);
+        deps.out(jsonLine(event));
+      };
+    default: {
+      const unknown: never = format;
+      throw new Error(`unknown output format ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function initEvent(deps: PipeModeDeps, tools: readonly string[]): InitEvent {
+  const servers = deps.servers().map((server) => ({ name: server.alias, status: server.state }));
+  return { type: "system", subtype: "init", session_id: deps.sessionId, model: deps.modelName(), cwd: deps.projectDir, tools, mcp_servers: servers };
+}
+
+/** The model's replies a line added to the conversation (a /clear or a compaction only ever removes earlier ones). */
+function newReplies(before: readonly Message[], after: readonly Message[]): number {
+  const known = new Set(before);
+  return after.filter((message) => message.role === "assistant" && !known.has(message)).length;
 }

@@ -16,7 +16,7 @@ async function parse(argv: string[]) {
 
 describe("parseInvocation", () => {
   it("starts a session when no subcommand is given", async () => {
-    expect((await parse([])).invocation).toEqual({ kind: "session", options: defaults, print: undefined, outputFormat: "text" });
+    expect((await parse([])).invocation).toEqual({ kind: "session", options: defaults, print: false, prompt: undefined, outputFormat: "text" });
   });
 
   it("reads -p and the common options, collecting repeated rules in order", async () => {
@@ -24,11 +24,23 @@ describe("parseInvocation", () => {
     expect(invocation).toEqual({
       kind: "session",
       options: { mcpConfig: "x.json", allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true, resumeId: undefined, inputResponses: "answers.json", trustProject: false },
-      print: "hello",
+      print: true,
+      prompt: "hello",
       outputFormat: "text",
     });
-    expect((await parse(["-p", "hi", "--output-format", "stream-json"])).invocation).toMatchObject({ print: "hi", outputFormat: "stream-json" });
+    expect((await parse(["-p", "hi", "--output-format", "stream-json"])).invocation).toMatchObject({ print: true, prompt: "hi", outputFormat: "stream-json" });
     expect((await parse(["-p", "hi", "--output-format", "xml"])).invocation).toEqual({ kind: "exit", code: 2 });
+  });
+
+  it("reads -p alone (the prompt comes on stdin), and a prompt without -p as the chat's first, in words or quoted", async () => {
+    const session = (print: boolean, prompt: string | undefined) => ({ kind: "session", options: defaults, print, prompt, outputFormat: "text" });
+    expect(await Promise.all([["-p"], ["fix the bug"], ["fix", "the", "bug"], ["-p", "--", "/tools"], ["--model", "m", "hello"]].map(async (argv) => (await parse(argv)).invocation))).toEqual([
+      session(true, undefined),
+      session(false, "fix the bug"),
+      session(false, "fix the bug"),
+      session(true, "/tools"),
+      { ...session(false, "hello"), options: { ...defaults, model: "m" } },
+    ]);
   });
 
   it("parses tools, call and mcp list with --json and common options after the subcommand", async () => {
@@ -57,10 +69,11 @@ describe("parseInvocation", () => {
     expect((await parse(["--resume", "20261202-1", "-p", "hi"])).invocation).toEqual({
       kind: "session",
       options: { ...defaults, resume: true, resumeId: "20261202-1" },
-      print: "hi",
+      print: true,
+      prompt: "hi",
       outputFormat: "text",
     });
-    expect((await parse(["--resume"])).invocation).toEqual({ kind: "session", options: { ...defaults, resume: true }, print: undefined, outputFormat: "text" });
+    expect((await parse(["--resume"])).invocation).toEqual({ kind: "session", options: { ...defaults, resume: true }, print: false, prompt: undefined, outputFormat: "text" });
     expect((await parse(["sessions", "--json"])).invocation).toEqual({ kind: "sessions", json: true });
   });
 
@@ -70,9 +83,9 @@ describe("parseInvocation", () => {
     expect(written).toEqual(["err:error: unknown option '--nope'\n"]);
   });
 
-  it("exits 2 for an unknown command and for a missing argument", async () => {
-    expect((await parse(["frobnicate"])).invocation).toEqual({ kind: "exit", code: 2 });
+  it("exits 2 for a subcommand's missing argument (a word that names no subcommand is a prompt)", async () => {
     expect((await parse(["call"])).invocation).toEqual({ kind: "exit", code: 2 });
+    expect((await parse(["mcp", "login"])).invocation).toEqual({ kind: "exit", code: 2 });
   });
 
   it("exits 0 after printing help or the version", async () => {

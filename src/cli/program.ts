@@ -22,7 +22,15 @@ export interface CommonOptions {
 }
 
 export type Invocation =
-  | { readonly kind: "session"; readonly options: CommonOptions; readonly print: string | undefined; readonly outputFormat: OutputFormat }
+  | {
+      readonly kind: "session";
+      readonly options: CommonOptions;
+      /** `-p`: one prompt, its answer printed, then exit. */
+      readonly print: boolean;
+      /** `-p "<prompt>"` or `mca "<prompt>"` (the chat's first prompt); none: `-p` takes stdin as its prompt. */
+      readonly prompt: string | undefined;
+      readonly outputFormat: OutputFormat;
+    }
   | { readonly kind: "tools"; readonly options: CommonOptions; readonly json: boolean }
   | { readonly kind: "call"; readonly options: CommonOptions; readonly tool: string; readonly args: string | undefined; readonly json: boolean }
   | { readonly kind: "mcp-list"; readonly options: CommonOptions; readonly json: boolean }
@@ -64,7 +72,9 @@ const MAIN_HELP = `
 Modes:
   mca                 the chat when stdin is a terminal; pipe mode otherwise (one prompt or slash
                       command per line, plain text out)
-  mca -p "<prompt>"   one prompt, the answer printed, then exit
+  mca "<prompt>"      the chat, starting with that prompt (without a terminal: as -p)
+  mca -p "<prompt>"   one prompt, the answer printed, then exit; text piped in is given with it
+  mca -p              the prompt is what is piped in (cat question.txt | mca -p)
   mca --resume [id]   continue the newest chat session, or the one with this id (\`mca sessions\`)
 
 Slash commands (chat and pipe mode):
@@ -90,7 +100,8 @@ export async function parseInvocation(argv: readonly string[], version: string, 
   const program = new Command("mca")
     .description("A small terminal coding agent with a hand-written MCP client (2026-07-28).")
     .version(version)
-    .option("-p, --print <prompt>", "run one prompt (or slash command) without a terminal, print the answer, exit")
+    .argument("[prompt...]", "the chat's first prompt (with -p: the prompt)")
+    .option("-p, --print [prompt]", "run one prompt (or slash command) without a terminal, print the answer, exit; piped text is given with it, or is the prompt")
     .addOption(
       new Option("--output-format <format>", "with -p or pipe mode: text, json (one object at the end) or stream-json (one event per line)")
         .choices(OUTPUT_FORMATS)
@@ -107,9 +118,13 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .addHelpText("after", MAIN_HELP)
     .exitOverride()
     .configureOutput(output)
-    .action((_options: unknown, command: Command) => {
+    .action((words: readonly string[], _options: unknown, command: Command) => {
       const format = OUTPUT_FORMATS.find((candidate) => candidate === command.opts().outputFormat) ?? "text";
-      invocation = { kind: "session", options: commonOptions(command), print: stringOption(command.opts(), "print"), outputFormat: format };
+      const print: unknown = command.opts().print;
+      // `mca fix the bug` reads as `mca "fix the bug"`; `-p hello` and `-p -- hello` alike.
+      const parts = [...(typeof print === "string" ? [print] : []), ...words];
+      const prompt = parts.length === 0 ? undefined : parts.join(" ");
+      invocation = { kind: "session", options: commonOptions(command), print: print !== undefined, prompt, outputFormat: format };
     });
 
   program

@@ -117,7 +117,7 @@ function usageError(runtime: Runtime, error: Error): number {
 
 /** Whether the chat can ask the user questions on the terminal (trust, approvals, MCP input requests). */
 function isInteractive(invocation: WorkInvocation): boolean {
-  return invocation.kind === "session" && invocation.print === undefined && stdinIsTerminal();
+  return invocation.kind === "session" && sessionMode(invocation) === "chat";
 }
 
 /**

@@ -9,7 +9,7 @@ import type { CountTokens } from "./context-report.js";
 import type { Mentions } from "./mentions.js";
 import type { CliInputResponder } from "./input/responder.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
-import type { Invocation } from "./program.js";
+import { USAGE_EXIT_CODE, type Invocation } from "./program.js";
 import type { Runtime } from "./runtime.js";
 import type { AgentFactory } from "./session.js";
 import type { TerminalLender } from "./terminal.js";
@@ -49,8 +49,10 @@ export function stdinIsTerminal(): boolean {
 /** How the session's transcript names the run, for `mca sessions` and `--resume`. */
 export function sessionMode(invocation: ModeInvocation): SessionMode {
   if (invocation.kind !== "session") return "call";
-  if (invocation.print !== undefined) return "print";
-  return stdinIsTerminal() ? "chat" : "pipe";
+  if (invocation.print) return "print";
+  if (stdinIsTerminal()) return "chat";
+  // `mca "<prompt>"` without a terminal is `mca -p "<prompt>"`: its stdin is the prompt's context, not more lines.
+  return invocation.prompt === undefined ? "pipe" : "print";
 }
 
 /** What every mode without a terminal is given. */
@@ -104,13 +106,23 @@ async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, 
   const mentioning = setup.mentions === undefined ? {} : { mentions: setup.mentions };
   const { runPipeMode } = await import("./pipe-mode.js");
   const continueWith = `mca --resume ${sessionId} continues it`;
-  if (invocation.print !== undefined || !stdinIsTerminal()) {
+  const mode = sessionMode(invocation);
+  if (mode !== "chat") {
+    const lines = mode === "pipe" ? stdinLines(runtime.interrupt) : await headlessPrompt(invocation.prompt, runtime);
+    if (lines instanceof Error) {
+      runtime.warn(`mca: ${lines.message}`);
+      return USAGE_EXIT_CODE;
+    }
     // One line on stderr, so that stdout stays the answer alone.
     runtime.warn(`mca: session ${sessionId} (${continueWith})`);
     return runPipeMode({
       ...modeDeps(runtime, setup),
-      lines: invocation.print === undefined ? stdinLines(runtime.interrupt) : [invocation.print],
+      lines,
       outputFormat: invocation.outputFormat,
+      sessionId,
+      modelName: setup.modelName,
+      projectDir: setup.projectDir,
+      nowMs: () => performance.now(),
       ...reconnecting,
       ...prompts,
       ...mentioning,
@@ -141,6 +153,7 @@ async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, 
     sessionId,
     redact: runtime.redact,
     onNotices: runtime.showWarningsIn,
+    ...(invocation.prompt === undefined ? {} : { firstPrompt: invocation.prompt }),
   });
   runtime.showWarningsIn(null);
   runtime.writeOut(`session ${sessionId} · ${continueWith}\n`);
@@ -152,4 +165,33 @@ function stdinLines(signal: AbortSignal): AsyncIterable<string> {
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   signal.addEventListener("abort", () => lines.close(), { once: true });
   return lines;
+}
+
+/**
+ * The one line -p runs, as `claude -p` reads it: the prompt, with the text piped in after it as its context;
+ * without a prompt, the piped text is the prompt. A slash command runs alone (a piped text is not its argument).
+ */
+async function headlessPrompt(prompt: string | undefined, runtime: Runtime): Promise<readonly string[] | Error> {
+  const piped = stdinIsTerminal() ? "" : await readPiped(runtime.interrupt);
+  if (prompt === undefined) {
+    if (piped.trim() === "") return new Error("-p has no prompt: give it after -p, or pipe it in (echo 'explain this' | mca -p)");
+    return [piped];
+  }
+  if (piped.trim() === "") return [prompt];
+  if (prompt.trim().startsWith("/")) {
+    runtime.warn("mca: the text piped in is not read by a slash command");
+    return [prompt];
+  }
+  return [`${prompt}\n\n<stdin>\n${piped.replace(/\n$/, "")}\n</stdin>`];
+}
+
+/** All of standard input, as text; what arrived so far once interrupted. */
+async function readPiped(signal: AbortSignal): Promise<string> {
+  const chunks: Buffer[] = [];
+  const stop = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  const read = (async () => {
+    for await (const chunk of process.stdin) if (Buffer.isBuffer(chunk)) chunks.push(chunk);
+  })();
+  await Promise.race([read, stop]);
+  return Buffer.concat(chunks).toString("utf8");
 }

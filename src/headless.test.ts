@@ -1,0 +1,157 @@
+// Headless mode end to end, as `claude -p` works: the real CLI as a child process in a temporary project,
+// its stdin piped, against a fake Messages API on loopback (or the mock with MOCK=1); the JSON parsed and
+// compared whole.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTempProject, type TempProject } from "./cli/test-support/run-cli.js";
+import { startFakeMessagesApi, type FakeMessagesApi, type FakeReply } from "./model/test-support/fake-messages-api.js";
+import { replyEvents, type ScriptedBlock } from "./model/test-support/sse-replies.js";
+
+const MODEL = "claude-sonnet-5-5";
+const SESSION_LINE = /^mca: session (\d{8}-\d{6}-\d+) \(mca --resume \1 continues it\)$/m;
+
+let project: TempProject;
+let api: FakeMessagesApi | undefined;
+
+beforeEach(async () => {
+  project = await createTempProject();
+});
+
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+  await project.remove();
+});
+
+/** One streamed reply of the fake API per entry, in order. */
+async function replying(...replies: ReadonlyArray<readonly ScriptedBlock[]>): Promise<Record<string, string>> {
+  const scripted: FakeReply[] = replies.map((blocks) => ({ kind: "stream", events: replyEvents(MODEL, blocks, blocks.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn") }));
+  api = await startFakeMessagesApi(scripted);
+  return { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: api.baseURL };
+}
+
+const said = (text: string): ScriptedBlock[] => [{ type: "text", chunks: [text] }];
+
+/** The text of each user message of the fake API's nth request (tool results left out). */
+function userTexts(index: number): string[] {
+  const body = api?.requests[index]?.body;
+  const messages = typeof body === "object" && body !== null && "messages" in body && Array.isArray(body.messages) ? body.messages : [];
+  return messages.flatMap((message: unknown) => {
+    if (typeof message !== "object" || message === null || !("role" in message) || message.role !== "user" || !("content" in message)) return [];
+    const content: unknown = message.content;
+    if (typeof content === "string") return [content];
+    if (!Array.isArray(content)) return [];
+    return content.flatMap((block: unknown) => (typeof block === "object" && block !== null && "type" in block && block.type === "text" && "text" in block && typeof block.text === "string" ? [block.text] : []));
+  });
+}
+
+function sessionIdOf(stderr: string): string {
+  const id = SESSION_LINE.exec(stderr)?.[1];
+  if (id === undefined) throw new Error(`no session line in ${JSON.stringify(stderr)}`);
+  return id;
+}
+
+describe("mca -p with text piped in", () => {
+  it("gives the piped text to the model as the prompt's context", async () => {
+    const env = await replying(said("The disk is full."));
+    const run = await project.run(["-p", "explain this log"], "ERROR: disk full\n", env);
+    expect([run.code, run.stdout, userTexts(0)]).toEqual([0, "The disk is full.\n", ["explain this log\n\n<stdin>\nERROR: disk full\n</stdin>"]]);
+  });
+
+  it("takes the piped text as the prompt when -p has none", async () => {
+    const env = await replying(said("4"));
+    const run = await project.run(["-p", "--output-format", "json"], "what is 2+2?\n", env);
+    expect([run.code, userTexts(0)]).toEqual([0, ["what is 2+2?"]]);
+  });
+
+  it("exits 2 when -p has no prompt and nothing is piped in", async () => {
+    const run = await project.run(["-p"], "");
+    expect(run).toEqual({ code: 2, stdout: "", stderr: "mca: -p has no prompt: give it after -p, or pipe it in (echo 'explain this' | mca -p)\n" });
+  });
+
+  it("runs `mca \"<prompt>\"` as -p when there is no terminal", async () => {
+    const run = await project.run(["what", "is", "here?"], "");
+    expect([run.code, run.stdout.split("\n")[0]]).toEqual([0, 'You asked: "what is here?". I am the offline mock model: I do not answer questions, but I can call tools. For example:']);
+  });
+});
+
+describe("mca -p --output-format json", () => {
+  it("prints one result object: the steps apart by a blank line, the session, the replies, the tokens and the cost", async () => {
+    const env = await replying(
+      [...said("first."), { type: "tool_use", id: "t1", name: "read_file", jsonChunks: ['{"path":"README.md"}'] }],
+      said("## Summary\nA demo."),
+    );
+    const run = await project.run(["-p", "summarise", "--output-format", "json"], "", env);
+    const result: unknown = JSON.parse(run.stdout);
+    // Two requests of 25 tokens in and 12 out, at $3 and $15 per million.
+    const cost = (2 * 25 * 3 + 2 * 12 * 15) / 1_000_000;
+    expect([run.code, result]).toEqual([
+      0,
+      {
+        type: "result",
+        subtype: "success",
+        is_error: false,
+        result: "first.\n\n## Summary\nA demo.",
+        session_id: sessionIdOf(run.stderr),
+        num_turns: 2,
+        duration_ms: expect.any(Number),
+        usage: { inputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 24 },
+        total_cost_usd: expect.closeTo(cost, 9),
+        toolCalls: [
+          {
+            tool: "read_file",
+            args: { path: "README.md" },
+            approval: { verdict: "allow", reason: null, answer: null },
+            isError: false,
+            result: expect.stringContaining("hello from the readme"),
+            truncated: false,
+            images: [],
+          },
+        ],
+        errors: [],
+        turnEnd: "done",
+        text: "first.\n\n## Summary\nA demo.",
+        costUsd: expect.closeTo(cost, 9),
+      },
+    ]);
+  });
+
+  it("continues a session with --resume <id>: the model is sent the earlier exchange", async () => {
+    const env = await replying(said("Noted: blue."), said("Blue."));
+    const first = await project.run(["-p", "my colour is blue"], "", env);
+    const firstId = sessionIdOf(first.stderr);
+    const second = await project.run(["-p", "what is my colour?", "--resume", firstId, "--output-format", "json"], "", env);
+    const result: unknown = JSON.parse(second.stdout);
+    expect([second.code, userTexts(1), result]).toEqual([
+      0,
+      ["my colour is blue", "what is my colour?"],
+      expect.objectContaining({ result: "Blue.", num_turns: 1, session_id: sessionIdOf(second.stderr) }),
+    ]);
+  });
+});
+
+describe("mca -p --output-format stream-json", () => {
+  it("starts with the init event and ends with the result object", async () => {
+    const env = await replying(said("Hi."));
+    const run = await project.run(["-p", "hi", "--output-format", "stream-json"], "", env);
+    const lines = run.stdout.trimEnd().split("\n").map((line): unknown => JSON.parse(line));
+    const id = sessionIdOf(run.stderr);
+    expect([run.code, lines[0], lines.at(-1)]).toEqual([
+      0,
+      {
+        type: "system",
+        subtype: "init",
+        session_id: id,
+        model: MODEL,
+        cwd: project.dir,
+        tools: expect.arrayContaining(["read_file", "write_file", "edit_file", "list_dir", "search", "bash"]),
+        mcp_servers: [],
+      },
+      expect.objectContaining({ type: "result", subtype: "success", is_error: false, result: "Hi.", session_id: id, num_turns: 1 }),
+    ]);
+    expect(lines.slice(1, -1)).toEqual([
+      { type: "text", delta: "Hi." },
+      { type: "usage", model: MODEL, usage: { inputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12 } },
+      { type: "turn_end", reason: "done" },
+    ]);
+  });
+});
