@@ -84,7 +84,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true, width);
   // Answers are rendered as Markdown in colour; without colour (NO_COLOR, not a terminal) they stay plain text.
   let markdown: MarkdownRenderer | undefined;
-  const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown });
+  const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown, height: () => (width() === undefined ? undefined : deps.output.rows) });
   const terminal = { stdin: deps.input, stdout: deps.output };
   /** Every text of a question passes the redaction too: a server's question may echo what it was given. */
   const asker = (): Asker => redactingAsker(createPromptsAsker(terminal), redact);

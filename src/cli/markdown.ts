@@ -154,6 +154,8 @@ export function terminalDrawsHyperlinks(env: Env): boolean {
 export interface MarkdownBlocks {
   push(delta: string): string;
   end(): string;
+  /** The incomplete block as it stands (what `end` would return). */
+  pending(): string;
 }
 
 export function createMarkdownBlocks(): MarkdownBlocks {
@@ -194,6 +196,7 @@ export function createMarkdownBlocks(): MarkdownBlocks {
       complete = 0;
       return blocks.trim() === "" ? "" : blocks;
     },
+    pending: () => pending,
     end() {
       const rest = pending;
       pending = "";

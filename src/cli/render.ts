@@ -4,7 +4,9 @@
 // model, a tool, a server or a file, so each passes untrustedText before it is printed.
 import type { ChalkInstance } from "chalk";
 import { imageLine, type AgentEvent, type ImageInfo, type ToolArgs } from "../kernel/index.js";
+import { createLiveText } from "./live-text.js";
 import { createMarkdownBlocks, type MarkdownRenderer } from "./markdown.js";
+import { visibleWidth } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
 
 const ARGS_PREVIEW_CHARS = 200;
@@ -120,11 +122,25 @@ export interface TtyRendererDeps {
   readonly width?: () => number | undefined;
   /** The Markdown renderer once it has loaded: answers are rendered block by block. Unset or not yet: plain text. */
   readonly markdown?: () => MarkdownRenderer | undefined;
+  /** The terminal's height now: how much of a streamed block can still be drawn again. Unset: 24 rows. */
+  readonly height?: () => number | undefined;
+  /** How long the stream may be silent before the spinner shows that the answer is still coming. */
+  readonly idleMs?: number;
 }
 
+/** Words stopped arriving this long ago: the spinner shows, counting the seconds. */
+export const STREAM_IDLE_MS = 1000;
+/** A cursor movement or erasure: nothing that takes a column. */
+const CURSOR_SEQUENCE = /\u001b\[[0-9;]*[A-HJKf]/gu;
+
 /** Streamed text, a line per tool call and result, colour through the chalk instance it is given. */
-export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyRendererDeps): TtyRenderer {
+export function createTtyRenderer({ out, chalk, spinner, width, markdown, height, idleMs = STREAM_IDLE_MS }: TtyRendererDeps): TtyRenderer {
   let midLine = false;
+  /** The cursor's column on its line, for the way back from a spinner drawn below a line being written. */
+  let column = 0;
+  /** Set while the spinner stands on the line below the one being written: that line's column, to go back to. */
+  let spinnerBelow: number | undefined;
+  let idle: NodeJS.Timeout | undefined;
   /** Calls running now: their name, short arguments and start, for the progress line. */
   const running = new Map<string, { readonly name: string; readonly args: string; readonly sinceMs: number }>();
   /** Decided at a step's first words, so one answer is never half plain and half rendered. */
@@ -132,20 +148,53 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyR
   const blocks = createMarkdownBlocks();
   const write = (text: string): void => {
     spinner.stop();
+    if (spinnerBelow !== undefined) {
+      out(`\u001b[1A\u001b[${spinnerBelow + 1}G`);
+      spinnerBelow = undefined;
+    }
     if (text === "") return;
     out(text);
-    midLine = !text.endsWith("\n");
+    const lineStart = Math.max(text.lastIndexOf("\n"), text.lastIndexOf("\r"));
+    const tail = visibleWidth(text.slice(lineStart + 1).replace(CURSOR_SEQUENCE, ""));
+    column = lineStart === -1 ? column + tail : tail;
+    midLine = column > 0;
+  };
+  /** A line is being written: the spinner is to stand on the next, and the next words to come back to it. */
+  const stepBelow = (): void => {
+    if (!midLine) return;
+    const back = column % (width?.() ?? Number.POSITIVE_INFINITY);
+    write("\n");
+    spinnerBelow = back;
+  };
+  const live = createLiveText({ write, columns: () => width?.(), rows: () => height?.() });
+  /** Nothing arrived for a while: the spinner counts the seconds since, below the line being written if there is one. */
+  const armIdle = (): void => {
+    clearTimeout(idle);
+    const sinceMs = Date.now();
+    idle = setTimeout(() => {
+      stepBelow();
+      spinner.start("thinking", sinceMs);
+    }, idleMs);
+    idle.unref();
   };
   const showText = (delta: string): void => {
+    armIdle();
     stepMarkdown ??= markdown?.() ?? null;
     if (stepMarkdown === null) return write(untrustedText(delta));
     const done = blocks.push(delta);
-    if (done !== "") write(stepMarkdown(done));
+    if (!live.enabled()) {
+      if (done !== "") write(stepMarkdown(done));
+      return;
+    }
+    if (done !== "") live.finish(done, stepMarkdown(done));
+    live.show(blocks.pending());
   };
   /** The rest of a step's words, rendered before anything else is printed. */
   const flushText = (): void => {
+    clearTimeout(idle);
     const rest = blocks.end();
-    if (rest !== "" && stepMarkdown) write(stepMarkdown(rest));
+    if (stepMarkdown && live.enabled()) live.finish(rest, rest === "" ? "" : stepMarkdown(rest));
+    else if (rest !== "" && stepMarkdown) write(stepMarkdown(rest));
     stepMarkdown = undefined;
   };
   const line = (text: string): void => {
@@ -184,7 +233,7 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyR
         const truncated = event.truncated ? chalk.dim(" (cut to fit the budget)") : "";
         line(`${mark} ${previewResult(event.text, summaryRoom(event.truncated ? 28 : 4, RESULT_PREVIEW_CHARS))}${truncated}`);
         for (const image of imageLines(event.images)) line(chalk.dim(`    ${image}`));
-        spinner.start("thinking");
+        spinner.start("thinking", Date.now());
         return;
       }
       case "approval":
@@ -224,17 +273,23 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown }: TtyR
 
   return {
     emit,
-    thinking: () => spinner.start("thinking"),
+    thinking: () => spinner.start("thinking", Date.now()),
     pause: () => {
       flushText();
       spinner.stop();
       if (midLine) write("\n");
     },
-    // Not through `line`: the Markdown block being streamed is not on the screen yet, and must not be cut in two.
+    // Not through `line`: the Markdown block being streamed is not complete, and must not be cut in two. Its
+    // preview steps aside for the note and is shown again under it.
     note: (text) =>
       spinner.aside(() => {
+        const streaming = stepMarkdown && live.enabled();
+        if (streaming) live.hide();
         if (midLine) write("\n");
         write(`${chalk.dim(text)}\n`);
+        if (streaming) live.show(blocks.pending());
+        // The spinner comes back where it was drawn: below a line being written, never over it.
+        stepBelow();
       }),
   };
 }

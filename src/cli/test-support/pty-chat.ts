@@ -26,10 +26,12 @@ export async function startPtyChat(
   args: readonly string[] = [],
   extraEnv: Readonly<Record<string, string>> = { MOCK: "1" },
   entry: CliEntry = "source",
+  /** The terminal's size; unset, script(1) leaves it unknown (0 by 0). */
+  size?: { readonly columns: number; readonly rows: number },
 ): Promise<PtyChat> {
   const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
   const command = entry === "bundle" ? [process.execPath, BUNDLE, ...args] : [process.execPath, "--import", TSX_LOADER, MAIN, ...args];
-  const line = command.map(quote).join(" ");
+  const line = `${size === undefined ? "" : `stty cols ${size.columns} rows ${size.rows}; exec `}${command.map(quote).join(" ")}`;
   const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), TERM: "xterm", ...extraEnv };
   const child = spawn("script", ["-qfec", line, "/dev/null"], { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
   let screen = "";

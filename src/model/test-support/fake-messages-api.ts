@@ -11,8 +11,9 @@ export interface SseEvent {
 
 export type FakeReply =
   /** Streams the events, then ends the response; `cut` drops the connection instead, `hang` keeps
-   * the response open until the client goes away. */
-  | { readonly kind: "stream"; readonly events: readonly SseEvent[]; readonly then?: "end" | "hang" | "cut" }
+   * the response open until the client goes away. `paceMs`: a wait before each event (one for all, or one
+   * per event in order), as a model writing its answer. */
+  | { readonly kind: "stream"; readonly events: readonly SseEvent[]; readonly then?: "end" | "hang" | "cut"; readonly paceMs?: number | readonly number[] }
   | { readonly kind: "error"; readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> }
   /** A JSON body with status 200: the answer to POST /v1/messages/count_tokens, `{ "input_tokens": n }`. */
   | { readonly kind: "json"; readonly body: unknown };
@@ -58,7 +59,12 @@ export async function startFakeMessagesApi(replies: readonly FakeReply[]): Promi
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      const sse = reply.events.map((event) => `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`).join("");
+      const frame = (event: SseEvent): string => `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+      if (reply.paceMs !== undefined) {
+        void streamPaced(res, reply.events.map(frame), reply.paceMs);
+        return;
+      }
+      const sse = reply.events.map(frame).join("");
       const then = reply.then ?? "end";
       if (then === "end") res.end(sse);
       // Cut the connection only once the events are on the wire, so the client sees them first.
@@ -89,6 +95,17 @@ export async function startFakeMessagesApi(replies: readonly FakeReply[]): Promi
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Each frame after its wait; the response ends after the last (or when the client has gone). */
+async function streamPaced(res: ServerResponse, frames: readonly string[], paceMs: number | readonly number[]): Promise<void> {
+  for (const [index, frame] of frames.entries()) {
+    const waitMs = typeof paceMs === "number" ? paceMs : (paceMs[index] ?? 0);
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    if (res.destroyed) return;
+    res.write(frame);
+  }
+  res.end();
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
