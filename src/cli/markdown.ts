@@ -1,7 +1,7 @@
 // The model's answers rendered for the chat's terminal: headings, emphasis, lists, tables and fenced code
 // with syntax colour, drawn by marked-terminal. Streamed text is rendered a block at a time, as soon as the
-// block is complete (a blank line outside a code fence ends one), so nothing flickers or is redrawn and a
-// long answer shows as it comes. The text is made safe (untrustedText) before it is rendered: the renderer
+// block is complete (a blank line outside a code fence ends one); until then live-text.ts shows it plain.
+// The text is made safe (untrustedText) before it is rendered: the renderer
 // adds its own styles, and nothing the model wrote can reach the terminal as a control sequence. A link
 // shows where it goes: `text (target)` when its text says something else than its target.
 import type { Renderer, Token, Tokens } from "marked";
