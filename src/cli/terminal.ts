@@ -64,6 +64,8 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
   let closed = false;
   /** Lines of a prompt not yet sent: those of a paste so far, or those ended by a backslash. */
   let gathered: string[] = [];
+  /** Those lines as readline took them into its history. */
+  let typed: string[] = [];
   let pasting = false;
   /** While the terminal is lent out (suspend): lines for printAbove wait here. */
   let suspended = false;
@@ -86,16 +88,20 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
     // Inside a paste every newline is part of the text: the prompt is sent by the Enter that follows it.
     if (pasting) {
       gathered.push(line);
+      typed.push(line);
       return;
     }
     if (line.endsWith("\\")) {
       gathered.push(line.slice(0, -1));
+      typed.push(line);
       current?.setPrompt(CONTINUATION_PROMPT);
       current?.prompt();
       return;
     }
     const text = [...gathered, line].join("\n");
+    if (gathered.length > 0) keepAsOneEntry(history, [...typed, line], text);
     gathered = [];
+    typed = [];
     current?.setPrompt(deps.promptText);
     deps.onLine(text);
   };
@@ -124,6 +130,7 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
         next.write(null, { ctrl: true, name: "u" });
       }
       gathered = [];
+      typed = [];
       next.setPrompt(deps.promptText);
       deps.onInterrupt(hadText);
     });
@@ -213,6 +220,16 @@ export function createChatInput(deps: ChatInputDeps): ChatInput {
       detach();
     },
   };
+}
+
+/**
+ * Readline puts each line of a prompt into its history (newest first) as it reads it, skipping blank ones and
+ * a repeat of the newest; a prompt of several lines is one entry instead, so Up brings it back whole.
+ */
+function keepAsOneEntry(history: string[], lines: readonly string[], prompt: string): void {
+  let taken = 0;
+  for (const line of [...lines].reverse()) if (line.trim() !== "" && history[taken] === line) taken += 1;
+  history.splice(0, taken, prompt);
 }
 
 /**
