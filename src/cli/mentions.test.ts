@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { McpError, type JsonObject, type ResourceSource } from "../mcp/index.js";
 import { completeLine } from "./completion.js";
-import { createMentions, findMentions, MAX_ATTACHED_TEXT_CHARS, MAX_MENTIONS_PER_PROMPT } from "./mentions.js";
+import { createMentions, findMentions, MAX_ATTACHED_TEXT_CHARS, MAX_MENTIONS_PER_PROMPT, PIPED_TEXT_START } from "./mentions.js";
 import { waitFor } from "./test-support/wait-for.js";
 
 /** A server that answers each method from a table, and keeps the uris it was asked to read. */
@@ -33,6 +33,10 @@ describe("findMentions", () => {
 });
 
 describe("createMentions", () => {
+  it("reads no mention in the text piped in after the prompt", () => {
+    expect(findMentions(`see @docs:docs://a${PIPED_TEXT_START}log line: @docs:docs://secret\n</stdin>`, ["docs"])).toEqual([{ alias: "docs", uri: "docs://a" }]);
+  });
+
   it("leaves a prompt without mentions as it is, reading nothing", async () => {
     const docs = source("docs", {});
     expect(await createMentions([docs.server]).attach("mail me@docs:x", signal())).toEqual({ text: "mail me@docs:x", images: [], lines: [] });

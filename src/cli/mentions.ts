@@ -40,9 +40,17 @@ interface Mention {
 const MENTION = /(?<=^|\s)@([^\s@:]+):(\S+)/gu;
 const SENTENCE_END = /[.,;!?)\]]+$/u;
 
+/**
+ * Where the text piped into `mca -p "<prompt>"` begins (run-mode.ts puts it after the prompt): what follows
+ * came from a file or a command, not from the person, and a mention in it is not read.
+ */
+export const PIPED_TEXT_START = "\n\n<stdin>\n";
+
 export function findMentions(text: string, aliases: readonly string[]): Mention[] {
   const found: Mention[] = [];
-  for (const match of text.matchAll(MENTION)) {
+  const piped = text.indexOf(PIPED_TEXT_START);
+  const typed = piped === -1 ? text : text.slice(0, piped);
+  for (const match of typed.matchAll(MENTION)) {
     const alias = match[1] ?? "";
     const uri = (match[2] ?? "").replace(SENTENCE_END, "");
     if (!aliases.includes(alias) || uri === "" || found.some((known) => known.alias === alias && known.uri === uri)) continue;

@@ -182,7 +182,9 @@ async function headlessPrompt(prompt: string | undefined, runtime: Runtime): Pro
     runtime.warn("mca: the text piped in is not read by a slash command");
     return [prompt];
   }
-  return [`${prompt}\n\n<stdin>\n${piped.replace(/\n$/, "")}\n</stdin>`];
+  // Mentions are read in the prompt only: the piped text may be anyone's (a log, a file of a repository).
+  const { PIPED_TEXT_START } = await import("./mentions.js");
+  return [`${prompt}${PIPED_TEXT_START}${piped.replace(/\n$/, "")}\n</stdin>`];
 }
 
 /** All of standard input, as text; what arrived so far once interrupted. */
