@@ -126,9 +126,9 @@ describe("the bundled mca", () => {
     try {
       // The renderer loads in the background once the prompt is up; an answer that starts before it is ready
       // stays plain. So ask until an answer comes rendered: the mock's examples are a Markdown list, whose
-      // items are "  * " rendered and "- " plain; each answer names `call read_file` once.
-      const rendered = / {2}\* (\u001b\[0m)?`call read_file/u;
-      const answers = (): number => chat.screen().split("`call read_file").length - 1;
+      // items are "  • " with their code coloured rendered, and "- `…`" plain; each answer names call read_file once.
+      const rendered = / {2}• (\u001b\[\d+m)?call read_file/u;
+      const answers = (): number => chat.screen().split("call read_file").length - 1;
       const deadline = Date.now() + RENDERER_WAIT_LIMIT_MS;
       for (let asked = 1; !rendered.test(chat.screen()); asked += 1) {
         if (Date.now() > deadline) throw new Error(`no answer came rendered in ${asked - 1}: ${JSON.stringify(chat.screen())}`);
