@@ -499,7 +499,9 @@ describe("createMcpClient.watchLists over Streamable HTTP", () => {
         },
       },
     ]);
-    const client = createMcpClient({ transport: createHttpTransport({ label: "notes", url: server.url }), clientVersion: "9.9.9", requestTimeoutMs: 50 });
+    // Long enough for server/discover on a loaded machine, short enough to wait past.
+    const requestTimeoutMs = 400;
+    const client = createMcpClient({ transport: createHttpTransport({ label: "notes", url: server.url }), clientVersion: "9.9.9", requestTimeoutMs });
     try {
       await client.start();
       await client.discover();
@@ -510,9 +512,9 @@ describe("createMcpClient.watchLists over Streamable HTTP", () => {
         accepted: ["tools"],
         body: { jsonrpc: "2.0", id: 2, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } },
       });
-      // Past the client's request timeout (50 ms), the stream is still open: a subscription has no deadline.
-      const after100Ms = new Promise<string>((resolve) => setTimeout(() => resolve("open"), 100));
-      expect(await Promise.race([listen.socketClosed.then(() => "closed"), after100Ms])).toBe("open");
+      // Past the client's request timeout, the stream is still open: a subscription has no deadline.
+      const pastTheTimeout = new Promise<string>((resolve) => setTimeout(() => resolve("open"), 2 * requestTimeoutMs));
+      expect(await Promise.race([listen.socketClosed.then(() => "closed"), pastTheTimeout])).toBe("open");
       await client.close();
       await listen.socketClosed;
       expect({ missing: server.missing(), unexpected: server.unexpected.length }).toEqual({ missing: [], unexpected: 0 });
