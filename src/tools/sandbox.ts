@@ -5,7 +5,7 @@ import { accessSync, constants, readdirSync, realpathSync, statSync } from "node
 import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ALWAYS_PROTECTED, onlyVariables, type ProtectedFolder } from "../kernel/index.js";
 import { runCommand } from "./command-process.js";
-import { unixSocketFilter } from "./seccomp-filter.js";
+import { hasUnixSocketFilter, unixSocketFilter } from "./seccomp-filter.js";
 
 export interface SandboxPolicy {
   /** The project's real path: writable. */
@@ -239,13 +239,22 @@ export function findSandbox(platform: NodeJS.Platform, env: Readonly<Record<stri
       notice: `mca: bubblewrap is not installed: ${WITHOUT_SANDBOX}; install the package bubblewrap (e.g. \`sudo apt-get install bubblewrap\`)`,
     };
   }
-  const socketFilter = unixSocketFilter(arch);
   let probed: Promise<string | null> | undefined;
-  const notice =
-    socketFilter === null
-      ? `mca: the sandbox has no seccomp filter for the ${printable(arch)} architecture: without the network, sandboxed commands can still connect to unix sockets (ssh-agent, docker.sock)`
-      : null;
-  return { kind: "bubblewrap", program, socketFilter, notice, works: () => (probed ??= probe(program, socketFilter, env)) };
+  const notice = hasUnixSocketFilter(arch)
+    ? null
+    : `mca: the sandbox has no seccomp filter for the ${printable(arch)} architecture: without the network, sandboxed commands can still connect to unix sockets (ssh-agent, docker.sock)`;
+  // Built on first use: a run that never runs a command does not pay for it at start.
+  let socketFilter: Buffer | null | undefined;
+  const filter = (): Buffer | null => (socketFilter === undefined ? (socketFilter = unixSocketFilter(arch)) : socketFilter);
+  return {
+    kind: "bubblewrap",
+    program,
+    get socketFilter() {
+      return filter();
+    },
+    notice,
+    works: () => (probed ??= probe(program, filter(), env)),
+  };
 }
 
 /** The sandbox found, and checked at once that it works (tests and benchmarks, which want the answer before they start). */

@@ -24,6 +24,11 @@ type Instruction =
   | { readonly load: number }
   | { readonly jump: keyof typeof BPF.jump; readonly k: number; readonly ifTrue: Target; readonly ifFalse: Target };
 
+/** Whether mca has the program for `arch`, without building it. */
+export function hasUnixSocketFilter(arch: string): boolean {
+  return ARCHITECTURES[arch] !== undefined;
+}
+
 /** The program for `arch`, 8 bytes an instruction (u16 code, u8 jt, u8 jf, u32 k); null for an architecture mca has none for. */
 export function unixSocketFilter(arch: string): Buffer | null {
   const numbers = ARCHITECTURES[arch];
