@@ -36,7 +36,7 @@ export interface PipeModeDeps {
   readonly sessionId: string;
   readonly modelName: () => string;
   readonly projectDir: string;
-  /** The clock of the run's duration_ms; main passes performance.now. */
+  /** The clock of the run's duration_ms, in milliseconds. */
   readonly nowMs: () => number;
 }
 
