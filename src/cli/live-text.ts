@@ -10,9 +10,21 @@ const TAB_STOP = 8;
 /** Where marked-terminal puts a code block's lines: the preview stands where they will. */
 const CODE_INDENT = "  ";
 
+/** Tabs to spaces up to the next stop, the column counted as it goes (measuring the line so far at each tab is quadratic). */
 function expandTabs(line: string): string {
+  if (!line.includes("\t")) return line;
   let out = "";
-  for (const char of line) out += char === "\t" ? " ".repeat(TAB_STOP - (visibleWidth(out) % TAB_STOP)) : char;
+  let column = 0;
+  for (const char of line) {
+    if (char === "\t") {
+      const spaces = TAB_STOP - (column % TAB_STOP);
+      out += " ".repeat(spaces);
+      column += spaces;
+    } else {
+      out += char;
+      column += visibleWidth(char);
+    }
+  }
   return out;
 }
 

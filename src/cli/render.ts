@@ -130,6 +130,22 @@ export interface TtyRendererDeps {
 
 /** Words stopped arriving this long ago: the spinner shows, counting the seconds. */
 export const STREAM_IDLE_MS = 1000;
+
+/** A block as Markdown, or as plain text if the renderer fails on it: drawing never fails the model's answer. */
+function rendered(render: MarkdownRenderer, block: string): string {
+  try {
+    return render(block);
+  } catch {
+    return `${untrustedText(block)}${block.endsWith("\n") ? "" : "\n"}`;
+  }
+}
+/**
+ * The block being streamed is drawn again at most this often: each drawing reads the whole block so far, so
+ * drawing at every delta would cost the square of its length (a 2,000-line file: seconds of a frozen chat).
+ */
+const PREVIEW_EVERY_MS = 40;
+/** A block longer than this is not previewed further: it shows when it completes. */
+const MAX_PREVIEW_CHARS = 256 * 1024;
 /** A cursor movement or erasure: nothing that takes a column. */
 const CURSOR_SEQUENCE = /\u001b\[[0-9;]*[A-HJKf]/gu;
 
@@ -177,24 +193,45 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown, height
     }, idleMs);
     idle.unref();
   };
+  let previewDue: NodeJS.Timeout | undefined;
+  let previewedMs = Number.NEGATIVE_INFINITY;
+  const cancelPreview = (): void => {
+    clearTimeout(previewDue);
+    previewDue = undefined;
+  };
+  const preview = (): void => {
+    cancelPreview();
+    previewedMs = Date.now();
+    const pending = blocks.pending();
+    if (pending.length <= MAX_PREVIEW_CHARS) live.show(pending);
+  };
   const showText = (delta: string): void => {
     armIdle();
     stepMarkdown ??= markdown?.() ?? null;
     if (stepMarkdown === null) return write(untrustedText(delta));
     const done = blocks.push(delta);
     if (!live.enabled()) {
-      if (done !== "") write(stepMarkdown(done));
+      if (done !== "") write(rendered(stepMarkdown, done));
       return;
     }
-    if (done !== "") live.finish(done, stepMarkdown(done));
-    live.show(blocks.pending());
+    if (done !== "") {
+      cancelPreview();
+      live.finish(done, rendered(stepMarkdown, done));
+    }
+    const waitMs = previewedMs + PREVIEW_EVERY_MS - Date.now();
+    if (waitMs <= 0) preview();
+    else if (previewDue === undefined) {
+      previewDue = setTimeout(preview, waitMs);
+      previewDue.unref();
+    }
   };
   /** The rest of a step's words, rendered before anything else is printed. */
   const flushText = (): void => {
     clearTimeout(idle);
+    cancelPreview();
     const rest = blocks.end();
-    if (stepMarkdown && live.enabled()) live.finish(rest, rest === "" ? "" : stepMarkdown(rest));
-    else if (rest !== "" && stepMarkdown) write(stepMarkdown(rest));
+    if (stepMarkdown && live.enabled()) live.finish(rest, rest === "" ? "" : rendered(stepMarkdown, rest));
+    else if (rest !== "" && stepMarkdown) write(rendered(stepMarkdown, rest));
     stepMarkdown = undefined;
   };
   const line = (text: string): void => {

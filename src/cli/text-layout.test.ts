@@ -25,6 +25,13 @@ describe("wrapStyled", () => {
   });
 });
 
+describe("wrapStyled with a word of 200,000 characters (base64, a minified line)", () => {
+  it("cuts it to the width without running out of stack", () => {
+    const lines = wrapStyled("x".repeat(200_000), 80);
+    expect({ count: lines.length, widest: Math.max(...lines.map(visibleWidth)) }).toEqual({ count: 2500, widest: 80 });
+  });
+});
+
 describe("layoutTable", () => {
   const table: TableText = {
     header: ["name", "description"],

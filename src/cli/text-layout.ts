@@ -35,16 +35,15 @@ function closes(open: string, code: string): boolean {
 
 /** The text in pieces: a style sequence whole, or one character. */
 function pieces(text: string): string[] {
+  // One pass, a character at a time: spreading a long word's characters into push overflows the stack.
   const out: string[] = [];
-  let rest = text;
-  while (rest !== "") {
-    const match = SEQUENCE.exec(rest);
-    const end = match === null ? rest.length : match.index;
-    out.push(...Array.from(rest.slice(0, end)));
-    if (match === null) break;
+  let at = 0;
+  for (const match of text.matchAll(SEQUENCES)) {
+    for (const char of text.slice(at, match.index)) out.push(char);
     out.push(match[0]);
-    rest = rest.slice(end + match[0].length);
+    at = match.index + match[0].length;
   }
+  for (const char of text.slice(at)) out.push(char);
   return out;
 }
 
