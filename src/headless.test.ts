@@ -68,6 +68,11 @@ describe("mca -p with text piped in", () => {
     expect(run).toEqual({ code: 2, stdout: "", stderr: "mca: -p has no prompt: give it after -p, or pipe it in (echo 'explain this' | mca -p)\n" });
   });
 
+  it("exits 2 when more text is piped in than a model could take, naming the limit", async () => {
+    const run = await project.run(["-p", "explain"], "a".repeat(4 * 1024 * 1024 + 1));
+    expect(run).toEqual({ code: 2, stdout: "", stderr: "mca: the text piped in is over 4 MB, more than a model's context can take: pipe in less (e.g. | tail -n 2000)\n" });
+  });
+
   it("runs `mca \"<prompt>\"` as -p when there is no terminal", async () => {
     const run = await project.run(["what", "is", "here?"], "");
     expect([run.code, run.stdout.split("\n")[0]]).toEqual([0, 'You asked: "what is here?". I am the offline mock model: I do not answer questions, but I can call tools. For example:']);

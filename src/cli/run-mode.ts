@@ -174,6 +174,7 @@ function stdinLines(signal: AbortSignal): AsyncIterable<string> {
  */
 async function headlessPrompt(prompt: string | undefined, runtime: Runtime): Promise<readonly string[] | Error> {
   const piped = stdinIsTerminal() ? "" : await readPiped(runtime.interrupt);
+  if (piped instanceof Error) return piped;
   if (prompt === undefined) {
     if (piped.trim() === "") return new Error("-p has no prompt: give it after -p, or pipe it in (echo 'explain this' | mca -p)");
     return [piped];
@@ -188,13 +189,23 @@ async function headlessPrompt(prompt: string | undefined, runtime: Runtime): Pro
   return [`${prompt}${PIPED_TEXT_START}${piped.replace(/\n$/, "")}\n</stdin>`];
 }
 
-/** All of standard input, as text; what arrived so far once interrupted. */
-async function readPiped(signal: AbortSignal): Promise<string> {
+/** More piped text than this is refused: a model's whole window is about 800 kB of text. */
+const MAX_PIPED_BYTES = 4 * 1024 * 1024;
+
+/** All of standard input, as text; what arrived so far once interrupted; an Error past MAX_PIPED_BYTES. */
+async function readPiped(signal: AbortSignal): Promise<string | Error> {
   const chunks: Buffer[] = [];
+  let bytes = 0;
   const stop = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
   const read = (async () => {
-    for await (const chunk of process.stdin) if (Buffer.isBuffer(chunk)) chunks.push(chunk);
+    for await (const chunk of process.stdin) {
+      if (!Buffer.isBuffer(chunk)) continue;
+      bytes += chunk.length;
+      if (bytes > MAX_PIPED_BYTES) return;
+      chunks.push(chunk);
+    }
   })();
   await Promise.race([read, stop]);
+  if (bytes > MAX_PIPED_BYTES) return new Error(`the text piped in is over ${MAX_PIPED_BYTES / 1024 / 1024} MB, more than a model's context can take: pipe in less (e.g. | tail -n 2000)`);
   return Buffer.concat(chunks).toString("utf8");
 }
