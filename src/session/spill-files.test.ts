@@ -39,14 +39,24 @@ describe("createSpillFiles", () => {
     expect(readFileSync(outside, "utf8")).toEqual("untouched");
   });
 
-  it("takes only this session's files as spill files, by the path as written", () => {
+  it("takes only this session's files as spill files, by the path as written", async () => {
     const spill = createSpillFiles(state(), "s1");
+    await spill.spill("a", "x");
     const dir = join(state().dir, "spill");
     expect(
-      [join(dir, "s1", "a.txt"), join(dir, "s2", "a.txt"), join(dir, "s1", "..", "s2", "a.txt"), join(dir, "s1", "a.jsonl"), "spill/s1/a.txt", join(dir, "s1", "x", "a.txt")].map(
+      [join(dir, "s1", "a.txt"), join(dir, "s2", "a.txt"), `${dir}/s1/../s2/a.txt`, join(dir, "s1", "a.jsonl"), "spill/s1/a.txt", join(dir, "s1", "x", "a.txt")].map(
         (path) => spill.isSpillFile(path),
       ),
     ).toEqual([true, false, false, false, false, false]);
+  });
+
+  it("takes no file as a spill file while its session's folder is a symlink", async () => {
+    const elsewhere = join(state().dir, "elsewhere");
+    mkdirSync(elsewhere, { recursive: true });
+    mkdirSync(join(state().dir, "spill"), { recursive: true, mode: 0o700 });
+    symlinkSync(elsewhere, join(state().dir, "spill", "s3"));
+    writeFileSync(join(elsewhere, "a.txt"), "not mca's");
+    expect(createSpillFiles(state(), "s3").isSpillFile(join(state().dir, "spill", "s3", "a.txt"))).toBe(false);
   });
 });
 

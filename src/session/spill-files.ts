@@ -1,7 +1,7 @@
 // Tool results too long for the budget, kept whole with their session: `<state folder>/spill/<session>/<call>.txt`,
 // readable by the user only. The model reads the rest with read_file (the one place outside the project it may
 // read, and only these files); /last shows them whole. A session's results go when its transcript goes.
-import { constants, lstatSync, openSync, readdirSync, rmSync, writeSync, closeSync } from "node:fs";
+import { closeSync, constants, lstatSync, openSync, readdirSync, realpathSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, normalize } from "node:path";
 import type { SpillStore } from "../kernel/index.js";
 import { ensureStateFolder, PRIVATE_FILE_MODE, type ProjectState } from "./state-folder.js";
@@ -41,7 +41,7 @@ export function createSpillFiles(state: ProjectState, sessionId: string): SpillF
       return file;
     },
     isSpillFile(path) {
-      if (!isAbsolute(path) || normalize(path) !== path || dirname(path) !== dir) return false;
+      if (!isAbsolute(path) || normalize(path) !== path || dirname(path) !== dir || !isRealFolder(dir)) return false;
       const name = basename(path);
       return name.endsWith(SPILL_SUFFIX) && PLAIN_CALL_ID.test(name.slice(0, -SPILL_SUFFIX.length));
     },
@@ -54,6 +54,8 @@ export function createSpillFiles(state: ProjectState, sessionId: string): SpillF
  */
 export function pruneSpillFiles(state: ProjectState, keep: string): void {
   const root = join(state.dir, SPILL_FOLDER);
+  // Only mca's own folder is emptied: a symlink in its place would have the entries of its target removed.
+  if (!isRealFolder(root)) return;
   let names: string[];
   try {
     names = readdirSync(root);
@@ -68,6 +70,15 @@ export function pruneSpillFiles(state: ProjectState, keep: string): void {
     } catch {
       // Left for the next start.
     }
+  }
+}
+
+/** A folder that is where its path says, with no symlink on the way: a spill folder is read and emptied only then. */
+function isRealFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory() && realpathSync(path) === path;
+  } catch {
+    return false;
   }
 }
 
