@@ -73,6 +73,21 @@ describe("mca -p with text piped in", () => {
     expect(run).toEqual({ code: 2, stdout: "", stderr: "mca: the text piped in is over 4 MB, more than a model's context can take: pipe in less (e.g. | tail -n 2000)\n" });
   });
 
+  it("still prints its one result object for --output-format json when the run fails before it begins", async () => {
+    const noKey = await project.run(["-p", "hello", "--output-format", "json"], "", {});
+    const nothing = await project.run(["-p", "--output-format", "json"], "");
+    const failure = (stdout: string) => {
+      const { type, subtype, is_error, errors } = JSON.parse(stdout) as { type: string; subtype: string; is_error: boolean; errors: string[] };
+      return { type, subtype, is_error, errors };
+    };
+    expect([noKey.code, failure(noKey.stdout), nothing.code, failure(nothing.stdout)]).toEqual([
+      2,
+      { type: "result", subtype: "error_during_execution", is_error: true, errors: [expect.stringContaining("ANTHROPIC_API_KEY is not set")] },
+      2,
+      { type: "result", subtype: "error_during_execution", is_error: true, errors: [expect.stringContaining("-p has no prompt")] },
+    ]);
+  });
+
   it("runs `mca \"<prompt>\"` as -p when there is no terminal", async () => {
     const run = await project.run(["what", "is", "here?"], "");
     expect([run.code, run.stdout.split("\n")[0]]).toEqual([0, 'You asked: "what is here?". I am the offline mock model: I do not answer questions, but I can call tools. For example:']);

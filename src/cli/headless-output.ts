@@ -47,7 +47,8 @@ export interface HeadlessResult {
   readonly is_error: boolean;
   /** The model's words, each step (the text between two tool calls, or of another prompt) apart by a blank line. */
   readonly result: string;
-  readonly session_id: string;
+  /** null when the run failed before a session began (no key, an unknown --resume id). */
+  readonly session_id: string | null;
   readonly num_turns: number;
   readonly duration_ms: number;
   readonly usage: Usage;
@@ -81,6 +82,29 @@ function subtypeOf(turnEnds: readonly string[], failed: boolean): ResultSubtype 
   if (turnEnds.some((end) => LIMIT_ENDS.has(end))) return "error_max_turns";
   if (failed || turnEnds.some((end) => FAILED_ENDS.has(end))) return "error_during_execution";
   return "success";
+}
+
+/**
+ * The result of a run that failed before it began (no key, a config that cannot be read, nothing to prompt):
+ * a script reading `--output-format json` still gets its one object, the reason in `errors`.
+ */
+export function failedBeforeRun(message: string): HeadlessResult {
+  return {
+    type: "result",
+    subtype: "error_during_execution",
+    is_error: true,
+    result: "",
+    session_id: null,
+    num_turns: 0,
+    duration_ms: 0,
+    usage: NO_USAGE,
+    total_cost_usd: null,
+    toolCalls: [],
+    errors: [message],
+    turnEnd: null,
+    text: "",
+    costUsd: null,
+  };
 }
 
 /** The events gathered into one object, written by `finish` (json; stream-json ends with it too). */

@@ -77,12 +77,12 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
     // Before any server starts: a run that cannot reach its model ends at once, with nothing else said.
     const { chooseModel } = await import("./session.js");
     const choice = chooseModel(env, invocation.options.model, sessionMode(invocation));
-    if (choice instanceof Error) return usageError(runtime, choice);
+    if (choice instanceof Error) return usageError(runtime, choice, invocation);
   }
   const workspace = await settleWorkspace(runtime, invocation, projectDir, state);
-  if (workspace instanceof Error) return usageError(runtime, workspace);
+  if (workspace instanceof Error) return usageError(runtime, workspace, invocation);
   const servers = await readServers(runtime, workspace);
-  if (servers instanceof Error) return usageError(runtime, servers);
+  if (servers instanceof Error) return usageError(runtime, servers, invocation);
   if (invocation.kind === "mcp-login" || invocation.kind === "mcp-logout") {
     const { runMcpLogin, runMcpLogout } = await import("./mcp-login.js");
     const commandDeps = { config: servers.config, env, out: runtime.writeOut, err: runtime.writeErr };
@@ -110,8 +110,13 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
   return startSession(runtime, invocation, mounted);
 }
 
-function usageError(runtime: Runtime, error: Error): number {
+/** Said on stderr; with `--output-format json | stream-json`, also the one result object a script waits for on stdout. */
+async function usageError(runtime: Runtime, error: Error, invocation?: WorkInvocation): Promise<number> {
   runtime.warn(`mca: ${error.message}`);
+  if (invocation?.kind === "session" && invocation.outputFormat !== "text") {
+    const { failedBeforeRun, jsonLine } = await import("./headless-output.js");
+    runtime.writeOut(jsonLine(failedBeforeRun(error.message)));
+  }
   return USAGE_EXIT_CODE;
 }
 
@@ -240,7 +245,7 @@ async function startSession(runtime: Runtime, invocation: ModeInvocation, mounte
     warn: runtime.warn,
     announceModel: invocation.kind === "session",
   });
-  if (setup instanceof Error) return usageError(runtime, setup);
+  if (setup instanceof Error) return usageError(runtime, setup, invocation);
   workspace.inputResponder.attachModel(setup.model);
   return runMode(runtime, invocation, {
     makeAgent: offerChangedTools(mounted.servers, setup.makeAgent, runtime.warn),

@@ -111,6 +111,10 @@ async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, 
     const lines = mode === "pipe" ? stdinLines(runtime.interrupt) : await headlessPrompt(invocation.prompt, runtime);
     if (lines instanceof Error) {
       runtime.warn(`mca: ${lines.message}`);
+      if (invocation.outputFormat !== "text") {
+        const { failedBeforeRun, jsonLine } = await import("./headless-output.js");
+        runtime.writeOut(jsonLine({ ...failedBeforeRun(lines.message), session_id: sessionId }));
+      }
       return USAGE_EXIT_CODE;
     }
     // One line on stderr, so that stdout stays the answer alone.
