@@ -126,11 +126,19 @@ describe("mca -p", () => {
     expect(run.stdout).toContain("what is in this project?");
   });
 
-  it("exits 2 naming ANTHROPIC_API_KEY when no key is set and MOCK is not, in -p and in pipe mode, starting nothing", async () => {
+  it("exits 2 naming ANTHROPIC_API_KEY when no key is set and MOCK is not, in -p starting nothing", async () => {
     const refused = { code: 2, stdout: "", stderr: "mca: ANTHROPIC_API_KEY is not set: -p and pipe mode talk to Claude with it (MOCK=1 runs the offline mock model instead)\n" };
     expect(await project.run(["-p", "hello"], "", {})).toEqual(refused);
-    expect(await project.run([], "hello\n", { MOCK: "0" })).toEqual(refused);
     expect(existsSync(project.sessionsDir)).toBe(false);
+  });
+
+  it("runs pipe mode's slash commands without a key, and ends at its first prompt with exit 2 naming ANTHROPIC_API_KEY", async () => {
+    const run = await project.run([], "/approvals\nhello\n/approvals\n", { MOCK: "0" });
+    expect({ code: run.code, refusal: run.stderr.split("\n").filter((line) => line.includes("ANTHROPIC_API_KEY")), approvalsShown: run.stdout.split("read_file").length - 1 }).toEqual({
+      code: 2,
+      refusal: ["mca: ANTHROPIC_API_KEY is not set: -p and pipe mode talk to Claude with it (MOCK=1 runs the offline mock model instead)"],
+      approvalsShown: 1,
+    });
   });
 
   it("says once that --model has no effect when the mock answers", async () => {

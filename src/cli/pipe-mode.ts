@@ -38,10 +38,14 @@ export interface PipeModeDeps {
   readonly projectDir: string;
   /** The clock of the run's duration_ms, in milliseconds. */
   readonly nowMs: () => number;
+  /** Why no prompt can be answered (no key): slash commands still run; the first prompt ends the run with exit 2. */
+  readonly promptsRefused?: string;
 }
 
 export const PIPE_OK_EXIT_CODE = 0;
 export const PIPE_FAILED_EXIT_CODE = 1;
+/** A prompt came and no model can answer it (no key): a usage error, as -p's. */
+export const PIPE_NO_MODEL_EXIT_CODE = 2;
 
 export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
   const { out, err, signal } = deps;
@@ -74,9 +78,15 @@ export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
     ...(deps.countTokens === undefined ? {} : { countTokens: deps.countTokens }),
   };
   let failed = false;
+  let refused = false;
   let replies = 0;
   for await (const line of deps.lines) {
     if (signal.aborted) break;
+    if (deps.promptsRefused !== undefined && line.trim() !== "" && !line.startsWith("/")) {
+      err(`mca: ${deps.promptsRefused}\n`);
+      refused = true;
+      break;
+    }
     const before = agent.messages;
     const outcome = await runLine(line, context);
     replies += newReplies(before, agent.messages);
@@ -84,10 +94,11 @@ export async function runPipeMode(deps: PipeModeDeps): Promise<number> {
     if (outcome === "failed") failed = true;
   }
   if (format !== "text") {
-    const result = collector.finish({ sessionId: deps.sessionId, numTurns: replies, durationMs: Math.round(deps.nowMs() - startedMs), failed: failed || signal.aborted });
+    const result = collector.finish({ sessionId: deps.sessionId, numTurns: replies, durationMs: Math.round(deps.nowMs() - startedMs), failed: failed || refused || signal.aborted });
     out(format === "json" ? untrustedJson(result) : jsonLine(result));
   }
   if (signal.aborted) return INTERRUPTED_EXIT_CODE;
+  if (refused) return PIPE_NO_MODEL_EXIT_CODE;
   return failed ? PIPE_FAILED_EXIT_CODE : PIPE_OK_EXIT_CODE;
 }
 

@@ -258,6 +258,7 @@ async function startSession(runtime: Runtime, invocation: ModeInvocation, mounte
     ...(mounted.reconnectServer === undefined ? {} : { reconnectServer: mounted.reconnectServer }),
     ...(mounted.servers === undefined ? {} : { promptServers: mounted.servers }),
     ...(setup.mentions === undefined ? {} : { mentions: setup.mentions }),
+    ...(setup.promptsRefused === undefined ? {} : { promptsRefused: setup.promptsRefused }),
     mcpLogin: (alias, print, fail, lend) => runMcpLogin({ config, env: runtime.env, out: print, err: fail, interactive: true, addSecret: runtime.addSecret, lend }, alias),
     switchModel: setup.switchModel,
     modelName: () => setup.model.name,

@@ -33,6 +33,8 @@ export interface ModeSetup {
   readonly promptServers?: Pick<MountedServers, "connections" | "onListChanged">;
   /** `@alias:uri` in a prompt; absent when no server declares resources. */
   readonly mentions?: Mentions;
+  /** Why no prompt can be answered (pipe mode without a key). */
+  readonly promptsRefused?: string;
   /** `/mcp login <alias>` in the chat. */
   readonly mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void, lend: TerminalLender) => Promise<number>;
   readonly switchModel: (name: string) => Promise<string | Error>;
@@ -131,6 +133,7 @@ async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, 
       ...reconnecting,
       ...prompts,
       ...mentioning,
+      ...(setup.promptsRefused === undefined ? {} : { promptsRefused: setup.promptsRefused }),
     });
   }
   const { runChat } = await import("./chat.js");

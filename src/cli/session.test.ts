@@ -19,8 +19,11 @@ describe("chooseModel", () => {
     expect(chooseModel({ MOCK: "0" }, undefined, "call")).toEqual({ kind: "mock", notice: NO_KEY_NOTICE });
   });
 
-  it("refuses -p and pipe mode without a key, naming ANTHROPIC_API_KEY", () => {
-    expect([chooseModel({}, undefined, "print"), chooseModel({ ANTHROPIC_API_KEY: "", MOCK: "0" }, undefined, "pipe")]).toEqual([new Error(NO_KEY_HEADLESS_ERROR), new Error(NO_KEY_HEADLESS_ERROR)]);
+  it("refuses -p without a key, and gives pipe mode no model, naming ANTHROPIC_API_KEY", () => {
+    expect([chooseModel({}, undefined, "print"), chooseModel({ ANTHROPIC_API_KEY: "", MOCK: "0" }, undefined, "pipe")]).toEqual([
+      new Error(NO_KEY_HEADLESS_ERROR),
+      { kind: "none", why: NO_KEY_HEADLESS_ERROR },
+    ]);
     expect(NO_KEY_HEADLESS_ERROR).toContain("ANTHROPIC_API_KEY");
   });
 

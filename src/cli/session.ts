@@ -68,6 +68,8 @@ export interface SessionSetup {
   readonly switchModel: (name: string) => Promise<string | Error>;
   /** `@alias:uri` in the user's prompts, when a mounted server declares resources. */
   readonly mentions?: Mentions;
+  /** Why no prompt can be answered (pipe mode without a key): the first prompt ends the run with it. */
+  readonly promptsRefused?: string;
 }
 
 export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup | Error> {
@@ -87,7 +89,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const choice = chooseModel(deps.env, options.model, deps.mode);
   if (choice instanceof Error) return choice;
   if (deps.announceModel && choice.kind === "mock" && choice.notice !== null) deps.warn(choice.notice);
-  if (deps.announceModel && choice.kind !== "anthropic" && options.model !== undefined) {
+  if (deps.announceModel && (choice.kind === "mock" || choice.kind === "scripted") && options.model !== undefined) {
     deps.warn(`--model ${JSON.stringify(options.model)} has no effect: the ${choice.kind === "mock" ? "offline mock" : "scripted"} model answers`);
   }
   const chosen = await createChosenModel(choice).catch(
@@ -179,7 +181,8 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const mentions = resourceSources.some(offersResources) ? createMentions(resourceSources) : undefined;
   // Listed once now, in the background, for Tab after `@alias:` in the chat.
   if (deps.mode === "chat") mentions?.refresh();
-  return { makeAgent, model, banner: banner.join("\n"), switchModel, ...(mentions === undefined ? {} : { mentions }) };
+  const refused = choice.kind === "none" ? { promptsRefused: choice.why } : {};
+  return { makeAgent, model, banner: banner.join("\n"), switchModel, ...(mentions === undefined ? {} : { mentions }), ...refused };
 }
 
 /** How many of a resumed history's last messages the banner shows, each on one line cut to the width. */
@@ -269,6 +272,8 @@ export function readProjectInstructions(projectDir: string): ProjectInstructions
 
 export type ModelChoice =
   | { readonly kind: "mock"; readonly notice: string | null }
+  /** Pipe mode without a key: its slash commands run, and its first prompt ends the run naming the key. */
+  | { readonly kind: "none"; readonly why: string }
   | { readonly kind: "scripted"; readonly file: string }
   | { readonly kind: "anthropic"; readonly apiKey: string; readonly baseURL: string | undefined; readonly model: string | undefined };
 
@@ -296,7 +301,10 @@ export function chooseModel(env: Readonly<Record<string, string | undefined>>, m
   if (script !== undefined) return { kind: "scripted", file: script };
   if (isSet(env.MOCK)) return { kind: "mock", notice: null };
   const apiKey = nonEmpty(env.ANTHROPIC_API_KEY);
-  if (apiKey === undefined) return HEADLESS_MODES.has(mode) ? new Error(NO_KEY_HEADLESS_ERROR) : { kind: "mock", notice: NO_KEY_NOTICE };
+  if (apiKey === undefined) {
+    if (mode === "pipe") return { kind: "none", why: NO_KEY_HEADLESS_ERROR };
+    return HEADLESS_MODES.has(mode) ? new Error(NO_KEY_HEADLESS_ERROR) : { kind: "mock", notice: NO_KEY_NOTICE };
+  }
   return {
     kind: "anthropic",
     apiKey,
@@ -311,6 +319,13 @@ async function createChosenModel(choice: ModelChoice): Promise<Model> {
       const { createMockModel } = await import("../model/mock-model.js");
       return createMockModel();
     }
+    case "none":
+      return {
+        name: "none",
+        complete: async () => {
+          throw new Error(choice.why);
+        },
+      };
     case "scripted": {
       const { createScriptedModel } = await import("../model/scripted-model.js");
       return createScriptedModel(choice.file);
