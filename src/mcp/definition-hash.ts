@@ -11,15 +11,9 @@ export type DefinitionHashes = ReadonlyMap<string, string>;
 
 /** The parts of a listed tool the hash covers; `_meta` is left out (it never reaches the model; `title` may). */
 export function toolDefinition(info: RemoteToolInfo): ToolDefinition {
-  const { name, title, description, inputSchema, outputSchema, annotations } = info;
-  return {
-    name,
-    ...(title === undefined ? {} : { title }),
-    ...(description === undefined ? {} : { description }),
-    inputSchema,
-    ...(outputSchema === undefined ? {} : { outputSchema }),
-    ...(annotations === undefined ? {} : { annotations }),
-  };
+  // The listed tool as tool-list.ts read it, but what never reaches the model or the user.
+  const { _meta, taskSupport, ...definition } = info;
+  return definition;
 }
 
 /** sha-256 (hex) of the definition's stable JSON. */
