@@ -165,8 +165,7 @@ export class ServerConnection {
   }
 
   get tools(): readonly RemoteToolInfo[] {
-    const state = this.#shown();
-    return state.kind === "up" || state.kind === "down" ? state.tools : [];
+    return this.#cameUp()?.tools ?? [];
   }
 
   get state(): ServerState {
@@ -196,14 +195,12 @@ export class ServerConnection {
 
   /** What the server declared when it came up (`{}` while it is not up): which lists it offers and whether they change. */
   get capabilities(): JsonObject {
-    const state = this.#shown();
-    return state.kind === "up" || state.kind === "down" ? state.client.serverCapabilities() : {};
+    return this.#cameUp()?.client.serverCapabilities() ?? {};
   }
 
   /** The server's instructions for the model, as it gave them when it came up; untrusted text. */
   get instructions(): string | undefined {
-    const state = this.#shown();
-    return state.kind === "up" || state.kind === "down" ? state.client.instructions() : undefined;
+    return this.#cameUp()?.client.instructions();
   }
 
   callTool(name: string, args: ToolArgs, options: CallToolOptions): Promise<CallToolOutcome | McpError> {
@@ -224,7 +221,7 @@ export class ServerConnection {
   status(): ServerStatus {
     const state = this.#shown();
     const tail = this.#opener.stderrTail();
-    const settled = state.kind === "up" || state.kind === "down" ? state : undefined;
+    const settled = this.#cameUp();
     const client = settled?.client;
     const subscribedTo = client?.subscribedLists() ?? [];
     return {
@@ -253,6 +250,12 @@ export class ServerConnection {
   /** The state the status describes: a closed connection shows what it was. */
   #shown(): Exclude<ConnectionState, { readonly kind: "closed" }> {
     return this.#state.kind === "closed" ? this.#state.was : this.#state;
+  }
+
+  /** What the server settled when it came up (up now, or down since), as the status shows it; undefined before. */
+  #cameUp(): Settled | undefined {
+    const state = this.#shown();
+    return state.kind === "up" || state.kind === "down" ? state : undefined;
   }
 
   #apply(event: ConnectionEvent): void {
