@@ -11,7 +11,7 @@ import { contextReport, formatContextReport, type CountTokens } from "./context-
 import { knownModelFamilies } from "./cost.js";
 import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatusProvider } from "./mcp-servers.js";
 import type { Mentions } from "./mentions.js";
-import { wrapStyled } from "./text-layout.js";
+import { formatColumns } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export interface CommandContext {
@@ -399,41 +399,4 @@ async function typedTurn(text: string, context: CommandContext): Promise<Command
 async function runTurn(turn: UserTurn, context: CommandContext): Promise<LineOutcome> {
   context.onTurnStart?.();
   return (await context.agent.prompt(turn.prompt, context.signal, turn.images)) === "done" ? "ok" : "failed";
-}
-
-const COLUMN_GAP = "  ";
-/** The narrowest a wrapped last column gets, however wide the columns before it. */
-const MIN_WRAPPED_COLUMN_CHARS = 24;
-const WRAPPED_BELOW_INDENT = "    ";
-
-/**
- * Left-aligned text columns for the plain views (/tools, /approvals, /help): every cell but a row's last is
- * padded to its column's widest; with a width, a longer row is cut with an ellipsis (a table of tools), or
- * its last cell is wrapped under itself (/help's sentences, which are read whole).
- */
-function formatColumns(untrustedRows: readonly (readonly string[])[], width?: number, overflow: "cut" | "wrap" = "cut"): string[] {
-  // A server names its tools and claims; a cell is shown safely and measured as shown.
-  const rows = untrustedRows.map((row) => row.map(untrustedText));
-  const widths: number[] = [];
-  for (const row of rows) {
-    row.forEach((cell, index) => {
-      widths[index] = Math.max(widths[index] ?? 0, cell.length);
-    });
-  }
-  return rows.flatMap((row) => {
-    const lead = row.slice(0, -1).map((cell, index) => `${cell.padEnd(widths[index] ?? 0)}${COLUMN_GAP}`).join("");
-    const last = row.at(-1) ?? "";
-    if (overflow === "cut" || width === undefined) return [clipToWidth(`${lead}${last}`.trimEnd(), width)];
-    if (width - lead.length >= MIN_WRAPPED_COLUMN_CHARS) {
-      return wrapStyled(last, width - lead.length).map((line, index) => `${index === 0 ? lead : " ".repeat(lead.length)}${line}`.trimEnd());
-    }
-    // Too narrow beside the columns before it: the cell goes under them, indented.
-    return [lead.trimEnd(), ...wrapStyled(last, width - WRAPPED_BELOW_INDENT.length).map((line) => `${WRAPPED_BELOW_INDENT}${line}`.trimEnd())];
-  });
-}
-
-/** One line cut to `width` columns with an ellipsis, so a narrow terminal does not wrap it mid-word. */
-export function clipToWidth(line: string, width: number | undefined): string {
-  if (width === undefined || width < 2 || line.length <= width) return line;
-  return `${line.slice(0, width - 1)}…`;
 }

@@ -1,6 +1,8 @@
 // Styled terminal text laid out within a width: how many columns it takes, word wrap that carries its styles
 // over each line break, and tables that are drawn as a grid when they fit, with wrapped cells when they
-// can, and as one record per row when not even that fits — a row is never broken across the screen.
+// can, and as one record per row when not even that fits — a row is never broken across the screen; and the
+// plain columns of the slash commands' views.
+import { untrustedText } from "./untrusted-text.js";
 
 /** An SGR style (`ESC [ … m`) or an OSC 8 link sequence: zero columns wide. */
 const SEQUENCE = /\u001b\[[0-9;]*m|\u001b\]8;[^\u0007]*\u0007/u;
@@ -171,4 +173,44 @@ export function layoutTable(table: TableText, width: number, style: TableStyle):
   const natural = table.header.map((head, column) => Math.max(1, visibleWidth(head), ...table.rows.map((cells) => visibleWidth(cells[column] ?? ""))));
   const widths = fitColumns(natural, width);
   return widths === null ? records(table, width, style) : grid(table, widths, style);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Plain columns, for the views of rows (/tools, /approvals, /help).
+
+const COLUMN_GAP = "  ";
+/** The narrowest a wrapped last column gets, however wide the columns before it. */
+const MIN_WRAPPED_COLUMN_CHARS = 24;
+const WRAPPED_BELOW_INDENT = "    ";
+
+/**
+ * Left-aligned text columns for the plain views (/tools, /approvals, /help): every cell but a row's last is
+ * padded to its column's widest; with a width, a longer row is cut with an ellipsis (a table of tools), or
+ * its last cell is wrapped under itself (/help's sentences, which are read whole).
+ */
+export function formatColumns(untrustedRows: readonly (readonly string[])[], width?: number, overflow: "cut" | "wrap" = "cut"): string[] {
+  // A server names its tools and claims; a cell is shown safely and measured as shown.
+  const rows = untrustedRows.map((row) => row.map(untrustedText));
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, index) => {
+      widths[index] = Math.max(widths[index] ?? 0, cell.length);
+    });
+  }
+  return rows.flatMap((row) => {
+    const lead = row.slice(0, -1).map((cell, index) => `${cell.padEnd(widths[index] ?? 0)}${COLUMN_GAP}`).join("");
+    const last = row.at(-1) ?? "";
+    if (overflow === "cut" || width === undefined) return [clipToWidth(`${lead}${last}`.trimEnd(), width)];
+    if (width - lead.length >= MIN_WRAPPED_COLUMN_CHARS) {
+      return wrapStyled(last, width - lead.length).map((line, index) => `${index === 0 ? lead : " ".repeat(lead.length)}${line}`.trimEnd());
+    }
+    // Too narrow beside the columns before it: the cell goes under them, indented.
+    return [lead.trimEnd(), ...wrapStyled(last, width - WRAPPED_BELOW_INDENT.length).map((line) => `${WRAPPED_BELOW_INDENT}${line}`.trimEnd())];
+  });
+}
+
+/** One line cut to `width` columns with an ellipsis, so a narrow terminal does not wrap it mid-word. */
+function clipToWidth(line: string, width: number | undefined): string {
+  if (width === undefined || width < 2 || line.length <= width) return line;
+  return `${line.slice(0, width - 1)}…`;
 }
