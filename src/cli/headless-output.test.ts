@@ -76,8 +76,9 @@ describe("createJsonCollector", () => {
       const { subtype, is_error } = resultOf(events, { ...FACTS, failed });
       return { subtype, is_error };
     };
-    expect([verdict(ended("turn_limit")), verdict(ended("loop_limit")), verdict(ended("model_error")), verdict(ended("aborted")), verdict(ended("done"), true), verdict(ended("done"))]).toEqual([
+    expect([verdict(ended("turn_limit")), verdict(ended("budget_limit")), verdict(ended("loop_limit")), verdict(ended("model_error")), verdict(ended("aborted")), verdict(ended("done"), true), verdict(ended("done"))]).toEqual([
       { subtype: "error_max_turns", is_error: true },
+      { subtype: "error_max_budget_usd", is_error: true },
       { subtype: "error_max_turns", is_error: true },
       { subtype: "error_during_execution", is_error: true },
       { subtype: "error_during_execution", is_error: true },

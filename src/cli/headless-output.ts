@@ -28,7 +28,7 @@ export interface HeadlessCall {
 }
 
 /** How a run ended, in the words `claude -p` uses: the turn limit, a failure (model error, interrupt, failed line), or neither. */
-export type ResultSubtype = "success" | "error_max_turns" | "error_during_execution";
+export type ResultSubtype = "success" | "error_max_turns" | "error_max_budget_usd" | "error_during_execution";
 
 /** What pipe mode knows of the run that its events do not tell. */
 export interface RunFacts {
@@ -79,6 +79,7 @@ const LIMIT_ENDS: ReadonlySet<string> = new Set(["turn_limit", "loop_limit"]);
 const FAILED_ENDS: ReadonlySet<string> = new Set(["model_error", "aborted"]);
 
 function subtypeOf(turnEnds: readonly string[], failed: boolean): ResultSubtype {
+  if (turnEnds.includes("budget_limit")) return "error_max_budget_usd";
   if (turnEnds.some((end) => LIMIT_ENDS.has(end))) return "error_max_turns";
   if (failed || turnEnds.some((end) => FAILED_ENDS.has(end))) return "error_during_execution";
   return "success";

@@ -204,8 +204,32 @@ describe("createAgent: the loop", () => {
     });
     await agent.prompt("go", signal());
     expect(events.slice(-2)).toEqual([
-      { type: "notice", message: "Turn stopped after 2 model turns (turn limit); send a message to continue." },
+      { type: "notice", message: 'Turn stopped after 2 model turns (the turn limit); send a message to continue, or raise the limit (--max-turns, "maxTurns").' },
       { type: "turn_end", reason: "turn_limit" },
+    ]);
+    expect(agent.messages.at(-1)?.role).toBe("user");
+  });
+
+  it("has no turn cap of its own: a 40-step task runs to the model's last word", async () => {
+    const steps: ScriptStep[] = Array.from({ length: 40 }, (_, index) => () => reply(use(`t${index}`, "echo", { word: `step ${index}` })));
+    const { agent, events } = setup([...steps, () => reply(text("all 40 done"))]);
+    await agent.prompt("go", signal());
+    expect(events.filter((event) => event.type === "tool_end")).toHaveLength(40);
+    expect(events.at(-1)).toEqual({ type: "turn_end", reason: "done" });
+    expect(agent.messages.at(-1)).toEqual({ role: "assistant", content: [text("all 40 done")] });
+  });
+
+  it("asks the budget before each request but the first, and ends the turn with its sentence once it is spent", async () => {
+    let asked = 0;
+    const overBudget = (): string | null => (++asked === 2 ? "Turn stopped: this prompt spent $0.50 of its $0.40 budget." : null);
+    const steps: ScriptStep[] = [1, 2, 3, 4].map((n) => () => reply(use(`t${n}`, "echo", { word: String(n) })));
+    const { agent, events, model } = setup(steps, { overBudget });
+    await agent.prompt("go", signal());
+    expect(model.seen).toHaveLength(2);
+    expect(asked).toBe(2);
+    expect(events.slice(-2)).toEqual([
+      { type: "notice", message: "Turn stopped: this prompt spent $0.50 of its $0.40 budget." },
+      { type: "turn_end", reason: "budget_limit" },
     ]);
     expect(agent.messages.at(-1)?.role).toBe("user");
   });

@@ -21,13 +21,13 @@ import { createToolOffer, DEFAULT_TOOL_SEARCH, type DeferredTool, type ToolSearc
 
 export type { ApprovalRequest, NobodyToAsk, UserDenial } from "./tool-call.js";
 
-// How far one user prompt may go before the kernel ends the turn by itself.
-
-/** Model turns per user prompt before the turn ends with "turn_limit" and a notice. */
-export const MAX_TURNS_PER_PROMPT = 25;
+// How far one user prompt may go before the kernel ends the turn by itself. A prompt has no turn cap of
+// its own: it runs until the model ends its turn, the loop guard stops it, the person interrupts, or a
+// limit the user set (a turn count, a budget) is reached.
 
 export interface AgentLimits {
-  readonly maxTurnsPerPrompt: number;
+  /** Model turns per user prompt before the turn ends with "turn_limit" and a notice; null: no cap. */
+  readonly maxTurnsPerPrompt: number | null;
   /** The nth identical call in one prompt that is refused (see createLoopGuard). */
   readonly repeatRefuseAt: number;
   /** The nth identical call in one prompt that ends the turn. */
@@ -37,7 +37,7 @@ export interface AgentLimits {
 }
 
 export const DEFAULT_LIMITS: AgentLimits = {
-  maxTurnsPerPrompt: MAX_TURNS_PER_PROMPT,
+  maxTurnsPerPrompt: null,
   repeatRefuseAt: REPEAT_REFUSE_AT,
   repeatStopAt: REPEAT_STOP_AT,
   compactAtTokens: COMPACT_AT_TOKENS,
@@ -74,6 +74,12 @@ export interface AgentDeps {
   readonly loadedTools?: readonly string[];
   /** Where a tool result over the budget is kept whole for the model to read on; without it, the rest is only cut. */
   readonly spill?: SpillStore;
+  /**
+   * Asked before each model request of a prompt but its first: null while the prompt may spend more, else
+   * the sentence that ends the turn ("budget_limit"), naming the limit and how to go on. The kernel knows
+   * no prices; whoever counts the usage events does.
+   */
+  readonly overBudget?: () => string | null;
 }
 
 /** What the next model request will carry; `deferred`: the remote tools not sent yet (empty without tool search). */
@@ -260,7 +266,13 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   async function runTurns(context: CallContext, signal: AbortSignal): Promise<TurnEnd> {
-    for (let step = 0; step < limits.maxTurnsPerPrompt; step++) {
+    const cap = limits.maxTurnsPerPrompt;
+    for (let step = 0; cap === null || step < cap; step++) {
+      const spent = step === 0 ? null : (deps.overBudget?.() ?? null);
+      if (spent !== null) {
+        notice(spent);
+        return "budget_limit";
+      }
       let streamed = "";
       const onText = (delta: string): void => {
         streamed += delta;
@@ -303,7 +315,7 @@ export function createAgent(deps: AgentDeps): Agent {
         return "loop_limit";
       }
     }
-    notice(`Turn stopped after ${limits.maxTurnsPerPrompt} model turns (turn limit); send a message to continue.`);
+    notice(`Turn stopped after ${cap} model turns (the turn limit); send a message to continue, or raise the limit (--max-turns, "maxTurns").`);
     return "turn_limit";
   }
 

@@ -111,7 +111,7 @@ export type AgentEvent =
   /** After each model request that reported its tokens: for the cost line, never for the model. */
   | { readonly type: "usage"; readonly model: string; readonly usage: Usage }
   | { readonly type: "error"; readonly message: string }
-  | { readonly type: "turn_end"; readonly reason: "done" | "aborted" | "turn_limit" | "loop_limit" | "model_error" };
+  | { readonly type: "turn_end"; readonly reason: "done" | "aborted" | "turn_limit" | "budget_limit" | "loop_limit" | "model_error" };
 
 // What the kernel needs to make a turn undoable: file contents saved before a tool changes them, what
 // each file held when the turn ended, and what the turn did that cannot be undone. src/session keeps them
