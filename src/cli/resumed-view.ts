@@ -1,0 +1,120 @@
+// What a resumed chat (`--resume`, `-c`) shows of the conversation it goes on with: the person's prompts,
+// the answers as they were rendered, each tool call as one line with its outcome. A long session shows its
+// last turns and says how many earlier ones it leaves out. Every word came from the person, the model or a
+// tool: each line passes untrustedText (the Markdown renderer does that for answers).
+import type { ChalkInstance } from "chalk";
+import type { Message, ToolArgs } from "../kernel/index.js";
+import type { MarkdownRenderer } from "./markdown.js";
+import { untrustedText } from "./untrusted-text.js";
+
+/** How many of the last turns a resumed chat shows; a turn is a prompt and everything up to the next. */
+export const RESUMED_TURNS_SHOWN = 10;
+/** A prompt longer than this many lines shows its first ones and how many more it had. */
+const PROMPT_LINES_SHOWN = 12;
+
+export type ResumedEntry =
+  | { readonly kind: "prompt"; readonly text: string }
+  | { readonly kind: "answer"; readonly text: string }
+  /** `outcome` null: the call never got a result (the session ended during it). */
+  | { readonly kind: "call"; readonly tool: string; readonly args: ToolArgs; readonly outcome: { readonly isError: boolean; readonly text: string } | null };
+
+export interface ResumedView {
+  /** Turns before the first one shown. */
+  readonly earlierTurns: number;
+  readonly entries: readonly ResumedEntry[];
+}
+
+/** The last `turns` turns of a history as entries; a user message of only tool results belongs to the turn before it. */
+export function resumedView(messages: readonly Message[], turns: number = RESUMED_TURNS_SHOWN): ResumedView {
+  const starts = messages.flatMap((message, index) => (isPrompt(message) ? [index] : []));
+  const first = starts.length > turns ? (starts[starts.length - turns] ?? 0) : 0;
+  const shown = messages.slice(first);
+  const results = new Map<string, { isError: boolean; text: string }>();
+  for (const message of shown) {
+    if (message.role !== "user") continue;
+    for (const block of message.content) if (block.type === "tool_result") results.set(block.toolUseId, { isError: block.isError, text: block.text });
+  }
+  const entries: ResumedEntry[] = [];
+  for (const message of shown) {
+    if (message.role === "user") {
+      const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : block.type === "image" ? ["[an image]"] : [])).join("\n");
+      if (isPrompt(message)) entries.push({ kind: "prompt", text });
+      continue;
+    }
+    for (const block of message.content) {
+      if (block.type === "text") {
+        const last = entries.at(-1);
+        // One answer's text blocks read as one answer, as they streamed.
+        if (last?.kind === "answer") entries[entries.length - 1] = { kind: "answer", text: `${last.text}\n\n${block.text}` };
+        else if (block.text.trim() !== "") entries.push({ kind: "answer", text: block.text });
+      } else {
+        entries.push({ kind: "call", tool: block.name, args: block.input, outcome: results.get(block.id) ?? null });
+      }
+    }
+  }
+  return { earlierTurns: starts.filter((start) => start < first).length, entries };
+}
+
+/** A user message the person wrote: one with any text or image, not only the tools' results. */
+function isPrompt(message: Message): boolean {
+  return message.role === "user" && message.content.some((block) => block.type !== "tool_result");
+}
+
+export interface ResumedViewDeps {
+  readonly chalk: ChalkInstance;
+  /** Renders an answer's Markdown; null shows it as plain text. */
+  readonly markdown: MarkdownRenderer | null;
+  /** The terminal's width, for the one-line calls; undefined when unknown. */
+  readonly width: number | undefined;
+}
+
+/** The view as the text to print, ending with a line that says the chat goes on from here. */
+export function resumedViewText(view: ResumedView, deps: ResumedViewDeps): string {
+  const { chalk } = deps;
+  const room = Math.max(20, (deps.width ?? 100) - 4);
+  const parts: string[] = [];
+  if (view.earlierTurns > 0) parts.push(chalk.dim(`… ${view.earlierTurns} earlier ${view.earlierTurns === 1 ? "turn" : "turns"} not shown`));
+  for (const entry of view.entries) {
+    switch (entry.kind) {
+      case "prompt":
+        parts.push(promptLines(entry.text).map((line, index) => `${chalk.bold(index === 0 ? "›" : " ")} ${line}`).join("\n"));
+        break;
+      case "answer":
+        parts.push(deps.markdown === null ? untrustedText(entry.text).trimEnd() : deps.markdown(entry.text).trimEnd());
+        break;
+      case "call":
+        parts.push(callLine(entry, room, chalk));
+        break;
+      default: {
+        const unknown: never = entry;
+        throw new Error(`unknown entry ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+  parts.push(chalk.dim("── resumed: the conversation goes on from here ──"));
+  return `${parts.join("\n")}\n`;
+}
+
+function promptLines(text: string): string[] {
+  const lines = untrustedText(text.trimEnd()).split("\n");
+  if (lines.length <= PROMPT_LINES_SHOWN) return lines;
+  return [...lines.slice(0, PROMPT_LINES_SHOWN), `… (${lines.length - PROMPT_LINES_SHOWN} more lines)`];
+}
+
+/** `● tool {args} ✓ first line of the result`, on one line of at most `room` characters. */
+function callLine(call: Extract<ResumedEntry, { kind: "call" }>, room: number, chalk: ChalkInstance): string {
+  const name = untrustedText(call.tool);
+  const outcome = call.outcome;
+  const mark = outcome === null ? "…" : outcome.isError ? "✗" : "✓";
+  const result = outcome === null ? "no result" : (untrustedText(outcome.text).split("\n").find((line) => line.trim() !== "")?.trim() ?? "(no output)");
+  const args = untrustedText(JSON.stringify(call.args));
+  const argsRoom = Math.max(10, Math.floor((room - name.length - 4) / 2));
+  const shownArgs = clip(args, argsRoom);
+  const shownResult = clip(result, Math.max(10, room - name.length - shownArgs.length - 5));
+  const colour = outcome === null ? chalk.yellow : outcome.isError ? chalk.red : chalk.green;
+  return `${chalk.cyan(`● ${name}`)} ${chalk.dim(shownArgs)} ${colour(mark)} ${chalk.dim(shownResult)}`;
+}
+
+function clip(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 1)}…`;
+}
