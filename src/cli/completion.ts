@@ -1,5 +1,5 @@
 // Tab in the chat's input line: slash commands at the start of a line, tool names after `/call`, a server's
-// resources after `@`, and file and folder names (relative to the project) anywhere else. Returns what
+// resources and the project's files after `@`, and file and folder names (relative to the project) anywhere else. Returns what
 // readline's completer expects: the candidates, and the part of the line they replace.
 import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
@@ -25,7 +25,12 @@ export function completeLine(line: string, sources: CompletionSources): [string[
     return [sources.tools().filter((name) => name.startsWith(toolPrefix)).slice(0, MAX_CANDIDATES), toolPrefix];
   }
   const word = /(\S*)$/u.exec(line)?.[1] ?? "";
-  if (word.startsWith("@") && sources.mentions !== undefined) return [sources.mentions.complete(word).slice(0, MAX_CANDIDATES), word];
+  if (word.startsWith("@")) {
+    // `@alias:` and a server's URIs, then the project's files (`@src/ma` → `@src/main.ts`).
+    const resources = sources.mentions?.complete(word) ?? [];
+    const files = word.includes(":") ? [] : completePath(word.slice(1), sources.projectDir).map((path) => `@${path}`);
+    return [[...resources, ...files].slice(0, MAX_CANDIDATES), word];
+  }
   return [completePath(word, sources.projectDir), word];
 }
 

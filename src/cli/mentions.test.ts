@@ -94,7 +94,7 @@ describe("createMentions", () => {
 
   it("refuses more mentions than a prompt attaches", async () => {
     const text = Array.from({ length: MAX_MENTIONS_PER_PROMPT + 1 }, (_, index) => `@docs:docs://${index}`).join(" ");
-    expect(await createMentions([source("docs", {}).server]).attach(text, signal())).toEqual(new Error("a prompt attaches at most 10 resources; it names 11"));
+    expect(await createMentions([source("docs", {}).server]).attach(text, signal())).toEqual(new Error("a prompt attaches at most 10 files and resources; it names 11"));
   });
 
   it("completes @ with the servers that offer resources, then a server's listed uris once listed", async () => {

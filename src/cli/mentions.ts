@@ -1,10 +1,14 @@
 // `@alias:uri` in a prompt the user typed: that resource read from the server and attached to the turn (its
 // text as a fenced block under the alias and uri, its images as images), and the URIs Tab offers after
 // `@alias:`. Only a word that starts with `@` and the alias of a mounted server counts: `me@example.com`
-// and `@types/node` are left as they are. What a server sends is shown through untrustedText.
+// and `@types/node` are left as they are. What a server sends is shown through untrustedText. `@path` of a
+// project file is attached too (file-mentions.ts).
 import { formatBytes, imageLine, type ToolImage } from "../kernel/index.js";
 import { contentsPart, fenceFor, listResources, McpError, offersResources, readFailureText, readResource, type ResourceContents, type ResourceSource } from "../mcp/index.js";
+import { attachFile, findFileMentions, type ProjectFileReader } from "./file-mentions.js";
 import { untrustedText } from "./untrusted-text.js";
+
+export type { ProjectFileReader } from "./file-mentions.js";
 
 /** More in one prompt is more likely a paste than a request. */
 export const MAX_MENTIONS_PER_PROMPT = 10;
@@ -46,11 +50,15 @@ const SENTENCE_END = /[.,;!?)\]]+$/u;
  */
 export const PIPED_TEXT_START = "\n\n<stdin>\n";
 
+/** What the person typed of a prompt: all of it but the text piped after it. */
+function typedPart(text: string): string {
+  const piped = text.indexOf(PIPED_TEXT_START);
+  return piped === -1 ? text : text.slice(0, piped);
+}
+
 export function findMentions(text: string, aliases: readonly string[]): Mention[] {
   const found: Mention[] = [];
-  const piped = text.indexOf(PIPED_TEXT_START);
-  const typed = piped === -1 ? text : text.slice(0, piped);
-  for (const match of typed.matchAll(MENTION)) {
+  for (const match of typedPart(text).matchAll(MENTION)) {
     const alias = match[1] ?? "";
     const uri = (match[2] ?? "").replace(SENTENCE_END, "");
     if (!aliases.includes(alias) || uri === "" || found.some((known) => known.alias === alias && known.uri === uri)) continue;
@@ -83,7 +91,8 @@ function attachContents(alias: string, contents: ResourceContents, budget: numbe
   return { block: `${heading}\n${part.text}`, line, ...(part.image === undefined ? {} : { image: part.image }) };
 }
 
-export function createMentions(sources: readonly ResourceSource[]): Mentions {
+/** `files`: the project's files for `@path`; without it only resources are attached. */
+export function createMentions(sources: readonly ResourceSource[], files?: ProjectFileReader): Mentions {
   const aliases = sources.map((source) => source.alias);
   const uris = new Map<string, readonly string[]>();
   const list = (source: ResourceSource): void => {
@@ -95,9 +104,19 @@ export function createMentions(sources: readonly ResourceSource[]): Mentions {
   return {
     async attach(text, signal, refused) {
       const mentions = findMentions(text, aliases);
-      if (mentions.length === 0) return { text, images: [], lines: [] };
-      if (mentions.length > MAX_MENTIONS_PER_PROMPT) return new Error(`a prompt attaches at most ${MAX_MENTIONS_PER_PROMPT} resources; it names ${mentions.length}`);
+      // A word that is a server's mention is never also taken for a file.
+      const paths = files === undefined ? [] : findFileMentions(typedPart(text), files.projectDir).filter((path) => !mentions.some(({ alias, uri }) => `${alias}:${uri}` === path));
+      if (mentions.length + paths.length === 0) return { text, images: [], lines: [] };
+      if (mentions.length + paths.length > MAX_MENTIONS_PER_PROMPT) return new Error(`a prompt attaches at most ${MAX_MENTIONS_PER_PROMPT} files and resources; it names ${mentions.length + paths.length}`);
       const attached: Attached[] = [];
+      for (const path of paths) {
+        if (files === undefined) break;
+        const refusal = files.refused(path);
+        if (refusal !== undefined) return new Error(`cannot attach ${untrustedText(`@${path}`)}: ${untrustedText(refusal)}`);
+        const file = await attachFile(path, files, signal);
+        if (file instanceof Error) return file;
+        attached.push(file);
+      }
       let budget = MAX_ATTACHED_TEXT_CHARS;
       for (const { alias, uri } of mentions) {
         const source = sources.find((candidate) => candidate.alias === alias);
@@ -123,6 +142,7 @@ export function createMentions(sources: readonly ResourceSource[]): Mentions {
       const colon = word.indexOf(":");
       if (!word.startsWith("@")) return [];
       if (colon === -1) return sources.filter(offersResources).map((source) => `@${source.alias}:`).filter((candidate) => candidate.startsWith(word));
+      if (!aliases.includes(word.slice(1, colon))) return [];
       const known = uris.get(word.slice(1, colon)) ?? [];
       const typed = word.slice(colon + 1);
       // Readline prints the candidates and inserts the one chosen as they are: a URI that would not show as itself is not offered.

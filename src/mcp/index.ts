@@ -31,3 +31,4 @@ export { createStdioTransport, killAllChildrenSync, registerChild, signalProcess
 export type { RemoteToolInfo } from "./tool-list.js";
 export { lintTools, type LintCheck, type LintFinding, type LintSeverity } from "./tool-lint.js";
 export { isLegacyVersion } from "./versions.js";
+export { checkImage, MAX_IMAGE_BASE64_BYTES } from "./image-content.js";

@@ -8,7 +8,7 @@ import { createReadFileTool } from "./read-file.js";
 import { createSearchTool } from "./search.js";
 import { createWriteFileTool } from "./write-file.js";
 
-export { NOT_A_REGULAR_FILE, openRegularFile } from "./project-files.js";
+export { NOT_A_REGULAR_FILE, openRegularFile, resolveInProject } from "./project-files.js";
 export { detectSandbox, findSandbox, homeInProjectNotice, type SandboxAvailability } from "./sandbox.js";
 export type { BashSandbox } from "./bash.js";
 
