@@ -1,9 +1,28 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Rule } from "../kernel/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { loadRules, loadSandboxSettings, loadToolSearch, parseMcpSettings, parseRuleFlags, parseSandboxSettings, parseSettings, parseToolSearch, readUserSettings, userSettingsFile, type ProjectSettings } from "./settings.js";
+import { readConfigJson } from "./config-reader.js";
+import {
+  classifySettings,
+  loadRules,
+  loadSandboxSettings,
+  loadToolSearch,
+  parseMcpSettings,
+  parseRuleFlags,
+  parseSandboxSettings,
+  parseSettings,
+  parseToolSearch,
+  readUserSettings,
+  SETTINGS_KEYS,
+  settingsAsWritten,
+  userSettingsFile,
+  type ClassifiedSetting,
+  type KeyClass,
+  type ProjectSettings,
+} from "./settings.js";
 
 const FILE = "/p/.mca/settings.json";
 
@@ -20,6 +39,121 @@ describe("userSettingsFile", () => {
 
   it("falls back to ~/.config when XDG_CONFIG_HOME is unset or empty", () => {
     expect(userSettingsFile({ XDG_CONFIG_HOME: "", HOME: "/h" })).toBe("/h/.config/mca/settings.json");
+  });
+});
+
+/**
+ * Every key a settings file may hold, with its class and a value its reader accepts. A key added to
+ * SETTINGS_KEYS without a row here fails, and so does one a reader accepts without a class in the table.
+ */
+const EVERY_KEY: ReadonlyArray<readonly [path: string, keyClass: KeyClass, value: unknown]> = [
+  ["permissions.allow", "widens", ["bash"]],
+  ["permissions.ask", "narrows", ["read_file"]],
+  ["permissions.deny", "narrows", ["bash(rm*)"]],
+  ["sandbox.enabled", "widens", false],
+  ["sandbox.network", "widens", true],
+  ["sandbox.writable", "widens", ["~"]],
+  ["mcp.maxToolsPerServer", "widens", 5000],
+  ["toolSearch", "widens", "never"],
+];
+
+/** A settings file's object holding `value` at `path` (`sandbox.writable`). */
+function settingsWith(entries: ReadonlyArray<readonly [string, unknown]>): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  const sections = new Map<string, Record<string, unknown>>();
+  for (const [path, value] of entries) {
+    const [key = "", field] = path.split(".");
+    if (field === undefined) {
+      root[key] = value;
+      continue;
+    }
+    const section = sections.get(key) ?? {};
+    section[field] = value;
+    sections.set(key, section);
+    root[key] = section;
+  }
+  return root;
+}
+
+function classified(text: string): ClassifiedSetting[] | Error {
+  const root = readConfigJson(text, FILE);
+  if (root instanceof Error) return root;
+  return root.kind === "object" ? classifySettings(root) : new Error("not an object");
+}
+
+/** Each section's fields as its reader accepts them, learnt from the reader's own refusal of a field no one would name. */
+function acceptedFields(section: string): string[] {
+  const text = JSON.stringify({ [section]: { "probe\u0000": 1 } });
+  const readers = [parseSettings(text, FILE), parseSandboxSettings(text, FILE, { home: "/h", projectDir: "/p" }), parseMcpSettings(text, FILE)];
+  const refusal = readers.map((read) => (read instanceof Error ? /\(expected one of: ([^)]*)\)/.exec(read.message)?.[1] : undefined)).find((found) => found !== undefined);
+  return refusal === undefined ? [] : refusal.split(", ");
+}
+
+describe("SETTINGS_KEYS", () => {
+  it("classifies every key a settings file may hold", () => {
+    const table = Object.entries(SETTINGS_KEYS).flatMap(([key, row]) =>
+      typeof row === "string" ? [[key, row]] : Object.entries(row).map(([field, fieldClass]) => [`${key}.${field}`, fieldClass]),
+    );
+    expect(table).toEqual(EVERY_KEY.map(([path, keyClass]) => [path, keyClass]));
+  });
+
+  it("is where each section's reader takes the fields it accepts", () => {
+    for (const section of ["permissions", "sandbox", "mcp"]) {
+      expect({ section, fields: acceptedFields(section) }).toEqual({ section, fields: EVERY_KEY.filter(([path]) => path.startsWith(`${section}.`)).map(([path]) => path.slice(section.length + 1)) });
+    }
+  });
+
+  it("is where the readers take every key they read by name", () => {
+    // A reader names a field of a section in optionalField (its section's unknown fields are rejected from the
+    // table), and a top-level key only through settingsField, whose parameter is the table's keys.
+    const source = readFileSync(new URL("./settings.ts", import.meta.url), "utf8");
+    const named = [...source.matchAll(/optionalField\(\w+, "([^"]+)"\)/g)].map((match) => match[1]);
+    const fields = EVERY_KEY.map(([path]) => path.split(".")[1]);
+    expect(named.filter((name) => !fields.includes(name))).toEqual([]);
+    expect(named.length).toBeGreaterThan(0);
+  });
+
+  it("accepts every key of the table with its value, and classifies each as the table says", () => {
+    const text = JSON.stringify(settingsWith(EVERY_KEY.map(([path, , value]) => [path, value])));
+    expect(settingsAsWritten(text, FILE)).not.toBeInstanceOf(Error);
+    expect(classified(text)).toEqual(EVERY_KEY.map(([path, keyClass, value]) => ({ path, class: keyClass, known: true, value: JSON.stringify(value) })));
+  });
+
+  it("counts a key it does not know as widening, at the top level and in a section", () => {
+    const text = '{"maxTurns":3,"model":"claude-x","env":{"A":"b"},"sandbox":{"netwrk":true},"permissions":"all"}';
+    expect(classified(text)).toEqual([
+      { path: "maxTurns", class: "widens", known: false, value: "3" },
+      { path: "model", class: "widens", known: false, value: '"claude-x"' },
+      { path: "env", class: "widens", known: false, value: '{"A":"b"}' },
+      { path: "sandbox.netwrk", class: "widens", known: false, value: "true" },
+      { path: "permissions", class: "widens", known: true, value: '"all"' },
+    ]);
+  });
+});
+
+describe("settingsAsWritten", () => {
+  it("gives the allow rules and every other widening key; deny and ask rules are neither", () => {
+    const text = JSON.stringify({ permissions: { deny: ["bash(rm*)"], allow: ["bash"], ask: ["mcp__*"] }, sandbox: { writable: ["~"] }, toolSearch: "never", maxTurns: 3 });
+    const read = settingsAsWritten(text, FILE);
+    expect(read instanceof Error ? read.message : { allows: written(read.allows), widening: read.widening }).toEqual({
+      allows: [{ verdict: "allow", pattern: "bash", origin: FILE }],
+      widening: [
+        { path: "sandbox.writable", class: "widens", known: true, value: '["~"]' },
+        { path: "toolSearch", class: "widens", known: true, value: '"never"' },
+        { path: "maxTurns", class: "widens", known: false, value: "3" },
+      ],
+    });
+  });
+
+  it("finds nothing that widens in a file of deny and ask rules", () => {
+    const read = settingsAsWritten('{"permissions":{"deny":["bash"],"ask":["write_file"],"allow":[]}}', FILE);
+    expect(read instanceof Error ? read.message : { allows: read.allows, widening: read.widening }).toEqual({ allows: [], widening: [] });
+  });
+
+  it("is the first error of any reader: a file mca would refuse at start is not one to show", () => {
+    expect(String(settingsAsWritten('{"sandbox":{"network":1}}', FILE))).toBe(`ConfigError: ${FILE}:1:23: sandbox.network: must be true or false, not a number`);
+    expect(String(settingsAsWritten('{"toolSearch":"sometimes"}', FILE))).toMatch(/^ConfigError: \/p\/\.mca\/settings\.json:1:15: toolSearch: must be/);
+    expect(String(settingsAsWritten('{"mcp":{"maxTools":1}}', FILE))).toBe(`ConfigError: ${FILE}:1:9: mcp.maxTools: unknown field (expected one of: maxToolsPerServer)`);
   });
 });
 

@@ -2,13 +2,15 @@
 // `--allow` / `--deny` flags; the user's `mcp` limits; the `sandbox` bash commands run in; and when remote
 // tools are deferred behind tool search (`toolSearch`). Validated
 // here, once, into Rules whose origin names where each came from; a settings file is read with the
-// positioned JSON reader, so its errors name `file:line:column`.
+// positioned JSON reader, so its errors name `file:line:column`. Every key the readers take is classified
+// in SETTINGS_KEYS, as narrowing or widening what a project's own file may do before the user trusts it.
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { DEFAULT_TOOL_SEARCH, parseRule, type Rule, type ToolSearchMode, type Verdict } from "../kernel/index.js";
 import {
   ConfigError,
   fail,
+  formatPath,
   optionalField,
   readConfigJson,
   readConfigText,
@@ -21,6 +23,97 @@ import {
   type JsonObjectNode,
   type ReadContext,
 } from "./config-reader.js";
+import type { JsonNode } from "./json-reader.js";
+
+export type KeyClass = "narrows" | "widens";
+
+/**
+ * What each key of a settings file does when a repository writes it into its own `.mca/settings.json`:
+ * `narrows` applies whether or not the user trusted the project (a deny or ask rule can only tighten);
+ * `widens` applies only once the user has trusted it, and the trust question shows it with its value. A top
+ * level key is classified whole, or field by field when it holds an object (whose unknown fields are an
+ * error). The readers below take the keys they read from here, so none is read without a class; a key
+ * missing here (a misspelling, or one a later mca reads) counts as widening. `mcp` is read from the user's
+ * own file only, and a project's counts as widening all the same.
+ */
+export const SETTINGS_KEYS = {
+  permissions: { allow: "widens", ask: "narrows", deny: "narrows" },
+  sandbox: { enabled: "widens", network: "widens", writable: "widens" },
+  mcp: { maxToolsPerServer: "widens" },
+  toolSearch: "widens",
+} as const satisfies Readonly<Record<string, KeyClass | Readonly<Record<string, KeyClass>>>>;
+
+type SettingsKey = keyof typeof SETTINGS_KEYS;
+/** The top-level keys whose value is an object of classified fields. */
+type SettingsSection = { [K in SettingsKey]: (typeof SETTINGS_KEYS)[K] extends KeyClass ? never : K }[SettingsKey];
+
+/** The fields a section accepts: exactly those the table classifies. */
+function sectionFields(section: SettingsSection): readonly string[] {
+  return Object.keys(SETTINGS_KEYS[section]);
+}
+
+/** A top-level key of a settings file; only a classified key can be asked for. */
+function settingsField(root: JsonObjectNode, key: SettingsKey): JsonNode | undefined {
+  return optionalField(root, key);
+}
+
+/** One key a settings file sets, with its class: `known` is false for a key SETTINGS_KEYS does not name. */
+export interface ClassifiedSetting {
+  /** `sandbox.writable`, `toolSearch`: where the key is, as errors name it. */
+  readonly path: string;
+  readonly class: KeyClass;
+  readonly known: boolean;
+  /** The value as written, as compact JSON. */
+  readonly value: string;
+}
+
+const CLASSES: ReadonlyMap<string, KeyClass | Readonly<Record<string, KeyClass>>> = new Map(Object.entries(SETTINGS_KEYS));
+
+/**
+ * Every key of a settings file's top-level object, and every field of a section, in the file's order, with
+ * its class. A section that is not an object is one widening key (its reader rejects it all the same).
+ */
+export function classifySettings(root: JsonObjectNode): ClassifiedSetting[] {
+  const classified: ClassifiedSetting[] = [];
+  for (const [key, { value }] of root.members) {
+    const row = CLASSES.get(key);
+    if (typeof row === "object" && value.kind === "object") {
+      const fields = new Map(Object.entries(row));
+      for (const [field, member] of value.members) {
+        const fieldClass = fields.get(field);
+        classified.push({ path: formatPath([key, field]), class: fieldClass ?? "widens", known: fieldClass !== undefined, value: writtenJson(member.value) });
+      }
+      continue;
+    }
+    classified.push({ path: formatPath([key]), class: typeof row === "string" ? row : "widens", known: row !== undefined, value: writtenJson(value) });
+  }
+  return classified;
+}
+
+/** A node as compact JSON: the value as the file wrote it, less its spacing. */
+function writtenJson(node: JsonNode): string {
+  return JSON.stringify(plainValue(node));
+}
+
+function plainValue(node: JsonNode): unknown {
+  switch (node.kind) {
+    case "object":
+      // fromEntries defines own properties, so a key such as "__proto__" stays an ordinary key.
+      return Object.fromEntries([...node.members].map(([key, member]) => [key, plainValue(member.value)]));
+    case "array":
+      return node.items.map(plainValue);
+    case "string":
+    case "number":
+    case "boolean":
+      return node.value;
+    case "null":
+      return null;
+    default: {
+      const unknown: never = node;
+      throw new Error(`unknown JSON node ${JSON.stringify(unknown)}`);
+    }
+  }
+}
 
 const SETTINGS_VERDICTS: readonly Verdict[] = ["allow", "ask", "deny"];
 
@@ -95,10 +188,10 @@ export function parseSettings(text: string, file: string): Rule[] | ConfigError 
 }
 
 function readPermissions(root: JsonObjectNode, context: ReadContext): Rule[] {
-  const permissions = optionalField(root, "permissions");
+  const permissions = settingsField(root, "permissions");
   if (permissions === undefined) return [];
   const verdicts = readObject(permissions, ["permissions"], context);
-  rejectUnknownFields(verdicts, ["permissions"], SETTINGS_VERDICTS, context);
+  rejectUnknownFields(verdicts, ["permissions"], sectionFields("permissions"), context);
   const rules: Rule[] = [];
   // In the file's order, so that the rules read as the user wrote them.
   for (const [key, { value: entries }] of verdicts.members) {
@@ -121,8 +214,6 @@ export interface McpSettings {
   readonly maxToolsPerServer?: number;
 }
 
-const MCP_SETTINGS_FIELDS = ["maxToolsPerServer"];
-
 /**
  * The `mcp` object of the user's settings file only: how many tools a server may put before the model is
  * the user's choice, never a repository's.
@@ -132,7 +223,7 @@ export function loadMcpSettings(userFile: string): McpSettings | Error {
 }
 
 export function parseMcpSettings(text: string, file: string): McpSettings | ConfigError {
-  return readSection(text, file, "mcp", MCP_SETTINGS_FIELDS, {}, (fields, context): McpSettings => {
+  return readSection(text, file, "mcp", {}, (fields, context): McpSettings => {
     const maxTools = optionalField(fields, "maxToolsPerServer");
     return maxTools === undefined ? {} : { maxToolsPerServer: readPositiveInteger(maxTools, ["mcp", "maxToolsPerServer"], context, "tools") };
   });
@@ -142,15 +233,15 @@ export function parseMcpSettings(text: string, file: string): McpSettings | Conf
  * One top-level object of a settings file (`mcp`, `sandbox`), its unknown fields rejected, handed to `read`;
  * `absent` when the file has none. Other top-level fields belong to other features and are left alone.
  */
-function readSection<T>(text: string, file: string, section: string, known: readonly string[], absent: T, read: (fields: JsonObjectNode, context: ReadContext) => T): T | ConfigError {
+function readSection<T>(text: string, file: string, section: SettingsSection, absent: T, read: (fields: JsonObjectNode, context: ReadContext) => T): T | ConfigError {
   const context: ReadContext = { file, text, env: {} };
   const root = readConfigJson(text, file);
   if (root instanceof ConfigError) return root;
   return readingConfig(() => {
-    const node = optionalField(readObject(root, [], context), section);
+    const node = settingsField(readObject(root, [], context), section);
     if (node === undefined) return absent;
     const fields = readObject(node, [section], context);
-    rejectUnknownFields(fields, [section], known, context);
+    rejectUnknownFields(fields, [section], sectionFields(section), context);
     return read(fields, context);
   });
 }
@@ -165,8 +256,6 @@ export interface SandboxSettings {
 }
 
 type SandboxFields = { -readonly [K in keyof SandboxSettings]?: SandboxSettings[K] };
-
-const SANDBOX_FIELDS = ["enabled", "network", "writable"];
 
 /**
  * The user's `sandbox` settings, then the project's over them (`enabled` and `network` replaced, `writable`
@@ -189,7 +278,7 @@ export function loadSandboxSettings(userRead: ProjectFileRead | null, project: P
 
 /** The `sandbox` object of one settings file, only the fields it sets. */
 export function parseSandboxSettings(text: string, file: string, places: { readonly home: string; readonly projectDir: string }): SandboxFields | ConfigError {
-  return readSection(text, file, "sandbox", SANDBOX_FIELDS, {}, (fields, context) => {
+  return readSection(text, file, "sandbox", {}, (fields, context) => {
     const read: SandboxFields = {};
     const enabled = optionalField(fields, "enabled");
     if (enabled !== undefined) read.enabled = readBoolean(enabled, ["sandbox", "enabled"], context);
@@ -229,7 +318,7 @@ export function parseToolSearch(text: string, file: string): ToolSearchMode | un
   const root = readConfigJson(text, file);
   if (root instanceof ConfigError) return root;
   return readingConfig(() => {
-    const node = optionalField(readObject(root, [], context), "toolSearch");
+    const node = settingsField(readObject(root, [], context), "toolSearch");
     if (node === undefined) return undefined;
     const value = readString(node, ["toolSearch"], context);
     if (value === "always" || value === "never") return { kind: value };
@@ -239,6 +328,34 @@ export function parseToolSearch(text: string, file: string): ToolSearchMode | un
     if (!(share > 0 && share <= 100)) fail(context, ["toolSearch"], node.offset, `${TOOL_SEARCH_SHAPE}, not ${JSON.stringify(value.slice(0, 40))}`);
     return { kind: "auto", percent: share };
   });
+}
+
+/** A project's settings file as the trust question shows it: what trusting it would let it do. */
+export interface SettingsAsWritten {
+  readonly allows: readonly Rule[];
+  /** Every other key that widens (`permissions.allow` is in `allows`, rule by rule), in the file's order. */
+  readonly widening: readonly ClassifiedSetting[];
+}
+
+/** Not where anything is: `writable` folders are only checked on the way to the trust question, never used. */
+const CHECKED_ONLY = { home: "/", projectDir: "/" };
+
+/**
+ * The allow rules and other widening keys of a project's settings file, once every reader has checked its
+ * part: a file mca would refuse at start is not one to offer for trust.
+ */
+export function settingsAsWritten(text: string, file: string): SettingsAsWritten | ConfigError {
+  const rules = parseSettings(text, file);
+  if (rules instanceof ConfigError) return rules;
+  for (const checked of [parseSandboxSettings(text, file, CHECKED_ONLY), parseToolSearch(text, file), parseMcpSettings(text, file)]) {
+    if (checked instanceof ConfigError) return checked;
+  }
+  const root = readConfigJson(text, file);
+  const keys = root instanceof ConfigError || root.kind !== "object" ? [] : classifySettings(root);
+  return {
+    allows: rules.filter((rule) => rule.verdict === "allow"),
+    widening: keys.filter((key) => key.class === "widens" && key.path !== "permissions.allow"),
+  };
 }
 
 export function parseRuleFlags(flags: RuleFlags): Rule[] | Error {
