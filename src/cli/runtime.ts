@@ -1,7 +1,7 @@
 // The running process as the rest of the CLI sees it, built once by main.ts: where mca writes (through the
 // run's redactor, and nothing once a reader closed the output), what stops the work (a signal, Ctrl-C, a
 // crash), and the one way out — the work settles, every MCP connection and child is closed, each bounded
-// by CLOSE_TIMEOUT_MS, then the process exits with the work's status.
+// by CLOSE_TIMEOUT_MS, what was written reaches its reader, then the process exits with the work's status.
 import { createRedactor, describeError, liveRedactor, secretsIn, type Redact } from "../kernel/index.js";
 
 /** Exit statuses as a shell reports a process ended by the signal (128 + its number). */
@@ -17,8 +17,10 @@ export type Closer = () => Promise<void> | void;
 
 /** One of the process's output streams: written to, and failing with "error" once its reader is gone. */
 export interface OutputStream {
-  write(text: string): unknown;
+  write(text: string, done?: () => void): unknown;
   on(event: "error", listener: () => void): unknown;
+  /** Bytes written but not yet handed to the reader (into a pipe, a slow one); absent: none are ever held. */
+  readonly writableLength?: number;
 }
 
 /** What the runtime takes of Node's process; tests pass a fake one. */
@@ -80,7 +82,15 @@ export function createRuntime(proc: RuntimeProcess, version: string, closeTimeou
   let work: Promise<unknown> = Promise.resolve();
   // Shutdown first lets the aborted work settle (bounded by the shutdown's own limit), then closes the rest.
   const closers: Closer[] = [() => work.then(() => undefined, () => undefined)];
-  const shutdown = createShutdown({ closers, exit: (code) => proc.exit(code), warn, closeTimeoutMs });
+  // Into a pipe Node may still hold what was written when the work ends: the process exits only once the
+  // reader has it all (`mca tools --json | slow-reader` gets every byte), unless the reader has gone.
+  const drained = (stream: OutputStream): Promise<void> =>
+    outputClosed || (stream.writableLength ?? 0) === 0 ? Promise.resolve() : new Promise((resolve) => void stream.write("", resolve));
+  const exit = async (code: number): Promise<void> => {
+    await Promise.all([drained(proc.stdout), drained(proc.stderr)]);
+    proc.exit(code);
+  };
+  const shutdown = createShutdown({ closers, exit, warn, closeTimeoutMs });
   const interrupt = new AbortController();
   const end = (code: number, why: string): void => {
     if (!interrupt.signal.aborted) interrupt.abort(why);
@@ -158,7 +168,8 @@ export function growingRedactor(initial: readonly string[]): { readonly redact: 
 export interface ShutdownDeps {
   /** Read when shutdown runs, so closers registered after start-up are included. */
   readonly closers: readonly Closer[];
-  readonly exit: (code: number) => void;
+  /** Exits the process; it may first wait for something (the outputs reaching their readers). */
+  readonly exit: (code: number) => unknown;
   readonly warn: (text: string) => void;
   readonly closeTimeoutMs?: number;
 }
@@ -169,7 +180,9 @@ export type Shutdown = (code: number) => Promise<void>;
 export function createShutdown(deps: ShutdownDeps): Shutdown {
   let running: Promise<void> | undefined;
   return (code) => {
-    running ??= closeAll(deps).then(() => deps.exit(code));
+    running ??= closeAll(deps).then(async () => {
+      await deps.exit(code);
+    });
     return running;
   };
 }
