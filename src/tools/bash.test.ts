@@ -4,9 +4,9 @@ import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readProtectedFolders } from "../config/index.js";
 import { createBashTool } from "./bash.js";
 import type { SandboxAvailability } from "./sandbox.js";
+import { sandboxPlaces } from "./sandbox-places.js";
 import { BUBBLEWRAP, describeWithBubblewrap } from "./test-support/bubblewrap.js";
 import { callTool } from "./test-support/call-tool.js";
 import { listenOnLoopback } from "./test-support/loopback-listener.js";
@@ -191,7 +191,7 @@ describe("bash", () => {
 
 describe("bash's account of where a call runs, for the gate", () => {
   const tool = (availability: SandboxAvailability, network = false) =>
-    createBashTool("/p", { sandbox: { availability, network, writable: [], hidden: [], readOnly: [], protectedFolders: () => [] } });
+    createBashTool("/p", { sandbox: { availability, network, writable: [], hidden: [], places: () => [] } });
   const subject = (created: ReturnType<typeof tool>, args: Record<string, unknown>): unknown => {
     const parsed = created.parse?.({ command: "ls", ...args });
     if (parsed === undefined || parsed instanceof Error) return parsed?.message;
@@ -272,8 +272,7 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
         network: options.network ?? false,
         writable: options.writable ?? [],
         hidden: [join(home, ".config", "mca", "oauth")],
-        readOnly: [join(home, ".config", "mca"), join(home, ".local", "state", "mca")],
-        protectedFolders: () => readProtectedFolders(projectDir),
+        places: sandboxPlaces({ projectDir, env: { HOME: home }, home, programs: [] }),
       },
     });
   };
@@ -327,12 +326,11 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
     expect(result.text.endsWith(`\n${WRITE_REFUSED}`)).toBe(true);
   });
 
-  it("makes a missing core.hooksPath folder an empty read-only one, so a command cannot plant a hook there", async () => {
+  it("holds a missing core.hooksPath folder with an empty read-only one while the command runs, and leaves nothing behind", async () => {
     execFileSync("git", ["init", "-q", project()]);
     execFileSync("git", ["-C", project(), "config", "core.hooksPath", "tools/hooks"]);
-    const result = await callTool(sandboxed(), { command: "touch tools/hooks/pre-commit" }, context);
-    expect(result.isError).toBe(true);
-    expect(readdirSync(join(project(), "tools", "hooks"))).toEqual([]);
+    const result = await callTool(sandboxed(), { command: "ls -A tools; touch tools/hooks/pre-commit" }, context);
+    expect([result.isError, result.text.startsWith("exit code 1\n"), existsSync(join(project(), "tools"))]).toEqual([true, true, false]);
   });
 
   it("has no capabilities, even run as root: the read-only file system cannot be mounted writable again", async () => {

@@ -2,10 +2,11 @@
 // when this run has one (see sandbox.ts); the command's whole process group is killed on timeout or abort,
 // and its output is bounded while it is read.
 import { resolve } from "node:path";
-import { INHERITED_ENV_VARIABLES, onlyVariables, type CommandSandbox, type GateSubject, type ProtectedFolder, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
+import { INHERITED_ENV_VARIABLES, onlyVariables, type CommandSandbox, type GateSubject, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
 import { errorResult, okResult, optionalBoolean, optionalInteger, optionalString, requiredString } from "./local-tool.js";
 import { runCommand, type CommandOutcome } from "./command-process.js";
-import { bubblewrapArgs, sandboxPolicy, SECCOMP_FD, seatbeltProfile, type SandboxAvailability, type SandboxOptions } from "./sandbox.js";
+import { removePlaceholders, type GuardedPlace } from "./read-only-places.js";
+import { bubblewrapArgs, sandboxPolicy, SECCOMP_FD, seatbeltProfile, type SandboxAvailability, type SandboxOptions, type SandboxPolicy } from "./sandbox.js";
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -20,10 +21,10 @@ const BASH_ENV_VARIABLES = [...INHERITED_ENV_VARIABLES, "LANG", "LANGUAGE", "LC_
 const SANDBOX_ENV = { GIT_OPTIONAL_LOCKS: "0" };
 
 /** The sandbox's options from the settings (`network`: every call has the network; `hidden`: where mca keeps the tokens of MCP logins). */
-export interface BashSandbox extends SandboxOptions {
+export interface BashSandbox extends Omit<SandboxOptions, "places"> {
   readonly availability: SandboxAvailability;
-  /** The project's protected folders as they are now, read again for each call. */
-  readonly protectedFolders: () => readonly ProtectedFolder[];
+  /** What stays read-only inside the writable folders, present or not, asked again for each call. */
+  readonly places: () => readonly GuardedPlace[];
 }
 
 export interface BashToolOptions {
@@ -92,16 +93,23 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
           );
         }
       }
+      const policy = inside && sandbox !== undefined ? sandboxPolicy(cwd, { ...sandbox, places: sandbox.places(), network: sandbox.network || args.network }) : null;
+      if (policy !== null && policy.unguarded.length > 0) return errorResult(unguardedText(policy.unguarded));
       const env = onlyVariables(options.env ?? process.env, BASH_ENV_VARIABLES);
-      const outcome = await runCommand({
-        ...commandLine(args, where, cwd, sandbox),
-        env: inside ? { ...env, ...SANDBOX_ENV } : env,
-        cwd,
-        timeoutMs: args.timeoutMs,
-        killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
-        signal: context.signal,
-        ...(context.onProgress === undefined ? {} : { onLine: context.onProgress }),
-      });
+      let outcome: CommandOutcome;
+      try {
+        outcome = await runCommand({
+          ...commandLine(args, policy, sandbox),
+          env: inside ? { ...env, ...SANDBOX_ENV } : env,
+          cwd,
+          timeoutMs: args.timeoutMs,
+          killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
+          signal: context.signal,
+          ...(context.onProgress === undefined ? {} : { onLine: context.onProgress }),
+        });
+      } finally {
+        if (policy !== null) removePlaceholders(policy);
+      }
       const result = describe(outcome, args.timeoutMs);
       const refusal = inside ? sandboxRefusal(outcome) : null;
       return refusal === null ? result : { ...result, text: `${result.text}\n${refusal}` };
@@ -153,17 +161,27 @@ function parseArgs(args: ToolArgs): BashArgs | Error {
   return { command, timeoutMs: timeoutMs ?? BASH_DEFAULT_TIMEOUT_MS, outsideReason: inside === false ? (reason ?? "") : null, network: network === true };
 }
 
-/** The program that runs the command: bash itself, or bash inside the sandbox's program (with bubblewrap's seccomp program on fd 3). */
+/**
+ * Why a call is not run: a symbolic link in a writable folder on the way to a read-only place could be
+ * replaced by the command, and no mount can hold a link in place.
+ */
+function unguardedText(links: readonly string[]): string {
+  return (
+    `Not run: the sandbox cannot keep ${links.map((link) => JSON.stringify(link)).join(", ")} in place ` +
+    "(a symbolic link in a writable folder, on the way to something git or mca obeys later, which a command could replace). " +
+    'Call again with "sandbox": false and a "reason" to run it outside the sandbox; the user will be asked.'
+  );
+}
+
+/** The program that runs the command: bash itself, or bash inside the sandbox's program under `policy` (with bubblewrap's seccomp program on fd 3). */
 function commandLine(
   args: BashArgs,
-  where: CommandSandbox,
-  cwd: string,
+  policy: SandboxPolicy | null,
   sandbox: BashSandbox | undefined,
 ): { readonly program: string; readonly args: readonly string[]; readonly fd3?: Buffer } {
   const bash = ["bash", "-c", args.command];
   const availability = sandbox?.availability;
-  if (sandbox === undefined || availability === undefined || where === "unavailable" || where === "requested-outside") return { program: "bash", args: bash.slice(1) };
-  const policy = sandboxPolicy(cwd, sandbox.protectedFolders(), { ...sandbox, network: sandbox.network || args.network });
+  if (policy === null || availability === undefined) return { program: "bash", args: bash.slice(1) };
   switch (availability.kind) {
     case "bubblewrap": {
       const filter = policy.network ? null : availability.socketFilter;

@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ALWAYS_PROTECTED } from "../kernel/index.js";
 import { bubblewrapArgs, detectSandbox, findSandbox, homeInProjectNotice, sandboxPolicy, seatbeltProfile, type SandboxPolicy } from "./sandbox.js";
 import { unixSocketFilter } from "./seccomp-filter.js";
 import { BUBBLEWRAP, describeWithBubblewrap } from "./test-support/bubblewrap.js";
@@ -11,12 +10,14 @@ import { tempProjectPerTest } from "./test-support/temp-project.js";
 const POLICY: SandboxPolicy = {
   project: "/home/u/p",
   writable: ["/home/u/.cache"],
+  pinned: ["/home/u/p/vendor"],
   readOnly: [
-    { path: "/home/u/p/.git", present: true, hooks: false },
-    { path: "/home/u/p/tools/hooks", present: false, hooks: true },
-    { path: "/home/u/p/.mca", present: false, hooks: false },
-    { path: "/home/u/p/.husky", present: true, hooks: false },
+    { kind: "bind", path: "/home/u/p/.git" },
+    { kind: "placeholder", path: "/home/u/p/.gitmodules", shape: "file" },
+    { kind: "placeholder", path: "/home/u/p/.mca", shape: "folder" },
+    { kind: "bind", path: "/home/u/p/vendor/lib" },
   ],
+  unguarded: [],
   hidden: ["/home/u/.config/mca/oauth"],
   network: false,
 };
@@ -24,63 +25,35 @@ const POLICY: SandboxPolicy = {
 describe("sandboxPolicy", () => {
   const project = tempProjectPerTest("mca-sandbox-");
 
-  it("keeps the whole git folder read-only, names what is missing, and hides only folders that are there", () => {
+  it("keeps the places read-only where the project or a writable folder holds them, and hides only folders that are there", () => {
     const root = realpathSync(project());
     execFileSync("git", ["init", "-q", root]);
-    mkdirSync(join(root, ".husky"));
-    const folders = [...ALWAYS_PROTECTED, { path: "tools/hooks", anyDepth: false, reason: "core.hooksPath" }];
-    const options = { network: false, writable: [join(root, ".husky"), join(root, "absent")], hidden: [join(root, ".mca"), join(root, ".husky")], readOnly: [] };
-    expect(sandboxPolicy(project(), folders, options)).toEqual({
+    mkdirSync(join(root, "cache"));
+    const places = [
+      { path: join(root, ".git"), absent: "folder" as const },
+      { path: join(root, ".mca"), absent: "folder" as const },
+      { path: join(root, "cache", "mca"), absent: "folder" as const },
+      { path: "/usr/mca", absent: "folder" as const },
+    ];
+    const options = { network: false, writable: [join(root, "cache"), join(root, "absent")], hidden: [join(root, ".mca"), join(root, "cache")], places };
+    expect(sandboxPolicy(project(), options)).toEqual({
       project: root,
-      writable: [join(root, ".husky")],
+      writable: [join(root, "cache")],
+      pinned: [],
       readOnly: [
-        { path: join(root, ".git"), present: true, hooks: false },
-        { path: join(root, ".mca"), present: false, hooks: false },
-        { path: join(root, ".husky"), present: true, hooks: false },
-        { path: join(root, "tools", "hooks"), present: false, hooks: true },
+        { kind: "bind", path: join(root, ".git") },
+        { kind: "placeholder", path: join(root, ".mca"), shape: "folder" },
+        { kind: "placeholder", path: join(root, "cache", "mca"), shape: "folder" },
       ],
-      hidden: [join(root, ".husky")],
+      unguarded: [],
+      hidden: [join(root, "cache")],
       network: false,
     });
-  });
-
-  it("binds a `.git` file read-only, and the git folder it names when that is inside the project", () => {
-    const root = realpathSync(project());
-    mkdirSync(join(root, "gitdirs", "p"), { recursive: true });
-    writeFileSync(join(root, ".git"), "gitdir: gitdirs/p\n");
-    const folders = [{ path: "gitdirs/p", anyDepth: false, reason: "gitdir" }, ...ALWAYS_PROTECTED];
-    expect(sandboxPolicy(root, folders, { network: true, writable: [], hidden: [], readOnly: [] }).readOnly).toEqual([
-      { path: join(root, "gitdirs", "p"), present: true, hooks: true },
-      { path: join(root, ".git"), present: true, hooks: false },
-      { path: join(root, ".mca"), present: false, hooks: false },
-      { path: join(root, ".husky"), present: false, hooks: false },
-    ]);
-  });
-
-  it("leaves out a protected folder outside the project, which is read-only anyway", () => {
-    const root = realpathSync(project());
-    expect(sandboxPolicy(root, [{ path: "../hooks", anyDepth: false, reason: "" }], { network: false, writable: [], hidden: [], readOnly: [] }).readOnly).toEqual([]);
-  });
-
-  it("keeps mca's own folders read-only when the project or a writable folder holds them, and leaves out the others", () => {
-    const root = realpathSync(project());
-    mkdirSync(join(root, "home", ".config", "mca"), { recursive: true });
-    mkdirSync(join(root, "cache", "state"), { recursive: true });
-    const options = {
-      network: false,
-      writable: [join(root, "cache")],
-      hidden: [],
-      readOnly: [join(root, "home", ".config", "mca"), join(root, "cache", "state"), join(root, "home", ".local", "state", "mca"), "/usr"],
-    };
-    expect(sandboxPolicy(join(root, "home"), [], options).readOnly).toEqual([
-      { path: join(root, "home", ".config", "mca"), present: true, hooks: false },
-      { path: join(root, "cache", "state"), present: true, hooks: false },
-    ]);
   });
 });
 
 describe("bubblewrapArgs", () => {
-  it("makes everything read-only but the writable places, then binds the read-only places inside them", () => {
+  it("makes everything read-only but the writable places, pins the folders on the way, then binds the read-only places and placeholders inside", () => {
     expect(bubblewrapArgs(POLICY, ["bash", "-c", "ls"], 3)).toEqual([
       "--ro-bind", "/", "/",
       "--dev", "/dev",
@@ -94,9 +67,11 @@ describe("bubblewrapArgs", () => {
       "--die-with-parent",
       "--bind", "/home/u/.cache", "/home/u/.cache",
       "--bind", "/home/u/p", "/home/u/p",
+      "--bind", "/home/u/p/vendor", "/home/u/p/vendor",
       "--ro-bind", "/home/u/p/.git", "/home/u/p/.git",
-      "--tmpfs", "/home/u/p/tools/hooks", "--remount-ro", "/home/u/p/tools/hooks",
-      "--ro-bind", "/home/u/p/.husky", "/home/u/p/.husky",
+      "--ro-bind", "/dev/null", "/home/u/p/.gitmodules",
+      "--tmpfs", "/home/u/p/.mca", "--remount-ro", "/home/u/p/.mca",
+      "--ro-bind", "/home/u/p/vendor/lib", "/home/u/p/vendor/lib",
       "--tmpfs", "/home/u/.config/mca/oauth",
       "--chdir", "/home/u/p",
       "--", "bash", "-c", "ls",
@@ -117,9 +92,9 @@ describe("seatbeltProfile", () => {
         "(allow default)",
         '(deny file-write* (require-not (require-any (subpath "/home/u/p") (subpath "/home/u/.cache") (subpath "/private/tmp") (subpath "/private/var/folders") (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper") (subpath "/dev/fd"))))',
         '(deny file-write* (subpath "/home/u/p/.git"))',
-        '(deny file-write* (subpath "/home/u/p/tools/hooks"))',
+        '(deny file-write* (subpath "/home/u/p/.gitmodules"))',
         '(deny file-write* (subpath "/home/u/p/.mca"))',
-        '(deny file-write* (subpath "/home/u/p/.husky"))',
+        '(deny file-write* (subpath "/home/u/p/vendor/lib"))',
         '(deny file-read* file-write* (subpath "/home/u/.config/mca/oauth"))',
         "(deny process-info*)",
         "(allow process-info* (target same-sandbox))",

@@ -1,9 +1,10 @@
 // The operating-system sandbox bash commands run in: the policy as data (what is writable, what stays
 // read-only inside the project, whether there is a network) and its two renderings, bubblewrap's argument
 // list on Linux and a Seatbelt profile for macOS's sandbox-exec; and which of them works here, found once per run.
-import { accessSync, constants, readdirSync, realpathSync, statSync } from "node:fs";
-import { delimiter, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ALWAYS_PROTECTED, onlyVariables, type ProtectedFolder } from "../kernel/index.js";
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { onlyVariables } from "../kernel/index.js";
+import { isInside, readOnlyLayout, type GuardedPlace, type ReadOnlyMount } from "./read-only-places.js";
 import { runCommand } from "./command-process.js";
 import { hasUnixSocketFilter, unixSocketFilter } from "./seccomp-filter.js";
 
@@ -12,29 +13,21 @@ export interface SandboxPolicy {
   readonly project: string;
   /** Further writable folders (real paths, each present), from the user's settings. */
   readonly writable: readonly string[];
+  /** Folders on the way to a read-only place, bound over themselves (still writable) before it, so that none can be renamed. */
+  readonly pinned: readonly string[];
   /**
-   * Places inside the writable folders that stay read-only, bound after them: the project's git folders
-   * whole (a command could otherwise make the user's own git run a program later, through a config, a
-   * `commondir`, a submodule's or worktree's folder, attributes or a gitlink in the index; and a mount point
-   * cannot be renamed or removed, so none can be swapped), `.husky/`, `.mca/`, the hooks folder, and mca's
-   * own settings and state when a writable folder holds them.
+   * Places inside the writable folders that stay read-only, bound after them, present or not: what git obeys
+   * later (its folders whole, so nothing in them can make the user's own git run a program: a config, a
+   * `commondir`, a submodule's or worktree's folder, attributes, a gitlink in the index), `.mca/`, `.husky/`,
+   * mca's own settings and state, and the files mca runs outside the sandbox. A mount point cannot be renamed
+   * or removed, so none can be swapped. See read-only-places.ts.
    */
-  readonly readOnly: readonly ReadOnlyPlace[];
+  readonly readOnly: readonly ReadOnlyMount[];
+  /** Symbolic links on the way to a read-only place that no mount can hold: no command runs while there is one. */
+  readonly unguarded: readonly string[];
   /** Folders (real paths, each present) whose contents a command may not even read: mca's own credentials. */
   readonly hidden: readonly string[];
   readonly network: boolean;
-}
-
-/**
- * `present: false`: not there now. bubblewrap can only bind what exists, so a missing hooks folder (where
- * git would run what a command put there) becomes an empty read-only folder, and any other missing place
- * is left alone: what it would hold acts only through a file that is read-only (a hooks path set in git's
- * config) or through a trust that is kept by content hash (`.mca/`). Seatbelt denies by path, present or not.
- */
-export interface ReadOnlyPlace {
-  readonly path: string;
-  readonly present: boolean;
-  readonly hooks: boolean;
 }
 
 export interface SandboxOptions {
@@ -43,57 +36,16 @@ export interface SandboxOptions {
   readonly writable: readonly string[];
   /** Absolute paths of folders to hide (an empty one in their place); a missing one is left out. */
   readonly hidden: readonly string[];
-  /** Absolute paths of mca's own folders (its settings, its state): read-only when present in a writable place. */
-  readonly readOnly: readonly string[];
+  /** What stays read-only where the project or a writable folder holds it. */
+  readonly places: readonly GuardedPlace[];
 }
 
-/** The policy for one call, read from the disk as it is now (a hooks folder made since the last call is bound too). */
-export function sandboxPolicy(projectDir: string, folders: readonly ProtectedFolder[], options: SandboxOptions): SandboxPolicy {
+/** The policy for one call, read from the disk as it is now (a place made since the last call is bound too). */
+export function sandboxPolicy(projectDir: string, options: SandboxOptions): SandboxPolicy {
   const project = realPath(projectDir) ?? resolve(projectDir);
   const writable = presentOnly(options.writable);
-  const readOnly: ReadOnlyPlace[] = [];
-  const add = (path: string, hooks: boolean, within: readonly string[]): void => {
-    const real = realPath(path);
-    const place = { path: real ?? path, present: real !== undefined, hooks };
-    if (within.some((folder) => isInside(folder, place.path)) && !readOnly.some((known) => known.path === place.path)) readOnly.push(place);
-  };
-  for (const folder of folders) {
-    // Folders every project protects may be absent; any other (a hooks folder, a git folder a `.git` file names) is where git looks.
-    add(resolve(project, folder.path), !ALWAYS_PROTECTED.some((always) => always.path === folder.path), [project]);
-  }
-  // A submodule's `.git` (a file naming its folder under `.git/modules/`) could be swapped for a folder
-  // with a config of its own, which the outer `git status` would obey as it looks into the submodule.
-  for (const name of submoduleNames(join(project, ".git", "modules"), "")) {
-    const dotGit = join(project, name, ".git");
-    if (realPath(dotGit) !== undefined) add(dotGit, false, [project]);
-  }
-  for (const own of presentOnly(options.readOnly)) add(own, false, [project, ...writable]);
-  return { project, writable, readOnly, hidden: presentOnly(options.hidden), network: options.network };
-}
-
-/** Submodule names nest (`libs/a`): how deep, and how many, are looked for. */
-const SUBMODULE_MAX_DEPTH = 4;
-const SUBMODULE_MAX_COUNT = 256;
-
-/**
- * The names of the submodules whose git folders are under `modules` (each holds HEAD), found to a limited
- * depth and count. By default a submodule's name is its path in the work tree, which is where its `.git` is.
- */
-function submoduleNames(modules: string, prefix: string, found: string[] = []): string[] {
-  if (prefix.split("/").length > SUBMODULE_MAX_DEPTH) return found;
-  let entries: string[];
-  try {
-    entries = readdirSync(join(modules, prefix)).sort();
-  } catch {
-    return found;
-  }
-  for (const entry of entries) {
-    if (found.length >= SUBMODULE_MAX_COUNT) break;
-    const name = prefix === "" ? entry : `${prefix}/${entry}`;
-    if (isFile(join(modules, name, "HEAD"))) found.push(name);
-    else submoduleNames(modules, name, found);
-  }
-  return found;
+  const layout = readOnlyLayout([project, ...writable], options.places);
+  return { project, writable, ...layout, hidden: presentOnly(options.hidden), network: options.network };
 }
 
 function isFile(path: string): boolean {
@@ -137,16 +89,19 @@ function isolationArgs(network: boolean, seccompFd: number | null): string[] {
 
 /**
  * bubblewrap's arguments for running `command` under the policy: the isolation above, the writable places
- * bound over it, then the read-only places inside them, then an empty folder over each hidden one.
+ * bound over it and the pinned folders over themselves, then the read-only places inside them (an absent one
+ * as an empty placeholder, which bubblewrap makes on the disk to mount on: removePlaceholders takes it away
+ * after the command), then an empty folder over each hidden one.
  * `seccompFd`: the descriptor the command's spawn gives bubblewrap the seccomp program on.
  */
 export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[], seccompFd: number | null = null): string[] {
   return [
     ...isolationArgs(policy.network, seccompFd),
-    ...[...policy.writable, policy.project].flatMap((path) => ["--bind", path, path]),
-    ...policy.readOnly.flatMap(({ path, present, hooks }) => {
-      if (present) return ["--ro-bind", path, path];
-      return hooks ? ["--tmpfs", path, "--remount-ro", path] : [];
+    ...[...policy.writable, policy.project, ...policy.pinned].flatMap((path) => ["--bind", path, path]),
+    ...policy.readOnly.flatMap((mount) => {
+      if (mount.kind === "bind") return ["--ro-bind", mount.path, mount.path];
+      // An empty read-only file reads as nothing; an empty read-only folder holds nothing and takes nothing.
+      return mount.shape === "file" ? ["--ro-bind", "/dev/null", mount.path] : ["--tmpfs", mount.path, "--remount-ro", mount.path];
     }),
     ...policy.hidden.flatMap((path) => ["--tmpfs", path]),
     "--chdir", policy.project,
@@ -342,9 +297,4 @@ function realPath(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isInside(folder: string, path: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

@@ -5,8 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { readProtectedFolders } from "../../../src/config/index.js";
-import { createLocalTools, detectSandbox, type BashSandbox } from "../../../src/tools/index.js";
+import { createLocalTools, detectSandbox, sandboxPlaces, type BashSandbox } from "../../../src/tools/index.js";
 import type { BashBenchCommand } from "../cases.js";
 
 const FILES = 1_000;
@@ -39,7 +38,8 @@ export async function bashCallMs(command: BashBenchCommand, sandboxed: boolean, 
 async function bubblewrapSandbox(project: string): Promise<BashSandbox> {
   const availability = await detectSandbox("linux", process.env);
   if (availability.kind !== "bubblewrap") throw new Error(`no sandbox to measure: ${availability.kind === "none" ? availability.why : availability.kind}`);
-  return { availability, network: false, writable: [], hidden: [], readOnly: [], protectedFolders: () => readProtectedFolders(project) };
+  const home = join(project, "..", "mca-bench-home");
+  return { availability, network: false, writable: [], hidden: [], places: sandboxPlaces({ projectDir: project, env: { HOME: home }, home, programs: [] }) };
 }
 
 function fillRepository(project: string): void {
