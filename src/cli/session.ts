@@ -9,7 +9,7 @@ import { createResourceTools, offersResources, READ_RESOURCE_RULE_NAME, toolPref
 import { createMentions, type Mentions } from "./mentions.js";
 import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createSpillFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, pruneSpillFiles, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
-import { createLocalTools, findSandbox, homeInProjectNotice, type SandboxAvailability } from "../tools/index.js";
+import { createLocalTools, findSandbox, homeInProjectNotice, sandboxPlaces, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
 import { loadRules, loadSandboxSettings, loadToolSearch, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, readUserSettings, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
@@ -127,11 +127,13 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (availability.kind !== "seatbelt" && availability.notice !== null) deps.warn(availability.notice);
   const homeNotice = availability.kind === "none" ? null : homeInProjectNotice(projectDir, home);
   if (homeNotice !== null) deps.warn(homeNotice);
-  // The tokens of MCP logins (mcp-login.ts's loginsFolder) are mca's credentials: no command reads them;
-  // mca's settings and state stay read-only even when a writable folder holds them.
+  // The tokens of MCP logins (mcp-login.ts's loginsFolder) are mca's credentials: no command reads them.
+  // What mca or git obeys later stays read-only, present or not (sandbox-places.ts); a trusted project's
+  // server programs among it, as mca runs them outside the sandbox.
   const hidden = [join(userConfigDir(deps.env), "oauth")];
-  const readOnly = [userConfigDir(deps.env), userStateDir(deps.env, home)];
-  const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, readOnly, protectedFolders: () => readProtectedFolders(projectDir) };
+  const programs = deps.project.trusted ? (deps.project.files?.programs ?? []) : [];
+  const places = sandboxPlaces({ projectDir, env: deps.env, home, programs });
+  const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, places };
   const resourceSources = deps.resourceSources ?? [];
   // Results cut to the budget are kept whole with the session; those of sessions removed since go now.
   const spill = createSpillFiles(deps.state, deps.sessionId);
