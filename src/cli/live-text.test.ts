@@ -15,11 +15,19 @@ describe("previewOf", () => {
   it("shows control sequences as escapes and tabs as spaces", () => {
     expect(previewOf("a\u001b[2Jb\tc")).toEqual({ text: "a\\u001b[2Jb     c", code: false });
   });
+
+  it("puts a tab's stop after wide characters by the columns they take", () => {
+    expect(previewOf("日本\tx")).toEqual({ text: "日本    x", code: false });
+  });
 });
 
 describe("rowsOf", () => {
   it("counts the rows a text takes, long lines wrapped by the terminal", () => {
     expect([rowsOf("abc", 10), rowsOf("abc\n", 10), rowsOf("x".repeat(25), 10), rowsOf("x".repeat(20), 10)]).toEqual([1, 2, 3, 2]);
+  });
+
+  it("counts emoji and CJK as two columns, a wide character at the edge moved to the next row", () => {
+    expect([rowsOf("✅".repeat(5), 10), rowsOf("✅".repeat(6), 10), rowsOf("ab中ab中ab中", 3)]).toEqual([1, 2, 5]);
   });
 });
 

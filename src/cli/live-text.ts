@@ -2,7 +2,7 @@
 // paragraph as it comes, a code block line by line, a table once its header is complete), then replaced by
 // its rendering when the block completes. Only what is still on the screen can be replaced: a block taller
 // than the screen keeps its plain text, except a code block, whose lines still in view are highlighted.
-import { visibleWidth } from "./text-layout.js";
+import { clusters, clusterWidth, terminalRows } from "./display-width.js";
 import { untrustedText } from "./untrusted-text.js";
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/u;
@@ -15,14 +15,14 @@ function expandTabs(line: string): string {
   if (!line.includes("\t")) return line;
   let out = "";
   let column = 0;
-  for (const char of line) {
-    if (char === "\t") {
+  for (const cluster of clusters(line)) {
+    if (cluster === "\t") {
       const spaces = TAB_STOP - (column % TAB_STOP);
       out += " ".repeat(spaces);
       column += spaces;
     } else {
-      out += char;
-      column += visibleWidth(char);
+      out += cluster;
+      column += clusterWidth(cluster);
     }
   }
   return out;
@@ -51,7 +51,7 @@ export function previewOf(pending: string): Preview {
 
 /** The rows a text takes on a terminal `columns` wide, from its first row to the row the cursor ends on. */
 export function rowsOf(text: string, columns: number): number {
-  return text.split("\n").reduce((rows, line) => rows + Math.max(1, Math.ceil(visibleWidth(line) / columns)), 0);
+  return text.split("\n").reduce((rows, line) => rows + terminalRows(line, columns), 0);
 }
 
 const CLEAR_BELOW = "\u001b[J";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { layoutTable, visibleWidth, wrapStyled, type TableText } from "./text-layout.js";
+import { clipToWidth, fitToWidth, formatColumns, layoutTable, visibleWidth, wrapStyled, type TableText } from "./text-layout.js";
 
 const BOLD = (text: string): string => `\u001b[1m${text}\u001b[22m`;
 const plain = { border: (text: string) => text, head: (text: string) => text };
@@ -22,6 +22,60 @@ describe("wrapStyled", () => {
 
   it("keeps the lines the text already has", () => {
     expect(wrapStyled("one\ntwo", 20)).toEqual(["one", "two"]);
+  });
+
+  it("measures words of emoji and CJK by the columns they take, and cuts a long one between characters", () => {
+    expect(wrapStyled("ok ✅ done ❌ 日本語のテキスト", 8)).toEqual(["ok ✅", "done ❌", "日本語の", "テキスト"]);
+  });
+
+  it("never cuts a cluster: an accent stays on its letter, a ZWJ family and a flag stay whole", () => {
+    expect(wrapStyled("e\u0301e\u0301e\u0301 👨‍👩‍👧👨‍👩‍👧 🇫🇷🇫🇷", 2)).toEqual(["e\u0301e\u0301", "e\u0301", "👨‍👩‍👧", "👨‍👩‍👧", "🇫🇷", "🇫🇷"]);
+  });
+
+  it("carries a colour over a line break between wide characters", () => {
+    expect(wrapStyled("\u001b[32m日本語\u001b[39m", 4)).toEqual(["\u001b[32m日本\u001b[0m", "\u001b[32m語\u001b[39m"]);
+  });
+});
+
+describe("fitToWidth", () => {
+  const banner = "mca · model claude-sonnet-5-5 · 14 tools · /home/someone/projects/app · session 0f8e2c1a";
+
+  it("breaks a line of parts after a separator first, each part whole where it fits", () => {
+    expect(fitToWidth(banner, 60).split("\n")).toEqual(["mca · model claude-sonnet-5-5 · 14 tools ·", "/home/someone/projects/app · session 0f8e2c1a"]);
+  });
+
+  it("wraps a part longer than a line by word, and leaves a line that fits as it is", () => {
+    expect(fitToWidth("short\n1,234 tokens in (1,000 read from cache, 12 written) · 56 out", 30).split("\n")).toEqual([
+      "short",
+      "1,234 tokens in (1,000 read",
+      "from cache, 12 written) ·",
+      "56 out",
+    ]);
+  });
+
+  it("keeps a dim line dim on each of its lines", () => {
+    expect(fitToWidth("\u001b[2mone two · three\u001b[22m", 9).split("\n")).toEqual(["\u001b[2mone two ·\u001b[0m", "\u001b[2mthree\u001b[22m"]);
+  });
+
+  it("leaves the text as it is without a width", () => {
+    expect(fitToWidth(banner, undefined)).toBe(banner);
+  });
+});
+
+describe("clipToWidth", () => {
+  it("cuts a line to the width with an ellipsis, never through a wide character", () => {
+    expect([clipToWidth("abcdef", 4), clipToWidth("日本語テキスト", 6), clipToWidth("ok ✅✅✅", 6), clipToWidth("short", 10)]).toEqual(["abc…", "日本…", "ok ✅…", "short"]);
+  });
+});
+
+describe("formatColumns", () => {
+  it("pads a column of wide text by the columns it takes", () => {
+    expect(formatColumns([["日本語", "a tool"], ["ok", "another"]])).toEqual(["日本語  a tool", "ok      another"]);
+  });
+
+  it("wraps a last column beside wide text within the width", () => {
+    const lines = formatColumns([["/検索 <語>", "finds the words given in the files of the project"]], 40, "wrap");
+    expect(lines).toEqual(["/検索 <語>  finds the words given in the", "            files of the project"]);
   });
 });
 
@@ -81,6 +135,19 @@ describe("layoutTable", () => {
       "name: beta",
       "description: short",
       "owner: y",
+    ]);
+  });
+
+  it("lines up the borders of a table with emoji and CJK cells", () => {
+    const checks: TableText = { header: ["check", "ok"], rows: [["lint", "✅"], ["tests", "❌"], ["型検査", "✅ yes"]], align: [null, null] };
+    expect(layoutTable(checks, 60, plain)).toEqual([
+      "┌────────┬────────┐",
+      "│ check  │ ok     │",
+      "├────────┼────────┤",
+      "│ lint   │ ✅     │",
+      "│ tests  │ ❌     │",
+      "│ 型検査 │ ✅ yes │",
+      "└────────┴────────┘",
     ]);
   });
 

@@ -1,28 +1,12 @@
-// Styled terminal text laid out within a width: how many columns it takes, word wrap that carries its styles
-// over each line break, and tables that are drawn as a grid when they fit, with wrapped cells when they
-// can, and as one record per row when not even that fits — a row is never broken across the screen; and the
-// plain columns of the slash commands' views.
+// Styled terminal text laid out within a width (measured in columns by display-width.ts): word wrap that
+// carries its styles over each line break, the lines mca prints itself (banner, cost, status) fitted to the
+// terminal, tables drawn as a grid when they fit, with wrapped cells when they can, and as one record per row
+// when not even that fits — a row is never broken across the screen; and the plain columns of the slash
+// commands' views.
+import { clusterWidth, isSequence, pieces, visibleWidth } from "./display-width.js";
 import { untrustedText } from "./untrusted-text.js";
 
-/** An SGR style (`ESC [ … m`) or an OSC 8 link sequence: zero columns wide. */
-const SEQUENCE = /\u001b\[[0-9;]*m|\u001b\]8;[^\u0007]*\u0007/u;
-const SEQUENCES = new RegExp(SEQUENCE.source, "gu");
-/** The private-use marks the Markdown renderer brackets a clickable link with until it is made one. */
-const ZERO_WIDTH = /[\u{e000}\u{e001}\u0300-\u036f\u200d\ufe0f]/u;
-/** East Asian wide and fullwidth ranges and the emoji planes: two columns each. */
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
-
-function charColumns(char: string): number {
-  if (ZERO_WIDTH.test(char)) return 0;
-  return WIDE.test(char) ? 2 : 1;
-}
-
-/** The columns a text takes on one line, its styles not counted. */
-export function visibleWidth(text: string): number {
-  let columns = 0;
-  for (const char of text.replace(SEQUENCES, "")) columns += charColumns(char);
-  return columns;
-}
+export { visibleWidth };
 
 /** SGR codes that end an open style, by the code that opened it. */
 function closes(open: string, code: string): boolean {
@@ -33,20 +17,6 @@ function closes(open: string, code: string): boolean {
   if (value === 39) return (first >= 30 && first <= 38) || (first >= 90 && first <= 97);
   if (value === 49) return (first >= 40 && first <= 48) || (first >= 100 && first <= 107);
   return value === first + 20;
-}
-
-/** The text in pieces: a style sequence whole, or one character. */
-function pieces(text: string): string[] {
-  // One pass, a character at a time: spreading a long word's characters into push overflows the stack.
-  const out: string[] = [];
-  let at = 0;
-  for (const match of text.matchAll(SEQUENCES)) {
-    for (const char of text.slice(at, match.index)) out.push(char);
-    out.push(match[0]);
-    at = match.index + match[0].length;
-  }
-  for (const char of text.slice(at)) out.push(char);
-  return out;
 }
 
 /**
@@ -87,7 +57,7 @@ export function wrapStyled(text: string, width: number): string[] {
           line += piece;
           continue;
         }
-        const columns = piece.startsWith("\u001b") ? 0 : charColumns(piece);
+        const columns = isSequence(piece) ? 0 : clusterWidth(piece);
         if (used + columns > room) breakLine();
         line += piece;
         used += columns;
@@ -96,6 +66,42 @@ export function wrapStyled(text: string, width: number): string[] {
     breakLine();
   }
   return lines.map((wrapped) => wrapped.replace(/ +$/u, ""));
+}
+
+/** Where a line of parts (the banner, the cost line) breaks first when it is too long for the terminal. */
+const PART_SEPARATOR = " · ";
+
+/**
+ * Text as it is to stand on a terminal `width` columns wide, so that the terminal never cuts a word at its
+ * edge: each line too long is wrapped by word, after a ` · ` between its parts first, so that a part stays
+ * whole where it fits on a line. No width (not a terminal, or one of unknown size): the text as it is.
+ */
+export function fitToWidth(text: string, width: number | undefined): string {
+  if (width === undefined) return text;
+  return text
+    .split("\n")
+    .map((line) => (visibleWidth(line) <= width ? line : wrapStyled(breakAtParts(line, width), width).join("\n")))
+    .join("\n");
+}
+
+/** The line's ` · `-separated parts, as many to a line as fit; the separator's dot ends a line that goes on. */
+function breakAtParts(line: string, width: number): string {
+  const [first = "", ...rest] = line.split(PART_SEPARATOR);
+  const lines: string[] = [];
+  let current = first;
+  for (const part of rest) {
+    const joined = `${current}${PART_SEPARATOR}${part}`;
+    if (visibleWidth(joined) <= width) current = joined;
+    else {
+      const ended = `${current}${PART_SEPARATOR.trimEnd()}`;
+      // A part that fits on the line but not with the dot goes without it; a longer one is wrapped by word,
+      // the dot with its last word.
+      lines.push(visibleWidth(current) <= width && visibleWidth(ended) > width ? current : ended);
+      current = part;
+    }
+  }
+  lines.push(current);
+  return lines.join("\n");
 }
 
 export type Align = "left" | "right" | "center" | null;
@@ -194,23 +200,36 @@ export function formatColumns(untrustedRows: readonly (readonly string[])[], wid
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, index) => {
-      widths[index] = Math.max(widths[index] ?? 0, cell.length);
+      widths[index] = Math.max(widths[index] ?? 0, visibleWidth(cell));
     });
   }
   return rows.flatMap((row) => {
-    const lead = row.slice(0, -1).map((cell, index) => `${cell.padEnd(widths[index] ?? 0)}${COLUMN_GAP}`).join("");
+    const lead = row.slice(0, -1).map((cell, index) => `${pad(cell, widths[index] ?? 0, "left")}${COLUMN_GAP}`).join("");
+    const leadWidth = visibleWidth(lead);
     const last = row.at(-1) ?? "";
     if (overflow === "cut" || width === undefined) return [clipToWidth(`${lead}${last}`.trimEnd(), width)];
-    if (width - lead.length >= MIN_WRAPPED_COLUMN_CHARS) {
-      return wrapStyled(last, width - lead.length).map((line, index) => `${index === 0 ? lead : " ".repeat(lead.length)}${line}`.trimEnd());
+    if (width - leadWidth >= MIN_WRAPPED_COLUMN_CHARS) {
+      return wrapStyled(last, width - leadWidth).map((line, index) => `${index === 0 ? lead : " ".repeat(leadWidth)}${line}`.trimEnd());
     }
     // Too narrow beside the columns before it: the cell goes under them, indented.
     return [lead.trimEnd(), ...wrapStyled(last, width - WRAPPED_BELOW_INDENT.length).map((line) => `${WRAPPED_BELOW_INDENT}${line}`.trimEnd())];
   });
 }
 
-/** One line cut to `width` columns with an ellipsis, so a narrow terminal does not wrap it mid-word. */
-function clipToWidth(line: string, width: number | undefined): string {
-  if (width === undefined || width < 2 || line.length <= width) return line;
-  return `${line.slice(0, width - 1)}…`;
+/**
+ * One line cut to `width` columns with an ellipsis, so a narrow terminal does not wrap it mid-word; a wide
+ * character or an emoji is never cut in half. No width, or one too small for an ellipsis: the line as it is.
+ */
+export function clipToWidth(line: string, width: number | undefined): string {
+  if (width === undefined || width < 2 || visibleWidth(line) <= width) return line;
+  let kept = "";
+  let used = 0;
+  for (const piece of pieces(line)) {
+    const columns = isSequence(piece) ? 0 : clusterWidth(piece);
+    if (used + columns > width - 1) break;
+    kept += piece;
+    used += columns;
+  }
+  // A style still open would run on past the line.
+  return `${kept}…${kept.includes("\u001b[") ? "\u001b[0m" : ""}`;
 }
