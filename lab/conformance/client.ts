@@ -137,11 +137,14 @@ const headlessAuthorizer: Authorizer = {
 function oauthSession(url: string, context: JsonObject): OAuthSession {
   const clientId = typeof context.client_id === "string" ? context.client_id : undefined;
   const clientSecret = typeof context.client_secret === "string" ? context.client_secret : undefined;
+  // The suite's authorization server listens on another port than its MCP server: a pre-registered client's
+  // secret goes there only because the scenario names it, as a user's `oauth.issuer` would.
+  const issuer = typeof context.issuer === "string" ? context.issuer : undefined;
   return createOAuthSession({
     label: "conformance",
     serverUrl: url,
     store: createMemoryTokenStore(),
-    client: { clientId, clientSecret, clientMetadataUrl: CLIENT_METADATA_URL, clientName: "mca conformance client" },
+    client: { clientId, clientSecret, issuer, clientMetadataUrl: CLIENT_METADATA_URL, clientName: "mca conformance client" },
     authorizer: headlessAuthorizer,
   });
 }

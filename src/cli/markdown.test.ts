@@ -93,6 +93,16 @@ describe("loadMarkdownRenderer's layout", () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
   });
 
+  it("lines up a table's borders when its cells hold emoji drawn two columns wide", async () => {
+    expect(await shown("| check | result |\n|---|:---:|\n| lint | ✅ |\n| tests | ❌ |\n")).toBe(
+      "┌───────┬────────┐\n│ check │ result │\n├───────┼────────┤\n│ lint  │   ✅   │\n│ tests │   ❌   │\n└───────┴────────┘\n",
+    );
+  });
+
+  it("wraps a heading of wide characters within the width left to it (two columns less than the terminal)", async () => {
+    expect(await shown("## 日本語の見出しはとても長くなることがあります\n", 24)).toBe("## 日本語の見出しはと\nても長くなることがあり\nます\n");
+  });
+
   it("shows one record per row when a table's columns cannot fit the terminal even wrapped", async () => {
     const table = "| name | kind | description | owner | status |\n|---|---|---|---|---|\n| alpha | tool | what it does | someone | ok |\n| beta | prompt | short | x | failed |\n";
     expect(await shown(table, 40)).toBe(

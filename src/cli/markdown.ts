@@ -38,7 +38,7 @@ const QUOTE_BAR = "│ ";
  * Loaded on first use: the Markdown and highlighting libraries are needed only in the chat. With
  * `hyperlinks` (the terminal draws OSC 8 links), a link whose text is its own URL is made clickable; any
  * other link never is one, since the terminal would show the text and hide where a click goes.
- * Paragraphs, lists, quotes and tables are laid out here (text-layout.ts), each within the width left to it
+ * Paragraphs, headings, lists, quotes and tables are laid out here (text-layout.ts), each within the width left to it
  * where it stands: inline marks render inside a list item, a quote or a table cell as they do in a paragraph.
  */
 export async function loadMarkdownRenderer(width: () => number | undefined, hyperlinks = false): Promise<MarkdownRenderer> {
@@ -79,6 +79,11 @@ export async function loadMarkdownRenderer(width: () => number | undefined, hype
     const paragraph = function (this: Renderer, token: Tokens.Paragraph): string {
       return block(wrapStyled(inline(this.parser, token.tokens), room));
     };
+    // marked-terminal would reflow a heading counting characters, so a CJK or emoji heading ran past the width.
+    const heading = function (this: Renderer, token: Tokens.Heading): string {
+      const style = token.depth === 1 ? chalk.magenta.underline.bold : chalk.green.bold;
+      return block(wrapStyled(`${"#".repeat(token.depth)} ${inline(this.parser, token.tokens)}`, room).map((line) => style(line)));
+    };
     const itemLines = (parser: Renderer["parser"], item: Tokens.ListItem): string[] => {
       let box = item.task ? (item.checked === true ? "[x] " : "[ ] ") : "";
       return item.tokens.flatMap((child): string[] => {
@@ -116,7 +121,7 @@ export async function loadMarkdownRenderer(width: () => number | undefined, hype
       const laid = layoutTable({ header: token.header.map(cell), rows: token.rows.map((row) => row.map(cell)), align: token.align }, room, { border: chalk.gray, head: chalk.bold });
       return block(laid);
     };
-    const marked = new Marked(markedTerminal({ width: room, reflowText: true, tab: 2 }), { renderer: { link, text, paragraph, list, blockquote, table } });
+    const marked = new Marked(markedTerminal({ width: room, reflowText: true, tab: 2 }), { renderer: { link, text, paragraph, heading, list, blockquote, table } });
     const source = untrustedText(markdown).replace(LINK_MARKS, (mark) => `\\u${mark.charCodeAt(0).toString(16)}`);
     let next = 0;
     const rendered = marked.parse(source, { async: false }).replace(LINK_SPAN, (_span, linkText: string) => {

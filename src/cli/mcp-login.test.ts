@@ -22,7 +22,7 @@ afterEach(async () => {
   server = otherServer = configHome = undefined;
 });
 
-async function setUp(oauth?: { readonly clientId: string; readonly clientSecret?: string }) {
+async function setUp(oauth?: { readonly clientId: string; readonly clientSecret?: string; readonly issuer?: string }) {
   server = await startOAuthLoopbackServer();
   configHome = await mkdtemp(join(tmpdir(), "mca-login-"));
   const env = { XDG_CONFIG_HOME: configHome };
@@ -95,7 +95,10 @@ describe("mca mcp login", () => {
   });
 });
 
-describe("mca mcp login, when the server names another authorization server than its configured client's", () => {
+describe("mca mcp login with a client secret in the config", () => {
+  const SECRET = "configured-secret-123";
+  const CLIENT = { clientId: "configured-client", clientSecret: SECRET };
+
   /** A terminal whose user gives the scripted answers; the questions asked are in `asker.transcript`. */
   function terminal(answers: readonly ScriptedAnswer[]) {
     const asker = createScriptedAsker(answers);
@@ -103,36 +106,69 @@ describe("mca mcp login, when the server names another authorization server than
     return { asker, lend };
   }
 
-  async function moved() {
-    const setup = await setUp({ clientId: "configured-client", clientSecret: "configured-secret-123" });
-    expect(await runMcpLogin(setup.deps, "tickets")).toBe(0);
+  /** The MCP server on one port names an authorization server on another (a fake issuer recording every request). */
+  async function issuerOnAnotherPort(issuer?: (other: OAuthLoopbackServer) => string) {
     otherServer = await startOAuthLoopbackServer();
-    setup.server.moveTo(otherServer.issuer);
-    setup.output.length = 0;
-    return { ...setup, other: otherServer };
+    const other = otherServer;
+    const setup = await setUp({ ...CLIENT, ...(issuer === undefined ? {} : { issuer: issuer(other) }) });
+    setup.server.moveTo(other.issuer);
+    return { ...setup, other };
   }
 
-  it("asks whether to send the client secret there, and sends nothing when the answer is no", async () => {
-    const { server, other, deps, output } = await moved();
+  it("sends it to an authorization server on the MCP server's own origin without the oauth.issuer field", async () => {
+    const { server, deps } = await setUp(CLIENT);
+    const { asker, lend } = terminal([]);
+    expect(await runMcpLogin({ ...deps, lend }, "tickets")).toBe(0);
+    expect({ secrets: server.clientSecrets, asked: asker.transcript }).toEqual({ secrets: [SECRET], asked: [] });
+  });
+
+  it("fails without a terminal when the server names an issuer on another origin, and that issuer receives nothing", async () => {
+    const { server, other, deps, output } = await issuerOnAnotherPort();
+    expect(await runMcpLogin({ ...deps, interactive: false }, "tickets")).toBe(1);
+    expect(output).toEqual([
+      `mca: login to tickets failed: tickets (at ${server.issuer}) names authorization server ${other.issuer}, which is not on the server's own origin, and the config names no oauth.issuer: ` +
+        `the client secret in the config is not sent there unasked; if the client is registered there, set "oauth.issuer": "${other.issuer}" for this server in the config, or run \`mca mcp login tickets\` in a terminal to be asked\n`,
+    ]);
+    expect({ carrying: other.requestsCarrying(SECRET), requests: other.requests.length }).toEqual({ carrying: [], requests: 0 });
+  });
+
+  it("logs in there without asking when oauth.issuer names that issuer", async () => {
+    const { other, deps } = await issuerOnAnotherPort((issuer) => issuer.issuer);
+    expect(await runMcpLogin({ ...deps, interactive: false }, "tickets")).toBe(0);
+    expect(other.clientSecrets).toEqual([SECRET]);
+  });
+
+  it("asks in a terminal, showing both origins, and sends nothing when the answer is no", async () => {
+    const { server, other, deps, output } = await issuerOnAnotherPort();
     const { asker, lend } = terminal([false]);
     expect(await runMcpLogin({ ...deps, lend }, "tickets")).toBe(1);
-    expect(asker.transcript).toEqual([`confirm: tickets now names authorization server ${other.issuer} (was ${server.issuer}): send your client secret there?`]);
-    expect(output).toEqual([`mca: login to tickets failed: the client id and secret in the config stay with ${server.issuer}: not sent to ${other.issuer}\n`]);
-    expect({ resources: other.resources, secrets: other.clientSecrets }).toEqual({ resources: [], secrets: [] });
+    expect(asker.transcript).toEqual([
+      `confirm: tickets (at ${server.issuer}) names authorization server ${other.issuer}, which is not on the server's own origin, and the config names no oauth.issuer. ` +
+        "Send the client id and secret from your config there, for this login? (setting oauth.issuer to it answers this for good)",
+    ]);
+    expect(output).toEqual([
+      `mca: login to tickets failed: tickets (at ${server.issuer}) names authorization server ${other.issuer}, which is not on the server's own origin, and the config names no oauth.issuer: the client secret in the config was not sent there\n`,
+    ]);
+    expect({ carrying: other.requestsCarrying(SECRET), requests: other.requests.length }).toEqual({ carrying: [], requests: 0 });
   });
 
   it("logs in there once the user agrees", async () => {
-    const { other, deps } = await moved();
+    const { other, deps } = await issuerOnAnotherPort();
     const { lend } = terminal([true]);
     expect(await runMcpLogin({ ...deps, lend }, "tickets")).toBe(0);
-    expect(other.clientSecrets).toEqual(["configured-secret-123"]);
+    expect(other.clientSecrets).toEqual([SECRET]);
   });
 
-  it("fails without sending anything when there is no terminal to ask", async () => {
-    const { server, other, deps, output } = await moved();
-    expect(await runMcpLogin({ ...deps, interactive: false }, "tickets")).toBe(1);
-    expect(output.join("")).toContain(`names authorization server ${other.issuer}, but the client id and secret in the config were set up for ${server.issuer}: not sent there`);
-    expect({ resources: other.resources, secrets: other.clientSecrets }).toEqual({ resources: [], secrets: [] });
+  it("asks about an issuer that is not the configured one even on the MCP server's own origin", async () => {
+    otherServer = await startOAuthLoopbackServer();
+    const { server, deps } = await setUp({ ...CLIENT, issuer: otherServer.issuer });
+    const { asker, lend } = terminal([false]);
+    expect(await runMcpLogin({ ...deps, lend }, "tickets")).toBe(1);
+    expect(asker.transcript).toEqual([
+      `confirm: tickets (at ${server.issuer}) names authorization server ${server.issuer}, which is not the config's oauth.issuer (${otherServer.issuer}). ` +
+        "Send the client id and secret from your config there, for this login? (setting oauth.issuer to it answers this for good)",
+    ]);
+    expect(server.requestsCarrying(SECRET)).toEqual([]);
   });
 });
 

@@ -8,9 +8,10 @@ import { userConfigDir } from "../config/index.js";
 import {
   createOAuthSession,
   createTokenStore,
+  describeIssuer,
   McpError,
   startLoopbackAuthorizer,
-  type IssuerChange,
+  type IssuerQuestion,
   type LoginDeps,
   type LoopbackAuthorizer,
   type McpConfig,
@@ -103,11 +104,14 @@ const processTerminal: TerminalLender = async (question) => {
   return question({ asker: createPromptsAsker({ stdin: process.stdin, stdout: process.stdout }), chalk: new Chalk() });
 };
 
-/** Whether the config's client credentials may go to the authorization server the server names now; no unless said. */
-function askAboutIssuer(lend: TerminalLender): (change: IssuerChange) => Promise<boolean> {
-  return async ({ server, was, now, sendsSecret }) => {
-    const question = `${untrustedText(server)} now names authorization server ${untrustedText(now)} (was ${untrustedText(was)}): ${sendsSecret ? "send your client secret there" : "use your client id there"}?`;
-    return (await lend(({ asker }) => asker.confirm(question, false))) === true;
+/**
+ * Whether the config's client secret may go, for this login, to an authorization server the config does not
+ * name (both origins shown, as the server gave them made safe to print); no unless said.
+ */
+function askAboutIssuer(lend: TerminalLender): (question: IssuerQuestion) => Promise<boolean> {
+  return async (question) => {
+    const text = `${untrustedText(describeIssuer(question))}. Send the client id and secret from your config there, for this login? (setting oauth.issuer to it answers this for good)`;
+    return (await lend(({ asker }) => asker.confirm(text, false))) === true;
   };
 }
 
@@ -144,7 +148,7 @@ export async function runMcpLogin(deps: LoginDepsForCommand, alias: string): Pro
       label: alias,
       serverUrl: server.url,
       store,
-      client: { clientId: server.oauth?.clientId, clientSecret: server.oauth?.clientSecret, clientName: "mca" },
+      client: { clientId: server.oauth?.clientId, clientSecret: server.oauth?.clientSecret, issuer: server.oauth?.issuer, clientName: "mca" },
       scopes: server.oauth?.scopes?.join(" "),
       authorizer,
       ...(deps.addSecret === undefined ? {} : { onSecret: deps.addSecret }),

@@ -135,14 +135,15 @@ describe("parseMcpConfig", () => {
   });
 
   it("reads an HTTP server's oauth settings with ${VAR} expanded", () => {
-    const oauth = { clientId: "${ID}", clientSecret: "${SECRET}", scopes: ["repo", "${SCOPE}"], callbackPort: 8765 };
-    expect(configOf(oneServer("gh", { url: "https://example.com/mcp", oauth }), { ID: "mca-client", SECRET: "s3cret-value", SCOPE: "read:user" }).servers).toEqual([
+    const oauth = { clientId: "${ID}", clientSecret: "${SECRET}", issuer: "https://${AUTH_HOST}", scopes: ["repo", "${SCOPE}"], callbackPort: 8765 };
+    const env = { ID: "mca-client", SECRET: "s3cret-value", AUTH_HOST: "auth.example.com", SCOPE: "read:user" };
+    expect(configOf(oneServer("gh", { url: "https://example.com/mcp", oauth }), env).servers).toEqual([
       {
         alias: "gh",
         transport: "http",
         url: "https://example.com/mcp",
         headers: {},
-        oauth: { clientId: "mca-client", clientSecret: "s3cret-value", scopes: ["repo", "read:user"], callbackPort: 8765 },
+        oauth: { clientId: "mca-client", clientSecret: "s3cret-value", issuer: "https://auth.example.com", scopes: ["repo", "read:user"], callbackPort: 8765 },
         enabled: true,
       },
     ]);
@@ -162,6 +163,25 @@ describe("parseMcpConfig", () => {
     });
     expect(skippedErrorOf(oneServer("gh", { url, oauth: { callbackPort: 70000 } }))).toMatchObject({ path: "mcpServers.gh.oauth.callbackPort" });
     expect(skippedErrorOf(oneServer("gh", { url, oauth: { scopes: "repo" } }))).toMatchObject({ path: "mcpServers.gh.oauth.scopes" });
+  });
+
+  it("skips a server whose oauth.issuer is not an https URL (http only on this machine), naming its place", () => {
+    const detail =
+      "must be an https:// URL (http:// only on localhost, 127.x.x.x or [::1]) without query or fragment: the authorization server the client secret is for";
+    const issuerError = (issuer: string) => skippedErrorOf(oneServer("gh", { url: "https://example.com/mcp", oauth: { clientId: "id", issuer } }));
+    expect(issuerError("http://auth.example.com")).toEqual({
+      file: FILE,
+      path: "mcpServers.gh.oauth.issuer",
+      detail,
+      position: { line: 7, column: 19 },
+      message: `${FILE}:7:19: mcpServers.gh.oauth.issuer: ${detail}`,
+    });
+    expect(["https://auth.example.com?tenant=1", "auth.example.com", ""].map((issuer) => issuerError(issuer).detail)).toEqual([detail, detail, detail]);
+  });
+
+  it("reads an oauth.issuer over plain http on this machine", () => {
+    const config = configOf(oneServer("local", { url: "http://127.0.0.1:3000/mcp", oauth: { clientId: "id", clientSecret: "s", issuer: "http://127.0.0.1:4000" } }));
+    expect(config.servers[0]).toMatchObject({ oauth: { clientId: "id", clientSecret: "s", issuer: "http://127.0.0.1:4000" } });
   });
 
   it.each(["http", "streamable-http", "streamableHttp"])('treats "type": "%s" as HTTP', (type) => {

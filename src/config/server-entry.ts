@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { serverSideName } from "../kernel/index.js";
 import {
   isLogLevel,
+  issuerProblem,
   LOG_LEVELS,
   type HttpServerConfig,
   type LogLevel,
@@ -196,16 +197,20 @@ function readStdio(common: Common, server: JsonObjectNode, path: Path, context: 
   };
 }
 
-const OAUTH_FIELDS = ["clientId", "clientSecret", "scopes", "callbackPort"];
+const OAUTH_FIELDS = ["clientId", "clientSecret", "issuer", "scopes", "callbackPort"];
 const MAX_PORT = 65_535;
 
-/** `oauth: { clientId?, clientSecret?, scopes?, callbackPort? }`: a pre-registered client and login settings. */
+/**
+ * `oauth: { clientId?, clientSecret?, issuer?, scopes?, callbackPort? }`: a pre-registered client, the
+ * authorization server it is registered with, and login settings.
+ */
 function readOAuth(node: JsonNode, path: Path, context: ReadContext): OAuthClientConfig {
   const oauth = readObject(node, path, context);
   rejectUnknownFields(oauth, path, OAUTH_FIELDS, context);
   const field = (name: string): JsonNode | undefined => optionalField(oauth, name);
   const clientId = field("clientId");
   const clientSecret = field("clientSecret");
+  const issuer = field("issuer");
   const scopes = field("scopes");
   const callbackPort = field("callbackPort");
   if (clientSecret !== undefined && clientId === undefined) fail(context, [...path, "clientSecret"], clientSecret.offset, "needs a clientId beside it");
@@ -214,6 +219,7 @@ function readOAuth(node: JsonNode, path: Path, context: ReadContext): OAuthClien
   return {
     ...(clientId === undefined ? {} : { clientId: readNonEmptyExpandedString(clientId, [...path, "clientId"], context) }),
     ...(clientSecret === undefined ? {} : { clientSecret: readNonEmptyExpandedString(clientSecret, [...path, "clientSecret"], context) }),
+    ...(issuer === undefined ? {} : { issuer: readExpandedString(issuer, [...path, "issuer"], context, issuerProblem) }),
     ...(scopes === undefined ? {} : { scopes: readExpandedStringArray(scopes, [...path, "scopes"], context) }),
     ...(port === undefined ? {} : { callbackPort: port }),
   };

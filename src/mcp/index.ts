@@ -1,5 +1,5 @@
 // The public surface of src/mcp: the rest of the program imports this folder only through here.
-export { createOAuthSession, MAX_AUTHORIZATIONS_WITHOUT_SUCCESS, type Authorizer, type HttpAuth, type IssuerChange, type OAuthSession, type OAuthSessionOptions } from "./auth/oauth-session.js";
+export { createOAuthSession, MAX_AUTHORIZATIONS_WITHOUT_SUCCESS, type Authorizer, type HttpAuth, type OAuthSession, type OAuthSessionOptions } from "./auth/oauth-session.js";
 export { LOGIN_WAIT_MS, startLoopbackAuthorizer, type LoopbackAuthorizer, type LoopbackOptions } from "./auth/loopback-redirect.js";
 export { createMemoryTokenStore, createTokenStore, type StoredLogin, type TokenStore } from "./auth/token-store.js";
 export { createMcpClient, type McpClient } from "./client.js";
@@ -32,3 +32,4 @@ export type { RemoteToolInfo } from "./tool-list.js";
 export { lintTools, type LintCheck, type LintFinding, type LintSeverity } from "./tool-lint.js";
 export { isLegacyVersion } from "./versions.js";
 export { checkImage, MAX_IMAGE_BASE64_BYTES } from "./image-content.js";
+export { describeIssuer, issuerProblem, type IssuerQuestion } from "./auth/secret-destination.js";

@@ -56,6 +56,8 @@ export interface HttpServerConfig {
 export interface OAuthClientConfig {
   readonly clientId?: string;
   readonly clientSecret?: string;
+  /** The authorization server the client is registered with: the only one its secret goes to unasked. */
+  readonly issuer?: string;
   /** Asked for when the server's challenge names no scope. */
   readonly scopes?: readonly string[];
   /** The loopback port the login's redirect comes back to; a free one when absent. */

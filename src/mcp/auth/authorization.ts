@@ -17,9 +17,11 @@ export type ClientIdentity = {
 };
 
 export type ClientOptions = {
-  /** A pre-registered client (the config's `oauth.clientId`), used with every authorization server. */
+  /** A pre-registered client (the config's `oauth.clientId`); with a secret, used only where secretDestination allows. */
   readonly clientId?: string;
   readonly clientSecret?: string;
+  /** The authorization server the pre-registered client belongs to (`oauth.issuer`): the only one its secret goes to unasked. */
+  readonly issuer?: string;
   /** An https URL serving this client's metadata document, used where the server supports them. */
   readonly clientMetadataUrl?: string;
   readonly clientName: string;

@@ -119,60 +119,95 @@ describe("createOAuthSession", () => {
   });
 });
 
-describe("createOAuthSession with client credentials from the config", () => {
+describe("createOAuthSession with a client secret from the config", () => {
   const client = { clientId: "configured-client", clientSecret: "configured-secret-123", clientName: "mca test" };
+  const nothingSent = (issuer: OAuthLoopbackServer) => ({ requests: issuer.requests, carrying: issuer.requestsCarrying(client.clientSecret) });
 
-  /** Logs in once at the server's own authorization server, then the server names another one. */
-  async function movedServer(confirmIssuer?: OAuthSessionOptions["confirmIssuer"]) {
+  /** An MCP server whose protected resource metadata names an authorization server on another port (another origin). */
+  async function elsewhere() {
     const { server, store } = await setUp();
-    const browser = await agreeingBrowser();
-    const session = () => createOAuthSession({ label: "tickets", serverUrl: server.url, store, client, authorizer: browser, ...(confirmIssuer === undefined ? {} : { confirmIssuer }) });
-    await session().login();
     otherServer = await startOAuthLoopbackServer();
     server.moveTo(otherServer.issuer);
-    return { server, other: otherServer, store, login: () => session().login() };
+    const browser = await agreeingBrowser();
+    const session = (options: Partial<OAuthSessionOptions> = {}) => createOAuthSession({ label: "tickets", serverUrl: server.url, store, client, authorizer: browser, ...options });
+    return { server, other: otherServer, store, session };
   }
 
-  it("binds them to the first authorization server they are sent to, and stores the binding", async () => {
-    const { server, store } = await movedServer();
-    expect(server.clientSecrets).toEqual([client.clientSecret]);
-    expect((await store.load(server.url)).clientBinding).toEqual({ clientId: client.clientId, issuer: server.issuer });
-  });
-
-  it("sends nothing to another authorization server when nobody can be asked, and says why", async () => {
-    const { server, other, store, login } = await movedServer();
-    await expect(login()).rejects.toThrow(
-      `login to tickets failed: the server now names authorization server ${other.issuer}, but the client id and secret in the config were set up for ${server.issuer}: not sent there; run \`mca mcp login tickets\` in a terminal to decide`,
-    );
-    expect({ resources: other.resources, grants: other.grants, secrets: other.clientSecrets }).toEqual({ resources: [], grants: [], secrets: [] });
-    expect((await store.load(server.url)).clientBinding).toEqual({ clientId: client.clientId, issuer: server.issuer });
-  });
-
-  it("asks before sending them to another authorization server, and sends nothing when the answer is no", async () => {
+  it("sends it to an authorization server on the MCP server's own origin without asking", async () => {
     const asked: unknown[] = [];
-    const { server, other, login } = await movedServer(async (change) => {
-      asked.push(change);
-      return false;
+    const { server, session } = await setUp({ client, authorizer: await agreeingBrowser(), confirmIssuer: async (question) => {
+        asked.push(question);
+        return true;
+      },
     });
-    await expect(login()).rejects.toThrow(`the client id and secret in the config stay with ${server.issuer}: not sent to ${other.issuer}`);
-    expect(asked).toEqual([{ server: "tickets", was: server.issuer, now: other.issuer, sendsSecret: true }]);
-    expect({ resources: other.resources, grants: other.grants, secrets: other.clientSecrets }).toEqual({ resources: [], grants: [], secrets: [] });
+    await session.login();
+    expect({ secrets: server.clientSecrets, asked }).toEqual({ secrets: [client.clientSecret], asked: [] });
   });
 
-  it("takes a login stored without a binding as bound to the issuer of the client identity it kept", async () => {
-    const { server, store } = await setUp();
-    otherServer = await startOAuthLoopbackServer();
-    server.moveTo(otherServer.issuer);
-    await store.save({ serverUrl: server.url, issuer: server.issuer, clients: [{ issuer: server.issuer, clientId: client.clientId, clientSecret: client.clientSecret }] });
-    const session = createOAuthSession({ label: "tickets", serverUrl: server.url, store, client: { clientId: client.clientId, clientName: "mca test" }, authorizer: await agreeingBrowser() });
-    await expect(session.login()).rejects.toThrow(`but the client id in the config was set up for ${server.issuer}: not sent there`);
-    expect(otherServer.resources).toEqual([]);
+  it("sends nothing to an authorization server on another origin when nobody can be asked, and names both origins and oauth.issuer", async () => {
+    const { server, other, session } = await elsewhere();
+    await expect(session().login()).rejects.toThrow(
+      `login to tickets failed: tickets (at ${server.issuer}) names authorization server ${other.issuer}, which is not on the server's own origin, and the config names no oauth.issuer: ` +
+        `the client secret in the config is not sent there unasked; if the client is registered there, set "oauth.issuer": "${other.issuer}" for this server in the config, or run \`mca mcp login tickets\` in a terminal to be asked`,
+    );
+    expect(nothingSent(other)).toEqual({ requests: [], carrying: [] });
   });
 
-  it("moves the binding to the new authorization server when the user agrees", async () => {
-    const { server, other, store, login } = await movedServer(async () => true);
-    await login();
+  it("asks before anything goes to another origin's authorization server, showing both origins, and sends nothing on no", async () => {
+    const asked: unknown[] = [];
+    const { server, other, session } = await elsewhere();
+    await expect(session({
+        confirmIssuer: async (question) => {
+          asked.push(question);
+          return false;
+        },
+      }).login()).rejects.toThrow(`names authorization server ${other.issuer}, which is not on the server's own origin, and the config names no oauth.issuer: the client secret in the config was not sent there`);
+    expect(asked).toEqual([{ server: "tickets", serverOrigin: server.issuer, issuer: other.issuer, issuerOrigin: other.issuer }]);
+    expect(nothingSent(other)).toEqual({ requests: [], carrying: [] });
+  });
+
+  it("sends it there for the one login the user agreed to, and asks again at the next", async () => {
+    let answers = 0;
+    const { other, session } = await elsewhere();
+    const agreeing = session({
+      confirmIssuer: async () => {
+        answers += 1;
+        return true;
+      },
+    });
+    await agreeing.login();
+    await agreeing.login();
+    expect({ secrets: other.clientSecrets, answers }).toEqual({ secrets: [client.clientSecret, client.clientSecret], answers: 2 });
+  });
+
+  it("sends it to the issuer the config names (oauth.issuer) without asking", async () => {
+    const { other, session } = await elsewhere();
+    await session({ client: { ...client, issuer: other.issuer } }).login();
     expect(other.clientSecrets).toEqual([client.clientSecret]);
-    expect(await store.load(server.url)).toMatchObject({ issuer: other.issuer, clientBinding: { clientId: client.clientId, issuer: other.issuer } });
+  });
+
+  it("does not send it unasked to the MCP server's own origin once the config names another issuer", async () => {
+    const { server, session } = await setUp({ client: { ...client, issuer: "https://auth.example.com" }, authorizer: await agreeingBrowser() });
+    await expect(session.login()).rejects.toThrow(`tickets (at ${server.issuer}) names authorization server ${server.issuer}, which is not the config's oauth.issuer (https://auth.example.com)`);
+    expect(server.requestsCarrying(client.clientSecret)).toEqual([]);
+  });
+
+  it("does not obey the binding an earlier version recorded on first use", async () => {
+    const { server, other, store, session } = await elsewhere();
+    // What an earlier version kept after the server named the attacker's issuer first.
+    const earlier = { serverUrl: server.url, clients: [], clientBinding: { clientId: client.clientId, issuer: other.issuer } };
+    await store.save(earlier);
+    await expect(session().login()).rejects.toThrow("the client secret in the config is not sent there unasked");
+    expect(nothingSent(other)).toEqual({ requests: [], carrying: [] });
+  });
+
+  it("refreshes at the issuer the login came from, but not once the config names another", async () => {
+    const { server, store, session } = await setUp({ client, authorizer: await agreeingBrowser(), expiresInSeconds: 30 });
+    await session.login();
+    await session.authorization();
+    expect(server.grants).toEqual(["authorization_code", "refresh_token"]);
+    const reconfigured = createOAuthSession({ label: "tickets", serverUrl: server.url, store, client: { ...client, issuer: "https://auth.example.com" } });
+    expect(await reconfigured.authorization()).toBe(`Bearer ${server.tokens[1]}`);
+    expect(server.grants).toEqual(["authorization_code", "refresh_token"]);
   });
 });

@@ -15,6 +15,7 @@ import {
 } from "./authorization.js";
 import { discoverAuthServer, discoverProtectedResource, parseBearerChallenge, probeChallenge, type AuthServerMetadata } from "./discovery.js";
 import { AuthError, type EndpointLimits } from "./endpoint-json.js";
+import { chooseIssuer, describeIssuer, sameIssuer, secretDestination, type IssuerQuestion } from "./secret-destination.js";
 import type { StoredLogin, TokenStore } from "./token-store.js";
 
 /** Takes the user (or a test, or the conformance driver) to the authorization URL and back. */
@@ -69,21 +70,13 @@ export type OAuthSessionOptions = {
   /** Told each new token and secret, so that the session can redact them everywhere. */
   readonly onSecret?: (secret: string) => void;
   /**
-   * Asked before the config's client credentials go to an authorization server other than the one they
-   * were first used with; absent where nobody can answer, and then they are not sent.
+   * Asked before the config's client secret (and the client id configured with it) goes to an authorization
+   * server the config does not name (see secretDestination); absent where nobody can answer, and then
+   * nothing is sent there.
    */
-  readonly confirmIssuer?: (change: IssuerChange) => Promise<boolean>;
+  readonly confirmIssuer?: (question: IssuerQuestion) => Promise<boolean>;
   /** The cap and deadline of each answer from the authorization server; ENDPOINT_LIMITS by default. */
   readonly limits?: EndpointLimits;
-};
-
-/** The server names another authorization server than the one the configured client is bound to. */
-export type IssuerChange = {
-  readonly server: string;
-  readonly was: string;
-  readonly now: string;
-  /** Whether a client secret is configured (else only the client id would go there). */
-  readonly sendsSecret: boolean;
 };
 
 /** SEP-2350 asks for a limit on re-authorizations a server keeps refusing; three in a row is ours. */
@@ -127,6 +120,9 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     const refreshToken = login.tokens?.refreshToken;
     const client = login.clients.find((candidate) => candidate.issuer === login.issuer);
     if (refreshToken === undefined || login.issuer === undefined || login.resource === undefined || client === undefined) return false;
+    // A refresh sends the secret only where it already went for this login; not once the config names another issuer.
+    const configuredIssuer = options.client.issuer;
+    if (carriesConfiguredSecret(client) && configuredIssuer !== undefined && !sameIssuer(login.issuer, configuredIssuer)) return false;
     try {
       const grant = { grant_type: "refresh_token", refresh_token: refreshToken };
       const tokens = await requestToken(await metadataFor(login.issuer), client, grant, login.resource, limits);
@@ -144,42 +140,34 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     return new LoginNeeded(`needs a login (${why}): run \`mca mcp login ${server}\``, server);
   }
 
-  /**
-   * The config's client credentials are bound to the first authorization server they are used with (the
-   * binding is stored with the login; a login stored before bindings were, by the identity it kept);
-   * another one gets them only when the user agrees, which moves the binding.
-   */
-  async function bindConfiguredClient(login: StoredLogin, issuer: string): Promise<StoredLogin> {
+  /** A client identity that is the config's pre-registered client with its secret: the one the destination rule guards. */
+  function carriesConfiguredSecret(client: ClientIdentity): boolean {
     const { clientId, clientSecret } = options.client;
-    if (clientId === undefined) return login;
-    const bound =
-      login.clientBinding === undefined
-        ? login.clients.find((candidate) => candidate.clientId === clientId)?.issuer
-        : login.clientBinding.clientId === clientId
-          ? login.clientBinding.issuer
-          : undefined;
-    if (bound === issuer) return login;
-    if (bound !== undefined) {
-      const [what, were, stay] = clientSecret === undefined ? ["client id", "was", "stays"] : ["client id and secret", "were", "stay"];
-      if (options.confirmIssuer === undefined) {
-        throw new AuthError(
-          `the server now names authorization server ${issuer}, but the ${what} in the config ${were} set up for ${bound}: not sent there; run \`mca mcp login ${server}\` in a terminal to decide`,
-        );
-      }
-      if (!(await options.confirmIssuer({ server, was: bound, now: issuer, sendsSecret: clientSecret !== undefined }))) {
-        throw new AuthError(`the ${what} in the config ${stay} with ${bound}: not sent to ${issuer}`);
-      }
+    return clientSecret !== undefined && (client.clientId === clientId || client.clientSecret === clientSecret);
+  }
+
+  /**
+   * Before anything of a login goes to `issuer`: the config's client secret (and the id configured with it)
+   * goes unasked only where secretDestination allows; elsewhere only when the user says yes, for this login.
+   */
+  async function clearForSecret(issuer: string): Promise<void> {
+    if (options.client.clientSecret === undefined) return;
+    const destination = secretDestination({ server, serverUrl, configuredIssuer: options.client.issuer, issuer });
+    if (destination.verdict !== "elsewhere") return;
+    const { question } = destination;
+    if (options.confirmIssuer === undefined) {
+      throw new AuthError(
+        `${describeIssuer(question)}: the client secret in the config is not sent there unasked; if the client is registered there, set "oauth.issuer": ${JSON.stringify(question.issuer)} for this server in the config, or run \`mca mcp login ${server}\` in a terminal to be asked`,
+      );
     }
-    const next: StoredLogin = { ...login, clientBinding: { clientId, issuer } };
-    await remember(next);
-    return next;
+    if (!(await options.confirmIssuer(question))) throw new AuthError(`${describeIssuer(question)}: the client secret in the config was not sent there`);
   }
 
   async function authorize(challenge: string | undefined, skipRefresh: boolean): Promise<boolean> {
     const bearer = parseBearerChallenge(challenge);
     const login = await current();
     const resource = await discoverProtectedResource(serverUrl, bearer, limits);
-    const issuer = resource.authorizationServers[0] ?? "";
+    const issuer = chooseIssuer(resource.authorizationServers, options.client.issuer);
     // SEP-2352: a server that moved to another authorization server gets a client identity of its own there.
     if (!skipRefresh && issuer === login.issuer && (await refresh(login))) return true;
     if (options.authorizer === undefined) {
@@ -194,8 +182,8 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     }
     if (attemptsWithoutSuccess >= MAX_AUTHORIZATIONS_WITHOUT_SUCCESS) return false;
     attemptsWithoutSuccess += 1;
+    await clearForSecret(issuer);
     const authServer = await metadataFor(issuer);
-    const { clientBinding } = await bindConfiguredClient(login, issuer);
     const { authorizer } = options;
     // A client registered for another redirect URI (another loopback port) is registered again.
     const known = login.clients.find((candidate) => candidate.issuer === issuer && (candidate.redirectUri ?? authorizer.redirectUri) === authorizer.redirectUri);
@@ -207,7 +195,7 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     const grant = { grant_type: "authorization_code", code, code_verifier: request.verifier, redirect_uri: request.redirectUri };
     const tokens: TokenSet = await requestToken(authServer, client, grant, resource.resource, limits);
     const clients = [...login.clients.filter((candidate) => candidate.issuer !== issuer), client];
-    await remember({ serverUrl, issuer, resource: resource.resource, scope, tokens, clients, clientBinding });
+    await remember({ serverUrl, issuer, resource: resource.resource, scope, tokens, clients });
     return true;
   }
 

@@ -16,7 +16,6 @@ const LOGIN: StoredLogin = {
   scope: "repo",
   tokens: { accessToken: "access-123456", refreshToken: "refresh-123456", expiresAt: 1_800_000_000_000 },
   clients: [{ issuer: "https://auth.example.com", clientId: "client-1" }],
-  clientBinding: { clientId: "client-1", issuer: "https://auth.example.com" },
 };
 
 async function storeInTemp() {

@@ -15,11 +15,7 @@ export type StoredLogin = {
   readonly scope?: string;
   readonly tokens?: TokenSet;
   readonly clients: readonly ClientIdentity[];
-  /** The authorization server the config's client id (and secret) were first sent to: no other gets them unasked. */
-  readonly clientBinding?: ClientBinding;
 };
-
-export type ClientBinding = { readonly clientId: string; readonly issuer: string };
 
 export interface TokenStore {
   load(serverUrl: string): Promise<StoredLogin>;
@@ -53,10 +49,6 @@ function readClients(value: unknown): ClientIdentity[] {
   );
 }
 
-function readBinding(value: unknown): ClientBinding | undefined {
-  return isJsonObject(value) && typeof value.clientId === "string" && typeof value.issuer === "string" ? { clientId: value.clientId, issuer: value.issuer } : undefined;
-}
-
 /** A store in `folder` (the CLI passes `<user config folder>/oauth`). */
 export function createTokenStore(folder: string): TokenStore {
   const fileFor = (serverUrl: string): string => join(folder, `${createHash("sha256").update(serverUrl).digest("hex").slice(0, 32)}.json`);
@@ -78,8 +70,8 @@ export function createTokenStore(folder: string): TokenStore {
         resource: optionalString(value.resource),
         scope: optionalString(value.scope),
         tokens: readTokens(value.tokens),
+        // A `clientBinding` kept by earlier versions (bound on first use) is not read: secretDestination decides now.
         clients: readClients(value.clients),
-        clientBinding: readBinding(value.clientBinding),
       };
     },
     async save(login) {

@@ -25,9 +25,33 @@ export interface OAuthLoopbackServer {
   readonly tokens: readonly string[];
   /** The client secrets presented at the token endpoint (HTTP Basic or form), in order. */
   readonly clientSecrets: readonly string[];
+  /** Every request this server received, whatever its route, in order. */
+  readonly requests: readonly RecordedRequest[];
+  /** The requests whose URL, any header (HTTP Basic credentials decoded) or body contains `text`. */
+  requestsCarrying(text: string): readonly RecordedRequest[];
   /** From now on the protected resource metadata names this authorization server instead of its own. */
   moveTo(issuer: string): void;
   close(): Promise<void>;
+}
+
+export type RecordedRequest = {
+  readonly method: string;
+  /** Path and query. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+};
+
+/**
+ * A request's text as a listener could read it: the query and a form body decoded as well as raw, and HTTP
+ * Basic credentials (only base64, each part form-urlencoded) decoded too.
+ */
+function readableText(request: RecordedRequest): string {
+  const basic = /^Basic (.+)$/i.exec(request.headers.authorization ?? "")?.[1];
+  const credentials = basic === undefined ? "" : Buffer.from(basic, "base64").toString("utf8");
+  const query = new URL(request.url, "http://127.0.0.1").searchParams;
+  const decoded = [...query.values(), ...new URLSearchParams(request.body).values(), ...credentials.split(":").map((part) => new URLSearchParams(`v=${part}`).get("v"))];
+  return [request.method, request.url, JSON.stringify(request.headers), request.body, credentials, ...decoded].join("\n");
 }
 
 type Pending = { readonly challenge: string; readonly redirectUri: string };
@@ -52,6 +76,7 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
   const tokens: string[] = [];
   const registrations: string[] = [];
   const clientSecrets: string[] = [];
+  const requests: RecordedRequest[] = [];
   let authorizationServer: string | undefined;
   const refreshTokens = new Set<string>();
   const codes = new Map<string, Pending>();
@@ -67,12 +92,12 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
     json(response, 200, { access_token: accessToken, token_type: "Bearer", expires_in: options.expiresInSeconds ?? 3600, refresh_token: refreshToken });
   }
 
-  async function forward(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  async function forward(request: http.IncomingMessage, body: string, response: http.ServerResponse): Promise<void> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
       if (typeof value === "string" && !["host", "authorization", "connection", "content-length"].includes(name)) headers[name] = value;
     }
-    const answer = await fetch(tickets.url, { method: "POST", headers, body: await readBody(request) });
+    const answer = await fetch(tickets.url, { method: "POST", headers, body });
     response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
     response.end(Buffer.from(await answer.arrayBuffer()));
   }
@@ -80,6 +105,9 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", origin);
     const route = `${request.method ?? ""} ${url.pathname}`;
+    const body = await readBody(request);
+    const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")]));
+    requests.push({ method: request.method ?? "", url: `${url.pathname}${url.search}`, headers, body });
     if (route === "GET /.well-known/oauth-protected-resource/mcp") {
       return json(response, 200, { resource: `${origin}/mcp`, authorization_servers: [authorizationServer ?? origin], scopes_supported: ["tickets"] });
     }
@@ -95,8 +123,8 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
       });
     }
     if (route === "POST /register") {
-      const body: unknown = JSON.parse(await readBody(request));
-      const uris = typeof body === "object" && body !== null && "redirect_uris" in body && Array.isArray(body.redirect_uris) ? body.redirect_uris : [];
+      const registration: unknown = JSON.parse(body);
+      const uris = typeof registration === "object" && registration !== null && "redirect_uris" in registration && Array.isArray(registration.redirect_uris) ? registration.redirect_uris : [];
       registrations.push(String(uris[0]));
       return json(response, 201, { client_id: `loopback-client${registrations.length === 1 ? "" : `-${registrations.length}`}`, token_endpoint_auth_method: "none" });
     }
@@ -112,7 +140,7 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
       return;
     }
     if (route === "POST /token") {
-      const form = new URLSearchParams(await readBody(request));
+      const form = new URLSearchParams(body);
       const grant = form.get("grant_type") ?? "";
       grants.push(grant);
       const basic = /^Basic (.+)$/.exec(request.headers.authorization ?? "")?.[1];
@@ -134,8 +162,7 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
     }
     if (route === "POST /mcp") {
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-      if (bearer !== undefined && tokens.includes(bearer)) return forward(request, response);
-      await readBody(request);
+      if (bearer !== undefined && tokens.includes(bearer)) return forward(request, body, response);
       const challenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`;
       return json(response, 401, { error: "invalid_token" }, { "www-authenticate": challenge });
     }
@@ -156,6 +183,8 @@ export async function startOAuthLoopbackServer(options: OAuthLoopbackOptions = {
     registrations,
     tokens,
     clientSecrets,
+    requests,
+    requestsCarrying: (text) => requests.filter((request) => readableText(request).includes(text)),
     moveTo(issuer) {
       authorizationServer = issuer;
     },
