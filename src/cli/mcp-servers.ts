@@ -14,7 +14,18 @@ import {
   type McpConfig,
   type McpConfigFile,
 } from "../config/index.js";
-import { isLegacyVersion, mountServers, rootsPerServer, type InputResponder, type LoginDeps, type MountedServers, type ServerStatus as McpServerStatus } from "../mcp/index.js";
+import {
+  isLegacyVersion,
+  mountServers,
+  pidNamespaceLauncher,
+  rootsPerServer,
+  type Bubblewrap,
+  type InputResponder,
+  type LoginDeps,
+  type MountedServers,
+  type ServerStatus as McpServerStatus,
+  type StdioLauncher,
+} from "../mcp/index.js";
 import type { Tool } from "../kernel/index.js";
 import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
 import type { SettledTrust } from "./trust.js";
@@ -37,6 +48,8 @@ export interface MountDeps {
   readonly inputAnswers?: InputAnswers;
   /** MCP authorization for HTTP servers that answer 401: stored logins, and how new tokens join the redaction set. */
   readonly logins?: LoginDeps;
+  /** What runs each stdio server (a PID namespace of its own, stdioLauncher below); absent: the command as it is. */
+  readonly stdioLauncher?: StdioLauncher;
 }
 
 async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env" | "project">): Promise<McpConfigFile | Error | null> {
@@ -101,6 +114,24 @@ export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Prom
     // Each server's roots are its config's: the answer goes out with the roots of the server that asked.
     ...(deps.inputResponder === undefined ? {} : { inputResponder: rootsPerServer(deps.inputResponder, config.servers) }),
     ...(deps.logins === undefined ? {} : { logins: deps.logins }),
+    ...(deps.stdioLauncher === undefined ? {} : { stdioLauncher: deps.stdioLauncher }),
+  });
+}
+
+/**
+ * One per run, shared by every mount (`mca mcp doctor` mounts each server alone): each stdio server in a
+ * PID namespace of its own where bubblewrap works, found as the bash sandbox finds it (on the PATH) and
+ * probed once, when the first server starts; otherwise said once, on `warn`.
+ */
+export function stdioLauncher(env: Readonly<Record<string, string | undefined>>, warn: (text: string) => void): StdioLauncher {
+  return pidNamespaceLauncher({
+    findBubblewrap: async (): Promise<Bubblewrap> => {
+      const { findSandbox } = await import("../tools/index.js");
+      const found = findSandbox(process.platform, env);
+      if (found.kind === "bubblewrap") return { kind: "installed", program: found.program };
+      return process.platform === "linux" ? { kind: "missing" } : { kind: "unsupported" };
+    },
+    notify: warn,
   });
 }
 

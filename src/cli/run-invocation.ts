@@ -166,7 +166,7 @@ async function settleWorkspace(runtime: Runtime, invocation: WorkInvocation, pro
 async function readServers(runtime: Runtime, workspace: Workspace): Promise<ConfiguredServers | Error> {
   const { configuredSecrets } = await import("../config/mcp-config.js");
   const { loginDeps } = await import("./mcp-login.js");
-  const { readConfiguredServers } = await import("./mcp-servers.js");
+  const { readConfiguredServers, stdioLauncher } = await import("./mcp-servers.js");
   // Loaded with the MCP client, before any of its children can exist.
   const { killAllChildrenSync } = await import("../mcp/index.js");
   runtime.atExit(killAllChildrenSync);
@@ -182,6 +182,8 @@ async function readServers(runtime: Runtime, workspace: Workspace): Promise<Conf
     warn: runtime.warn,
     inputResponder: workspace.inputResponder,
     ...(workspace.answers === undefined ? {} : { inputAnswers: workspace.answers }),
+    // Stdio servers cannot see mca through /proc (its environment holds the API key), where bubblewrap works.
+    stdioLauncher: stdioLauncher(env, runtime.warn),
   };
   const config = await readConfiguredServers(mountDeps);
   if (config instanceof Error) return config;

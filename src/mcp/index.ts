@@ -32,4 +32,6 @@ export type { RemoteToolInfo } from "./tool-list.js";
 export { lintTools, type LintCheck, type LintFinding, type LintSeverity } from "./tool-lint.js";
 export { isLegacyVersion } from "./versions.js";
 export { checkImage, MAX_IMAGE_BASE64_BYTES } from "./image-content.js";
+export { pidNamespaceLauncher, type Bubblewrap } from "./stdio-isolation.js";
+export type { StdioLauncher } from "./stdio-transport.js";
 export { describeIssuer, issuerProblem, type IssuerQuestion } from "./auth/secret-destination.js";

@@ -16,6 +16,12 @@ export interface StdioServerConfig {
   readonly inheritEnv?: boolean;
   /** As written in the file (not expanded, not resolved against any directory). */
   readonly cwd?: string;
+  /**
+   * `false`: the server runs without a PID namespace of its own, where it sees every process of the user
+   * (mca's environment included), e.g. for a server that must inspect other processes or run a setuid helper
+   * (bubblewrap sets no_new_privs); absent: in one of its own, where bubblewrap works.
+   */
+  readonly pidNamespace?: boolean;
   /** The cap on one message from the server (one stdout line); the transport's default when absent. */
   readonly maxLineBytes?: number;
   readonly timeoutMs?: number;

@@ -16,7 +16,7 @@ import type { LineFramer } from "./line-framer.js";
 import { serverResponder } from "./roots.js";
 import { DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry } from "./server-log.js";
 import { serverEnvironment, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
-import { createStdioTransport } from "./stdio-transport.js";
+import { createStdioTransport, type StdioLauncher } from "./stdio-transport.js";
 import type { RemoteToolInfo } from "./tool-list.js";
 
 /**
@@ -42,6 +42,8 @@ export interface ConnectionDeps {
   /** Each log message of a server at or above its level, as it arrives (during a call or between calls). */
   readonly onLog?: (entry: ServerLogEntry) => void;
   readonly seams?: TransportSeams;
+  /** What runs a stdio server's command (a PID namespace of its own); absent: the command is spawned as it is. */
+  readonly stdioLauncher?: StdioLauncher;
   /** Where HTTP servers' logins are kept; without it, a server that asks for one simply fails. */
   readonly logins?: LoginDeps;
   /** The most tools one server offers (the user's `mcp.maxToolsPerServer`); MAX_TOOLS_PER_SERVER when absent. */
@@ -123,6 +125,7 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
         cwd: stdioServerCwd(spec, deps.configFile),
         ...(spec.maxLineBytes === undefined ? {} : { maxLineBytes: spec.maxLineBytes }),
         ...(deps.seams?.createFramer === undefined ? {} : { createFramer: deps.seams.createFramer }),
+        ...(deps.stdioLauncher === undefined || spec.pidNamespace === false ? {} : { launcher: deps.stdioLauncher }),
         redact,
       });
       stderrTail = () => transport.stderrTail();

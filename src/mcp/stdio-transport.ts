@@ -33,7 +33,25 @@ export interface StdioTransportOptions {
   readonly createFramer?: (maxLineBytes: number) => LineFramer;
   /** Applied to the stderr tail and a quoted stdout line before they are cut: the server may print the secrets it was given. */
   readonly redact?: Redact;
+  /** What runs the command (a PID namespace of its own, stdio-isolation.ts); absent: the command is spawned as it is. */
+  readonly launcher?: StdioLauncher;
 }
+
+/** What a launcher spawns for a server: a program that runs its command (bubblewrap), or the command itself. */
+export type LaunchPlan =
+  | { readonly kind: "spawn"; readonly program: string; readonly args: readonly string[] }
+  /** The command cannot start, found as spawning it would have found it: said as a spawn failure is, without a child. */
+  | { readonly kind: "cannot start"; readonly code: "ENOENT" | "EACCES" };
+
+/** The server's command as the config gives it, with the environment and folder it runs in. */
+export interface LaunchRequest {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string | undefined;
+}
+
+export type StdioLauncher = (request: LaunchRequest) => Promise<LaunchPlan>;
 
 // ---------------------------------------------------------------------------------------------------
 // The process groups of the servers this process spawned and has not yet seen die, so that any exit —
@@ -75,7 +93,7 @@ const SPAWN_ERROR_REASONS: Readonly<Record<string, string>> = {
 };
 
 /** spawn says ENOENT for a missing working folder too: that one is named for what it is. */
-function spawnErrorReason(error: NodeJS.ErrnoException, cwd: string | undefined): string {
+function spawnErrorReason(error: { readonly code?: string | undefined; readonly message: string }, cwd: string | undefined): string {
   if (error.code === "ENOENT" && cwd !== undefined && !existsSync(cwd)) return `its working folder ${cwd} does not exist (cwd)`;
   return (error.code && SPAWN_ERROR_REASONS[error.code]) ?? error.message;
 }
@@ -118,6 +136,7 @@ export class StdioTransport implements Transport {
   #child: ChildProcessWithoutNullStreams | undefined;
   #handlers: TransportHandlers | undefined;
   #exit: { readonly code: number | null; readonly signal: NodeJS.Signals | null } | undefined;
+  #started = false;
   #stdoutEnded = false;
   #framingFailed = false;
   #ignoredLines = 0;
@@ -140,14 +159,29 @@ export class StdioTransport implements Transport {
     return this.#stderr.text();
   }
 
-  start(handlers: TransportHandlers): Promise<void> {
+  async start(handlers: TransportHandlers): Promise<void> {
     const server = this.label;
-    if (this.#child) return Promise.reject(new McpError("closed", "the stdio transport was already started", { server }));
-    const { command, args = [], env, cwd } = this.#options;
+    if (this.#started) throw new McpError("closed", "the stdio transport was already started", { server });
+    this.#started = true;
+    const { command, args = [], env, cwd, launcher } = this.#options;
     this.#handlers = handlers;
+    const plan: LaunchPlan = launcher === undefined ? { kind: "spawn", program: command, args } : await launcher({ command, args, env: env ?? process.env, cwd });
+    if (this.#closing) throw new McpError("closed", "connection closed", { server });
+    if (plan.kind === "cannot start") {
+      // The reason names the server's command, as a failed spawn of it does, never the launcher's program.
+      const reason = new McpError("unreachable", `cannot start \`${command}\`: ${spawnErrorReason({ code: plan.code, message: plan.code }, cwd)}`, { server });
+      this.#closedReason = reason;
+      throw reason;
+    }
+    return this.#spawn(plan);
+  }
+
+  #spawn({ program, args }: { readonly program: string; readonly args: readonly string[] }): Promise<void> {
+    const server = this.label;
+    const { command, env, cwd } = this.#options;
     // detached: the child leads its own process group, so teardown reaches its children too.
     // stdio is left at its default: three pipes.
-    const child = spawn(command, [...args], { cwd, env, detached: true });
+    const child = spawn(program, [...args], { cwd, env, detached: true });
     this.#child = child;
     child.stdin.on("error", () => undefined); // EPIPE after an exit: the exit event reports it
     child.stdout.on("data", (chunk: Buffer) => this.#read(chunk));
