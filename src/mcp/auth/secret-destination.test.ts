@@ -30,6 +30,14 @@ describe("secretDestination", () => {
       question: { server: "tickets", serverOrigin: "https://mcp.example.com", issuer: "https://evil.example/x", issuerOrigin: "https://evil.example" },
     });
   });
+
+  it("shows an issuer that is no URL quoted, with nothing a terminal would obey", () => {
+    const destination = secretDestination({ server: "tickets", serverUrl: SERVER, configuredIssuer: undefined, issuer: "https://evil\u202e.example\u001b[2J" });
+    expect(destination).toEqual({
+      verdict: "elsewhere",
+      question: { server: "tickets", serverOrigin: "https://mcp.example.com", issuer: '"https://evil\\u202e.example\\u001b[2J"', issuerOrigin: '"https://evil\\u202e.example\\u001b[2J"' },
+    });
+  });
 });
 
 describe("describeIssuer", () => {

@@ -63,6 +63,11 @@ export function chooseIssuer(authorizationServers: readonly string[], configured
   return named ?? authorizationServers[0] ?? "";
 }
 
+/** A server's text that is no URL, quoted with everything but printable ASCII escaped: it reaches messages printed as they are. */
+function quotedAscii(text: string): string {
+  return JSON.stringify(text).replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 export type DestinationInput = {
   readonly server: string;
   readonly serverUrl: string;
@@ -82,8 +87,8 @@ export function secretDestination(input: DestinationInput): SecretDestination {
   const question: IssuerQuestion = {
     server: input.server,
     serverOrigin: server.origin,
-    issuer: issuer === undefined ? JSON.stringify(input.issuer) : issuerKey(issuer),
-    issuerOrigin: issuer?.origin ?? JSON.stringify(input.issuer),
+    issuer: issuer === undefined ? quotedAscii(input.issuer) : issuerKey(issuer),
+    issuerOrigin: issuer?.origin ?? quotedAscii(input.issuer),
     ...(configuredIssuer === undefined ? {} : { configuredIssuer }),
   };
   return { verdict: "elsewhere", question };

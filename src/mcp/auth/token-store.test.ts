@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -40,6 +40,15 @@ describe("createTokenStore", () => {
     expect(store.fileFor(other)).not.toBe(store.fileFor(LOGIN.serverUrl));
     expect(store.fileFor(LOGIN.serverUrl)).not.toContain("example.com");
     expect(await store.load(other)).toEqual({ serverUrl: other, clients: [] });
+  });
+
+  it("drops the first-use binding an earlier version kept: where a configured secret goes is the config's to say", async () => {
+    const { store } = await storeInTemp();
+    await store.save(LOGIN);
+    const file = store.fileFor(LOGIN.serverUrl);
+    const earlier = { ...JSON.parse(await readFile(file, "utf8")), clientBinding: { clientId: "client-1", issuer: "https://evil.example" } };
+    await writeFile(file, JSON.stringify(earlier));
+    expect(Object.keys(await store.load(LOGIN.serverUrl))).not.toContain("clientBinding");
   });
 
   it("removes a login, saying whether there was one", async () => {
