@@ -1,14 +1,16 @@
 // What the trust question shows: everything trusting the folder would let its files do. Each server's command
 // and arguments or URL, cwd, inheritEnv, and each env and header value as its template (`${GITHUB_TOKEN}`
 // is not a secret; its value is), with a warning when a template names a credential; the project files a
-// server runs; each allow rule. Every word comes from the repository, so each is printed through untrustedText.
+// server runs; each allow rule; every other settings key that widens (SETTINGS_KEYS), with its value. Every
+// word comes from the repository, so each is printed through untrustedText.
 import {
   mcpConfigAsWritten,
   PROJECT_MCP_CONFIG,
   PROJECT_SETTINGS,
-  parseSettings,
   projectFileRead,
   referencedVariables,
+  settingsAsWritten,
+  type ClassifiedSetting,
   type ProjectFiles,
   type ProjectProgram,
 } from "../config/index.js";
@@ -19,7 +21,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export interface TrustSummary {
   readonly lines: readonly string[];
-  /** How many servers would start and allow rules would apply. */
+  /** How many servers would start, allow rules would apply and other settings keys would widen. */
   readonly widens: number;
   /** Why each project file that cannot be read cannot be: such files are never offered for trust. */
   readonly unreadable: readonly string[];
@@ -74,15 +76,16 @@ export function summarise(files: ProjectFiles, deps: { readonly env: Env; readon
   }
   const settings = projectFileRead(files, PROJECT_SETTINGS);
   if (settings !== null) {
-    const rules = settings.text instanceof Error ? settings.text : parseSettings(settings.text, settings.path);
-    if (rules instanceof Error) {
-      lines.push(`  ${PROJECT_SETTINGS} cannot be read: ${untrustedText(rules.message)}`);
-      unreadable.push(rules.message);
+    const parsed = settings.text instanceof Error ? settings.text : settingsAsWritten(settings.text, settings.path);
+    if (parsed instanceof Error) {
+      lines.push(`  ${PROJECT_SETTINGS} cannot be read: ${untrustedText(parsed.message)}`);
+      unreadable.push(parsed.message);
     } else {
-      const allows = rules.filter((rule) => rule.verdict === "allow");
-      widens += allows.length;
+      const { allows, widening } = parsed;
+      widens += allows.length + widening.length;
       lines.push(`  ${PROJECT_SETTINGS} would allow without asking ${allows.length === 0 ? "nothing" : "these calls:"}`);
       for (const rule of allows) lines.push(`    ${untrustedText(rule.pattern.text)}`);
+      if (widening.length > 0) lines.push(`  ${PROJECT_SETTINGS} would set:`, ...widening.map((key) => `    ${describeSetting(key)}`));
       lines.push("  (its deny and ask rules apply whether or not you trust it)");
     }
   }
@@ -90,6 +93,16 @@ export function summarise(files: ProjectFiles, deps: { readonly env: Env; readon
 }
 
 const shown = (text: string): string => untrustedText(JSON.stringify(text));
+
+/** The most of one settings value the trust question shows; a longer one is cut, saying so. */
+export const MAX_SHOWN_SETTING_CHARS = 200;
+
+/** `sandbox.network: true`; a key mca does not know says so, since it widens for that reason alone. */
+function describeSetting(key: ClassifiedSetting): string {
+  const characters = [...key.value];
+  const value = characters.length > MAX_SHOWN_SETTING_CHARS ? `${characters.slice(0, MAX_SHOWN_SETTING_CHARS).join("")}… (${characters.length} characters)` : key.value;
+  return untrustedText(`${key.path}: ${value}${key.known ? "" : " (a key this mca does not know: it counts as widening)"}`);
+}
 
 /** The server's first line, then its details indented below it. */
 function describeServer(server: McpServerConfig, programs: readonly ProjectProgram[]): string[] {

@@ -9,6 +9,8 @@ import { runTrustCommand, settleProjectTrust } from "./trust.js";
 import { readConfiguredServers } from "./mcp-servers.js";
 import type { Choice } from "./terminal.js";
 
+const NOT_APPLIED = "its MCP servers are not started, and its allow rules and other settings that widen (sandbox, toolSearch, …) are not applied";
+
 // A server whose only act is to leave a mark that it was started; it then fails at once.
 const MARKING_SERVER = { command: "sh", args: ["-c", "touch STARTED; exit 1 # \u009b2J"] };
 const SECRET = "s3cr3t-header-value";
@@ -256,7 +258,7 @@ describe("what the trust question shows", () => {
     // An empty script throws if anything is asked.
     const deps = { projectDir: project.dir, env: env({}), mcpConfigFlag: undefined, trustFlag: false, asker: createScriptedAsker([]), warn: (line: string) => warnings.push(line), now: () => new Date(0) };
     expect(await settleProjectTrust(deps)).toMatchObject({ trusted: false });
-    expect(warnings).toEqual([`mca: ${notOffered}: its MCP servers are not started and its allow rules are not applied`]);
+    expect(warnings).toEqual([`mca: ${notOffered}: ${NOT_APPLIED}`]);
 
     expect(await trustCommand({})).toEqual({
       code: 1,
@@ -264,5 +266,93 @@ describe("what the trust question shows", () => {
       err: `mca: ${notOffered}; nothing is recorded\n`,
     });
     expect(existsSync(store())).toBe(false);
+  });
+});
+
+describe("a project's .mca/settings.json", () => {
+  let project: TempProject;
+  beforeEach(async () => {
+    project = await createTempProject();
+    await mkdir(join(project.dir, ".mca"));
+  });
+  afterEach(() => project.remove());
+  const settings = (value: unknown): Promise<void> => writeFile(join(project.dir, ".mca", "settings.json"), JSON.stringify(value));
+  const settle = async (answers: readonly (string | undefined)[] | "no terminal") => {
+    const warnings: string[] = [];
+    const asker = answers === "no terminal" ? undefined : createScriptedAsker([...answers]);
+    const settled = await settleProjectTrust({
+      projectDir: project.dir,
+      env: { XDG_CONFIG_HOME: join(project.home, ".config") },
+      mcpConfigFlag: undefined,
+      trustFlag: false,
+      asker,
+      warn: (line) => warnings.push(line),
+      now: () => new Date(0),
+    });
+    return { trusted: settled instanceof Error ? settled.message : settled.trusted, said: asker?.transcript ?? [], warnings };
+  };
+  const header = (): string => `say: This folder has its own mca configuration: ${realpathSync(project.dir)}`;
+
+  it("asks about a file that only widens the sandbox, showing each key with its value", async () => {
+    await settings({ sandbox: { writable: ["~"], network: true } });
+    expect(await settle(["no"])).toEqual({
+      trusted: false,
+      said: [
+        [
+          header(),
+          "  .mca/settings.json would allow without asking nothing",
+          "  .mca/settings.json would set:",
+          '    sandbox.writable: ["~"]',
+          "    sandbox.network: true",
+          "  (its deny and ask rules apply whether or not you trust it)",
+        ].join("\n"),
+        "select: Trust this folder? [remember|session|no]",
+      ],
+      warnings: ["mca: not trusted: starting without the project's MCP servers, allow rules and other settings that widen"],
+    });
+  });
+
+  it("asks about tool search and about a key this mca does not know", async () => {
+    await settings({ toolSearch: "never", maxTurns: 500 });
+    const settled = await settle(["session"]);
+    expect(settled.trusted).toBe(true);
+    expect(settled.said[0]?.split("\n").slice(2, 5)).toEqual([
+      "  .mca/settings.json would set:",
+      '    toolSearch: "never"',
+      "    maxTurns: 500 (a key this mca does not know: it counts as widening)",
+    ]);
+  });
+
+  it("without a terminal is not trusted when anything widens, and says so in one line", async () => {
+    await settings({ sandbox: { enabled: false } });
+    expect(await settle("no terminal")).toEqual({
+      trusted: false,
+      said: [],
+      warnings: [`mca: ${realpathSync(project.dir)} is not trusted: ${NOT_APPLIED}; review and trust it with \`mca trust\`, or pass --trust-project for this run`],
+    });
+  });
+
+  it("settles without a question when it holds only deny and ask rules", async () => {
+    await settings({ permissions: { deny: ["bash(rm*)"], ask: ["write_file"], allow: [] } });
+    // An empty script throws if anything is asked.
+    expect(await settle([])).toEqual({ trusted: true, said: [], warnings: [] });
+  });
+
+  it("shows a long value cut, and hostile bytes in keys and values as escapes", async () => {
+    await settings({ sandbox: { writable: ["x".repeat(300)] }, "evil\u009b2J": "\u202eval" });
+    const lines = (await settle(["no"])).said[0]?.split("\n") ?? [];
+    expect(lines.slice(3, 5)).toEqual([
+      `    sandbox.writable: ["${"x".repeat(198)}… (304 characters)`,
+      '    ["evil\\u009b2J"]: "\\u202eval" (a key this mca does not know: it counts as widening)',
+    ]);
+  });
+
+  it("is not offered when one of its sections cannot be read", async () => {
+    await settings({ sandbox: { network: "yes" } });
+    const settled = await settle([]);
+    expect(settled.trusted).toBe(false);
+    expect(settled.warnings).toEqual([
+      `mca: ${realpathSync(project.dir)} is not offered for trust until its files can be read (${realpathSync(project.dir)}/.mca/settings.json:1:23: sandbox.network: must be true or false, not a string): ${NOT_APPLIED}`,
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 // The trust step as the user meets it. A project's own mcp.config.json and .mca/settings.json start
-// programs and widen permissions, so they take effect only once the user has seen what they would do and
-// trusted the folder for these contents: the chat asks once; without a terminal they are skipped with one
+// programs and widen what mca may do (allow rules, the sandbox, any settings key that is not a deny or ask
+// rule), so they take effect only once the user has seen what they would do and trusted the folder for
+// these contents: the chat asks once; without a terminal they are skipped with one
 // line naming `mca trust` (which shows the same summary and records the trust) and `--trust-project`.
 // Files that cannot be read are never offered: what the user cannot be shown cannot be trusted.
 import { PROJECT_FILES, projectTrust, recordTrust, type ProjectFiles } from "../config/index.js";
@@ -9,6 +10,9 @@ import { summarise } from "./trust-summary.js";
 import { untrustedText } from "./untrusted-text.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** What an untrusted project's files do not do; its deny and ask rules apply all the same. */
+const NOT_APPLIED = "its MCP servers are not started, and its allow rules and other settings that widen (sandbox, toolSearch, …) are not applied";
 
 export interface TrustDeps {
   readonly projectDir: string;
@@ -24,8 +28,8 @@ export interface TrustDeps {
 }
 
 /**
- * Whether this run applies the project's own files (starts its servers, applies its allow rules), and the
- * files as they were read for that decision: the run takes them from here, never from a later read.
+ * Whether this run applies the project's own files (starts its servers, applies its settings that widen), and
+ * the files as they were read for that decision: the run takes them from here, never from a later read.
  */
 export interface SettledTrust {
   readonly trusted: boolean;
@@ -42,15 +46,15 @@ export async function settleProjectTrust(deps: TrustDeps): Promise<SettledTrust 
   const summary = summarise(state.files, deps);
   // What cannot be read cannot be shown, so it is not offered: a trust recorded for it would cover what was never seen.
   if (summary.unreadable.length > 0) {
-    deps.warn(`mca: ${notOffered(state.files, summary.unreadable)}: its MCP servers are not started and its allow rules are not applied`);
+    deps.warn(`mca: ${notOffered(state.files, summary.unreadable)}: ${NOT_APPLIED}`);
     return settled(false);
   }
-  // Nothing that would start or widen a permission (say, only deny rules): nothing to ask about.
+  // Nothing that would start or widen anything (say, only deny and ask rules): nothing to ask about.
   if (summary.widens === 0) return settled(true);
   if (deps.asker === undefined) {
     deps.warn(
       `mca: ${untrustedText(state.files.projectDir)} ${state.changed ? "changed since you trusted it" : "is not trusted"}: ` +
-        "its MCP servers are not started and its allow rules are not applied; review and trust it with `mca trust`, or pass --trust-project for this run",
+        `${NOT_APPLIED}; review and trust it with \`mca trust\`, or pass --trust-project for this run`,
     );
     return settled(false);
   }
@@ -66,7 +70,7 @@ export async function settleProjectTrust(deps: TrustDeps): Promise<SettledTrust 
       return settled(true);
     case "no":
     case undefined:
-      deps.warn("mca: not trusted: starting without the project's MCP servers and allow rules");
+      deps.warn("mca: not trusted: starting without the project's MCP servers, allow rules and other settings that widen");
       return settled(false);
     default: {
       const unknown: never = answer;
@@ -78,7 +82,7 @@ export async function settleProjectTrust(deps: TrustDeps): Promise<SettledTrust 
 const TRUST_CHOICES: ReadonlyArray<Choice<"remember" | "session" | "no">> = [
   { title: "Trust, and remember until these files change", value: "remember" },
   { title: "Trust for this session only", value: "session" },
-  { title: "Do not trust: start without its servers and allow rules", value: "no" },
+  { title: "Do not trust: start without its servers, allow rules and other settings that widen", value: "no" },
 ];
 
 export interface TrustCommandDeps {
