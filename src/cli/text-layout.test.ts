@@ -66,6 +66,14 @@ describe("clipToWidth", () => {
   it("cuts a line to the width with an ellipsis, never through a wide character", () => {
     expect([clipToWidth("abcdef", 4), clipToWidth("日本語テキスト", 6), clipToWidth("ok ✅✅✅", 6), clipToWidth("short", 10)]).toEqual(["abc…", "日本…", "ok ✅…", "short"]);
   });
+
+  it("keeps only the ellipsis in one column and nothing in none, and the line whole without a width", () => {
+    expect([clipToWidth("abc", 1), clipToWidth("abc", 0), clipToWidth("abc", undefined)]).toEqual(["…", "", "abc"]);
+  });
+
+  it("closes a style the cut leaves open", () => {
+    expect(clipToWidth("\u001b[1mbold words\u001b[22m", 5)).toBe("\u001b[1mbold…\u001b[0m");
+  });
 });
 
 describe("formatColumns", () => {

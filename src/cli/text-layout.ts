@@ -218,10 +218,11 @@ export function formatColumns(untrustedRows: readonly (readonly string[])[], wid
 
 /**
  * One line cut to `width` columns with an ellipsis, so a narrow terminal does not wrap it mid-word; a wide
- * character or an emoji is never cut in half. No width, or one too small for an ellipsis: the line as it is.
+ * character or an emoji is never cut in half. No width (not a terminal): the line as it is.
  */
 export function clipToWidth(line: string, width: number | undefined): string {
-  if (width === undefined || width < 2 || visibleWidth(line) <= width) return line;
+  if (width === undefined || visibleWidth(line) <= width) return line;
+  if (width < 1) return "";
   let kept = "";
   let used = 0;
   for (const piece of pieces(line)) {
