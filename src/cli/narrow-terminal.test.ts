@@ -84,7 +84,7 @@ describe("the chat on a terminal 60 columns wide", () => {
       chat.type("go\r");
       await chat.until(new RegExp(`(this session[\\s\\S]*){${asked}}`, "u"));
       const rows = screenRows(chat.screen());
-      const top = rows.findLastIndex((row) => row.startsWith("┌"));
+      const top = rows.reduce((found, row, index) => (row.startsWith("┌") ? index : found), -1);
       if (top !== -1 && rows.slice(top).some((row) => row.startsWith("└"))) table = rows.slice(top, rows.findIndex((row, index) => index > top && row.startsWith("└")) + 1);
     }
     expect(table.map((row) => row.replace(/ +/gu, " "))).toEqual([
