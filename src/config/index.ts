@@ -9,3 +9,5 @@ export * from "./protected-paths.js";
 export * from "./settings.js";
 // The server specs are src/mcp's own; named here too for the callers that read them from the config.
 export type { HttpServerConfig, McpConfig, McpServerConfig, StdioServerConfig } from "../mcp/index.js";
+export * from "./git-surface.js";
+export { findGitProbe, GIT_PROBE_TIMEOUT_MS, type GitAnswer, type GitProbe } from "./git-probe.js";
