@@ -171,7 +171,7 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
       label: spec.alias,
       serverUrl: spec.url,
       store: logins.store,
-      client: { clientId: spec.oauth?.clientId, clientSecret: spec.oauth?.clientSecret, clientName: "mca" },
+      client: { clientId: spec.oauth?.clientId, clientSecret: spec.oauth?.clientSecret, issuer: spec.oauth?.issuer, clientName: "mca" },
       scopes: spec.oauth?.scopes?.join(" "),
       ...(logins.onSecret === undefined ? {} : { onSecret: logins.onSecret }),
     });
