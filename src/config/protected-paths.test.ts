@@ -2,50 +2,74 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ALWAYS_PROTECTED, createAgent, parseRule, type Decision, type ProtectedFolder, type Rule } from "../kernel/index.js";
 import { eventLog, memorySnapshots, memoryTranscript, scriptedModel } from "../kernel/test-support/fakes.js";
 import { createLocalTools } from "../tools/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { coreHooksPath, protectedFolderPaths, readProtectedFolders } from "./protected-paths.js";
+import { readGitSurface } from "./git-surface.js";
+import { protectedFolderPaths, readProtectedFolders } from "./protected-paths.js";
 
-/** git with no user or system config, so only the repository's own settings count. */
+/** git with no system config and the test's own HOME (its ~/.gitconfig), so only the test's settings count. */
 function git(cwd: string, ...args: string[]): string {
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
-  return execFileSync("git", ["-c", "init.defaultBranch=main", ...args], { cwd, env, encoding: "utf8" });
+  return execFileSync("git", ["-c", "init.defaultBranch=main", "-c", "protocol.file.allow=always", ...args], { cwd, env: { ...process.env, ...gitEnv(cwd) }, encoding: "utf8" });
 }
 
-function hooksFolder(path: string, written: string): ProtectedFolder {
-  return { path, anyDepth: false, reason: `writes under the git hooks folder (core.hooksPath = ${JSON.stringify(written)}) always ask` };
+/** The environment of the user's git in these tests: HOME beside the project, no system config. */
+function gitEnv(project: string): Record<string, string> {
+  return { PATH: process.env.PATH ?? "", HOME: homeOf(project), GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" };
+}
+
+/** Each test's HOME: a folder of its own beside the project (made on first use). */
+function homeOf(project: string): string {
+  const home = `${project.replace(/\/(?:main|linked|app|a|b)$/u, "")}-home`;
+  mkdirSync(home, { recursive: true });
+  return home;
+}
+
+function folders(projectDir: string): ProtectedFolder[] {
+  return readProtectedFolders(projectDir, readGitSurface(projectDir, { env: gitEnv(projectDir) }));
+}
+
+function hooksFolder(path: string, written: string, file: string): ProtectedFolder {
+  return { path, anyDepth: false, reason: `writes under the git hooks folder (core.hooksPath = ${JSON.stringify(written)} in ${file}) always ask` };
 }
 
 describe("readProtectedFolders", () => {
   const project = tempProjectPerTest("mca-protected-");
+  afterEach(() => rmSync(homeOf(project()), { recursive: true, force: true }));
+  const config = (): string => join(project(), ".git", "config");
 
   it("is the folders of every project when there is no repository", () => {
-    expect(readProtectedFolders(project())).toEqual(ALWAYS_PROTECTED);
+    expect(folders(project())).toEqual(ALWAYS_PROTECTED);
   });
 
   it("adds the hooks folder that core.hooksPath names, relative to the work tree", () => {
     git(project(), "init", "--quiet");
     git(project(), "config", "core.hooksPath", ".githooks");
-    expect(readProtectedFolders(project())).toEqual([hooksFolder(".githooks", ".githooks"), ...ALWAYS_PROTECTED]);
+    expect(folders(project())).toEqual([hooksFolder(".githooks", ".githooks", config()), ...ALWAYS_PROTECTED]);
+  });
+
+  it("adds a relative hooks folder of the user's ~/.gitconfig, from the work tree", () => {
+    git(project(), "init", "--quiet");
+    git(project(), "config", "--global", "core.hooksPath", ".githooks");
+    expect(folders(project())).toEqual([hooksFolder(".githooks", ".githooks", join(homeOf(project()), ".gitconfig")), ...ALWAYS_PROTECTED]);
   });
 
   it("names husky's hooks folder as the hooks folder, before .husky itself", () => {
     git(project(), "init", "--quiet");
     git(project(), "config", "core.hooksPath", ".husky/_");
-    expect(readProtectedFolders(project())).toEqual([hooksFolder(".husky/_", ".husky/_"), ...ALWAYS_PROTECTED]);
+    expect(folders(project())).toEqual([hooksFolder(".husky/_", ".husky/_", config()), ...ALWAYS_PROTECTED]);
   });
 
-  it("takes an absolute hooks folder inside the project and leaves one outside, or under ~, alone", () => {
+  it("takes an absolute hooks folder inside the project and leaves one outside, or under ~ outside it, alone", () => {
     git(project(), "init", "--quiet");
     git(project(), "config", "core.hooksPath", join(project(), "tools", "hooks"));
-    expect(readProtectedFolders(project())).toEqual([hooksFolder("tools/hooks", join(project(), "tools", "hooks")), ...ALWAYS_PROTECTED]);
+    expect(folders(project())).toEqual([hooksFolder("tools/hooks", join(project(), "tools", "hooks"), config()), ...ALWAYS_PROTECTED]);
     git(project(), "config", "core.hooksPath", tmpdir());
-    expect(readProtectedFolders(project())).toEqual(ALWAYS_PROTECTED);
+    expect(folders(project())).toEqual(ALWAYS_PROTECTED);
     git(project(), "config", "core.hooksPath", "~/hooks");
-    expect(readProtectedFolders(project())).toEqual(ALWAYS_PROTECTED);
+    expect(folders(project())).toEqual(ALWAYS_PROTECTED);
   });
 
   it("names a hooks folder that is a symbolic link under its own name and where it leads", () => {
@@ -53,38 +77,45 @@ describe("readProtectedFolders", () => {
     mkdirSync(join(project(), "tools", "hooks"), { recursive: true });
     symlinkSync(join("tools", "hooks"), join(project(), "hooks"));
     git(project(), "config", "core.hooksPath", "hooks");
-    expect(readProtectedFolders(project())).toEqual([hooksFolder("hooks", "hooks"), hooksFolder("tools/hooks", "hooks"), ...ALWAYS_PROTECTED]);
+    expect(folders(project())).toEqual([hooksFolder("hooks", "hooks", config()), hooksFolder("tools/hooks", "hooks", config()), ...ALWAYS_PROTECTED]);
   });
 
   it("reads the repository above a project that is one of its folders", () => {
     git(project(), "init", "--quiet");
     git(project(), "config", "core.hooksPath", "app/hooks");
     mkdirSync(join(project(), "app"));
-    expect(readProtectedFolders(join(project(), "app"))).toEqual([hooksFolder("hooks", "app/hooks"), ...ALWAYS_PROTECTED]);
+    expect(folders(join(project(), "app"))).toEqual([hooksFolder("hooks", "app/hooks", config()), ...ALWAYS_PROTECTED]);
   });
 
-  it("reads the shared config of a linked worktree through its .git file", () => {
+  it("reads the shared config of a linked worktree, and resolves its hooks folder from the linked work tree", () => {
     const main = join(project(), "main");
     mkdirSync(main);
     git(main, "init", "--quiet");
-    git(main, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "--quiet", "--allow-empty", "-m", "start");
+    git(main, "commit", "--quiet", "--allow-empty", "-m", "start");
     git(main, "config", "core.hooksPath", ".githooks");
     git(main, "worktree", "add", "--quiet", join(project(), "linked"));
-    expect(readProtectedFolders(join(project(), "linked"))).toEqual([hooksFolder(".githooks", ".githooks"), ...ALWAYS_PROTECTED]);
+    expect(folders(join(project(), "linked"))).toEqual([hooksFolder(".githooks", ".githooks", join(main, ".git", "config")), ...ALWAYS_PROTECTED]);
   });
 
   it("protects a git folder inside the project that a .git file points to", () => {
     git(project(), "init", "--quiet", `--separate-git-dir=${join(project(), "repo-data")}`);
     git(project(), "config", "core.hooksPath", ".githooks");
-    const gitFolder: ProtectedFolder = { path: "repo-data", anyDepth: false, reason: `writes under the git folder (gitdir: ${JSON.stringify(join(project(), "repo-data"))}) always ask` };
-    expect(readProtectedFolders(project())).toEqual([gitFolder, hooksFolder(".githooks", ".githooks"), ...ALWAYS_PROTECTED]);
+    const gitFolder: ProtectedFolder = { path: "repo-data", anyDepth: false, reason: "writes under the repository's git folder always ask" };
+    expect(folders(project())).toEqual([gitFolder, hooksFolder(".githooks", ".githooks", join(project(), "repo-data", "config")), ...ALWAYS_PROTECTED]);
   });
 
-  it("does not follow an include of the config", () => {
+  it("protects a file the repository's config includes, and the hooks folder that file names", () => {
     git(project(), "init", "--quiet");
-    writeFileSync(join(project(), "more.gitconfig"), "[core]\n\thooksPath = .githooks\n");
-    git(project(), "config", "include.path", "../more.gitconfig");
-    expect(readProtectedFolders(project())).toEqual(ALWAYS_PROTECTED);
+    writeFileSync(join(project(), ".gitconfig-shared"), "[core]\n\thooksPath = .githooks\n");
+    git(project(), "config", "include.path", "../.gitconfig-shared");
+    const included: ProtectedFolder = { path: ".gitconfig-shared", anyDepth: false, reason: `writes to a file git's config includes (include.path = "../.gitconfig-shared" in ${config()}) always ask` };
+    expect(folders(project())).toEqual([included, hooksFolder(".githooks", ".githooks", join(project(), ".gitconfig-shared")), ...ALWAYS_PROTECTED]);
+  });
+
+  it("protects .gitmodules", () => {
+    git(project(), "init", "--quiet");
+    writeFileSync(join(project(), ".gitmodules"), "");
+    expect(folders(project())).toEqual([{ path: ".gitmodules", anyDepth: false, reason: "writes to the work tree's .gitmodules always ask" }, ...ALWAYS_PROTECTED]);
   });
 
   it("does not hang on a named pipe planted as the config or as the .git file", () => {
@@ -92,13 +123,13 @@ describe("readProtectedFolders", () => {
     execFileSync("mkfifo", [join(project(), "a", ".git", "config"), join(project(), "b.git")]);
     mkdirSync(join(project(), "b"));
     execFileSync("mv", [join(project(), "b.git"), join(project(), "b", ".git")]);
-    expect([readProtectedFolders(join(project(), "a")), readProtectedFolders(join(project(), "b"))]).toEqual([ALWAYS_PROTECTED, ALWAYS_PROTECTED]);
+    expect([folders(join(project(), "a")), folders(join(project(), "b"))]).toEqual([ALWAYS_PROTECTED, ALWAYS_PROTECTED]);
   });
 });
 
 describe("protectedFolderPaths", () => {
   it("gives each folder once as an absolute path under the project, for a sandbox to bind read-only", () => {
-    const folders = [hooksFolder(".githooks", ".githooks"), hooksFolder(".githooks", "./.githooks"), ...ALWAYS_PROTECTED];
+    const folders = [hooksFolder(".githooks", ".githooks", "/work/p/.git/config"), hooksFolder(".githooks", "./.githooks", "/work/p/.git/config"), ...ALWAYS_PROTECTED];
     expect(protectedFolderPaths("/work/p", folders)).toEqual(["/work/p/.githooks", "/work/p/.git", "/work/p/.mca", "/work/p/.husky"]);
   });
 });
@@ -120,7 +151,7 @@ describe("the local tools with the project's protected folders", () => {
       model: scriptedModel([]),
       tools: createLocalTools(project()),
       rules: [rule("write_file(*)"), rule("edit_file(**)")],
-      protectedFolders: readProtectedFolders(project()),
+      protectedFolders: folders(project()),
       system: "",
       approve: async ({ decision }) => {
         asked.push(decision);
@@ -144,7 +175,7 @@ describe("the local tools with the project's protected folders", () => {
       ["edit_file", { path: ".GitHooks/pre-push", old_string: "#!/bin/sh", new_string: "#!/bin/sh\ntouch PWNED" }],
       ["write_file", { path: "src/a.ts", content: "x" }],
     ]);
-    const reason = 'writes under the git hooks folder (core.hooksPath = ".githooks") always ask';
+    const reason = `writes under the git hooks folder (core.hooksPath = ".githooks" in ${join(project(), ".git", "config")}) always ask`;
     expect(asked).toEqual([{ verdict: "ask", reason, onlyAPersonCanAllow: true }, { verdict: "ask", reason, onlyAPersonCanAllow: true }]);
     expect([existsSync(join(project(), ".githooks", "pre-commit")), readFileSync(join(project(), ".githooks", "pre-push"), "utf8")]).toEqual([false, "#!/bin/sh\n"]);
   });
@@ -158,51 +189,8 @@ describe("the local tools with the project's protected folders", () => {
     ]);
     expect(asked).toEqual([
       { verdict: "ask", reason: "writes under .husky/ always ask", onlyAPersonCanAllow: true },
-      { verdict: "ask", reason: 'writes under the git hooks folder (core.hooksPath = ".husky/_") always ask', onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: `writes under the git hooks folder (core.hooksPath = ".husky/_" in ${join(project(), ".git", "config")}) always ask`, onlyAPersonCanAllow: true },
     ]);
     expect(existsSync(join(project(), ".husky"))).toBe(false);
-  });
-});
-
-describe("coreHooksPath", () => {
-  // Each text with the value git itself reads from it (checked against `git config --file` below).
-  const cases: readonly (readonly [string, string | undefined])[] = [
-    ["[core]\n\thooksPath = .githooks\n", ".githooks"],
-    ["[Core]\n\tHOOKSPATH=x", "x"],
-    ['[core] hooksPath = "  spaced dir " ; comment\n', "  spaced dir "],
-    ["[core]\n hooksPath = a b\t c # note\n", "a b  c"],
-    ['[core]\nhooksPath = "a\\"b\\\\c#d"\n', 'a"b\\c#d'],
-    ["[core]\nhooksPath = one\\\n two\n", "one two"],
-    ["[core]\r\nhooksPath = crlf\r\n", "crlf"],
-    ["[core]\nhooksPath = first\nbare = false\n[user]\nname = x\n[core]\nhooksPath = second\n", "second"],
-    ['[core "x"]\nhooksPath = no\n[core.y]\nhooksPath = no\n[include]\npath = z\n[hooks]\nhooksPath = no\n', undefined],
-    ["# [core]\n; hooksPath = no\n[core]\nhooksPathx = no\nxhooksPath = no\n", undefined],
-  ];
-
-  it("reads the last hooksPath of the [core] section as git does", () => {
-    expect(cases.map(([text]) => coreHooksPath(text))).toEqual(cases.map(([, value]) => value));
-  });
-
-  it("agrees with git config --file on each of those texts", () => {
-    const dir = mkdtempSync(join(tmpdir(), "mca-gitconfig-"));
-    try {
-      const read = cases.map(([text], index) => {
-        const file = join(dir, `config-${index}`);
-        writeFileSync(file, text);
-        try {
-          return git(dir, "config", "--file", file, "core.hooksPath").replace(/\n$/u, "");
-        } catch {
-          return undefined;
-        }
-      });
-      expect(read).toEqual(cases.map(([, value]) => value));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it("skips a value git refuses and keeps the one before", () => {
-    const broken = ['[core]\nhooksPath = ok\nhooksPath = "unterminated\n', "[core]\nhooksPath = ok\nhooksPath = a\\qb\n", "[core]\nhooksPath = ok\nhooksPath\n"];
-    expect(broken.map(coreHooksPath)).toEqual(["ok", "ok", "ok"]);
   });
 });
