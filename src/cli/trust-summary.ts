@@ -151,6 +151,7 @@ function stdioParts(server: StdioServerConfig): ServerParts {
     details: [
       ...(server.cwd === undefined ? [] : [`cwd: ${shown(server.cwd)}`]),
       ...(server.inheritEnv === true ? ["inheritEnv: true (it gets your whole environment, the model's keys excepted)"] : []),
+      ...(server.pidNamespace === false ? ["pidNamespace: false (it can see your other processes, and mca's environment with the API key)"] : []),
       ...env.map(([name, value]) => `env ${untrustedText(name)}=${shown(value)}`),
     ],
     templates: [server.command, ...server.args, ...env.map(([, value]) => value)],
@@ -163,6 +164,7 @@ function httpParts(server: HttpServerConfig): ServerParts {
   const oauthFields = [
     ...(oauth?.clientId === undefined ? [] : [`clientId ${shown(oauth.clientId)}`]),
     ...(oauth?.clientSecret === undefined ? [] : [`clientSecret ${shown(oauth.clientSecret)}`]),
+    ...(oauth?.issuer === undefined ? [] : [`issuer ${shown(oauth.issuer)}`]),
     ...(oauth?.scopes === undefined ? [] : [`scopes ${oauth.scopes.map(shown).join(" ")}`]),
     ...(oauth?.callbackPort === undefined ? [] : [`callbackPort ${oauth.callbackPort}`]),
   ];
@@ -172,6 +174,6 @@ function httpParts(server: HttpServerConfig): ServerParts {
       ...headers.map(([name, value]) => `header ${untrustedText(name)}: ${shown(value)}`),
       ...(oauth === undefined ? [] : [`oauth: ${oauthFields.length === 0 ? "(a login when the server asks)" : oauthFields.join(", ")}`]),
     ],
-    templates: [server.url, ...headers.map(([, value]) => value), ...[oauth?.clientId, oauth?.clientSecret, ...(oauth?.scopes ?? [])].filter((text) => text !== undefined)],
+    templates: [server.url, ...headers.map(([, value]) => value), ...[oauth?.clientId, oauth?.clientSecret, oauth?.issuer, ...(oauth?.scopes ?? [])].filter((text) => text !== undefined)],
   };
 }

@@ -191,7 +191,7 @@ describe("what the trust question shows", () => {
         tickets: {
           url: "http://127.0.0.1:${TICKETS_PORT}/mcp",
           headers: { Authorization: "Bearer ${GITHUB_TOKEN}", "X-Port": "${TICKETS_PORT}" },
-          oauth: { clientId: "mca", scopes: ["read"] },
+          oauth: { clientId: "mca", scopes: ["read"], issuer: "https://auth.example.com" },
         },
         off: { command: "evil", enabled: false },
       },
@@ -213,7 +213,7 @@ describe("what the trust question shows", () => {
         '    tickets (http): "http://127.0.0.1:${TICKETS_PORT}/mcp"',
         '      header Authorization: "Bearer ${GITHUB_TOKEN}"',
         '      header X-Port: "${TICKETS_PORT}"',
-        '      oauth: clientId "mca", scopes "read"',
+        '      oauth: clientId "mca", issuer "https://auth.example.com", scopes "read"',
         "      warning: hands this server your credentials: GITHUB_TOKEN",
         "  .mca/settings.json would allow without asking these calls:",
         "    bash",
@@ -313,13 +313,14 @@ describe("a project's .mca/settings.json", () => {
   });
 
   it("asks about tool search and about a key this mca does not know", async () => {
-    await settings({ toolSearch: "never", maxTurns: 500 });
+    await settings({ toolSearch: "never", maxTurns: 500, fastMode: true });
     const settled = await settle(["session"]);
     expect(settled.trusted).toBe(true);
-    expect(settled.said[0]?.split("\n").slice(2, 5)).toEqual([
+    expect(settled.said[0]?.split("\n").slice(2, 6)).toEqual([
       "  .mca/settings.json would set:",
       '    toolSearch: "never"',
-      "    maxTurns: 500 (a key this mca does not know: it counts as widening)",
+      "    maxTurns: 500",
+      "    fastMode: true (a key this mca does not know: it counts as widening)",
     ]);
   });
 

@@ -17,6 +17,8 @@ import {
   parseToolSearch,
   readUserSettings,
   SETTINGS_KEYS,
+  loadPromptLimits,
+  parsePromptLimits,
   settingsAsWritten,
   userSettingsFile,
   type ClassifiedSetting,
@@ -55,6 +57,8 @@ const EVERY_KEY: ReadonlyArray<readonly [path: string, keyClass: KeyClass, value
   ["sandbox.writable", "widens", ["~"]],
   ["mcp.maxToolsPerServer", "widens", 5000],
   ["toolSearch", "widens", "never"],
+  ["maxTurns", "widens", 40],
+  ["maxBudgetUsd", "widens", 2.5],
 ];
 
 /** A settings file's object holding `value` at `path` (`sandbox.writable`). */
@@ -120,9 +124,9 @@ describe("SETTINGS_KEYS", () => {
   });
 
   it("counts a key it does not know as widening, at the top level and in a section", () => {
-    const text = '{"maxTurns":3,"model":"claude-x","env":{"A":"b"},"sandbox":{"netwrk":true},"permissions":"all"}';
+    const text = '{"fastMode":true,"model":"claude-x","env":{"A":"b"},"sandbox":{"netwrk":true},"permissions":"all"}';
     expect(classified(text)).toEqual([
-      { path: "maxTurns", class: "widens", known: false, value: "3" },
+      { path: "fastMode", class: "widens", known: false, value: "true" },
       { path: "model", class: "widens", known: false, value: '"claude-x"' },
       { path: "env", class: "widens", known: false, value: '{"A":"b"}' },
       { path: "sandbox.netwrk", class: "widens", known: false, value: "true" },
@@ -131,16 +135,39 @@ describe("SETTINGS_KEYS", () => {
   });
 });
 
+describe("loadPromptLimits", () => {
+  const user = (text: string) => ({ path: "/u/settings.json", text });
+  const project = (text: string, trusted: boolean) => ({ read: { path: FILE, text }, trusted });
+
+  it("has no limit where no file sets one", () => {
+    expect(loadPromptLimits(null, { read: null, trusted: true })).toEqual({});
+  });
+
+  it("takes the user's limits, and a trusted project's over them field by field", () => {
+    expect(loadPromptLimits(user('{"maxTurns":40,"maxBudgetUsd":5}'), project('{"maxTurns":80}', true))).toEqual({ maxTurns: 80, maxBudgetUsd: 5 });
+  });
+
+  it("ignores an untrusted project's limits but still checks them", () => {
+    expect(loadPromptLimits(user('{"maxTurns":40}'), project('{"maxTurns":800}', false))).toEqual({ maxTurns: 40 });
+    expect(String(loadPromptLimits(null, project('{"maxTurns":0}', false)))).toBe(`ConfigError: ${FILE}:1:13: maxTurns: must be a positive integer (model turns)`);
+  });
+
+  it("refuses a budget that is not a positive number, naming the place", () => {
+    expect(String(parsePromptLimits('{"maxBudgetUsd":"1"}', FILE))).toBe(`ConfigError: ${FILE}:1:17: maxBudgetUsd: must be a positive number (US dollars)`);
+    expect(parsePromptLimits('{"maxBudgetUsd":0.25}', FILE)).toEqual({ maxBudgetUsd: 0.25 });
+  });
+});
+
 describe("settingsAsWritten", () => {
   it("gives the allow rules and every other widening key; deny and ask rules are neither", () => {
-    const text = JSON.stringify({ permissions: { deny: ["bash(rm*)"], allow: ["bash"], ask: ["mcp__*"] }, sandbox: { writable: ["~"] }, toolSearch: "never", maxTurns: 3 });
+    const text = JSON.stringify({ permissions: { deny: ["bash(rm*)"], allow: ["bash"], ask: ["mcp__*"] }, sandbox: { writable: ["~"] }, toolSearch: "never", fastMode: true });
     const read = settingsAsWritten(text, FILE);
     expect(read instanceof Error ? read.message : { allows: written(read.allows), widening: read.widening }).toEqual({
       allows: [{ verdict: "allow", pattern: "bash", origin: FILE }],
       widening: [
         { path: "sandbox.writable", class: "widens", known: true, value: '["~"]' },
         { path: "toolSearch", class: "widens", known: true, value: '"never"' },
-        { path: "maxTurns", class: "widens", known: false, value: "3" },
+        { path: "fastMode", class: "widens", known: false, value: "true" },
       ],
     });
   });

@@ -1,6 +1,7 @@
 // The user's approval rules: `permissions` from the user and project settings files, plus the
-// `--allow` / `--deny` flags; the user's `mcp` limits; the `sandbox` bash commands run in; and when remote
-// tools are deferred behind tool search (`toolSearch`). Validated
+// `--allow` / `--deny` flags; the user's `mcp` limits; the `sandbox` bash commands run in; when remote
+// tools are deferred behind tool search (`toolSearch`); how far a prompt may go (`maxTurns`,
+// `maxBudgetUsd`). Validated
 // here, once, into Rules whose origin names where each came from; a settings file is read with the
 // positioned JSON reader, so its errors name `file:line:column`. Every key the readers take is classified
 // in SETTINGS_KEYS, as narrowing or widening what a project's own file may do before the user trusts it.
@@ -10,7 +11,6 @@ import { DEFAULT_TOOL_SEARCH, parseRule, type Rule, type ToolSearchMode, type Ve
 import {
   ConfigError,
   fail,
-  formatPath,
   optionalField,
   readConfigJson,
   readConfigText,
@@ -23,97 +23,9 @@ import {
   type JsonObjectNode,
   type ReadContext,
 } from "./config-reader.js";
-import type { JsonNode } from "./json-reader.js";
+import { classifySettings, sectionFields, settingsField, type ClassifiedSetting, type SettingsSection } from "./settings-keys.js";
 
-export type KeyClass = "narrows" | "widens";
-
-/**
- * What each key of a settings file does when a repository writes it into its own `.mca/settings.json`:
- * `narrows` applies whether or not the user trusted the project (a deny or ask rule can only tighten);
- * `widens` applies only once the user has trusted it, and the trust question shows it with its value. A top
- * level key is classified whole, or field by field when it holds an object (whose unknown fields are an
- * error). The readers below take the keys they read from here, so none is read without a class; a key
- * missing here (a misspelling, or one a later mca reads) counts as widening. `mcp` is read from the user's
- * own file only, and a project's counts as widening all the same.
- */
-export const SETTINGS_KEYS = {
-  permissions: { allow: "widens", ask: "narrows", deny: "narrows" },
-  sandbox: { enabled: "widens", network: "widens", writable: "widens" },
-  mcp: { maxToolsPerServer: "widens" },
-  toolSearch: "widens",
-} as const satisfies Readonly<Record<string, KeyClass | Readonly<Record<string, KeyClass>>>>;
-
-type SettingsKey = keyof typeof SETTINGS_KEYS;
-/** The top-level keys whose value is an object of classified fields. */
-type SettingsSection = { [K in SettingsKey]: (typeof SETTINGS_KEYS)[K] extends KeyClass ? never : K }[SettingsKey];
-
-/** The fields a section accepts: exactly those the table classifies. */
-function sectionFields(section: SettingsSection): readonly string[] {
-  return Object.keys(SETTINGS_KEYS[section]);
-}
-
-/** A top-level key of a settings file; only a classified key can be asked for. */
-function settingsField(root: JsonObjectNode, key: SettingsKey): JsonNode | undefined {
-  return optionalField(root, key);
-}
-
-/** One key a settings file sets, with its class: `known` is false for a key SETTINGS_KEYS does not name. */
-export interface ClassifiedSetting {
-  /** `sandbox.writable`, `toolSearch`: where the key is, as errors name it. */
-  readonly path: string;
-  readonly class: KeyClass;
-  readonly known: boolean;
-  /** The value as written, as compact JSON. */
-  readonly value: string;
-}
-
-const CLASSES: ReadonlyMap<string, KeyClass | Readonly<Record<string, KeyClass>>> = new Map(Object.entries(SETTINGS_KEYS));
-
-/**
- * Every key of a settings file's top-level object, and every field of a section, in the file's order, with
- * its class. A section that is not an object is one widening key (its reader rejects it all the same).
- */
-export function classifySettings(root: JsonObjectNode): ClassifiedSetting[] {
-  const classified: ClassifiedSetting[] = [];
-  for (const [key, { value }] of root.members) {
-    const row = CLASSES.get(key);
-    if (typeof row === "object" && value.kind === "object") {
-      const fields = new Map(Object.entries(row));
-      for (const [field, member] of value.members) {
-        const fieldClass = fields.get(field);
-        classified.push({ path: formatPath([key, field]), class: fieldClass ?? "widens", known: fieldClass !== undefined, value: writtenJson(member.value) });
-      }
-      continue;
-    }
-    classified.push({ path: formatPath([key]), class: typeof row === "string" ? row : "widens", known: row !== undefined, value: writtenJson(value) });
-  }
-  return classified;
-}
-
-/** A node as compact JSON: the value as the file wrote it, less its spacing. */
-function writtenJson(node: JsonNode): string {
-  return JSON.stringify(plainValue(node));
-}
-
-function plainValue(node: JsonNode): unknown {
-  switch (node.kind) {
-    case "object":
-      // fromEntries defines own properties, so a key such as "__proto__" stays an ordinary key.
-      return Object.fromEntries([...node.members].map(([key, member]) => [key, plainValue(member.value)]));
-    case "array":
-      return node.items.map(plainValue);
-    case "string":
-    case "number":
-    case "boolean":
-      return node.value;
-    case "null":
-      return null;
-    default: {
-      const unknown: never = node;
-      throw new Error(`unknown JSON node ${JSON.stringify(unknown)}`);
-    }
-  }
-}
+export { classifySettings, SETTINGS_KEYS, type ClassifiedSetting, type KeyClass } from "./settings-keys.js";
 
 const SETTINGS_VERDICTS: readonly Verdict[] = ["allow", "ask", "deny"];
 
@@ -330,6 +242,43 @@ export function parseToolSearch(text: string, file: string): ToolSearchMode | un
   });
 }
 
+/** How far one prompt may go (the chat's, and each of -p's): no limit where neither is set. */
+export interface PromptLimits {
+  /** Model turns per prompt (`"maxTurns"`, `--max-turns`). */
+  readonly maxTurns?: number;
+  /** US dollars one prompt may spend, estimated from list prices (`"maxBudgetUsd"`, `--max-budget-usd`). */
+  readonly maxBudgetUsd?: number;
+}
+
+/**
+ * `"maxTurns"` and `"maxBudgetUsd"`: the user's, then a trusted project's over them field by field (an
+ * untrusted project's are checked all the same). A command-line flag, applied by the caller, wins over both.
+ */
+export function loadPromptLimits(userRead: ProjectFileRead | null, project: ProjectSettings): PromptLimits | Error {
+  const user = parsedOr(userRead, parsePromptLimits, {});
+  if (user instanceof Error) return user;
+  const own = parsedOr(project.read, parsePromptLimits, {});
+  if (own instanceof Error) return own;
+  return { ...user, ...(project.trusted ? own : {}) };
+}
+
+/** The limits one settings file sets. */
+export function parsePromptLimits(text: string, file: string): PromptLimits | ConfigError {
+  const context: ReadContext = { file, text, env: {} };
+  const root = readConfigJson(text, file);
+  if (root instanceof ConfigError) return root;
+  return readingConfig(() => {
+    const fields = readObject(root, [], context);
+    const turns = settingsField(fields, "maxTurns");
+    const budget = settingsField(fields, "maxBudgetUsd");
+    if (budget !== undefined && !(budget.kind === "number" && budget.value > 0 && Number.isFinite(budget.value))) fail(context, ["maxBudgetUsd"], budget.offset, "must be a positive number (US dollars)");
+    return {
+      ...(turns === undefined ? {} : { maxTurns: readPositiveInteger(turns, ["maxTurns"], context, "model turns") }),
+      ...(budget?.kind === "number" ? { maxBudgetUsd: budget.value } : {}),
+    };
+  });
+}
+
 /** A project's settings file as the trust question shows it: what trusting it would let it do. */
 export interface SettingsAsWritten {
   readonly allows: readonly Rule[];
@@ -347,7 +296,7 @@ const CHECKED_ONLY = { home: "/", projectDir: "/" };
 export function settingsAsWritten(text: string, file: string): SettingsAsWritten | ConfigError {
   const rules = parseSettings(text, file);
   if (rules instanceof ConfigError) return rules;
-  for (const checked of [parseSandboxSettings(text, file, CHECKED_ONLY), parseToolSearch(text, file), parseMcpSettings(text, file)]) {
+  for (const checked of [parseSandboxSettings(text, file, CHECKED_ONLY), parseToolSearch(text, file), parseMcpSettings(text, file), parsePromptLimits(text, file)]) {
     if (checked instanceof ConfigError) return checked;
   }
   const root = readConfigJson(text, file);
