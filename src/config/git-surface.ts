@@ -55,8 +55,8 @@ export interface GitSurfaceOptions {
 }
 
 /** The search for `.git` below the project: folders looked into, and how deep. node_modules is not looked into. */
-export const WALK_MAX_FOLDERS = 20_000;
-export const WALK_MAX_DEPTH = 12;
+export const WALK_MAX_FOLDERS = 5_000;
+export const WALK_MAX_DEPTH = 8;
 const WALK_SKIPPED = new Set(["node_modules", ".git"]);
 
 /** The surface as it is now, asking git (a few processes); gitSurfaceReader keeps it between changes. */
@@ -98,6 +98,8 @@ function signatureOf(files: readonly string[]): string {
 class Findings {
   readonly places: GitPlace[] = [];
   readonly watched = new Set<string>();
+  /** Relative hooks paths of the user's or the system's config: each repository in the project has its hooks folder there. */
+  readonly userLevelHooks: string[] = [];
   add(path: string, kind: GitPlaceKind, reason: string): void {
     if (!this.places.some((place) => place.path === path)) this.places.push({ path, present: exists(path), kind, reason });
   }
@@ -158,11 +160,12 @@ function addRepository(found: Findings, probe: GitProbe, repo: Located): void {
     if (file !== undefined) found.watched.add(file);
   }
   const entries = readConfigEntries(probe, base);
-  const userLevelHooks: string[] = [];
   for (const entry of entries) {
     if (entry.origin !== undefined) found.watched.add(entry.origin);
     if (entry.key === "core.hookspath" && entry.value !== "") {
-      const where = `core.hooksPath = ${JSON.stringify(entry.value)} in ${entry.origin ?? entry.scope}`;
+      // The repository's own config goes unnamed; another file (the user's, an included one) is named.
+      const own = entry.origin === join(commonDir, "config") || entry.origin === join(gitDir, "config.worktree");
+      const where = `core.hooksPath = ${JSON.stringify(entry.value)}${own ? "" : ` in ${entry.origin ?? entry.scope}`}`;
       if (isAbsolute(entry.value)) {
         found.add(entry.value, "hooks", `the git hooks folder (${where})`);
         continue;
@@ -172,7 +175,7 @@ function addRepository(found: Findings, probe: GitProbe, repo: Located): void {
       // https://git-scm.com/docs/git-config#Documentation/git-config.txt-corehooksPath and
       // https://git-scm.com/docs/githooks#_description
       for (const from of [base, commonDir]) found.add(resolve(from, entry.value), "hooks", `the git hooks folder (${where})`);
-      if (entry.scope === "system" || entry.scope === "global") userLevelHooks.push(entry.value);
+      if (entry.scope === "system" || entry.scope === "global") found.userLevelHooks.push(entry.value);
     } else if (entry.key === "include.path" || /^includeif\..+\.path$/u.test(entry.key)) {
       // "relative paths are relative to the file containing the include directive": https://git-scm.com/docs/git-config#_includes
       const target = isAbsolute(entry.value) ? entry.value : entry.origin === undefined ? undefined : resolve(dirname(entry.origin), entry.value);
@@ -187,7 +190,7 @@ function addRepository(found: Findings, probe: GitProbe, repo: Located): void {
     const placeGit = join(place, ".git");
     if (exists(placeGit)) found.add(placeGit, dotGitKind(placeGit), `the .git of the submodule at ${place}`);
     else found.add(place, "submodule-place", `the place of a submodule that is not checked out (git would obey a .git made there)`);
-    for (const hooks of userLevelHooks) found.add(resolve(place, hooks), "hooks", `the submodule's git hooks folder (core.hooksPath = ${JSON.stringify(hooks)} of the user's or the system's config)`);
+    addUserLevelHooks(found, place);
   }
 }
 
@@ -287,10 +290,17 @@ function addNestedRepositories(found: Findings, dotGits: readonly string[]): voi
     found.add(dotGit, dotGitKind(dotGit), `the .git of the repository at ${root}`);
     const gitDirs = dotGitKind(dotGit) === "git-dir" ? [dotGit] : pointedGitDirs(dotGit);
     for (const gitDir of gitDirs) found.add(gitDir, "git-dir", `a git folder ${dotGit} points to`);
+    addUserLevelHooks(found, root);
     const hooks = coreHooksPath(readText(join(gitDirs.at(-1) ?? dotGit, "config")) ?? "");
     if (hooks !== undefined && hooks !== "" && !hooks.startsWith("~")) {
       found.add(resolve(root, hooks), "hooks", `the git hooks folder of the repository at ${root} (core.hooksPath = ${JSON.stringify(hooks)})`);
     }
+  }
+}
+
+function addUserLevelHooks(found: Findings, root: string): void {
+  for (const hooks of found.userLevelHooks) {
+    found.add(resolve(root, hooks), "hooks", `the git hooks folder of the repository at ${root} (core.hooksPath = ${JSON.stringify(hooks)} of the user's or the system's config)`);
   }
 }
 

@@ -31,8 +31,10 @@ function folders(projectDir: string): ProtectedFolder[] {
   return readProtectedFolders(projectDir, readGitSurface(projectDir, { env: gitEnv(projectDir) }));
 }
 
-function hooksFolder(path: string, written: string, file: string): ProtectedFolder {
-  return { path, anyDepth: false, reason: `writes under the git hooks folder (core.hooksPath = ${JSON.stringify(written)} in ${file}) always ask` };
+/** `file`: where the hooks path is set, when it is not the repository's own config. */
+function hooksFolder(path: string, written: string, file?: string): ProtectedFolder {
+  const where = file === undefined ? "" : ` in ${file}`;
+  return { path, anyDepth: false, reason: `writes under the git hooks folder (core.hooksPath = ${JSON.stringify(written)}${where}) always ask` };
 }
 
 describe("readProtectedFolders", () => {
@@ -47,7 +49,7 @@ describe("readProtectedFolders", () => {
   it("adds the hooks folder that core.hooksPath names, relative to the work tree", () => {
     git(project(), "init", "--quiet");
     git(project(), "config", "core.hooksPath", ".githooks");
-    expect(folders(project())).toEqual([hooksFolder(".githooks", ".githooks", config()), ...ALWAYS_PROTECTED]);
+    expect(folders(project())).toEqual([hooksFolder(".githooks", ".githooks"), ...ALWAYS_PROTECTED]);
   });
 
   it("adds a relative hooks folder of the user's ~/.gitconfig, from the work tree", () => {
@@ -59,13 +61,13 @@ describe("readProtectedFolders", () => {
   it("names husky's hooks folder as the hooks folder, before .husky itself", () => {
     git(project(), "init", "--quiet");
     git(project(), "config", "core.hooksPath", ".husky/_");
-    expect(folders(project())).toEqual([hooksFolder(".husky/_", ".husky/_", config()), ...ALWAYS_PROTECTED]);
+    expect(folders(project())).toEqual([hooksFolder(".husky/_", ".husky/_"), ...ALWAYS_PROTECTED]);
   });
 
   it("takes an absolute hooks folder inside the project and leaves one outside, or under ~ outside it, alone", () => {
     git(project(), "init", "--quiet");
     git(project(), "config", "core.hooksPath", join(project(), "tools", "hooks"));
-    expect(folders(project())).toEqual([hooksFolder("tools/hooks", join(project(), "tools", "hooks"), config()), ...ALWAYS_PROTECTED]);
+    expect(folders(project())).toEqual([hooksFolder("tools/hooks", join(project(), "tools", "hooks")), ...ALWAYS_PROTECTED]);
     git(project(), "config", "core.hooksPath", tmpdir());
     expect(folders(project())).toEqual(ALWAYS_PROTECTED);
     git(project(), "config", "core.hooksPath", "~/hooks");
@@ -77,14 +79,14 @@ describe("readProtectedFolders", () => {
     mkdirSync(join(project(), "tools", "hooks"), { recursive: true });
     symlinkSync(join("tools", "hooks"), join(project(), "hooks"));
     git(project(), "config", "core.hooksPath", "hooks");
-    expect(folders(project())).toEqual([hooksFolder("hooks", "hooks", config()), hooksFolder("tools/hooks", "hooks", config()), ...ALWAYS_PROTECTED]);
+    expect(folders(project())).toEqual([hooksFolder("hooks", "hooks"), hooksFolder("tools/hooks", "hooks"), ...ALWAYS_PROTECTED]);
   });
 
   it("reads the repository above a project that is one of its folders", () => {
     git(project(), "init", "--quiet");
     git(project(), "config", "core.hooksPath", "app/hooks");
     mkdirSync(join(project(), "app"));
-    expect(folders(join(project(), "app"))).toEqual([hooksFolder("hooks", "app/hooks", config()), ...ALWAYS_PROTECTED]);
+    expect(folders(join(project(), "app"))).toEqual([hooksFolder("hooks", "app/hooks"), ...ALWAYS_PROTECTED]);
   });
 
   it("reads the shared config of a linked worktree, and resolves its hooks folder from the linked work tree", () => {
@@ -94,14 +96,14 @@ describe("readProtectedFolders", () => {
     git(main, "commit", "--quiet", "--allow-empty", "-m", "start");
     git(main, "config", "core.hooksPath", ".githooks");
     git(main, "worktree", "add", "--quiet", join(project(), "linked"));
-    expect(folders(join(project(), "linked"))).toEqual([hooksFolder(".githooks", ".githooks", join(main, ".git", "config")), ...ALWAYS_PROTECTED]);
+    expect(folders(join(project(), "linked"))).toEqual([hooksFolder(".githooks", ".githooks"), ...ALWAYS_PROTECTED]);
   });
 
   it("protects a git folder inside the project that a .git file points to", () => {
     git(project(), "init", "--quiet", `--separate-git-dir=${join(project(), "repo-data")}`);
     git(project(), "config", "core.hooksPath", ".githooks");
     const gitFolder: ProtectedFolder = { path: "repo-data", anyDepth: false, reason: "writes under the repository's git folder always ask" };
-    expect(folders(project())).toEqual([gitFolder, hooksFolder(".githooks", ".githooks", join(project(), "repo-data", "config")), ...ALWAYS_PROTECTED]);
+    expect(folders(project())).toEqual([gitFolder, hooksFolder(".githooks", ".githooks"), ...ALWAYS_PROTECTED]);
   });
 
   it("protects a file the repository's config includes, and the hooks folder that file names", () => {
@@ -129,7 +131,7 @@ describe("readProtectedFolders", () => {
 
 describe("protectedFolderPaths", () => {
   it("gives each folder once as an absolute path under the project, for a sandbox to bind read-only", () => {
-    const folders = [hooksFolder(".githooks", ".githooks", "/work/p/.git/config"), hooksFolder(".githooks", "./.githooks", "/work/p/.git/config"), ...ALWAYS_PROTECTED];
+    const folders = [hooksFolder(".githooks", ".githooks"), hooksFolder(".githooks", "./.githooks"), ...ALWAYS_PROTECTED];
     expect(protectedFolderPaths("/work/p", folders)).toEqual(["/work/p/.githooks", "/work/p/.git", "/work/p/.mca", "/work/p/.husky"]);
   });
 });
@@ -175,7 +177,7 @@ describe("the local tools with the project's protected folders", () => {
       ["edit_file", { path: ".GitHooks/pre-push", old_string: "#!/bin/sh", new_string: "#!/bin/sh\ntouch PWNED" }],
       ["write_file", { path: "src/a.ts", content: "x" }],
     ]);
-    const reason = `writes under the git hooks folder (core.hooksPath = ".githooks" in ${join(project(), ".git", "config")}) always ask`;
+    const reason = 'writes under the git hooks folder (core.hooksPath = ".githooks") always ask';
     expect(asked).toEqual([{ verdict: "ask", reason, onlyAPersonCanAllow: true }, { verdict: "ask", reason, onlyAPersonCanAllow: true }]);
     expect([existsSync(join(project(), ".githooks", "pre-commit")), readFileSync(join(project(), ".githooks", "pre-push"), "utf8")]).toEqual([false, "#!/bin/sh\n"]);
   });
@@ -189,7 +191,7 @@ describe("the local tools with the project's protected folders", () => {
     ]);
     expect(asked).toEqual([
       { verdict: "ask", reason: "writes under .husky/ always ask", onlyAPersonCanAllow: true },
-      { verdict: "ask", reason: `writes under the git hooks folder (core.hooksPath = ".husky/_" in ${join(project(), ".git", "config")}) always ask`, onlyAPersonCanAllow: true },
+      { verdict: "ask", reason: 'writes under the git hooks folder (core.hooksPath = ".husky/_") always ask', onlyAPersonCanAllow: true },
     ]);
     expect(existsSync(join(project(), ".husky"))).toBe(false);
   });
