@@ -191,7 +191,7 @@ describe("bash", () => {
 
 describe("bash's account of where a call runs, for the gate", () => {
   const tool = (availability: SandboxAvailability, network = false) =>
-    createBashTool("/p", { sandbox: { availability, network, writable: [], hidden: [], places: () => [] } });
+    createBashTool("/p", { sandbox: { availability, network, writable: [], hidden: [], places: { read: () => [], changed: () => undefined } } });
   const subject = (created: ReturnType<typeof tool>, args: Record<string, unknown>): unknown => {
     const parsed = created.parse?.({ command: "ls", ...args });
     if (parsed === undefined || parsed instanceof Error) return parsed?.message;

@@ -5,7 +5,8 @@ import { resolve } from "node:path";
 import { INHERITED_ENV_VARIABLES, onlyVariables, type CommandSandbox, type GateSubject, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
 import { errorResult, okResult, optionalBoolean, optionalInteger, optionalString, requiredString } from "./local-tool.js";
 import { runCommand, type CommandOutcome } from "./command-process.js";
-import { removePlaceholders, type GuardedPlace } from "./read-only-places.js";
+import { removePlaceholders } from "./read-only-places.js";
+import type { SandboxPlaces } from "./sandbox-places.js";
 import { bubblewrapArgs, sandboxPolicy, SECCOMP_FD, seatbeltProfile, type SandboxAvailability, type SandboxOptions, type SandboxPolicy } from "./sandbox.js";
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -23,8 +24,8 @@ const SANDBOX_ENV = { GIT_OPTIONAL_LOCKS: "0" };
 /** The sandbox's options from the settings (`network`: every call has the network; `hidden`: where mca keeps the tokens of MCP logins). */
 export interface BashSandbox extends Omit<SandboxOptions, "places"> {
   readonly availability: SandboxAvailability;
-  /** What stays read-only inside the writable folders, present or not, asked again for each call. */
-  readonly places: () => readonly GuardedPlace[];
+  /** What stays read-only inside the writable folders, present or not, read again for each call. */
+  readonly places: SandboxPlaces;
 }
 
 export interface BashToolOptions {
@@ -93,7 +94,7 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
           );
         }
       }
-      const policy = inside && sandbox !== undefined ? sandboxPolicy(cwd, { ...sandbox, places: sandbox.places(), network: sandbox.network || args.network }) : null;
+      const policy = inside && sandbox !== undefined ? sandboxPolicy(cwd, { ...sandbox, places: sandbox.places.read(), network: sandbox.network || args.network }) : null;
       if (policy !== null && policy.unguarded.length > 0) return errorResult(unguardedText(policy.unguarded));
       const env = onlyVariables(options.env ?? process.env, BASH_ENV_VARIABLES);
       let outcome: CommandOutcome;
@@ -109,6 +110,8 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
         });
       } finally {
         if (policy !== null) removePlaceholders(policy);
+        // Outside the sandbox the command could make what git obeys anywhere (a nested repository, say): read it afresh.
+        if (where === "requested-outside") sandbox?.places.changed();
       }
       const result = describe(outcome, args.timeoutMs);
       const refusal = inside ? sandboxRefusal(outcome) : null;

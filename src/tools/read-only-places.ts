@@ -3,7 +3,7 @@
 // is removed after the command, and every folder on the way to a place pinned, so that no rename moves a
 // place away and lets a command make a new one where it was.
 import { accessSync, constants, lstatSync, readdirSync, readlinkSync, rmdirSync, unlinkSync, type Stats } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 
 /** A place that something mca or git obeys later lives at. */
 export interface GuardedPlace {
@@ -187,7 +187,7 @@ function deepestRoot(roots: readonly string[], path: string): string | undefined
   return roots.filter((root) => isInside(root, path)).sort((a, b) => b.length - a.length)[0];
 }
 
+/** Whether `path` is `folder` or below it; both absolute and normalised (a string test: a layout makes thousands). */
 export function isInside(folder: string, path: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
 }

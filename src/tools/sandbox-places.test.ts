@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -24,23 +25,42 @@ describe("programPlaces", () => {
 
 describe("sandboxPlaces", () => {
   const project = tempProjectPerTest("mca-sandbox-places-");
+  const env = { XDG_CONFIG_HOME: "/c", XDG_STATE_HOME: "/s", HOME: "/nonexistent", PATH: process.env.PATH };
 
-  it("names mca's settings and state, the project's .mca/ and .git (both held when absent), .husky/ and the programs, read again at each call", () => {
+  it("names mca's settings and state, the project's .mca/, .husky/, the programs and git's places, each held or not when absent", () => {
     const root = realpathSync(project());
-    const places = sandboxPlaces({ projectDir: root, env: { XDG_CONFIG_HOME: "/c", XDG_STATE_HOME: "/s" }, home: "/h", programs: [{ alias: "notes", path: "tools/s.mjs", hashed: true }] });
-    const before = places();
-    mkdirSync(join(root, ".git", "modules", "vendor", "lib"), { recursive: true });
-    writeFileSync(join(root, ".git", "modules", "vendor", "lib", "HEAD"), "ref: refs/heads/main\n");
-    expect([before, places().slice(before.length)]).toEqual([
-      [
-        { path: "/c/mca", absent: "folder" },
-        { path: "/s/mca", absent: "folder" },
-        { path: join(root, ".mca"), absent: "folder" },
-        { path: join(root, "tools"), absent: null },
-        { path: join(root, ".git"), absent: "folder" },
-        { path: join(root, ".husky"), absent: null },
-      ],
-      [{ path: join(root, "vendor", "lib", ".git"), absent: null }],
+    const places = sandboxPlaces({ projectDir: root, env, home: "/h", programs: [{ alias: "notes", path: "tools/s.mjs", hashed: true }] });
+    expect(places.read()).toEqual([
+      { path: "/c/mca", absent: "folder" },
+      { path: "/s/mca", absent: "folder" },
+      { path: join(root, ".mca"), absent: "folder" },
+      { path: join(root, ".husky"), absent: null },
+      { path: join(root, "tools"), absent: null },
+      // The place of `.git` in a project without one.
+      { path: join(root, ".git"), absent: "folder" },
     ]);
+  });
+
+  it("holds an absent .gitmodules or included config with a file, and an uninitialised submodule's place with a folder", () => {
+    const root = realpathSync(project());
+    execFileSync("git", ["init", "-q", root]);
+    execFileSync("git", ["-C", root, "config", "include.path", "../team.gitconfig"]);
+    execFileSync("git", ["-C", root, "update-index", "--add", "--cacheinfo", `160000,${"1".repeat(40)},sub`]);
+    const git = sandboxPlaces({ projectDir: root, env, home: "/h", programs: [] }).read().slice(4);
+    expect(git.filter((place) => [join(root, "team.gitconfig"), join(root, "sub")].includes(place.path))).toEqual([
+      { path: join(root, "team.gitconfig"), absent: "file" },
+      { path: join(root, "sub"), absent: "folder" },
+    ]);
+  });
+
+  it("asks git again after `changed`, when a command outside the sandbox may have made a repository", () => {
+    const root = realpathSync(project());
+    execFileSync("git", ["init", "-q", root]);
+    const places = sandboxPlaces({ projectDir: root, env, home: "/h", programs: [] });
+    places.read();
+    execFileSync("git", ["init", "-q", join(root, "nested")]);
+    const before = places.read().some((place) => place.path === join(root, "nested", ".git"));
+    places.changed();
+    expect([before, places.read().some((place) => place.path === join(root, "nested", ".git"))]).toEqual([false, true]);
   });
 });

@@ -1,9 +1,9 @@
 // What a session's sandbox keeps read-only wherever a writable folder holds it, present or not: what mca
 // obeys at its next start (its own settings and state, the project's `.mca/`, the files a trusted project's
-// servers run outside the sandbox) and what git obeys later (the places the project's git settings name).
-import { readdirSync, realpathSync, statSync } from "node:fs";
+// servers run outside the sandbox) and what git obeys later (git-surface.ts's places, found by asking git).
+import { readdirSync, realpathSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
-import { readProtectedFolders, userConfigDir, type ProjectProgram } from "../config/index.js";
+import { gitSurfaceReader, userConfigDir, type GitPlaceKind, type ProjectProgram } from "../config/index.js";
 import { userStateDir } from "../session/index.js";
 import type { GuardedPlace } from "./read-only-places.js";
 
@@ -15,17 +15,33 @@ export interface SandboxPlaceSources {
   readonly programs: readonly ProjectProgram[];
 }
 
-/** The places for every call of the session, read from the disk at each call. */
-export function sandboxPlaces(sources: SandboxPlaceSources): () => readonly GuardedPlace[] {
+/** The places for a session's calls: `read` at each call; `changed` after a command ran outside the sandbox (it may have made a repository git's cached places do not know). */
+export interface SandboxPlaces {
+  read(): readonly GuardedPlace[];
+  changed(): void;
+}
+
+export function sandboxPlaces(sources: SandboxPlaceSources): SandboxPlaces {
   const project = realPath(sources.projectDir);
   const fixed: GuardedPlace[] = [
     // mca's settings folder whole (its settings.json with it) and its state: an absent one cannot be made either.
     { path: userConfigDir(sources.env), absent: "folder" },
     { path: userStateDir(sources.env, sources.home), absent: "folder" },
     { path: join(project, ".mca"), absent: "folder" },
+    // Husky's hooks act only through a hooks path that git's config names (read-only): an absent one needs nothing.
+    { path: join(project, ".husky"), absent: null },
   ];
-  // Read at each call, as git's: a file made beside a program since the last call is kept too.
-  return () => [...fixed, ...sources.programs.flatMap((program) => programPlaces(project, program.path)), ...gitPlaces(project)];
+  // Git's places are asked of git again only when a file they came from changed (git-surface.ts).
+  const git = gitSurfaceReader(project, { env: sources.env });
+  // Read at each call: a file made beside a program since the last call is kept too.
+  return {
+    read: () => [
+      ...fixed,
+      ...sources.programs.flatMap((program) => programPlaces(project, program.path)),
+      ...git.read().places.map((place): GuardedPlace => ({ path: place.path, absent: ABSENT_GIT_PLACE[place.kind] })),
+    ],
+    changed: () => git.invalidate(),
+  };
 }
 
 /**
@@ -61,54 +77,16 @@ export function programPlaces(project: string, program: string): GuardedPlace[] 
   return [path, ...siblings.map((name) => join(project, name))].filter((one, index, all) => all.indexOf(one) === index).map((one) => ({ path: one, absent: null }));
 }
 
-/**
- * The places git obeys later, from the project's git settings as read now: the git folder (in a project
- * without one, its place), those a `.git` file and `core.hooksPath` name, `.husky/`, and each submodule's
- * `.git` under the name its folder has in `.git/modules/`.
- */
-function gitPlaces(project: string): GuardedPlace[] {
-  const places = readProtectedFolders(project).flatMap((folder): GuardedPlace[] => {
-    if (folder.path === ".mca") return [];
-    return [{ path: resolve(project, folder.path), absent: folder.path === ".husky" ? null : "folder" }];
-  });
-  // A submodule's `.git` (a file naming its folder under `.git/modules/`) could be swapped for a folder with a
-  // config of its own, which the outer `git status` would obey as it looks into the submodule.
-  const submodules = submoduleNames(join(project, ".git", "modules"), "").map((name): GuardedPlace => ({ path: join(project, name, ".git"), absent: null }));
-  return [...places, ...submodules];
-}
-
-/** Submodule names nest (`libs/a`): how deep, and how many, are looked for. */
-const SUBMODULE_MAX_DEPTH = 4;
-const SUBMODULE_MAX_COUNT = 256;
-
-/**
- * The names of the submodules whose git folders are under `modules` (each holds HEAD), found to a limited
- * depth and count. By default a submodule's name is its path in the work tree, which is where its `.git` is.
- */
-function submoduleNames(modules: string, prefix: string, found: string[] = []): string[] {
-  if (prefix.split("/").length > SUBMODULE_MAX_DEPTH) return found;
-  let entries: string[];
-  try {
-    entries = readdirSync(join(modules, prefix)).sort();
-  } catch {
-    return found;
-  }
-  for (const entry of entries) {
-    if (found.length >= SUBMODULE_MAX_COUNT) break;
-    const name = prefix === "" ? entry : `${prefix}/${entry}`;
-    if (isFile(join(modules, name, "HEAD"))) found.push(name);
-    else submoduleNames(modules, name, found);
-  }
-  return found;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
+/** What holds each kind of git's places while it is absent: a folder blocks a `.git` file and folder alike. */
+const ABSENT_GIT_PLACE: Readonly<Record<GitPlaceKind, GuardedPlace["absent"]>> = {
+  "git-dir": "folder",
+  gitfile: "folder",
+  "submodule-place": "folder",
+  gitmodules: "file",
+  config: "file",
+  "config-include": "file",
+  hooks: "folder",
+};
 
 function realPath(path: string): string {
   try {
