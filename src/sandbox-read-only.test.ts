@@ -80,6 +80,44 @@ describeWithBubblewrap("a sandboxed command and what git obeys later", () => {
     expect([run.code, existsSync(join(project.dir, "ran.txt")), existsSync(join(project.dir, "vendor2")), existsSync(marker)]).toEqual([0, true, false, false]);
   });
 
+
+  it("cannot give an uninitialised submodule's folder a .git of its own", async () => {
+    git(project.dir, "init", "-q");
+    git(project.dir, "submodule", "add", "-q", library("lib"), "sub");
+    git(project.dir, "commit", "-qm", "with a submodule");
+    // As a clone without --recursive leaves it: the submodule's folder empty, no git folder for it.
+    git(project.dir, "submodule", "deinit", "-q", "--force", "sub");
+    execFileSync("rm", ["-rf", join(project.dir, ".git", "modules")]);
+    const run = await sandboxed(`git init -q sub && ${FSMONITOR("sub")}`);
+    usersGitStatus();
+    expect([run.code, existsSync(join(project.dir, "ran.txt")), readdirSync(join(project.dir, "sub")), existsSync(marker)]).toEqual([0, true, [], false]);
+  });
+
+  it("cannot swap the .git of a submodule whose name differs from its path for a repository of its own", async () => {
+    git(project.dir, "init", "-q");
+    git(project.dir, "submodule", "add", "-q", "--name", "libname", library("lib"), "vendor/lib");
+    git(project.dir, "commit", "-qm", "with a submodule");
+    const pointer = readFileSync(join(project.dir, "vendor", "lib", ".git"), "utf8");
+    const run = await sandboxed(`rm -f vendor/lib/.git && git init -q vendor/lib && ${FSMONITOR("vendor/lib")}`);
+    usersGitStatus();
+    expect([run.code, existsSync(join(project.dir, "ran.txt")), readFileSync(join(project.dir, "vendor", "lib", ".git"), "utf8"), existsSync(marker)]).toEqual([0, true, pointer, false]);
+  });
+
+  it("cannot edit a tracked file that the repository's config includes", async () => {
+    git(project.dir, "init", "-q");
+    writeFileSync(join(project.dir, "team.gitconfig"), "[diff]\n\tcolorMoved = zebra\n");
+    git(project.dir, "add", "team.gitconfig");
+    git(project.dir, "commit", "-qm", "team settings");
+    git(project.dir, "config", "include.path", "../team.gitconfig");
+    const run = await sandboxed(`printf '[core]\\n\\tfsmonitor = "touch ${marker}; false"\\n' >> team.gitconfig`);
+    usersGitStatus();
+    expect([run.code, existsSync(join(project.dir, "ran.txt")), readFileSync(join(project.dir, "team.gitconfig"), "utf8"), existsSync(marker)]).toEqual([
+      0,
+      true,
+      "[diff]\n\tcolorMoved = zebra\n",
+      false,
+    ]);
+  });
 });
 
 describeWithBubblewrap("a sandboxed command and the programs of a trusted project's servers", () => {
