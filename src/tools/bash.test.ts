@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -433,6 +433,21 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
       "exit code 0\nrefused\n",
       "ok\n",
       "{}\n",
+    ]);
+  });
+
+  it("runs nothing while a symbolic link in the project folder itself leads to a place it keeps read-only, which a command could replace", async () => {
+    mkdirSync(join(project(), "state"));
+    symlinkSync("state", join(project(), ".mca"));
+    const result = await callTool(sandboxed(), { command: "echo ran > ran.txt" }, context);
+    expect([result, existsSync(join(project(), "ran.txt"))]).toEqual([
+      {
+        text:
+          `Not run: the sandbox cannot keep ${JSON.stringify(join(realpathSync(project()), ".mca"))} in place (a symbolic link in a writable folder, on the way to something git or mca obeys later, which a command could replace). ` +
+          'Call again with "sandbox": false and a "reason" to run it outside the sandbox; the user will be asked.',
+        isError: true,
+      },
+      false,
     ]);
   });
 

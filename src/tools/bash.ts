@@ -139,7 +139,8 @@ function describeTool(sandbox: BashSandbox | undefined): string {
   return (
     `${common} It runs in a sandbox: the file system is read-only except the project folder` +
     `${sandbox.writable.length === 0 ? "" : ` and ${sandbox.writable.join(", ")}`}; inside the project, the git folder (.git), ` +
-    `.husky/ and .mca/ are read-only, so git commands that write (add, commit, checkout, stash, fetch) fail there; ` +
+    "what else git obeys (submodules' .git, .gitmodules, included config files, hooks folders), .husky/, .mca/ and the files " +
+    "of the project's own MCP servers are read-only, even where they do not exist yet, so git commands that write (add, commit, checkout, stash, fetch) fail there; " +
     `/tmp is private and empty; ${sandbox.network ? "the network is available" : "there is no network (unix sockets included)"}; ` +
     "everything the command started ends with it. When the sandbox refuses something the result says so: then call again " +
     'with `"network": true` for the network, or `"sandbox": false` and a `"reason"` to run outside the sandbox. Both ' +
