@@ -17,6 +17,12 @@ function promptsShown(text: string): number {
 const CTRL_C = "\u0003";
 const CTRL_D = "\u0004";
 const DOWN = "\u001b[B";
+const ESCAPE = "\u001b";
+/**
+ * Esc pressed three times: readline reads ESC ESC ESC as one Esc at once, where a single ESC waits a moment for
+ * the rest of a sequence (and a key typed within that moment would be read with it, as Alt+key).
+ */
+const ESCAPE_AT_ONCE = "\u001b\u001b\u001b";
 
 /** An agent whose prompts run until aborted, or, when stubborn, until `release` is called. */
 function slowAgent(stubborn: boolean) {
@@ -115,6 +121,37 @@ describe("runChat", () => {
     expect(agent.seen).toEqual([]);
   });
 
+  it("interrupts a running turn on Esc without arming the exit: a Ctrl-C right after it at the prompt does not end the chat", async () => {
+    const agent = slowAgent(false);
+    const chat = startMemoryChat(agent.makeAgent);
+    chat.type("think hard\r");
+    await waitFor("the prompt to start", () => agent.seen.length === 1);
+    chat.type(ESCAPE);
+    await waitFor("the input line to come back", () => promptsShown(chat.shown()) === 2);
+    expect(chat.shown()).toContain("interrupted");
+    expect(chat.shown()).not.toContain("Ctrl-C again now to exit");
+    chat.type(CTRL_C);
+    await waitFor("the hint of a first Ctrl-C", () => chat.shown().includes("Ctrl-C again now to exit, or Ctrl-D"));
+    chat.setNow(10_000);
+    chat.type("/exit\r");
+    expect(await chat.status).toBe(0);
+  });
+
+  it("does nothing on Esc at the prompt: the line typed so far stays and is sent as typed", async () => {
+    const agent = slowAgent(true);
+    const chat = startMemoryChat(agent.makeAgent);
+    chat.type(ESCAPE_AT_ONCE);
+    chat.type("half");
+    chat.type(ESCAPE_AT_ONCE);
+    chat.type(" typed\r");
+    await waitFor("the prompt", () => agent.seen.length === 1);
+    expect(agent.seen).toEqual(["prompt half typed"]);
+    expect(chat.shown()).not.toMatch(/interrupted|Ctrl-C again/);
+    agent.release();
+    chat.type(CTRL_D);
+    expect(await chat.status).toBe(0);
+  });
+
   it("sends a paste as one prompt, however many lines it has, and joins lines ended by a backslash", async () => {
     const agent = slowAgent(true);
     const chat = startMemoryChat(agent.makeAgent);
@@ -207,6 +244,32 @@ describe("runChat", () => {
     expect(chat.shown()).toContain('"content": "key=[redacted]"');
     // The line typed is echoed by the input line itself: only what mca writes is redacted.
     expect(chat.shown().replace('{"path":"a.txt","content":"key=s3cret-value"}', "")).not.toContain("s3cret-value");
+  });
+
+  it("denies the call and interrupts the turn when the approval question is cancelled with Esc, without arming the exit", async () => {
+    const tool = fakeTool("bash", "exec");
+    let aborted = false;
+    const chat = startMemoryChat((io) => ({
+      ...createFakeAgent({ tools: [tool] }, io.emit),
+      call: async (name, args, signal) => {
+        const decision = { verdict: "ask", reason: "default for exec tools: ask" } as const;
+        const answer = await io.approve({ tool, args, decision, sessionAllow: null });
+        aborted = signal.aborted;
+        return { tool: name, isError: true, text: `answer: ${answer}`, truncated: false, decision };
+      },
+    }));
+    chat.type('/call bash {"command":"ls"}\r');
+    await waitFor("the question", () => chat.shown().includes("Allow bash?"));
+    chat.type(ESCAPE);
+    await waitFor("the answer", () => chat.shown().includes("answer: deny"));
+    await waitFor("the input line to come back", () => promptsShown(chat.shown()) >= 2);
+    expect(aborted).toBe(true);
+    expect(chat.shown()).not.toContain("Ctrl-C again now to exit");
+    chat.type(CTRL_C);
+    await waitFor("the hint of a first Ctrl-C", () => chat.shown().includes("Ctrl-C again now to exit, or Ctrl-D"));
+    chat.setNow(10_000);
+    chat.type("/exit\r");
+    expect(await chat.status).toBe(0);
   });
 
   it("denies the call when the approval question is cancelled with Ctrl-C", async () => {

@@ -1,7 +1,8 @@
 // The interactive chat (stdin is a terminal): a prompt line, streamed answers, approval prompts, and one
 // Ctrl-C rule in every state — the first interrupts what runs (or clears the line being typed) and says
 // that a second within DOUBLE_INTERRUPT_WINDOW_MS exits, which it does; Ctrl-D on an empty line exits.
-// A prompt typed while a turn runs is queued and sent when the turn ends.
+// Esc interrupts what runs as the first Ctrl-C does, but never leads to an exit, and does nothing at the
+// prompt (the line typed stays). A prompt typed while a turn runs is queued and sent when the turn ends.
 import { describeError, type Redact } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
@@ -16,10 +17,16 @@ import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createSpinner, createTtyRenderer } from "./render.js";
 import { statusLines } from "./session-status.js";
 import type { AgentFactory } from "./session.js";
-import { createChatInput, createPromptsAsker, redactingAsker, showInPager, type Asker, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
+import { createChatInput } from "./chat-input.js";
+import { createPromptsAsker, redactingAsker, showInPager, type Asker, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
 
 export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
 export const END_SETTLE_LIMIT_MS = 3000;
+/** What the spinner's line ends with, as in Claude Code and Codex. */
+export const INTERRUPT_HINT = "esc to interrupt";
+
+/** The key that interrupted a turn: only Ctrl-C leads on to an exit. */
+type InterruptKey = "ctrl-c" | "esc";
 
 export interface ChatDeps {
   readonly makeAgent: AgentFactory;
@@ -81,7 +88,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   };
   // A terminal that reports no size (0 columns, as under script(1) without one) counts as one of unknown width.
   const width = (): number | undefined => (deps.output.isTTY === true && (deps.output.columns ?? 0) > 0 ? deps.output.columns : undefined);
-  const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true, width);
+  const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true, width, INTERRUPT_HINT);
   // Answers are rendered as Markdown in colour; without colour (NO_COLOR, not a terminal) they stay plain text.
   let markdown: MarkdownRenderer | undefined;
   const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown, height: () => (width() === undefined ? undefined : deps.output.rows) });
@@ -93,7 +100,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   let running: AbortController | null = null;
   let runningLine: Promise<unknown> = Promise.resolve();
   let lastInterruptMs = Number.NEGATIVE_INFINITY;
-  let interruptedByUser = false;
+  /** Set when the user interrupted the running turn; Ctrl-C wins over Esc, as it armed the exit. */
+  let interruptedBy: InterruptKey | undefined;
   /** Prompts typed while a turn ran, in order: sent as the next prompt when it ends. */
   let queued: string[] = [];
   /** The newest tool result, for /last. */
@@ -105,10 +113,10 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
   });
-  /** Ctrl-C at a question (an approval, a server's): it interrupts the turn, as Ctrl-C does elsewhere. */
-  const interruptAtQuestion = (): void => {
-    lastInterruptMs = deps.nowMs();
-    interruptedByUser = true;
+  /** Ctrl-C arms the exit (a second within the window ends the chat); Esc never does. */
+  const interrupt = (key: InterruptKey): void => {
+    if (key === "ctrl-c") lastInterruptMs = deps.nowMs();
+    interruptedBy = interruptedBy === "ctrl-c" ? "ctrl-c" : key;
     running?.abort();
   };
 
@@ -128,14 +136,21 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     },
     onInterrupt,
     onEnd: () => end(0),
+    // At the prompt, empty or half typed, Esc does nothing: the line stays for the user to go on with.
+    onEscape: () => {
+      if (running !== null) interrupt("esc");
+    },
   });
+
+  /** Ctrl-C or Esc at a question (an approval, a server's): it interrupts the turn, as that key does elsewhere. */
+  const interruptAtQuestion = (): void => interrupt(input.lentEndedByEscape ? "esc" : "ctrl-c");
 
   const agent = deps.makeAgent({
     approve: async (request) => {
       renderer.pause();
       const answer = await input.suspend(() => promptForApproval(request, chalk, asker(), deps.output.rows));
       if (answer !== "cancelled") return answer;
-      // Ctrl-C at the question: deny this call and interrupt the turn.
+      // Ctrl-C or Esc at the question: deny this call and interrupt the turn.
       interruptAtQuestion();
       return "deny";
     },
@@ -155,8 +170,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   };
   deps.onTerminal?.(lendTerminal);
   const { mcpLogin } = deps;
-  // Above the input line when it is shown, held while a question owns the terminal, else between the turn's lines.
-  deps.onNotices?.((text) => (running === null || input.suspended ? input.printAbove(text) : renderer.note(text)));
+  // Above the input line when it is shown, held while a question owns the terminal, else between the turn's
+  // lines; dim in both places, as beside the conversation rather than in it.
+  deps.onNotices?.((text) => (running === null || input.suspended ? input.printAbove(chalk.dim(text)) : renderer.note(text)));
 
   const context = {
     agent,
@@ -206,7 +222,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   function start(text: string): void {
     const controller = new AbortController();
     running = controller;
-    interruptedByUser = false;
+    interruptedBy = undefined;
     runningLine = runLine(text, { ...context, signal: controller.signal }).then((outcome) => {
       running = null;
       if (ended) return;
@@ -216,8 +232,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       if (outcome === "exit") return end(0);
       const waiting = queued;
       queued = [];
-      if (interruptedByUser) {
-        out(chalk.dim(`Ctrl-C again now to exit${waiting.length > 0 ? "; the prompt you typed meanwhile is back on the line" : ""}\n`));
+      if (interruptedBy !== undefined) {
+        const hints = [...(interruptedBy === "ctrl-c" ? ["Ctrl-C again now to exit"] : []), ...(waiting.length > 0 ? ["the prompt you typed meanwhile is back on the line"] : [])];
+        if (hints.length > 0) out(chalk.dim(`${hints.join("; ")}\n`));
         input.prompt();
         // Interrupted: what was typed meanwhile is not sent on its own; it waits on the line, to send or edit.
         if (waiting.length > 0) input.prefill(waiting.join(" "));
@@ -252,15 +269,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   }
 
   function onInterrupt(hadText: boolean): void {
-    const now = deps.nowMs();
-    const again = now - lastInterruptMs <= DOUBLE_INTERRUPT_WINDOW_MS;
-    lastInterruptMs = now;
-    if (again) return end(0);
-    if (running !== null) {
-      interruptedByUser = true;
-      running.abort();
-      return;
-    }
+    if (deps.nowMs() - lastInterruptMs <= DOUBLE_INTERRUPT_WINDOW_MS) return end(0);
+    if (running !== null) return interrupt("ctrl-c");
+    lastInterruptMs = deps.nowMs();
     // The input line stays where the Ctrl-C left it: the hint goes below it, then a fresh prompt.
     out(`\n${chalk.dim(`${hadText ? "cleared · " : ""}Ctrl-C again now to exit, or Ctrl-D`)}\n`);
     input.prompt();
@@ -268,7 +279,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
 
   if (deps.signal.aborted) end(0);
   else deps.signal.addEventListener("abort", () => end(0), { once: true });
-  out(`${deps.banner}\n${chalk.dim("/help lists the commands · Ctrl-C interrupts · Ctrl-D exits")}\n`);
+  out(`${deps.banner}\n${chalk.dim("/help lists the commands · Esc interrupts · Ctrl-D exits")}\n`);
   const first = deps.firstPrompt?.trim() ?? "";
   if (first === "") input.prompt();
   else {

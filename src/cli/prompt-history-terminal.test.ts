@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createChatInput } from "./terminal.js";
+import { createChatInput } from "./chat-input.js";
 import { createMemoryTerminal, destroyMemoryTerminals } from "./test-support/memory-terminal.js";
 import { waitFor } from "./test-support/wait-for.js";
 
@@ -10,7 +10,7 @@ describe("the chat's input history", () => {
   it("brings a prompt of several lines back whole with one Up, a paste or lines ended by a backslash", async () => {
     const { input, output, type } = createMemoryTerminal();
     const sent: string[] = [];
-    const chatInput = createChatInput({ input, output, promptText: "> ", onLine: (text) => sent.push(text), onInterrupt: () => undefined, onEnd: () => undefined });
+    const chatInput = createChatInput({ input, output, promptText: "> ", onLine: (text) => sent.push(text), onInterrupt: () => undefined, onEnd: () => undefined, onEscape: () => undefined });
     type("first\r");
     type("\u001b[200~fix this:\r  at x.js:3\u001b[201~\r");
     type("one \\\rtwo\r");

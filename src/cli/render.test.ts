@@ -296,6 +296,20 @@ describe("createSpinner", () => {
     expect(line).toContain("…");
   });
 
+  it("ends its line with the hint after the time, and leaves the hint out where the line is too narrow for it", () => {
+    const lines = [60, 30].map((columns) => {
+      const written: string[] = [];
+      const spinner = createSpinner((text) => written.push(text), true, () => columns, "esc to interrupt");
+      spinner.start(`bash ${"x".repeat(100)}`, Date.now() - 3_200);
+      spinner.stop();
+      return written[0]?.replace("\r\u001b[K", "") ?? "";
+    });
+    expect(lines.map((line) => [line.length <= 60, line.slice(line.indexOf("…"))])).toEqual([
+      [true, "… · 3 s · esc to interrupt"],
+      [true, "… · 3 s"],
+    ]);
+  });
+
   it("steps aside for a line and comes back with its label, but only if it was showing", () => {
     const written: string[] = [];
     const spinner = createSpinner((text) => written.push(text), true);

@@ -346,18 +346,26 @@ export interface Spinner {
   aside(print: () => void): void;
 }
 
-/** When disabled (the stream is not a terminal) it draws nothing at all; `width` cuts the line to the terminal. */
-export function createSpinner(write: (text: string) => void, enabled: boolean, width?: () => number | undefined): Spinner {
+/** A label keeps at least this many columns: on a narrower line the hint is left out. */
+const MIN_LABEL_COLUMNS = 12;
+
+/**
+ * When disabled (the stream is not a terminal) it draws nothing at all; `width` cuts the line to the terminal;
+ * `hint` ends the line (how to stop what it shows) where the width leaves room for it.
+ */
+export function createSpinner(write: (text: string) => void, enabled: boolean, width?: () => number | undefined, hint?: string): Spinner {
   let timer: NodeJS.Timeout | undefined;
   let label = "";
   let since: number | undefined;
   let frame = 0;
   const draw = (): void => {
     const elapsed = since === undefined ? "" : ` · ${Math.floor((Date.now() - since) / 1000)} s`;
-    // The elapsed time stays in view: the label gives way when the line is too long.
-    const room = (width?.() ?? Number.POSITIVE_INFINITY) - 3 - elapsed.length;
+    const columns = (width?.() ?? Number.POSITIVE_INFINITY) - 3 - elapsed.length;
+    const tail = hint === undefined || columns - hint.length - 3 < MIN_LABEL_COLUMNS ? elapsed : `${elapsed} · ${hint}`;
+    // The elapsed time (and the hint) stay in view: the label gives way when the line is too long.
+    const room = columns - (tail.length - elapsed.length);
     const shown = label.length > room ? `${label.slice(0, Math.max(0, room - 1))}…` : label;
-    write(`${CLEAR_LINE}${SPINNER_FRAMES[frame % SPINNER_FRAMES.length] ?? ""} ${shown}${elapsed}`);
+    write(`${CLEAR_LINE}${SPINNER_FRAMES[frame % SPINNER_FRAMES.length] ?? ""} ${shown}${tail}`);
     frame += 1;
   };
   const start = (next: string, sinceMs: number | undefined): void => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createChatInput, createPromptsAsker, redactingAsker } from "./terminal.js";
+import { createPromptsAsker, redactingAsker } from "./terminal.js";
 import { createMemoryTerminal, destroyMemoryTerminals } from "./test-support/memory-terminal.js";
 import { waitFor } from "./test-support/wait-for.js";
 
@@ -45,23 +45,6 @@ describe("createPromptsAsker", () => {
     await waitFor("the question", () => shown().includes("Sure?"));
     type(ESCAPE);
     expect(await answer).toBeUndefined();
-  });
-});
-
-describe("createChatInput", () => {
-  it("holds a line printed above the input while the terminal is lent out, and prints it when it comes back", async () => {
-    const { input, output, shown } = createMemoryTerminal();
-    const chatInput = createChatInput({ input, output, promptText: "> ", onLine: () => undefined, onInterrupt: () => undefined, onEnd: () => undefined });
-    let seenDuringQuestion = "";
-    await chatInput.suspend(async () => {
-      chatInput.printAbove("mcp: notes: disconnected");
-      expect(chatInput.suspended).toBe(true);
-      seenDuringQuestion = shown();
-    });
-    expect(seenDuringQuestion).not.toContain("disconnected");
-    expect(shown()).toContain("mcp: notes: disconnected\n");
-    expect(chatInput.suspended).toBe(false);
-    chatInput.close();
   });
 });
 
