@@ -5,8 +5,11 @@ export type ServerName = "raw-stdio" | "sdk-stdio" | "sdk-http-json" | "sdk-http
 export type ClientName = "mca" | "sdk" | "raw";
 export type StartUpTarget = "node -e 0" | "mca tools --json" | "mca pipe mode" | "node on a pty" | "mca chat on a pty";
 export type LimitCheck = "mca-default-10mb" | "mca-cap-5mb" | "sdk-default-20mb" | "sdk-default-pages";
-/** What the bash tool runs in the sandbox cases: nothing (`true`), or `git status` in a repository of 1,000 files. */
-export type BashBenchCommand = "true" | "git status";
+/**
+ * What the bash tool runs in the sandbox cases: nothing (`true`), `git status` in a repository of 1,000 files,
+ * or nothing in a repository of 50 submodules (each a place the sandbox keeps read-only).
+ */
+export type BashBenchCommand = "true" | "git status" | "true, 50 submodules";
 /**
  * The scale group's figures, each over `servers` × `toolsPerServer` catalogue tools: mounting them
  * (mountServers), the tool definitions of the first request with tool search on or off (on: and the
@@ -205,6 +208,7 @@ export const BENCH_CASES: readonly BenchCase[] = [
   ...startUp("until ready on a pty: chat, MOCK=1, no servers", "mca chat on a pty", "node on a pty"),
   ...bashCases("true", "one bash call running `true`", 100),
   ...bashCases("git status", "one bash call running `git status` in a repository of 1,000 files", 30),
+  ...bashCases("true, 50 submodules", "one bash call running `true` in a repository of 50 submodules", 100),
   single("limit/mca-10mb", "limits · what the defaults do", "mca, default cap, one 10 MB result", "outcome", { kind: "limit", check: "mca-default-10mb" }),
   single("limit/mca-cap", "limits · what the defaults do", "mca, maxLineBytes 5 MB, one 10 MB result", "outcome", { kind: "limit", check: "mca-cap-5mb" }),
   single("limit/sdk-20mb", "limits · what the defaults do", "SDK v2, default maxBufferSize, one 20 MB result", "outcome", { kind: "limit", check: "sdk-default-20mb" }),
