@@ -132,7 +132,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   // server programs among it, as mca runs them outside the sandbox.
   const hidden = [join(userConfigDir(deps.env), "oauth")];
   const programs = deps.project.trusted ? (deps.project.files?.programs ?? []) : [];
-  const places = sandboxPlaces({ projectDir, env: deps.env, home, programs });
+  const places = sandboxPlaces({ projectDir, env: deps.env, ownFolders: [userConfigDir(deps.env), userStateDir(deps.env, home)], programs });
   const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, places };
   const resourceSources = deps.resourceSources ?? [];
   // Results cut to the budget are kept whole with the session; those of sessions removed since go now.

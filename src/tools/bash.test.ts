@@ -272,7 +272,7 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
         network: options.network ?? false,
         writable: options.writable ?? [],
         hidden: [join(home, ".config", "mca", "oauth")],
-        places: sandboxPlaces({ projectDir, env: { HOME: home }, home, programs: [] }),
+        places: sandboxPlaces({ projectDir, env: { HOME: home, PATH: process.env.PATH }, ownFolders: [join(home, ".config", "mca"), join(home, ".local", "state", "mca")], programs: [] }),
       },
     });
   };

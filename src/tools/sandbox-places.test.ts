@@ -25,11 +25,12 @@ describe("programPlaces", () => {
 
 describe("sandboxPlaces", () => {
   const project = tempProjectPerTest("mca-sandbox-places-");
-  const env = { XDG_CONFIG_HOME: "/c", XDG_STATE_HOME: "/s", HOME: "/nonexistent", PATH: process.env.PATH };
+  const env = { HOME: "/nonexistent", PATH: process.env.PATH };
+  const ownFolders = ["/c/mca", "/s/mca"];
 
   it("names mca's settings and state, the project's .mca/, .husky/, the programs and git's places, each held or not when absent", () => {
     const root = realpathSync(project());
-    const places = sandboxPlaces({ projectDir: root, env, home: "/h", programs: [{ alias: "notes", path: "tools/s.mjs", hashed: true }] });
+    const places = sandboxPlaces({ projectDir: root, env, ownFolders, programs: [{ alias: "notes", path: "tools/s.mjs", hashed: true }] });
     expect(places.read()).toEqual([
       { path: "/c/mca", absent: "folder" },
       { path: "/s/mca", absent: "folder" },
@@ -46,7 +47,7 @@ describe("sandboxPlaces", () => {
     execFileSync("git", ["init", "-q", root]);
     execFileSync("git", ["-C", root, "config", "include.path", "../team.gitconfig"]);
     execFileSync("git", ["-C", root, "update-index", "--add", "--cacheinfo", `160000,${"1".repeat(40)},sub`]);
-    const git = sandboxPlaces({ projectDir: root, env, home: "/h", programs: [] }).read().slice(4);
+    const git = sandboxPlaces({ projectDir: root, env, ownFolders, programs: [] }).read().slice(4);
     expect(git.filter((place) => [join(root, "team.gitconfig"), join(root, "sub")].includes(place.path))).toEqual([
       { path: join(root, "team.gitconfig"), absent: "file" },
       { path: join(root, "sub"), absent: "folder" },
@@ -56,7 +57,7 @@ describe("sandboxPlaces", () => {
   it("asks git again after `changed`, when a command outside the sandbox may have made a repository", () => {
     const root = realpathSync(project());
     execFileSync("git", ["init", "-q", root]);
-    const places = sandboxPlaces({ projectDir: root, env, home: "/h", programs: [] });
+    const places = sandboxPlaces({ projectDir: root, env, ownFolders, programs: [] });
     places.read();
     execFileSync("git", ["init", "-q", join(root, "nested")]);
     const before = places.read().some((place) => place.path === join(root, "nested", ".git"));

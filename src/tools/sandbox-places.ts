@@ -3,14 +3,15 @@
 // servers run outside the sandbox) and what git obeys later (git-surface.ts's places, found by asking git).
 import { readdirSync, realpathSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
-import { gitSurfaceReader, userConfigDir, type GitPlaceKind, type ProjectProgram } from "../config/index.js";
-import { userStateDir } from "../session/index.js";
+import { gitSurfaceReader, type GitPlaceKind, type ProjectProgram } from "../config/index.js";
 import type { GuardedPlace } from "./read-only-places.js";
 
 export interface SandboxPlaceSources {
   readonly projectDir: string;
+  /** The environment the user's git reads (git-surface.ts). */
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly home: string;
+  /** mca's own folders, absolute: its settings folder (settings.json in it) and its state folder. */
+  readonly ownFolders: readonly string[];
   /** The files of the project that its trusted stdio servers run; none when it is not trusted. */
   readonly programs: readonly ProjectProgram[];
 }
@@ -25,8 +26,7 @@ export function sandboxPlaces(sources: SandboxPlaceSources): SandboxPlaces {
   const project = realPath(sources.projectDir);
   const fixed: GuardedPlace[] = [
     // mca's settings folder whole (its settings.json with it) and its state: an absent one cannot be made either.
-    { path: userConfigDir(sources.env), absent: "folder" },
-    { path: userStateDir(sources.env, sources.home), absent: "folder" },
+    ...sources.ownFolders.map((path): GuardedPlace => ({ path, absent: "folder" })),
     { path: join(project, ".mca"), absent: "folder" },
     // Husky's hooks act only through a hooks path that git's config names (read-only): an absent one needs nothing.
     { path: join(project, ".husky"), absent: null },

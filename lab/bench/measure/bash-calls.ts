@@ -49,7 +49,8 @@ async function bubblewrapSandbox(project: string): Promise<BashSandbox> {
   const availability = await detectSandbox("linux", process.env);
   if (availability.kind !== "bubblewrap") throw new Error(`no sandbox to measure: ${availability.kind === "none" ? availability.why : availability.kind}`);
   const home = join(project, "..", "mca-bench-home");
-  return { availability, network: false, writable: [], hidden: [], places: sandboxPlaces({ projectDir: project, env: { HOME: home }, home, programs: [] }) };
+  const ownFolders = [join(home, ".config", "mca"), join(home, ".local", "state", "mca")];
+  return { availability, network: false, writable: [], hidden: [], places: sandboxPlaces({ projectDir: project, env: { HOME: home, PATH: process.env.PATH }, ownFolders, programs: [] }) };
 }
 
 /** A committed repository with 50 submodules (`modules/m00` …), each a clone of one small repository beside it. */
