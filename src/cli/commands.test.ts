@@ -231,7 +231,7 @@ describe("slash commands", () => {
       "out:/model [<name>]",
       "out:/compact",
       "out:/clear",
-      "out:/mcp [reconnect <alias> | login <alias>]",
+      "out:/mcp [reconnect|login|logs <alias>]",
       "out:/exit",
     ]);
   });
@@ -310,9 +310,27 @@ describe("/mcp reconnect", () => {
     expect(written).toEqual([
       'err:no MCP server "nope"',
       "err:no MCP servers configured",
-      "err:usage: /mcp, /mcp reconnect <alias> or /mcp login <alias>",
+      "err:usage: /mcp, /mcp reconnect <alias>, /mcp login <alias> or /mcp logs <alias>",
     ]);
     expect(agent.received).toEqual([]);
+  });
+});
+
+describe("/mcp logs", () => {
+  it("prints the log messages a server's status keeps, oldest first, its text made safe to show", async () => {
+    const { written, context } = setup();
+    const notes = { ...RECONNECTED, logs: ["info: Roots updated", "warning db: slow \u001b[2J"] };
+    const quiet = { ...RECONNECTED, alias: "quiet" };
+    const servers = () => [notes, quiet];
+    expect(await runLine("/mcp logs notes", { ...context, servers })).toBe("ok");
+    expect(await runLine("/mcp logs quiet", { ...context, servers })).toBe("ok");
+    expect(await runLine("/mcp logs nope", { ...context, servers })).toBe("failed");
+    expect(written).toEqual([
+      "out:info: Roots updated",
+      "out:warning db: slow \\u001b[2J",
+      "out:quiet has sent no log message",
+      'err:/mcp logs: no MCP server is named "nope" (/mcp lists them)',
+    ]);
   });
 });
 

@@ -9,7 +9,7 @@ import { definitionMark, toolClaims } from "./approval.js";
 import { parseCallLine, unknownToolProblem } from "./call-line.js";
 import { contextReport, formatContextReport, type CountTokens } from "./context-report.js";
 import { knownModelFamilies } from "./cost.js";
-import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatusProvider } from "./mcp-servers.js";
+import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
 import type { Mentions } from "./mentions.js";
 import { formatColumns } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -294,19 +294,20 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: "mcp",
-    usage: "/mcp [reconnect <alias> | login <alias>]",
-    summary: "each MCP server's transport, state, protocol version, tools and errors; reconnect: restart one; login: log in to one that needs it",
+    usage: "/mcp [reconnect|login|logs <alias>]",
+    summary: "each MCP server's transport, state, protocol version, tools and errors; reconnect: restart one; login: log in to one that needs it; logs: the log messages it sent",
     async run(context, argText) {
       const [verb, alias, ...rest] = argText.trim().split(/\s+/u).filter((word) => word !== "");
       if (verb === undefined) {
         for (const line of formatServerStatus(context.servers())) context.print(line);
         return "ok";
       }
-      if ((verb !== "login" && verb !== "reconnect") || alias === undefined || rest.length > 0) {
-        context.warn("usage: /mcp, /mcp reconnect <alias> or /mcp login <alias>");
+      if ((verb !== "login" && verb !== "reconnect" && verb !== "logs") || alias === undefined || rest.length > 0) {
+        context.warn("usage: /mcp, /mcp reconnect <alias>, /mcp login <alias> or /mcp logs <alias>");
         return "failed";
       }
       if (verb === "reconnect") return reconnectServer(context, alias);
+      if (verb === "logs") return showServerLogs(context, alias);
       if (context.mcpLogin === undefined) {
         context.warn(`/mcp login needs a terminal and a browser: run \`mca mcp login ${untrustedText(alias)}\` in one`);
         return "failed";
@@ -326,6 +327,23 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     },
   },
 ];
+
+/** A server's status with the log messages its connection keeps (the latest 200, as `level logger: text`). */
+type StatusWithLogs = ServerStatus & { readonly logs?: readonly string[] };
+
+/** `/mcp logs <alias>`: what the server logged, oldest first; only its warnings and errors were shown as they came. */
+function showServerLogs(context: CommandContext, alias: string): CommandOutcome {
+  const server: StatusWithLogs | undefined = context.servers().find((status) => status.alias === alias);
+  if (server === undefined) {
+    context.warn(untrustedText(`/mcp logs: no MCP server is named ${JSON.stringify(alias)} (/mcp lists them)`));
+    return "failed";
+  }
+  const logs = server.logs ?? [];
+  if (logs.length === 0) context.print(untrustedText(`${alias} has sent no log message`));
+  // The server's own words: shown, never obeyed.
+  for (const line of logs) context.print(untrustedText(line));
+  return "ok";
+}
 
 /** Restarts one server and offers the tools it lists now in place of the remote tools offered before. */
 async function reconnectServer(context: CommandContext, alias: string): Promise<CommandOutcome> {

@@ -62,6 +62,7 @@ describe("parseInvocation", () => {
     expect((await parse(["mcp", "login", "docs"])).invocation).toEqual({ kind: "mcp-login", options: defaults, alias: "docs" });
     expect((await parse(["mcp", "logout", "docs"])).invocation).toEqual({ kind: "mcp-logout", options: defaults, alias: "docs" });
     expect((await parse(["--trust-project", "tools"])).invocation).toEqual({ kind: "tools", options: { ...defaults, trustProject: true }, json: false });
+    expect((await parse(["--verbose", "-p", "hi"])).invocation).toEqual({ kind: "session", options: { ...defaults, verbose: true }, print: true, prompt: "hi", outputFormat: "text" });
     expect((await parse(["--no-sandbox", "tools"])).invocation).toEqual({ kind: "tools", options: { ...defaults, noSandbox: true }, json: false });
   });
 

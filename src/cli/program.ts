@@ -19,6 +19,8 @@ export interface CommonOptions {
   readonly trustProject: boolean;
   /** `--no-sandbox`: bash runs outside the operating-system sandbox for this run. */
   readonly noSandbox?: true;
+  /** `--verbose`: every log message of the MCP servers shown as it comes (else from warnings on; `/mcp logs` has the rest). */
+  readonly verbose?: true;
 }
 
 export type Invocation =
@@ -115,6 +117,7 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .option("--input-responses <file>", "answers to MCP servers' questions (elicitation forms) for runs without a terminal")
     .option("--trust-project", "use this folder's own mcp.config.json and .mca/settings.json allow rules for this run without asking")
     .option("--no-sandbox", "run bash commands outside the operating-system sandbox for this run (allow rules then cover only read-only commands)")
+    .option("--verbose", "show every log message of the MCP servers as it comes (without it: warnings and errors; /mcp logs <alias> shows the rest)")
     .addHelpText("after", MAIN_HELP)
     .exitOverride()
     .configureOutput(output)
@@ -232,6 +235,7 @@ function commonOptions(command: Command): CommonOptions {
     resumeId: stringOption(values, "resume"),
     inputResponses: stringOption(values, "inputResponses"),
     trustProject: values.trustProject === true,
+    ...(values.verbose === true ? { verbose: true } : {}),
     ...(values.sandbox === false ? { noSandbox: true } : {}),
   };
 }

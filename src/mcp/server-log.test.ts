@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createServerLog, type ServerLogEntry } from "./server-log.js";
+import { createServerLog, isShownAsItComes, LOG_LEVELS, type ServerLogEntry } from "./server-log.js";
 
 const redactSecret = (text: string): string => text.replaceAll("s3cret", "[redacted]");
 
@@ -25,5 +25,22 @@ describe("createServerLog", () => {
     expect(log.recent()).toEqual(["info: message 3", "info: message 4", "info: message 5", "info: message 6", "info: message 7"]);
     log.take({ level: "info", data: "x".repeat(600) });
     expect(log.recent().at(-1)).toBe(`info: ${"x".repeat(500)}…`);
+  });
+
+  it("keeps the latest 200 for /mcp logs, each on one line, while the status keeps five", () => {
+    const log = createServerLog("db", "debug", (text) => text);
+    for (let n = 1; n <= 205; n += 1) log.take({ level: n % 2 === 0 ? "debug" : "info", data: `message ${n}` });
+    log.take({ level: "warning", logger: "pool", data: "first line\r\n  second line\n" });
+    expect(log.kept()).toHaveLength(200);
+    expect(log.kept().slice(0, 2)).toEqual(["info: message 7", "debug: message 8"]);
+    expect(log.kept().at(-1)).toBe("warning pool: first line second line");
+    expect(log.recent()).toEqual(log.kept().slice(-5));
+  });
+});
+
+describe("isShownAsItComes", () => {
+  it("shows a warning and above as it comes, and every level with --verbose", () => {
+    expect(LOG_LEVELS.filter((level) => isShownAsItComes(level, false))).toEqual(["warning", "error", "critical", "alert", "emergency"]);
+    expect(LOG_LEVELS.filter((level) => isShownAsItComes(level, true))).toEqual(LOG_LEVELS);
   });
 });

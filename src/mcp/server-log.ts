@@ -1,6 +1,6 @@
 // A server's log messages (`notifications/message`): read from whatever a server sends, kept at or above
 // the level the config asks for (a server may ignore the level it was given), handed to whoever shows
-// them, and the last few kept for the server's status.
+// them, and the latest SERVER_LOG_KEPT kept for `/mcp logs <alias>` (the last few also in its status).
 import type { Redact } from "../kernel/index.js";
 import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 
@@ -11,6 +11,13 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const DEFAULT_LOG_LEVEL: LogLevel = "info";
 /** How many of a server's latest messages its status keeps. */
 export const RECENT_LOG_COUNT = 5;
+/** How many of a server's latest messages are kept for `/mcp logs <alias>`: the oldest goes when one more comes. */
+export const SERVER_LOG_KEPT = 200;
+/**
+ * The least severe level shown as it comes (without --verbose): a warning says something is wrong; info,
+ * notice and debug are the server's own chatter, kept out of the conversation and read with /mcp logs.
+ */
+export const LOG_SHOWN_FROM: LogLevel = "warning";
 /** A message longer than this is cut where it is kept and handed on: a log line, not a document. */
 const MAX_LOG_TEXT_CHARS = 500;
 
@@ -30,6 +37,16 @@ function atLeast(level: LogLevel, minimum: LogLevel): boolean {
   return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(minimum);
 }
 
+/** Whether a message is shown as it comes: from LOG_SHOWN_FROM on, or every one with `--verbose`. */
+export function isShownAsItComes(level: LogLevel, verbose: boolean): boolean {
+  return verbose || atLeast(level, LOG_SHOWN_FROM);
+}
+
+/** One line, `level logger: text`: a message's own line breaks become spaces. */
+export function formatLogEntry(entry: Omit<ServerLogEntry, "alias">): string {
+  return `${entry.level}${entry.logger === undefined ? "" : ` ${entry.logger}`}: ${entry.text}`.replace(/\s*[\r\n]+\s*/gu, " ").trimEnd();
+}
+
 function cut(text: string): string {
   return text.length > MAX_LOG_TEXT_CHARS ? `${text.slice(0, MAX_LOG_TEXT_CHARS)}…` : text;
 }
@@ -44,12 +61,14 @@ export function readLogMessage(params: JsonObject | undefined): { readonly level
 export interface ServerLog {
   /** Takes the params of one `notifications/message`; below the minimum level, or malformed, it is dropped. */
   take(params: JsonObject | undefined): void;
-  /** The latest messages kept, oldest first, as `level logger: text`. */
+  /** The latest RECENT_LOG_COUNT messages, oldest first, as `level logger: text`. */
   recent(): string[];
+  /** The latest SERVER_LOG_KEPT messages, oldest first, as `level logger: text`. */
+  kept(): string[];
 }
 
 export function createServerLog(alias: string, minimum: LogLevel, redact: Redact, onLog?: (entry: ServerLogEntry) => void): ServerLog {
-  const kept: string[] = [];
+  const lines: string[] = [];
   return {
     take(params) {
       const message = readLogMessage(params);
@@ -57,10 +76,12 @@ export function createServerLog(alias: string, minimum: LogLevel, redact: Redact
       // Redacted before the cut, so that no fragment of a secret survives it.
       const text = cut(redact(typeof message.data === "string" ? message.data : JSON.stringify(message.data)));
       const logger = message.logger === undefined ? undefined : cut(redact(message.logger));
-      kept.push(`${message.level}${logger === undefined ? "" : ` ${logger}`}: ${text}`);
-      if (kept.length > RECENT_LOG_COUNT) kept.shift();
-      onLog?.({ alias, level: message.level, ...(logger === undefined ? {} : { logger }), text });
+      const entry = { alias, level: message.level, ...(logger === undefined ? {} : { logger }), text };
+      lines.push(formatLogEntry(entry));
+      if (lines.length > SERVER_LOG_KEPT) lines.shift();
+      onLog?.(entry);
     },
-    recent: () => [...kept],
+    recent: () => lines.slice(-RECENT_LOG_COUNT),
+    kept: () => [...lines],
   };
 }
