@@ -10,6 +10,7 @@ const METADATA: AuthServerMetadata = {
   tokenEndpoint: "https://auth.example.com/tenant/token",
   clientIdMetadataDocumentSupported: false,
   issParameterSupported: true,
+  defaulted: false,
 };
 const REQUEST: AuthorizationRequest = { url: new URL(METADATA.authorizationEndpoint), state: "s-1", verifier: "v", redirectUri: "http://127.0.0.1:1/callback" };
 

@@ -27,6 +27,10 @@ export type AuthServerMetadata = {
   readonly tokenEndpointAuthMethods?: readonly string[];
   readonly clientIdMetadataDocumentSupported: boolean;
   readonly issParameterSupported: boolean;
+  /** RFC 9449 §5.1 `dpop_signing_alg_values_supported`. */
+  readonly dpopAlgorithms?: readonly string[];
+  /** The 2025-03-26 default endpoints, assumed because no metadata document was found. */
+  readonly defaulted: boolean;
 };
 
 /** Reads `Bearer k="v", k2=v2` (RFC 6750 §3); other schemes in the same header are skipped. */
@@ -87,13 +91,14 @@ function strings(value: unknown): string[] | undefined {
 /**
  * RFC 9728 §3: the URL from the challenge, else `/.well-known/oauth-protected-resource/<path>`, else the
  * same at the root. The resource it names must be this server (RFC 9728 §3.3): the server URL itself or a
- * parent of it on the same origin — else a token for it could be replayed elsewhere.
+ * parent of it on the same origin — else a token for it could be replayed elsewhere. Undefined when the
+ * server publishes none (a 2025-03-26 server, or one that takes no OAuth at all).
  */
 export async function discoverProtectedResource(
   serverUrl: string,
   challenge: BearerChallenge | undefined,
   limits: EndpointLimits = ENDPOINT_LIMITS,
-): Promise<ProtectedResource> {
+): Promise<ProtectedResource | undefined> {
   const server = new URL(serverUrl);
   const path = server.pathname === "/" ? "" : server.pathname.replace(/\/$/, "");
   const candidates = [
@@ -113,7 +118,7 @@ export async function discoverProtectedResource(
     if (authorizationServers.length === 0) throw new AuthError(`the protected resource metadata at ${candidate} names no authorization server`);
     return { resource, authorizationServers, scopesSupported: strings(document.scopes_supported) };
   }
-  throw new AuthError(`${server.origin}${server.pathname} asks for a login but publishes no protected resource metadata`);
+  return undefined;
 }
 
 function resourceCovers(resource: string, server: URL): boolean {
@@ -150,6 +155,13 @@ export function metadataUrls(issuer: string): string[] {
  * required, so a server that does not advertise S256 is refused (MCP: absent methods mean no PKCE).
  */
 export async function discoverAuthServer(issuer: string, limits: EndpointLimits = ENDPOINT_LIMITS): Promise<AuthServerMetadata> {
+  const found = await findAuthServer(issuer, limits);
+  if (found === undefined) throw new AuthError(`no authorization server metadata found for ${issuer}`);
+  return found;
+}
+
+/** discoverAuthServer, with undefined where no well-known URL of the issuer answers with a document. */
+export async function findAuthServer(issuer: string, limits: EndpointLimits = ENDPOINT_LIMITS): Promise<AuthServerMetadata | undefined> {
   for (const candidate of metadataUrls(issuer)) {
     const document = await wellKnownDocument(candidate, limits);
     if (document === undefined) continue;
@@ -178,7 +190,35 @@ export async function discoverAuthServer(issuer: string, limits: EndpointLimits 
       tokenEndpointAuthMethods: strings(document.token_endpoint_auth_methods_supported),
       clientIdMetadataDocumentSupported: document.client_id_metadata_document_supported === true,
       issParameterSupported: document.authorization_response_iss_parameter_supported === true,
+      dpopAlgorithms: strings(document.dpop_signing_alg_values_supported),
+      defaulted: false,
     };
   }
-  throw new AuthError(`no authorization server metadata found for ${issuer}`);
+  return undefined;
+}
+
+/**
+ * The 2025-03-26 authorization (https://modelcontextprotocol.io/specification/2025-03-26/basic/authorization),
+ * for a server that publishes no protected resource metadata: "The authorization base URL MUST be determined
+ * from the MCP server URL by discarding any existing path component", its metadata is at
+ * `<base>/.well-known/oauth-authorization-server`, and "For servers that do not implement OAuth 2.0
+ * Authorization Server Metadata, clients MUST use the following default endpoint paths relative to the
+ * authorization base URL: /authorize, /token, /register". The issuer is then the bare origin.
+ */
+export async function discoverLegacyAuthServer(serverUrl: string, limits: EndpointLimits = ENDPOINT_LIMITS): Promise<AuthServerMetadata> {
+  const base = new URL(serverUrl).origin;
+  return (await findAuthServer(base, limits)) ?? defaultEndpoints(base);
+}
+
+/** The 2025-03-26 default endpoints on `base`, taken on trust: `defaulted` says no document backs them (PKCE was required then). */
+export function defaultEndpoints(base: string): AuthServerMetadata {
+  return {
+    issuer: base,
+    authorizationEndpoint: `${base}/authorize`,
+    tokenEndpoint: `${base}/token`,
+    registrationEndpoint: `${base}/register`,
+    clientIdMetadataDocumentSupported: false,
+    issParameterSupported: false,
+    defaulted: true,
+  };
 }

@@ -1,7 +1,7 @@
 // One server's login as the HTTP transport sees it: the `Authorization` header for each request (refreshed
 // before it expires), and what to do when the server answers 401 or 403 `insufficient_scope` — refresh,
 // step up, or run the whole authorization flow where someone can take it (else: "needs login").
-import { HttpFailure, LoginNeeded } from "../http/failure.js";
+import { HttpFailure, LoginNeeded, plainRefusal } from "../http/failure.js";
 import { McpError } from "../jsonrpc.js";
 import {
   buildAuthorizationRequest,
@@ -13,7 +13,17 @@ import {
   type ClientOptions,
   type TokenSet,
 } from "./authorization.js";
-import { discoverAuthServer, discoverProtectedResource, parseBearerChallenge, probeChallenge, type AuthServerMetadata } from "./discovery.js";
+import {
+  defaultEndpoints,
+  discoverAuthServer,
+  discoverLegacyAuthServer,
+  discoverProtectedResource,
+  findAuthServer,
+  parseBearerChallenge,
+  probeChallenge,
+  type AuthServerMetadata,
+  type ProtectedResource,
+} from "./discovery.js";
 import { AuthError, type EndpointLimits } from "./endpoint-json.js";
 import { chooseIssuer, describeIssuer, sameIssuer, secretDestination, type IssuerQuestion } from "./secret-destination.js";
 import type { StoredLogin, TokenStore } from "./token-store.js";
@@ -36,6 +46,12 @@ export interface HttpAuth {
   accepted(): void;
 }
 
+/**
+ * The server answered 401 but publishes no OAuth metadata of any era and takes no registration at the
+ * 2025-03-26 default `/register`: a key it wants is no login's to give (`HTTP 401: <its reason>` is said instead).
+ */
+export class NoOAuthMetadata extends AuthError {}
+
 /** A request challenged this many times is failed with the last challenge, whatever the login says. */
 const MAX_AUTH_ROUNDS_PER_REQUEST = 4;
 
@@ -52,7 +68,11 @@ export async function withLogin<T>(auth: HttpAuth, closed: () => boolean, attemp
       return outcome;
     } catch (error) {
       if (!(error instanceof HttpFailure) || (error.status !== 401 && error.status !== 403) || round >= MAX_AUTH_ROUNDS_PER_REQUEST) throw error;
-      if (closed() || !(await auth.challenged(error.status, error.wwwAuthenticate))) throw error;
+      if (closed()) throw error;
+      const again = await auth.challenged(error.status, error.wwwAuthenticate).catch((problem: unknown) => {
+        throw problem instanceof NoOAuthMetadata ? plainRefusal(error) : problem;
+      });
+      if (!again) throw error;
     }
   }
 }
@@ -112,8 +132,41 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
   }
 
   async function metadataFor(issuer: string): Promise<AuthServerMetadata> {
-    if (metadata?.issuer !== issuer) metadata = await discoverAuthServer(issuer, limits);
+    if (metadata?.issuer === issuer) return metadata;
+    // A 2025-03-26 login's issuer is the server's own origin, perhaps with no metadata behind it but the defaults.
+    const ownOrigin = issuer === new URL(serverUrl).origin;
+    metadata = ownOrigin ? ((await findAuthServer(issuer, limits)) ?? defaultEndpoints(issuer)) : await discoverAuthServer(issuer, limits);
     return metadata;
+  }
+
+  /**
+   * RFC 9728 metadata, else the 2025-03-26 way: the authorization server at the server's origin, its metadata
+   * or default endpoints there, the server URL as the resource. Where nothing of OAuth is published at all and
+   * no login could find out more, the 401 is no login's to answer (NoOAuthMetadata).
+   */
+  async function protectedResource(challenge: string | undefined): Promise<ProtectedResource> {
+    const published = await discoverProtectedResource(serverUrl, parseBearerChallenge(challenge), limits);
+    if (published !== undefined) return published;
+    metadata = await discoverLegacyAuthServer(serverUrl, limits);
+    if (metadata.defaulted && options.authorizer === undefined) throw noOAuth();
+    return { resource: serverUrl, authorizationServers: [metadata.issuer] };
+  }
+
+  function noOAuth(): NoOAuthMetadata {
+    const shown = `${new URL(serverUrl).origin}${new URL(serverUrl).pathname}`;
+    return new NoOAuthMetadata(
+      `${shown} asks for authorization but publishes no OAuth metadata (RFC 9728 or RFC 8414) and takes no registration at /register; if it takes an API key or token, set it in "headers" for this server in the config`,
+    );
+  }
+
+  /** identifyClient, where a registration refused at assumed default endpoints says the server takes no OAuth at all. */
+  async function clientAt(authServer: AuthServerMetadata, redirectUri: string): Promise<ClientIdentity> {
+    try {
+      return await identifyClient(authServer, options.client, redirectUri, limits);
+    } catch (error) {
+      if (authServer.defaulted && error instanceof AuthError) throw noOAuth();
+      throw error;
+    }
   }
 
   async function refresh(login: StoredLogin): Promise<boolean> {
@@ -166,7 +219,7 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
   async function authorize(challenge: string | undefined, skipRefresh: boolean): Promise<boolean> {
     const bearer = parseBearerChallenge(challenge);
     const login = await current();
-    const resource = await discoverProtectedResource(serverUrl, bearer, limits);
+    const resource = await protectedResource(challenge);
     const issuer = chooseIssuer(resource.authorizationServers, options.client.issuer);
     // SEP-2352: a server that moved to another authorization server gets a client identity of its own there.
     if (!skipRefresh && issuer === login.issuer && (await refresh(login))) return true;
@@ -187,7 +240,7 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     const { authorizer } = options;
     // A client registered for another redirect URI (another loopback port) is registered again.
     const known = login.clients.find((candidate) => candidate.issuer === issuer && (candidate.redirectUri ?? authorizer.redirectUri) === authorizer.redirectUri);
-    const client: ClientIdentity = known ?? (await identifyClient(authServer, options.client, authorizer.redirectUri, limits));
+    const client: ClientIdentity = known ?? (await clientAt(authServer, authorizer.redirectUri));
     const previous = issuer === login.issuer ? login.scope : undefined;
     const scope = chooseScope(bearer?.scope ?? options.scopes, resource.scopesSupported, previous, authServer);
     const request = buildAuthorizationRequest(authServer, client, { redirectUri: authorizer.redirectUri, resource: resource.resource, scope });
@@ -229,6 +282,8 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
       try {
         return await once(() => authorize(wwwAuthenticate, stepUp));
       } catch (error) {
+        // withLogin turns it into the server's own refusal, which it holds.
+        if (error instanceof NoOAuthMetadata) throw error;
         throw asMcpError(error);
       }
     },

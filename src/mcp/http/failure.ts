@@ -3,7 +3,7 @@
 // status of a refused reply and the challenge it carried (what the login reads), a legacy session the server
 // no longer knows, a login nobody could give here. The layers above only ask `instanceof`.
 import type { Redact } from "../../kernel/index.js";
-import { McpError, parseMessage, type JsonRpcId, type JsonRpcMessage, type McpErrorDetails, type McpErrorKind } from "../jsonrpc.js";
+import { isJsonObject, McpError, parseMessage, type JsonRpcId, type JsonRpcMessage, type McpErrorDetails, type McpErrorKind } from "../jsonrpc.js";
 
 export interface HttpFailureDetails extends McpErrorDetails {
   /** The HTTP status of the reply that failed: 401/403 say "auth", never "legacy". */
@@ -35,6 +35,51 @@ export class LoginNeeded extends McpError {
   constructor(message: string, server: string) {
     super("protocol", message, { server });
   }
+}
+
+/**
+ * What a refusing server said, as quoted text: its `WWW-Authenticate` `error_description` when the body
+ * (as judgeReplyBody quoted it, redacted) gave no reason. A JSON body's `error_description`, `detail`,
+ * `message` or `error` is the reason; else the body's text as it was quoted.
+ */
+export function refusalReason(error: HttpFailure): string | undefined {
+  const quoted = /: ("(?:[^"\\]|\\.)*")$/.exec(error.message)?.[1];
+  const fromRpc = /^(?:\S+ answered HTTP \d+[^:]*: )?(.+) \(code -?\d+\)$/.exec(error.message)?.[1];
+  if (quoted !== undefined) {
+    const text: unknown = JSON.parse(quoted);
+    const field = typeof text === "string" ? reasonField(text) : undefined;
+    return field === undefined ? quoted : snippet(field, (same) => same);
+  }
+  if (fromRpc !== undefined) return snippet(fromRpc, (same) => same);
+  const description = /error_description\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(error.wwwAuthenticate ?? "")?.[1];
+  return description === undefined ? undefined : snippet(description.replace(/\\(.)/g, "$1"), (same) => same);
+}
+
+function reasonField(text: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(body)) return undefined;
+  for (const key of ["error_description", "detail", "message", "error"]) {
+    const value = body[key];
+    if (typeof value === "string" && value.trim() !== "") return value;
+  }
+  return undefined;
+}
+
+/**
+ * A 401 from a server that publishes no OAuth metadata at all (no RFC 9728 document, no RFC 8414 one, and no
+ * registration at the 2025-03-26 default `/register`): no login can answer it, so the server's own reason
+ * is what the user needs, and where a key or token goes.
+ */
+export function plainRefusal(error: HttpFailure): HttpFailure {
+  const reason = refusalReason(error);
+  const said = reason === undefined ? `HTTP ${error.status} without a reason` : `HTTP ${error.status}: ${reason}`;
+  const text = `${said}; the server publishes no OAuth metadata, so if it takes an API key or token, set it in "headers" for this server in the config`;
+  return new HttpFailure(error.kind, text, { server: error.server, code: error.code, data: error.data, status: error.status, wwwAuthenticate: error.wwwAuthenticate });
 }
 
 /** Whether `error` says the legacy session its request carried is gone. */
