@@ -48,6 +48,15 @@ describe("clusters", () => {
   it("keeps a cluster whole: a base with its marks, an emoji sequence, a flag", () => {
     expect([...clusters("e\u0301✅👨‍👩‍👧🇫🇷a")]).toEqual(["e\u0301", "✅", "👨‍👩‍👧", "🇫🇷", "a"]);
   });
+
+  it("keeps clusters whole across the pieces a long text is segmented in", () => {
+    const text = `a${"🇫🇷".repeat(300)}${"e\u0301".repeat(300)}${"👨‍👩‍👧".repeat(100)}`;
+    expect([...clusters(text)]).toEqual(["a", ...Array<string>(300).fill("🇫🇷"), ...Array<string>(300).fill("e\u0301"), ...Array<string>(100).fill("👨‍👩‍👧")]);
+  });
+
+  it("steps through 200,000 characters of CJK in one pass", () => {
+    expect(visibleWidth("日本語✅".repeat(50_000))).toBe(400_000);
+  });
 });
 
 describe("terminalRows", () => {

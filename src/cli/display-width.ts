@@ -31,6 +31,12 @@ const MAX_EMOJI_SEQUENCE_CHARS = 50;
 
 /** Made on first use: it loads ICU's data, which a run that prints only ASCII never needs. */
 let segmenter: Intl.Segmenter | undefined;
+/**
+ * Node 20's segmenter takes time in the square of the text's length to step through it (200,000 characters:
+ * minutes), so a text is segmented this many UTF-16 units at a time, the last cluster of each piece carried
+ * into the next, where it may go on.
+ */
+const SEGMENT_CHUNK_CHARS = 256;
 
 /** The text's grapheme clusters: what a terminal draws as one character (`e` with its accent, a flag, a family). */
 export function* clusters(text: string): Generator<string> {
@@ -39,7 +45,27 @@ export function* clusters(text: string): Generator<string> {
     return;
   }
   segmenter ??= new Intl.Segmenter();
-  for (const { segment } of segmenter.segment(text)) yield segment;
+  let carried = "";
+  for (let at = 0; at < text.length; ) {
+    // Never between the two halves of a character: the half would be a cluster of its own.
+    let end = at + SEGMENT_CHUNK_CHARS;
+    const unit = text.charCodeAt(end - 1);
+    if (unit >= 0xd800 && unit <= 0xdbff) end += 1;
+    const piece = `${carried}${text.slice(at, end)}`;
+    at = end;
+    let last = "";
+    for (const { segment } of segmenter.segment(piece)) {
+      if (last !== "") yield last;
+      last = segment;
+    }
+    // A cluster longer than a piece (a letter under thousands of marks) is cut there rather than carried on.
+    if (last.length > SEGMENT_CHUNK_CHARS) {
+      yield last;
+      last = "";
+    }
+    carried = last;
+  }
+  if (carried !== "") yield carried;
 }
 
 /** `✅`, `❤️`, `👍🏽`, `1️⃣`, a flag, a family joined by ZWJ: two columns, whatever the table says of its first character. */
@@ -53,7 +79,10 @@ function isEmojiSequence(cluster: string): boolean {
 
 /** The columns one cluster takes (a style sequence: none). */
 export function clusterWidth(cluster: string): number {
-  if (cluster.length === 1 && cluster >= " " && cluster <= "~") return 1;
+  const first = cluster.codePointAt(0) ?? 0;
+  if (cluster.length === 1 && first >= 0x20 && first < 0x7f) return 1;
+  // One code point: no sequence, no mark after it; the table alone says.
+  if (cluster.length === (first > 0xffff ? 2 : 1)) return VISIBLE.test(cluster) ? eastAsianWidth(first) : 0;
   const start = cluster.search(VISIBLE);
   if (start === -1) return 0;
   if (isEmojiSequence(cluster)) return 2;
