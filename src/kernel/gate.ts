@@ -3,7 +3,8 @@
 // (deny > ask > allow); only when no rule matches does the default for the tool's kind apply.
 import { posix } from "node:path";
 import { commandPrefix, readCommand } from "./command-options.js";
-import { compileGlob, globMatches, type Glob } from "./glob.js";
+import { compileGlob, globMatches, literalPrefix, type Glob } from "./glob.js";
+import { reachesAlias, serverSideName } from "./remote-names.js";
 import { commandForms, isPlainCommand, MAX_WRAPPERS } from "./shell-command.js";
 import { stableJson } from "./stable-json.js";
 import { SERVER_SUBJECT_NAMES, type CommandSandbox, type GateSubject, type Tool, type ToolArgs, type ToolDefinition, type ToolKind } from "./tool.js";
@@ -331,17 +332,15 @@ function ruleMatches(rule: Rule, tool: GateTool, subject: GateSubject, texts: Su
 /**
  * A remote tool answers to its flat name and to `mcp__<alias>__<its name on the server>`, so that a
  * rule still reaches a tool whose flat name was sanitised or hash-suffixed; a call that names its server
- * (see GateSubject) answers to that server's name for it instead.
+ * (see GateSubject) answers to that server's name for it instead. A rule that spells an alias out reaches
+ * only that server under either name (see reachesAlias).
  */
 function toolMatches(glob: Glob, tool: GateTool, subject?: GateSubject): boolean {
-  if (globMatches(glob, tool.name)) return true;
-  if (subject?.kind === "server") return globMatches(glob, serverSideName(subject.alias, subject.name));
-  return tool.kind === "remote" && !SERVER_SUBJECT_NAMES.includes(tool.originalName) && globMatches(glob, serverSideName(tool.source, tool.originalName));
-}
-
-/** The second name a remote tool answers to in rules: its server's alias and its own name there, as written. */
-export function serverSideName(alias: string, originalName: string): string {
-  return `mcp__${alias}__${originalName}`;
+  const literal = literalPrefix(glob);
+  if (globMatches(glob, tool.name) && (tool.kind !== "remote" || reachesAlias(literal, tool.source))) return true;
+  if (subject?.kind === "server") return reachesAlias(literal, subject.alias) && globMatches(glob, serverSideName(subject.alias, subject.name));
+  if (tool.kind !== "remote" || SERVER_SUBJECT_NAMES.includes(tool.originalName)) return false;
+  return reachesAlias(literal, tool.source) && globMatches(glob, serverSideName(tool.source, tool.originalName));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileGlob, globMatches } from "./glob.js";
+import { compileGlob, globMatches, literalPrefix } from "./glob.js";
 
 /** The glob as a RegExp, as rules were once matched: right on short texts, exponential on hostile ones. */
 function reference(pattern: string): RegExp {
@@ -27,6 +27,19 @@ describe("compileGlob", () => {
   it("splits the pattern on stars into runs of literals and counts of ?, one star standing for a run of them", () => {
     expect(compileGlob("a??b*c***d?*")).toEqual({ starred: true, segments: [["a", 2, "b"], ["c"], ["d", 1], []] });
     expect(compileGlob("read_file")).toEqual({ starred: false, segments: [["read_file"]] });
+  });
+});
+
+describe("literalPrefix", () => {
+  it("is the pattern up to its first * or ?, or the whole of a pattern without either", () => {
+    expect(["mcp__notes__*", "mcp__note?__*", "?x", "*", "read_file", ""].map((pattern) => literalPrefix(compileGlob(pattern)))).toEqual([
+      "mcp__notes__",
+      "mcp__note",
+      "",
+      "",
+      "read_file",
+      "",
+    ]);
   });
 });
 

@@ -26,6 +26,12 @@ export function compileGlob(text: string): Glob {
   return { starred, segments };
 }
 
+/** The text every match begins with: the pattern up to its first `*` or `?`, or all of it when it has neither. */
+export function literalPrefix(glob: Glob): string {
+  const [first] = glob.segments[0] ?? [];
+  return typeof first === "string" ? first : "";
+}
+
 function segmentOf(text: string): Segment {
   return text
     .split(/(\?+)/u)

@@ -13,3 +13,4 @@ export { MAX_RESULT_CHARS, truncateResult, type TruncatedText } from "./tool-cal
 export * from "./tool-search.js";
 export { DEFAULT_TOOL_SEARCH, definitionTokens, replayLoadedTools, TOOL_SEARCH_NAME, type DeferredTool, type ToolSearchMode } from "./tool-offer.js";
 export { withinTimeLimit } from "./time-limit.js";
+export { sanitizeNamePart, serverSideName } from "./remote-names.js";
