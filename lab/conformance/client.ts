@@ -1,6 +1,6 @@
 // The thin client the official conformance runner spawns (`<command> <server url>`): mca's own MCP client
 // over HTTP, doing for each scenario what mca does — discover, list, call — and nothing protocol-specific.
-import { readPackageVersion } from "../../src/cli/index.js";
+import { readFileSync } from "node:fs";
 import { createMcpClient, type McpClient } from "../../src/mcp/index.js";
 import { McpError } from "../../src/mcp/index.js";
 import { createHttpTransport } from "../../src/mcp/index.js";
@@ -10,6 +10,12 @@ import { isJsonObject, type JsonObject } from "../../src/mcp/index.js";
 import { negotiateEra } from "../../src/mcp/index.js";
 import { createMemoryTokenStore, createOAuthSession, type Authorizer, type OAuthSession } from "../../src/mcp/index.js";
 import type { RemoteToolInfo } from "../../src/mcp/index.js";
+
+/** mca's own version, read here rather than through src/cli: the driver needs only src/mcp. */
+const PACKAGE_VERSION = ((): string => {
+  const manifest: unknown = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  return isJsonObject(manifest) && typeof manifest.version === "string" ? manifest.version : "0.0.0";
+})();
 
 /** This driver answers form elicitations (automatically), so that is all it declares. */
 const SUPPORT: InputSupport = { elicitationForm: true };
@@ -67,7 +73,31 @@ function firstString(list: unknown, key: string): string {
   return value;
 }
 
+/** A user who accepts every form as it stands: what they did not fill in is left for the client's defaults (SEP-1034). */
+const acceptAsShown: InputAnswer = async (requests) => {
+  const responses: Record<string, unknown> = {};
+  for (const [key, request] of Object.entries(requests)) {
+    if (request.kind !== "elicit-form") return { abandon: `${key}: only forms are answered here` };
+    responses[key] = { action: "accept", content: {} };
+  }
+  return responses;
+};
+
+/** Mounting is all mca does here: it has no skills extension (SEP-2640), so it never lists or reads a skill. */
+const MOUNT_ONLY: Scenario = async () => undefined;
+
 const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  initialize: MOUNT_ONLY,
+  "sep-2640-client-no-prefetch": MOUNT_ONLY,
+  "sep-2640-client-verify-digest": MOUNT_ONLY,
+  "sep-2640-client-verify-size": MOUNT_ONLY,
+  "sep-2640-client-verify-frontmatter": MOUNT_ONLY,
+  "sse-retry": async (client, tools) => {
+    await call(client, toolNamed(tools, "test_reconnection").name, {});
+  },
+  "elicitation-sep1034-client-defaults": async (client, tools) => {
+    await callToCompletion(client, toolNamed(tools, "test_client_elicitation_defaults").name, acceptAsShown);
+  },
   tools_call: async (client, tools) => {
     toolNamed(tools, "add_numbers");
     await call(client, "add_numbers", { a: 2, b: 3 });
@@ -181,7 +211,7 @@ async function main(): Promise<number> {
     });
     client = opened = createMcpClient({
       transport,
-      clientVersion: readPackageVersion(import.meta.url),
+      clientVersion: PACKAGE_VERSION,
       capabilities: clientCapabilities(SUPPORT),
       onWarning: (message) => log(`warning: ${message}`),
     });

@@ -1,6 +1,7 @@
 // `pnpm conformance`: the official MCP conformance suite (pinned runner, under an exact Node 22) against
-// mca's client (client.ts) and the tickets demo server; one line per scenario, a closing count, and exit
-// status 1 on any failure expected-failures.json does not name.
+// mca's client (client.ts: every client scenario the runner lists, at each of its versions, extensions
+// forced) and the tickets demo server; one line per run, a closing count, and exit status 1 on any failure
+// expected-failures.json does not name.
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -8,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureNode22 } from "./node22.js";
 import { runLimited, type LimitedRun } from "./run-limited.js";
-import { CLIENT_SCENARIOS, SERVER_SCENARIOS, SPEC_VERSION } from "./scenarios.js";
+import { clientJobs, SERVER_SCENARIOS, SPEC_VERSION, type ClientJob } from "./scenarios.js";
 import { startServerProcess, type ServerProcess } from "./server-process.js";
 import { judge, parseChecks, parseExpectedFailures, verdictLines, type Check, type ExpectedFailure, type Verdict } from "./verdict.js";
 
@@ -28,7 +29,9 @@ const SCENARIO_TIMEOUT_MS = 30_000;
 const RUN_LIMIT_MS = 90_000;
 const PARALLEL_RUNS = 4;
 
-type Job = { readonly mode: "client" | "server"; readonly scenario: string };
+type Job = { readonly mode: "client" | "server"; readonly scenario: string; readonly specVersion: string; readonly forced: boolean };
+/** How long `list --client` may take. */
+const LIST_LIMIT_MS = 30_000;
 
 function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   let active = 0;
@@ -71,17 +74,30 @@ function runProblem(mode: Job["mode"], run: LimitedRun, signal: AbortSignal): st
   return exited ? `the client exited with code ${exited[1]}` : `the runner exited with ${String(run.code)}`;
 }
 
+/** A client scenario that runs at several versions is named with its version in the output. */
+function shownName(job: Job, versionsOf: ReadonlyMap<string, number>): string {
+  if (job.forced) return `${job.scenario} (forced at ${job.specVersion})`;
+  return (versionsOf.get(job.scenario) ?? 0) > 1 ? `${job.scenario} (${job.specVersion})` : job.scenario;
+}
+
 async function runJob(job: Job, node22: string, target: string, expected: readonly ExpectedFailure[], signal: AbortSignal): Promise<Verdict> {
-  const dir = join(RESULTS, job.mode, job.scenario);
+  const dir = join(RESULTS, job.mode, job.specVersion, job.scenario);
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const how = job.mode === "client" ? ["--command", target] : ["--url", target];
-  const args = [RUNNER, job.mode, ...how, "--scenario", job.scenario, "--spec-version", SPEC_VERSION, "--timeout", String(SCENARIO_TIMEOUT_MS), "-o", dir];
+  const args = [RUNNER, job.mode, ...how, "--scenario", job.scenario, "--spec-version", job.specVersion, ...(job.forced ? ["--force"] : []), "--timeout", String(SCENARIO_TIMEOUT_MS), "-o", dir];
   const run = await runLimited(node22, args, { cwd: ROOT, limitMs: RUN_LIMIT_MS, signal });
   const checks = await readChecks(dir, job.scenario);
   const problem = runProblem(job.mode, run, signal);
   if (checks instanceof Error) return judge(job.scenario, [], expected, [checks.message, problem].filter(Boolean).join("; "));
   return judge(job.scenario, checks, expected, problem);
+}
+
+/** Every client scenario the pinned runner offers, from its own list. */
+async function listClientJobs(node22: string, signal: AbortSignal): Promise<ClientJob[] | Error> {
+  const run = await runLimited(node22, [RUNNER, "list", "--client"], { cwd: ROOT, limitMs: LIST_LIMIT_MS, signal });
+  if (run.code !== 0) return new Error(`the runner's list --client exited with ${String(run.code)}: ${run.output.trim().split("\n").slice(-2).join(" / ")}`);
+  return clientJobs(run.output);
 }
 
 async function loadExpectedFailures(): Promise<ExpectedFailure[] | Error> {
@@ -95,6 +111,11 @@ async function main(signal: AbortSignal): Promise<number> {
     if (problem instanceof Error) process.stderr.write(`conformance: ${problem.message}\n`);
   }
   if (node22 instanceof Error || expected instanceof Error) return 1;
+  const listed = await listClientJobs(node22, signal);
+  if (listed instanceof Error) {
+    process.stderr.write(`conformance: ${listed.message}\n`);
+    return 1;
+  }
   if (/\s/.test(`${process.execPath}${TSX_LOADER}${CLIENT}`)) {
     process.stderr.write("conformance: the runner splits the client command on spaces; run it from a path without spaces\n");
     return 1;
@@ -110,12 +131,17 @@ async function main(signal: AbortSignal): Promise<number> {
   }
   const ticketsUrl = tickets instanceof Error ? "" : `http://127.0.0.1:${tickets.port}${TICKETS_PATH}`;
   try {
-    const jobs: Job[] = [...CLIENT_SCENARIOS.map((scenario) => ({ mode: "client" as const, scenario })), ...SERVER_SCENARIOS.map((scenario) => ({ mode: "server" as const, scenario }))];
+    const jobs: Job[] = [
+      ...listed.map((job) => ({ mode: "client" as const, ...job })),
+      ...SERVER_SCENARIOS.map((scenario) => ({ mode: "server" as const, scenario, specVersion: SPEC_VERSION, forced: false })),
+    ];
+    const versionsOf = new Map<string, number>();
+    for (const job of listed) versionsOf.set(job.scenario, (versionsOf.get(job.scenario) ?? 0) + 1);
     const limit = limiter(PARALLEL_RUNS);
     const verdicts = jobs.map((job) =>
       job.mode === "server" && tickets instanceof Error
         ? Promise.resolve(judge(job.scenario, [], [], `the tickets server could not be started: ${tickets.message}`))
-        : limit(() => runJob(job, node22, job.mode === "client" ? clientCommand : ticketsUrl, expected, signal)),
+        : limit(async () => ({ ...(await runJob(job, node22, job.mode === "client" ? clientCommand : ticketsUrl, expected, signal)), scenario: shownName(job, versionsOf) })),
     );
     let passed = 0;
     let expectedFailures = 0;
@@ -127,7 +153,7 @@ async function main(signal: AbortSignal): Promise<number> {
       process.stdout.write(`${verdictLines(verdict).join("\n")}\n`);
     }
     const failed = jobs.length - passed;
-    const details = failed > 0 ? ` (details: ${join("lab", ".out", "conformance")}/<client|server>/<scenario>/)` : "";
+    const details = failed > 0 ? ` (details: ${join("lab", ".out", "conformance")}/<client|server>/<version>/<scenario>/)` : "";
     process.stdout.write(`${passed} passed, ${failed} failed (${expectedFailures} expected failures)${details}\n`);
     return failed > 0 || signal.aborted ? 1 : 0;
   } finally {
