@@ -35,3 +35,4 @@ export { checkImage, MAX_IMAGE_BASE64_BYTES } from "./image-content.js";
 export { pidNamespaceLauncher, type Bubblewrap } from "./stdio-isolation.js";
 export type { StdioLauncher } from "./stdio-transport.js";
 export { describeIssuer, issuerProblem, type IssuerQuestion } from "./auth/secret-destination.js";
+export { aliasOverlapWarnings } from "./namespace.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { buildNamespace, sanitizeAlias, toolPrefix } from "./namespace.js";
+import { aliasOverlapWarnings, buildNamespace, sanitizeAlias, toolPrefix } from "./namespace.js";
 
 function sha1Hex6(text: string): string {
   return createHash("sha1").update(text, "utf8").digest("hex").slice(0, 6);
@@ -201,5 +201,37 @@ describe("buildNamespace", () => {
       { alias: "notes", tool: "search" },
     ]);
     expect(namespace.entries()).toEqual([{ alias: "notes", tool: "search", flatName: "mcp__notes__search" }]);
+  });
+});
+
+describe("aliasOverlapWarnings", () => {
+  it("names each pair of servers whose tool prefixes run into each other, as written, once and in a stable order", () => {
+    const warnings = aliasOverlapWarnings(["tickets", "notes_", "a_b", "notes", "a.b", "notes__x", "notes-x", "notes", "a"]);
+    expect(warnings).toEqual([
+      'servers "a.b" and "a_b" share the tool prefix mcp__a_b__: their tools look alike, and a rule that begins mcp__a_b__ reaches both (rename one)',
+      'the tool prefix of server "notes_" (mcp__notes___) begins with that of server "notes" (mcp__notes__): their tools look alike; a rule mcp__notes__* reaches only "notes", but mcp__notes_* reaches both (rename one)',
+      'the tool prefix of server "notes__x" (mcp__notes__x__) begins with that of server "notes" (mcp__notes__): their tools look alike; a rule mcp__notes__* reaches only "notes", but mcp__notes_* reaches both (rename one)',
+    ]);
+    expect(aliasOverlapWarnings(["notes__x", "a", "a.b", "notes", "notes-x", "a_b", "notes_", "tickets"])).toEqual(warnings);
+  });
+
+  it("finds every server whose prefix begins with another's, however many lie between them", () => {
+    const pairs = aliasOverlapWarnings(["a", "a__b", "a__b__c", "a__a"]).map((line) => [...line.matchAll(/server "([^"]*)"/gu)].map((match) => match[1]));
+    expect(pairs).toEqual([
+      ["a__a", "a"],
+      ["a__b", "a"],
+      ["a__b__c", "a"],
+      ["a__b__c", "a__b"],
+    ]);
+  });
+
+  it("passes an alias's own text through unchanged, for the caller to show as untrusted", () => {
+    expect(aliasOverlapWarnings(["x\u001b", "x_"])).toEqual([
+      'servers "x\u001b" and "x_" share the tool prefix mcp__x___: their tools look alike, and a rule that begins mcp__x___ reaches both (rename one)',
+    ]);
+  });
+
+  it("says nothing of aliases that only begin alike", () => {
+    expect(aliasOverlapWarnings(["notes", "notes-x", "notesx", "note"])).toEqual([]);
   });
 });

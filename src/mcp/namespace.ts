@@ -1,6 +1,7 @@
 // The flat tool names the model sees, `mcp__<alias>__<tool>`, and the table that maps them back: tools are
 // `{ alias, tool }` inside and flat only at the edge, and the way back is a Map, never string splitting.
 import { createHash } from "node:crypto";
+import { sanitizeNamePart } from "../kernel/index.js";
 
 /** The longest flat name; Anthropic's tool-name limit and the conformance suite's `tools-name-format`. */
 export const MAX_FLAT_NAME_CHARS = 64;
@@ -33,9 +34,9 @@ export interface Namespace {
   sanitisingCollisions(): readonly (readonly NamespaceEntry[])[];
 }
 
-/** Characters outside `[A-Za-z0-9_-]` become `_`, one per code point. */
+/** Characters outside `[A-Za-z0-9_-]` become `_`, one per code point (as the gate reads them, see remote-names.ts). */
 export function sanitizeAlias(alias: string): string {
-  return sanitizePart(alias);
+  return sanitizeNamePart(alias);
 }
 
 /** What every flat name of a server starts with (when it is not suffixed beyond it). */
@@ -43,12 +44,8 @@ export function toolPrefix(alias: string): string {
   return `mcp__${sanitizeAlias(alias)}__`;
 }
 
-function sanitizePart(text: string): string {
-  return text.replace(/[^A-Za-z0-9_-]/gu, "_");
-}
-
 function plainName(ref: ToolRef): string {
-  return `${toolPrefix(ref.alias)}${sanitizePart(ref.tool)}`;
+  return `${toolPrefix(ref.alias)}${sanitizeNamePart(ref.tool)}`;
 }
 
 /**
@@ -161,4 +158,42 @@ export function buildNamespace(refs: readonly ToolRef[], reservedNames: readonly
       return [...byPlainName.values()].filter((group) => group.length > 1);
     },
   };
+}
+
+/**
+ * One line per pair of servers whose tool prefixes run into each other: the same sanitised alias (`a.b`, `a_b`),
+ * or one prefix beginning the other (`mcp__notes__` begins every `mcp__notes___…` of `notes_`), so their flat
+ * names look alike and a glob that leaves the alias open reaches both. Aliases as written, not made safe for a
+ * terminal: the caller prints the lines as the untrusted text they are. Sorted, so the same config says the same.
+ */
+export function aliasOverlapWarnings(aliases: readonly string[]): readonly string[] {
+  const servers = [...new Set(aliases)]
+    .map((alias) => ({ alias, prefix: toolPrefix(alias) }))
+    .sort((a, b) => compareText(a.prefix, b.prefix) || compareText(a.alias, b.alias));
+  const lines: string[] = [];
+  // Sorted, the prefixes that begin with one follow it without a gap: each server is compared with that run only.
+  servers.forEach((first, index) => {
+    for (let next = index + 1; next < servers.length; next += 1) {
+      const second = servers[next];
+      if (second === undefined || !second.prefix.startsWith(first.prefix)) break;
+      lines.push(overlapLine(first, second));
+    }
+  });
+  return lines;
+}
+
+interface PrefixedAlias {
+  readonly alias: string;
+  readonly prefix: string;
+}
+
+function overlapLine(first: PrefixedAlias, second: PrefixedAlias): string {
+  if (first.prefix === second.prefix) {
+    return `servers "${first.alias}" and "${second.alias}" share the tool prefix ${first.prefix}: their tools look alike, and a rule that begins ${first.prefix} reaches both (rename one)`;
+  }
+  const open = `${first.prefix.slice(0, -1)}*`;
+  return (
+    `the tool prefix of server "${second.alias}" (${second.prefix}) begins with that of server "${first.alias}" (${first.prefix}): ` +
+    `their tools look alike; a rule ${first.prefix}* reaches only "${first.alias}", but ${open} reaches both (rename one)`
+  );
 }
