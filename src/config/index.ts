@@ -11,3 +11,21 @@ export * from "./settings.js";
 export type { HttpServerConfig, McpConfig, McpServerConfig, StdioServerConfig } from "../mcp/index.js";
 export * from "./git-surface.js";
 export { findGitProbe, GIT_PROBE_TIMEOUT_MS, type GitAnswer, type GitProbe } from "./git-probe.js";
+export { toJsonValue, type JsonValue } from "./jsonc-edit.js";
+export {
+  addServer,
+  checkServerEntry,
+  findServer,
+  localMcpFile,
+  MCP_SCOPES,
+  PROJECT_MCP_FILES,
+  removeServer,
+  scopePlaces,
+  userMcpFile,
+  type CheckedEntry,
+  type EditContext,
+  type FoundServer,
+  type McpScope,
+  type ServersPlace,
+} from "./mcp-edit.js";
+export { HOST_NAMES, readHostServers, type HostName, type HostServer, type HostServers, type HostSkipped, type HostWhere } from "./host-servers.js";
