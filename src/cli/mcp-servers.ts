@@ -15,7 +15,9 @@ import {
   type McpConfigFile,
 } from "../config/index.js";
 import {
+  formatLogEntry,
   isLegacyVersion,
+  isShownAsItComes,
   mountServers,
   pidNamespaceLauncher,
   rootsPerServer,
@@ -50,6 +52,8 @@ export interface MountDeps {
   readonly logins?: LoginDeps;
   /** What runs each stdio server (a PID namespace of its own, stdioLauncher below); absent: the command as it is. */
   readonly stdioLauncher?: StdioLauncher;
+  /** `--verbose`: every log message of the servers shown as it comes, not only warnings and above. */
+  readonly verbose?: boolean;
 }
 
 async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env" | "project">): Promise<McpConfigFile | Error | null> {
@@ -109,8 +113,11 @@ export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Prom
     baseEnv: deps.env,
     // A warning quotes what the server sent (a stray line, a tool's name): shown, never obeyed.
     onWarning: (message) => deps.warn(`mcp: ${untrustedText(message)}`),
-    // A server's log messages (at its configured level and above) are shown as they come, on stderr.
-    onLog: (entry) => deps.warn(untrustedText(`mcp: ${entry.alias} ${entry.level}${entry.logger === undefined ? "" : ` ${entry.logger}`}: ${entry.text}`)),
+    // A server's warnings and errors are shown as they come, one line each (every level with --verbose);
+    // all are kept for `/mcp logs <alias>`.
+    onLog: (entry) => {
+      if (isShownAsItComes(entry.level, deps.verbose === true)) deps.warn(untrustedText(`mcp: ${entry.alias} ${formatLogEntry(entry)}`));
+    },
     // Each server's roots are its config's: the answer goes out with the roots of the server that asked.
     ...(deps.inputResponder === undefined ? {} : { inputResponder: rootsPerServer(deps.inputResponder, config.servers) }),
     ...(deps.logins === undefined ? {} : { logins: deps.logins }),

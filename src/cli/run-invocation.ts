@@ -181,6 +181,7 @@ async function readServers(runtime: Runtime, workspace: Workspace): Promise<Conf
     clientVersion: runtime.version,
     warn: runtime.warn,
     inputResponder: workspace.inputResponder,
+    ...(workspace.invocation.options.verbose === true ? { verbose: true } : {}),
     ...(workspace.answers === undefined ? {} : { inputAnswers: workspace.answers }),
     // Stdio servers cannot see mca through /proc (its environment holds the API key), where bubblewrap works.
     stdioLauncher: stdioLauncher(env, runtime.warn),
@@ -198,6 +199,7 @@ function shownStatus(status: ServerStatus, redact: (text: string) => string): Se
     error: status.error === null ? null : redact(status.error),
     stderrTail: status.stderrTail === null ? null : redact(status.stderrTail),
     ...(status.recentLogs === undefined ? {} : { recentLogs: status.recentLogs.map(redact) }),
+    ...(status.logs === undefined ? {} : { logs: status.logs.map(redact) }),
     ...(status.endpoint === undefined ? {} : { endpoint: redact(status.endpoint) }),
   };
 }

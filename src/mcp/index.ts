@@ -36,3 +36,4 @@ export { pidNamespaceLauncher, type Bubblewrap } from "./stdio-isolation.js";
 export type { StdioLauncher } from "./stdio-transport.js";
 export { describeIssuer, issuerProblem, type IssuerQuestion } from "./auth/secret-destination.js";
 export { aliasOverlapWarnings } from "./namespace.js";
+export { formatLogEntry, isShownAsItComes } from "./server-log.js";

@@ -37,6 +37,8 @@ export interface ServerStatus {
    * `level logger: text`. Always set here; optional so that a status built elsewhere need not carry it.
    */
   readonly recentLogs?: readonly string[];
+  /** The server's log messages kept for `/mcp logs` (at most SERVER_LOG_KEPT), oldest first, in the same form; absent when none came. */
+  readonly logs?: readonly string[];
   /** How the server is reached: its command and arguments, or its URL (redacted where they hold a secret). */
   readonly endpoint?: string;
   /** The server's own names of the tools mounted from it. */
@@ -224,6 +226,7 @@ export class ServerConnection {
     const settled = this.#cameUp();
     const client = settled?.client;
     const subscribedTo = client?.subscribedLists() ?? [];
+    const logs = this.#log.kept();
     return {
       alias: this.alias,
       transport: settled?.transport ?? this.spec.transport,
@@ -236,6 +239,7 @@ export class ServerConnection {
       error: this.#redact(errorOf(state)) || null,
       stderrTail: tail === "" ? null : tail,
       recentLogs: this.#log.recent(),
+      ...(logs.length === 0 ? {} : { logs }),
       ...(this.spec.transport === "http" ? { sessionRenewals: client?.sessionRenewals() ?? 0 } : {}),
       ...(subscribedTo.length === 0 ? {} : { subscribedTo }),
     };
