@@ -1,7 +1,7 @@
 // The command line, parsed once by commander into a typed Invocation (nothing runs here, so runInvocation
 // decides what to load for each path), and mca's own version.
 import { readFileSync } from "node:fs";
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { OUTPUT_FORMATS, type OutputFormat } from "./headless-output.js";
 
 export interface CommonOptions {
@@ -13,6 +13,8 @@ export interface CommonOptions {
   /** `--resume`: continue an earlier session; `resumeId` names it, else the newest chat session. */
   readonly resume: boolean;
   readonly resumeId: string | undefined;
+  /** `-c`/`--continue`: the session to go on with is the newest of any mode (`--resume` alone takes the newest chat). */
+  readonly continueNewest?: true;
   /** `--input-responses <file>`: prepared answers to MCP servers' form elicitations (input/answers-file.ts). */
   readonly inputResponses: string | undefined;
   /** `--trust-project`: apply the project's own mcp.config.json and allow rules for this run without asking. */
@@ -21,6 +23,10 @@ export interface CommonOptions {
   readonly noSandbox?: true;
   /** `--verbose`: every log message of the MCP servers shown as it comes (else from warnings on; `/mcp logs` has the rest). */
   readonly verbose?: true;
+  /** `--max-turns <n>`: model turns per prompt before it stops (over the settings' `maxTurns`). */
+  readonly maxTurns?: number;
+  /** `--max-budget-usd <x>`: US dollars one prompt may spend, estimated (over the settings' `maxBudgetUsd`). */
+  readonly maxBudgetUsd?: number;
 }
 
 export type Invocation =
@@ -114,6 +120,9 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .option("--deny <rule>", "deny tools matching a rule (repeatable)", collect, [])
     .option("--model <name>", "the Claude model (default: MCA_MODEL or the built-in default)")
     .option("--resume [id]", "continue a session of this project: the newest chat session, or the one with this id (`mca sessions` lists them)")
+    .option("-c, --continue", "continue the newest session of this project")
+    .option("--max-turns <n>", "model turns one prompt may take before it stops (default: no limit)", positiveInteger)
+    .option("--max-budget-usd <dollars>", "US dollars one prompt may spend, estimated from list prices, before it stops", positiveAmount)
     .option("--input-responses <file>", "answers to MCP servers' questions (elicitation forms) for runs without a terminal")
     .option("--trust-project", "use this folder's own mcp.config.json and .mca/settings.json allow rules for this run without asking")
     .option("--no-sandbox", "run bash commands outside the operating-system sandbox for this run (allow rules then cover only read-only commands)")
@@ -231,13 +240,28 @@ function commonOptions(command: Command): CommonOptions {
     allow: stringList(values.allow),
     deny: stringList(values.deny),
     model: stringOption(values, "model"),
-    resume: values.resume === true || typeof values.resume === "string",
+    resume: values.resume === true || typeof values.resume === "string" || values.continue === true,
     resumeId: stringOption(values, "resume"),
+    ...(values.continue === true ? { continueNewest: true } : {}),
     inputResponses: stringOption(values, "inputResponses"),
     trustProject: values.trustProject === true,
     ...(values.verbose === true ? { verbose: true } : {}),
     ...(values.sandbox === false ? { noSandbox: true } : {}),
+    ...(typeof values.maxTurns === "number" ? { maxTurns: values.maxTurns } : {}),
+    ...(typeof values.maxBudgetUsd === "number" ? { maxBudgetUsd: values.maxBudgetUsd } : {}),
   };
+}
+
+function positiveInteger(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError("must be a positive integer");
+  return value;
+}
+
+function positiveAmount(text: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value <= 0) throw new InvalidArgumentError("must be a positive number of US dollars");
+  return value;
 }
 
 function collect(value: string, previous: readonly string[]): string[] {

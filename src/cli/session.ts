@@ -4,14 +4,16 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { createAgent, describeError, redactEvents, serverSideName, unmatchedRules, type Agent, type GateTool, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type TokenCountRequest, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
+import { createAgent, describeError, judgeCall, redactEvents, serverSideName, unmatchedRules, type Agent, type ProtectedFolder, type GateTool, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type TokenCountRequest, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
 import { createResourceTools, offersResources, READ_RESOURCE_RULE_NAME, toolPrefix, type ResourceSource } from "../mcp/index.js";
+import { estimateCost } from "./cost.js";
+import { projectFileReader } from "./file-mentions.js";
 import { createMentions, type Mentions } from "./mentions.js";
 import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createSpillFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, pruneSpillFiles, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
 import { createLocalTools, findSandbox, homeInProjectNotice, sandboxPlaces, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
-import { loadRules, loadSandboxSettings, loadToolSearch, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, readUserSettings, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
+import { gitSurfaceReader, loadPromptLimits, loadRules, loadSandboxSettings, loadToolSearch, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, readUserSettings, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
 
 /** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
@@ -120,7 +122,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   } catch {
     // The notice is a courtesy: a state folder that cannot be written fails below, with its reason.
   }
-  const resumed = options.resume ? findSessionToResume(deps.state, options.resumeId) : null;
+  const resumed = options.resume ? findSessionToResume(deps.state, options.resumeId, options.continueNewest === true) : null;
   if (resumed instanceof Error) return resumed;
   if (options.resume && resumed === null) deps.warn("no earlier chat session in this project: starting a new one (`mca sessions` lists them all)");
   const history = resumed?.messages ?? null;
@@ -132,14 +134,23 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   // server programs among it, as mca runs them outside the sandbox.
   const hidden = [join(userConfigDir(deps.env), "oauth")];
   const programs = deps.project.trusted ? (deps.project.files?.programs ?? []) : [];
-  const places = sandboxPlaces({ projectDir, env: deps.env, ownFolders: [userConfigDir(deps.env), userStateDir(deps.env, home)], programs });
+  // One reading of git's places for the sandbox and the gate, asked of git at the first call that needs it
+  // (start-up runs no git) and again when git's files change.
+  const git = gitSurfaceReader(projectDir, { env: deps.env });
+  const places = sandboxPlaces({ projectDir, env: deps.env, ownFolders: [userConfigDir(deps.env), userStateDir(deps.env, home)], programs, git });
   const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, places };
   const resourceSources = deps.resourceSources ?? [];
   // Results cut to the budget are kept whole with the session; those of sessions removed since go now.
   const spill = createSpillFiles(deps.state, deps.sessionId);
   pruneSpillFiles(deps.state, deps.sessionId);
   const tools = [...createLocalTools(projectDir, { sandbox, isSpillFile: spill.isSpillFile }), ...createResourceTools(resourceSources), ...deps.remoteTools];
-  const protectedFolders = readProtectedFolders(projectDir);
+  const protectedFolders = (): readonly ProtectedFolder[] => readProtectedFolders(projectDir, git.read());
+  // A write a person approved may have made a repository (a nested `.git`): git's places are asked again.
+  const writeTools = new Set(tools.filter((tool) => tool.kind === "write").map((tool) => tool.name));
+  const limits = loadPromptLimits(userSettings, projectSettings);
+  if (limits instanceof Error) return limits;
+  const maxTurns = options.maxTurns ?? limits.maxTurns;
+  const maxBudgetUsd = options.maxBudgetUsd ?? limits.maxBudgetUsd;
   // A server that did not come up has no tools to match: a rule naming one of them is no typo; nor is one naming reads of a server's resources.
   const absent = deps.serverAliases.filter((alias) => !deps.remoteTools.some((tool) => tool.source === alias)).map(toolPrefix);
   const reads: GateTool[] = resourceSources.filter(offersResources).map(({ alias }) => ({ name: serverSideName(alias, READ_RESOURCE_RULE_NAME), kind: "remote", source: alias, originalName: READ_RESOURCE_RULE_NAME }));
@@ -158,8 +169,10 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   }
   const system = systemPrompt(projectDir, readProjectInstructions(projectDir));
 
-  const makeAgent: AgentFactory = (io) =>
-    createAgent({
+  const makeAgent: AgentFactory = (io) => {
+    const budget = promptBudget(maxBudgetUsd);
+    const emit = redactEvents(io.emit, deps.redact);
+    return createAgent({
       model,
       tools,
       rules,
@@ -169,7 +182,13 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       snapshots,
       transcript,
       // What a mode prints, the model's streamed words included, is redacted on the way to it.
-      emit: redactEvents(io.emit, deps.redact),
+      emit: (event) => {
+        budget.observe(event);
+        if (event.type === "tool_end" && writeTools.has(event.tool) && !event.isError) git.invalidate();
+        emit(event);
+      },
+      ...(maxTurns === undefined ? {} : { limits: { maxTurnsPerPrompt: maxTurns } }),
+      ...(budget.overBudget === undefined ? {} : { overBudget: budget.overBudget }),
       redact: deps.redact,
       ...(history === null ? {} : { history }),
       ...(deps.findTool === undefined ? {} : { findTool: deps.findTool }),
@@ -178,13 +197,23 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       loadedTools: resumed?.loadedTools ?? [],
       spill,
     });
+  };
   const banner = [`mca · model ${model.name} · ${tools.length} tools · ${projectDir} · session ${deps.sessionId}`];
   if (resumed !== null) banner.push(`resumed session ${resumed.id} (${resumed.messages.length} messages); where it left off:`, ...lastExchanges(resumed.messages));
-  const mentions = resourceSources.some(offersResources) ? createMentions(resourceSources) : undefined;
+  // `@path` of a project file is read by the session's own read_file, and a deny rule on it refuses the mention.
+  const readFileTool = tools.find((tool) => tool.name === "read_file" && tool.source === "local");
+  const fileReader =
+    readFileTool === undefined
+      ? undefined
+      : projectFileReader(projectDir, readFileTool, (path) => {
+          const decision = judgeCall(readFileTool, { path }, rules, new Map(), protectedFolders()).decision;
+          return decision.verdict === "deny" ? `refused: ${decision.reason}` : undefined;
+        });
+  const mentions = createMentions(resourceSources, fileReader);
   // Listed once now, in the background, for Tab after `@alias:` in the chat.
-  if (deps.mode === "chat") mentions?.refresh();
+  if (deps.mode === "chat") mentions.refresh();
   const refused = choice.kind === "none" ? { promptsRefused: choice.why } : {};
-  return { makeAgent, model, banner: banner.join("\n"), switchModel, ...(mentions === undefined ? {} : { mentions }), ...refused };
+  return { makeAgent, model, banner: banner.join("\n"), switchModel, mentions, ...refused };
 }
 
 /** How many of a resumed history's last messages the banner shows, each on one line cut to the width. */
@@ -354,4 +383,24 @@ function nonEmpty(value: string | undefined): string | undefined {
 /** `MOCK=1`, `MOCK=true`: set; empty, `0` or `false`: not set. */
 function isSet(value: string | undefined): boolean {
   return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+}
+
+/**
+ * What one prompt has spent, from the usage events of its requests (estimated from list prices; a model
+ * whose price is unknown counts nothing), and the sentence that stops it at `maxUsd`.
+ */
+function promptBudget(maxUsd: number | undefined): { observe(event: AgentEvent): void; readonly overBudget?: () => string | null } {
+  let spentUsd = 0;
+  const observe = (event: AgentEvent): void => {
+    if (event.type === "usage") spentUsd += estimateCost(event.model, event.usage) ?? 0;
+    if (event.type === "turn_end") spentUsd = 0;
+  };
+  if (maxUsd === undefined) return { observe };
+  return {
+    observe,
+    overBudget: () =>
+      spentUsd < maxUsd
+        ? null
+        : `Turn stopped: this prompt spent about $${spentUsd.toFixed(2)}, its budget is $${maxUsd} (--max-budget-usd, "maxBudgetUsd"); send a message to continue, or raise the budget.`,
+  };
 }

@@ -153,7 +153,7 @@ describe("the local tools with the project's protected folders", () => {
       model: scriptedModel([]),
       tools: createLocalTools(project()),
       rules: [rule("write_file(*)"), rule("edit_file(**)")],
-      protectedFolders: folders(project()),
+      protectedFolders: () => folders(project()),
       system: "",
       approve: async ({ decision }) => {
         asked.push(decision);

@@ -48,8 +48,11 @@ export interface AgentDeps {
   readonly tools: readonly Tool[];
   /** The user's rules, from settings files and flags. */
   readonly rules: readonly Rule[];
-  /** Folders writes under which always ask (the project's git hooks folder among them); ALWAYS_PROTECTED when not given. */
-  readonly protectedFolders?: readonly ProtectedFolder[];
+  /**
+   * Folders writes under which always ask (the project's git hooks folder among them), asked at each call
+   * so that what changed during the session counts; ALWAYS_PROTECTED when not given.
+   */
+  readonly protectedFolders?: () => readonly ProtectedFolder[];
   readonly system: string;
   /** Called only when the gate says ask; the CLI prompts (or, without a terminal, denies). */
   readonly approve: (request: ApprovalRequest) => Promise<ApproverReply>;
@@ -197,7 +200,7 @@ export function createAgent(deps: AgentDeps): Agent {
   const findTool = (name: string): Tool | undefined => toolsByName.get(name) ?? (name === toolOffer.searchTool()?.name ? toolOffer.searchTool() : undefined) ?? deps.findTool?.(name);
   const guard = createLoopGuard({ refuseAt: limits.repeatRefuseAt, stopAt: limits.repeatStopAt });
   const sessionAllows = new Map<string, SessionAllow>();
-  const protectedFolders = deps.protectedFolders ?? ALWAYS_PROTECTED;
+  const protectedFolders = deps.protectedFolders ?? ((): readonly ProtectedFolder[] => ALWAYS_PROTECTED);
   let messages: Message[] = closeOpenToolUses(deps.history ?? [], unfinished);
   let turn = 0;
   let callCount = 0;
@@ -368,7 +371,7 @@ export function createAgent(deps: AgentDeps): Agent {
     },
     decide(name, args = {}) {
       const tool = findTool(name);
-      return tool === undefined ? unknownToolDecision(name) : judgeCall(tool, args, deps.rules, sessionAllows, protectedFolders).decision;
+      return tool === undefined ? unknownToolDecision(name) : judgeCall(tool, args, deps.rules, sessionAllows, protectedFolders()).decision;
     },
     sessionAllows: () => [...sessionAllows.keys()],
     async undo() {

@@ -9,7 +9,7 @@ export * from "./tool.js";
 export * from "./redaction.js";
 export { PLAIN_COMMAND_CHARACTERS } from "./shell-command.js";
 export { stableJson } from "./stable-json.js";
-export { MAX_RESULT_CHARS, truncateResult, type TruncatedText } from "./tool-call.js";
+export { judgeCall, MAX_RESULT_CHARS, truncateResult, type TruncatedText } from "./tool-call.js";
 export * from "./tool-search.js";
 export { DEFAULT_TOOL_SEARCH, definitionTokens, replayLoadedTools, TOOL_SEARCH_NAME, type DeferredTool, type ToolSearchMode } from "./tool-offer.js";
 export { withinTimeLimit } from "./time-limit.js";

@@ -53,7 +53,7 @@ export interface CallContext {
   /** The tool a name stands for: one the model was given, or one the composer supplies for a name it knows. */
   readonly findTool: (name: string) => Tool | undefined;
   readonly rules: readonly Rule[];
-  readonly protectedFolders: readonly ProtectedFolder[];
+  readonly protectedFolders: () => readonly ProtectedFolder[];
   readonly sessionAllows: Map<string, SessionAllow>;
   readonly guard: LoopGuard;
   readonly snapshots: SnapshotStore;
@@ -98,7 +98,7 @@ export async function runToolCall(context: CallContext, call: ToolCallRequest, s
   let decision = tool === undefined ? unknownToolDecision(name) : NOT_JUDGED;
   let attempt: Attempt;
   try {
-    const judged = tool === undefined ? undefined : judgeCall(tool, args, context.rules, context.sessionAllows, context.protectedFolders);
+    const judged = tool === undefined ? undefined : judgeCall(tool, args, context.rules, context.sessionAllows, context.protectedFolders());
     if (judged !== undefined) decision = judged.decision;
     attempt = await attemptCall(context, call, tool && judged && { ...judged, tool }, decision, signal);
   } catch (error) {

@@ -45,7 +45,7 @@ export function listSessions(state: ProjectState): SessionSummary[] {
  * holds a message (null when there is none). An id that names no session of the project is an Error that
  * says where to look.
  */
-export function findSessionToResume(state: ProjectState, id: string | undefined): ResumedSession | null | Error {
+export function findSessionToResume(state: ProjectState, id: string | undefined, anyMode = false): ResumedSession | null | Error {
   if (id !== undefined) {
     const session = isSessionId(id) && sessionIdsNewestFirst(state).includes(id) ? readSession(state, id) : null;
     if (session === null) return new Error(`no session ${JSON.stringify(id)} in this project; \`mca sessions\` lists them`);
@@ -53,7 +53,8 @@ export function findSessionToResume(state: ProjectState, id: string | undefined)
   }
   for (const candidate of sessionIdsNewestFirst(state)) {
     const session = readSession(state, candidate);
-    if (session?.start.mode !== "chat") continue;
+    // `--resume` goes on with a chat; `-c` with the newest conversation, a -p or pipe run's too (never `mca call`'s).
+    if (session === null || (anyMode ? session.start.mode === "call" : session.start.mode !== "chat")) continue;
     const messages = replayHistory(session.entries);
     if (messages.length > 0) return { id: candidate, messages, snapshots: session.start.snapshots, loadedTools: replayLoadedTools(session.entries) };
   }

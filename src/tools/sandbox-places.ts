@@ -3,7 +3,7 @@
 // servers run outside the sandbox) and what git obeys later (git-surface.ts's places, found by asking git).
 import { readdirSync, realpathSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
-import { gitSurfaceReader, type GitPlaceKind, type ProjectProgram } from "../config/index.js";
+import { gitSurfaceReader, type GitPlaceKind, type GitSurface, type ProjectProgram } from "../config/index.js";
 import type { GuardedPlace } from "./read-only-places.js";
 
 export interface SandboxPlaceSources {
@@ -14,6 +14,8 @@ export interface SandboxPlaceSources {
   readonly ownFolders: readonly string[];
   /** The files of the project that its trusted stdio servers run; none when it is not trusted. */
   readonly programs: readonly ProjectProgram[];
+  /** Git's places, asked of git and cached (gitSurfaceReader); the session shares its own with the gate. Made here when not given. */
+  readonly git?: { read(): GitSurface; invalidate(): void };
 }
 
 /** The places for a session's calls: `read` at each call; `changed` after a command ran outside the sandbox (it may have made a repository git's cached places do not know). */
@@ -32,7 +34,7 @@ export function sandboxPlaces(sources: SandboxPlaceSources): SandboxPlaces {
     { path: join(project, ".husky"), absent: null },
   ];
   // Git's places are asked of git again only when a file they came from changed (git-surface.ts).
-  const git = gitSurfaceReader(project, { env: sources.env });
+  const git = sources.git ?? gitSurfaceReader(project, { env: sources.env });
   // Read at each call: a file made beside a program since the last call is kept too.
   return {
     read: () => [
