@@ -5,6 +5,8 @@ import { MAX_WRAPPERS } from "./shell-command.js";
 const read = (command: string): CommandReading => readCommand(command.split(" "));
 const readEach = (commands: readonly string[]): Array<readonly [string, CommandReading]> => commands.map((command) => [command, read(command)]);
 const READ_ONLY: CommandReading = { kind: "read-only" };
+const OTHER_REPOSITORY = "git would use the repository it finds there, which need not be the project's own (its config can name programs to run)";
+const NAMED_REPOSITORY = "it names the repository or work tree git uses, which need not be the project's own (its config can name programs to run)";
 
 describe("readCommand", () => {
   it("reads ordinary uses of the listed commands as read-only", () => {
@@ -14,7 +16,7 @@ describe("readCommand", () => {
       "git log --oneline -20 origin/main..HEAD",
       "git log -n5 --format=%h -- src",
       "git diff --cached --stat",
-      "git -C web show HEAD --name-only",
+      "git -C . show HEAD --name-only",
       "git --no-pager branch -a",
       "/usr/bin/git rev-parse --show-toplevel",
       "sed -n 1,20p src/a.ts",
@@ -79,9 +81,9 @@ describe("readCommand", () => {
       ["git diff --output /abs", { kind: "refused", what: "--output", why: "it writes files" }],
       ["git log --outp=x", { kind: "refused", what: "--output", why: "it writes files" }],
       ["git -c core.pager=sh log", { kind: "refused", what: "-c", why: "it sets git configuration, which can name programs to run" }],
-      ["git --git-dir=/tmp/r status", { kind: "refused", what: "--git-dir", why: "it sets git configuration, which can name programs to run" }],
-      ["git -C .. status", { kind: "refused", what: "-C ..", why: "it runs git in a folder outside the project" }],
-      ["git -C /etc status", { kind: "refused", what: "-C /etc", why: "it runs git in a folder outside the project" }],
+      ["git --git-dir=/tmp/r status", { kind: "refused", what: "--git-dir", why: NAMED_REPOSITORY }],
+      ["git -C .. status", { kind: "refused", what: "-C ..", why: OTHER_REPOSITORY }],
+      ["git -C /etc status", { kind: "refused", what: "-C /etc", why: OTHER_REPOSITORY }],
       ["git -p log", { kind: "refused", what: "-p", why: "it starts a pager, which can run commands" }],
       ["git diff --ext-diff", { kind: "refused", what: "--ext-diff", why: "it runs other programs" }],
       ["git grep -O foo", { kind: "refused", what: "-O", why: "it starts a pager, which can run commands" }],
@@ -103,6 +105,57 @@ describe("readCommand", () => {
       ["find . -fprint /abs", { kind: "refused", what: "-fprint", why: "it writes files" }],
       ["rg --pre=sh foo", { kind: "refused", what: "--pre", why: "it runs other programs" }],
       ["rg -z foo", { kind: "refused", what: "-z", why: "it runs decompression programs" }],
+    ]);
+  });
+
+  it("reads git as read-only only in the project's own folder: every -C must come to . without .., no other repository named", () => {
+    const commands = [
+      "git -C . show",
+      "git -C ./ -C ./. log -1",
+      "git -C vendor.git show",
+      "git -C . -C vendor.git show",
+      "git -C sub -C .. show",
+      "git -C sub/.. show",
+      "git -C /tmp/project show",
+      "git -C / show",
+      "git --git-dir=.git show",
+      "git --git-dir .git show",
+      "git --work-tree=. show",
+      "git --exec-path=/tmp show",
+      "git --config-env=core.pager=X log",
+      "git -c diff.x.textconv=sh show",
+      "git --bare show",
+      "GIT_DIR=vendor.git git show",
+      "GIT_WORK_TREE=. git show",
+      "GIT_CONFIG_GLOBAL=x git show",
+      "GIT_CONFIG_COUNT=1 git show",
+      "env GIT_DIR=vendor.git git show",
+      "env -C vendor.git git show",
+      "nice git -C vendor.git show",
+    ];
+    expect(readEach(commands)).toEqual([
+      ["git -C . show", READ_ONLY],
+      ["git -C ./ -C ./. log -1", READ_ONLY],
+      ["git -C vendor.git show", { kind: "refused", what: "-C vendor.git", why: OTHER_REPOSITORY }],
+      ["git -C . -C vendor.git show", { kind: "refused", what: "-C vendor.git", why: OTHER_REPOSITORY }],
+      ["git -C sub -C .. show", { kind: "refused", what: "-C sub", why: OTHER_REPOSITORY }],
+      ["git -C sub/.. show", { kind: "refused", what: "-C sub/..", why: OTHER_REPOSITORY }],
+      ["git -C /tmp/project show", { kind: "refused", what: "-C /tmp/project", why: OTHER_REPOSITORY }],
+      ["git -C / show", { kind: "refused", what: "-C /", why: OTHER_REPOSITORY }],
+      ["git --git-dir=.git show", { kind: "refused", what: "--git-dir", why: NAMED_REPOSITORY }],
+      ["git --git-dir .git show", { kind: "refused", what: "--git-dir", why: NAMED_REPOSITORY }],
+      ["git --work-tree=. show", { kind: "refused", what: "--work-tree", why: NAMED_REPOSITORY }],
+      ["git --exec-path=/tmp show", { kind: "refused", what: "--exec-path", why: "it runs other programs" }],
+      ["git --config-env=core.pager=X log", { kind: "refused", what: "--config-env", why: "it sets git configuration, which can name programs to run" }],
+      ["git -c diff.x.textconv=sh show", { kind: "refused", what: "-c", why: "it sets git configuration, which can name programs to run" }],
+      ["git --bare show", { kind: "refused", what: "--bare", why: "it is not an option mca knows to be read-only for git" }],
+      ["GIT_DIR=vendor.git git show", { kind: "refused", what: "GIT_DIR=…", why: "it sets the environment of git, which can make it run other programs" }],
+      ["GIT_WORK_TREE=. git show", { kind: "refused", what: "GIT_WORK_TREE=…", why: "it sets the environment of git, which can make it run other programs" }],
+      ["GIT_CONFIG_GLOBAL=x git show", { kind: "refused", what: "GIT_CONFIG_GLOBAL=…", why: "it sets the environment of git, which can make it run other programs" }],
+      ["GIT_CONFIG_COUNT=1 git show", { kind: "refused", what: "GIT_CONFIG_COUNT=…", why: "it sets the environment of git, which can make it run other programs" }],
+      ["env GIT_DIR=vendor.git git show", { kind: "refused", what: "GIT_DIR=…", why: "it sets the environment of git, which can make it run other programs" }],
+      ["env -C vendor.git git show", { kind: "refused", what: "-C", why: "it is not an option mca knows to be read-only for env" }],
+      ["nice git -C vendor.git show", { kind: "refused", what: "-C vendor.git", why: OTHER_REPOSITORY }],
     ]);
   });
 

@@ -14,6 +14,8 @@ const RUNS = "it runs other programs";
 const PAGER = "it starts a pager, which can run commands";
 const SHELL_ESCAPE = "it can run shell commands";
 const CONFIG = "it sets git configuration, which can name programs to run";
+const OTHER_REPOSITORY = "git would use the repository it finds there, which need not be the project's own (its config can name programs to run)";
+const NAMED_REPOSITORY = "it names the repository or work tree git uses, which need not be the project's own (its config can name programs to run)";
 
 export interface ParsedArguments {
   readonly options: readonly { readonly name: string; readonly value: string | undefined }[];
@@ -97,10 +99,18 @@ function checkTar({ options }: ParsedArguments, [firstWord]: readonly string[]):
   return remote === undefined ? undefined : refused(`-f ${remote.value ?? ""}`, "an archive name with a colon is opened through a remote shell");
 }
 
-/** git -C: the gate sees only text, so any absolute folder or one with `..` counts as outside the project. */
+/**
+ * git -C: git uses the repository it finds in that folder, and a repository's config can name programs that
+ * `show`, `diff` or `log` run (a diff textconv, an fsmonitor), so a folder other than the project's own is
+ * refused: a bare repository shipped in the project (`-C vendor.git`), a subfolder holding one, a folder
+ * outside. The gate sees only text and no file system, so only the folder mca runs git in (the project) is
+ * read as its own: every `-C` together must come to `.` (`-C .`, `-C ./`), without `..` (a link may lead it
+ * elsewhere). The project's absolute path is not known here, so it asks as any other absolute folder does.
+ */
 function checkGitFolder({ options }: ParsedArguments): Refusal | undefined {
-  const outside = options.find(({ name, value = "" }) => name === "-C" && (value.startsWith("/") || value.split("/").includes("..")));
-  return outside === undefined ? undefined : refused(`-C ${outside.value ?? ""}`, "it runs git in a folder outside the project");
+  // Without `..` no later -C can come back from a folder an earlier one entered, so each must be `.` on its own.
+  const elsewhere = options.find(({ name, value = "" }) => name === "-C" && (value.split("/").includes("..") || !/^\.\/*$/u.test(posix.normalize(value))));
+  return elsewhere === undefined ? undefined : refused(`-C ${elsewhere.value ?? ""}`, OTHER_REPOSITORY);
 }
 
 const DIFF_FLAGS =
@@ -207,7 +217,7 @@ function buildCommandTable(): Readonly<Record<string, CommandRow>> {
     git: {
       flags: "--no-pager -P --no-optional-locks --literal-pathspecs --version",
       valued: "-C",
-      forbidden: { "-c": CONFIG, "--config-env": CONFIG, "--exec-path": RUNS, "--git-dir": CONFIG, "--work-tree": CONFIG, "-p": PAGER, "--paginate": PAGER, "--upload-pack": RUNS },
+      forbidden: { "-c": CONFIG, "--config-env": CONFIG, "--exec-path": RUNS, "--git-dir": NAMED_REPOSITORY, "--work-tree": NAMED_REPOSITORY, "-p": PAGER, "--paginate": PAGER, "--upload-pack": RUNS },
       subcommands: GIT_SUBCOMMANDS,
       check: checkGitFolder,
     },
