@@ -10,3 +10,5 @@ export type { ServerReconnect, ServerStatus, ServerStatusProvider } from "./mcp-
 export type { AgentFactory, SessionIo } from "./session.js";
 export type { TerminalLender } from "./terminal.js";
 export type { SettledTrust } from "./trust.js";
+export type { McpEditDeps } from "./mcp-edit-commands.js";
+export type { McpEditCommand } from "./mcp-edit-program.js";
