@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { waitFor } from "../cli/test-support/wait-for.js";
+import { waitFor } from "../kernel/test-support/wait-for.js";
 import { isJsonObject, type JsonRpcMessage } from "./jsonrpc.js";
 import { mountServers } from "./mount-servers.js";
 import { commandProblem, pidNamespaceLauncher, type Bubblewrap } from "./stdio-isolation.js";

@@ -1,11 +1,2 @@
-// Polls a condition for terminal tests (prompts render asynchronously), failing with what was awaited
-// once the limit has passed, so a test never hangs.
-const WAIT_LIMIT_MS = 5000;
-const POLL_MS = 10;
-
-export async function waitFor(what: string, condition: () => boolean): Promise<void> {
-  for (let waitedMs = 0; !condition(); waitedMs += POLL_MS) {
-    if (waitedMs > WAIT_LIMIT_MS) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
+// The chat tests poll through the kernel's waitFor (shared with the mcp tests, which may not import src/cli).
+export { waitFor } from "../../kernel/test-support/wait-for.js";
