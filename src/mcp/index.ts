@@ -37,3 +37,7 @@ export type { StdioLauncher } from "./stdio-transport.js";
 export { describeIssuer, issuerProblem, type IssuerQuestion } from "./auth/secret-destination.js";
 export { aliasOverlapWarnings } from "./namespace.js";
 export { formatLogEntry, isShownAsItComes } from "./server-log.js";
+export { generateSigningKey, jwkThumbprint, readSigningKey, signingKeyFromPem, signJwt, type SigningAlgorithm, type SigningKey } from "./auth/jwt.js";
+export { createDpopProver, type DpopProver } from "./auth/dpop.js";
+export { machineGrantParams, type IdentityProvider, type MachineGrant } from "./auth/grants.js";
+export { NoOAuthMetadata } from "./auth/oauth-session.js";
