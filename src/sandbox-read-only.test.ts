@@ -65,6 +65,15 @@ describeWithBubblewrap("a sandboxed command and what mca obeys at its next start
 });
 
 describeWithBubblewrap("a sandboxed command and what git obeys later", () => {
+  it("cannot create the user's own git config when the home is writable, and leaves nothing there", async () => {
+    mkdirSync(join(project.home, ".config", "other"), { recursive: true });
+    mkdirSync(join(project.dir, ".mca"));
+    writeFileSync(join(project.dir, ".mca", "settings.json"), '{"sandbox":{"writable":["~"]}}\n');
+    const fsmonitor = `printf '[core]\\n\\tfsmonitor = "touch ${marker}; false"\\n'`;
+    const run = await sandboxed(`echo x > ~/.config/other/new; ${fsmonitor} > ~/.gitconfig; mkdir -p ~/.config/git; ${fsmonitor} > ~/.config/git/config`, ["--trust-project"]);
+    expect([run.code, readFileSync(join(project.home, ".config", "other", "new"), "utf8"), existsSync(join(project.home, ".gitconfig")), readdirSync(join(project.home, ".config"))]).toEqual([0, "x\n", false, ["other"]]);
+  });
+
   it("cannot make a repository in a project without one, and leaves no .git behind", async () => {
     const run = await sandboxed(`git init -q . ; ${FSMONITOR(".")}`);
     usersGitStatus();

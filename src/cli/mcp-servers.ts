@@ -15,6 +15,7 @@ import {
   type McpConfigFile,
 } from "../config/index.js";
 import {
+  aliasOverlapWarnings,
   formatLogEntry,
   isLegacyVersion,
   isShownAsItComes,
@@ -87,6 +88,7 @@ export async function readConfiguredServers(deps: MountDeps): Promise<McpConfig 
   const unknownAlias = deps.inputAnswers && unknownAliasError(deps.inputAnswers, aliases);
   if (unknownAlias !== undefined || config === null) return unknownAlias ?? config;
   for (const line of configNoticeLines(config)) deps.warn(line);
+  for (const line of aliasOverlapWarnings(config.servers.map((server) => server.alias))) deps.warn(untrustedText(`mcp: ${line}`));
   // The cap on one server's tools is the user's own setting (settings.json `mcp.maxToolsPerServer`).
   const settings = loadMcpSettings(userSettingsFile(deps.env));
   return settings instanceof Error ? settings : { ...config, ...settings };

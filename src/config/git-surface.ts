@@ -348,7 +348,7 @@ function addTextHooks(found: Findings, configs: readonly string[], workTree: str
  * The user's and the system's config files as git looks for them, in git's order (a later value wins):
  * https://git-scm.com/docs/git-config#FILES. /etc/gitconfig stands for the system file of a git built for /usr.
  */
-function userConfigFiles(env: GitSurfaceOptions["env"]): string[] {
+export function userConfigFiles(env: GitSurfaceOptions["env"]): string[] {
   const system = env.GIT_CONFIG_NOSYSTEM !== undefined && env.GIT_CONFIG_NOSYSTEM !== "" && env.GIT_CONFIG_NOSYSTEM !== "0" ? [] : [env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig"];
   const home = env.HOME;
   const xdg = env.XDG_CONFIG_HOME ?? (home === undefined ? undefined : join(home, ".config"));

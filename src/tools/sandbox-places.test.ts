@@ -36,6 +36,10 @@ describe("sandboxPlaces", () => {
       { path: "/s/mca", absent: "folder" },
       { path: join(root, ".mca"), absent: "folder" },
       { path: join(root, ".husky"), absent: null },
+      // Git's system and user configs, read for every repository (HOME /nonexistent here).
+      { path: "/etc/gitconfig", absent: "file" },
+      { path: "/nonexistent/.config/git/config", absent: "file" },
+      { path: "/nonexistent/.gitconfig", absent: "file" },
       { path: join(root, "tools"), absent: null },
       // The place of `.git` in a project without one.
       { path: join(root, ".git"), absent: "folder" },
@@ -47,7 +51,7 @@ describe("sandboxPlaces", () => {
     execFileSync("git", ["init", "-q", root]);
     execFileSync("git", ["-C", root, "config", "include.path", "../team.gitconfig"]);
     execFileSync("git", ["-C", root, "update-index", "--add", "--cacheinfo", `160000,${"1".repeat(40)},sub`]);
-    const git = sandboxPlaces({ projectDir: root, env, ownFolders, programs: [] }).read().slice(4);
+    const git = sandboxPlaces({ projectDir: root, env, ownFolders, programs: [] }).read().slice(7);
     expect(git.filter((place) => [join(root, "team.gitconfig"), join(root, "sub")].includes(place.path))).toEqual([
       { path: join(root, "team.gitconfig"), absent: "file" },
       { path: join(root, "sub"), absent: "folder" },

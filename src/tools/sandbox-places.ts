@@ -3,7 +3,7 @@
 // servers run outside the sandbox) and what git obeys later (git-surface.ts's places, found by asking git).
 import { readdirSync, realpathSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
-import { gitSurfaceReader, type GitPlaceKind, type GitSurface, type ProjectProgram } from "../config/index.js";
+import { gitSurfaceReader, userConfigFiles, type GitPlaceKind, type GitSurface, type ProjectProgram } from "../config/index.js";
 import type { GuardedPlace } from "./read-only-places.js";
 
 export interface SandboxPlaceSources {
@@ -32,6 +32,9 @@ export function sandboxPlaces(sources: SandboxPlaceSources): SandboxPlaces {
     { path: join(project, ".mca"), absent: "folder" },
     // Husky's hooks act only through a hooks path that git's config names (read-only): an absent one needs nothing.
     { path: join(project, ".husky"), absent: null },
+    // Git reads the user's and the system's config for every repository, present or not: one made in a
+    // writable home (`~/.gitconfig` with a core.fsmonitor) would be obeyed by every git the user runs.
+    ...userConfigFiles(sources.env).map((path): GuardedPlace => ({ path, absent: "file" })),
   ];
   // Git's places are asked of git again only when a file they came from changed (git-surface.ts).
   const git = sources.git ?? gitSurfaceReader(project, { env: sources.env });
