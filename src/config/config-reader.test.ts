@@ -75,7 +75,7 @@ describe("expandVariables", () => {
   it("rejects a reference whose name is not a variable name", () => {
     expect(expandVariables("${1X}", {})).toEqual({
       ok: false,
-      reason: '"${1X}" is not a variable reference (write ${NAME} or ${NAME:-default})',
+      reason: '"${1X}" is not a variable reference (write ${NAME}, ${NAME:-default} or ${env:NAME})',
     });
   });
 });

@@ -90,6 +90,8 @@ export interface ReadContext {
    * what the trust question shows, so no value of the user's environment is printed.
    */
   readonly asWritten?: boolean;
+  /** What `${name}` means beside the environment (an editor's predefined variables, VS Code's inputs); absent: only the environment. */
+  readonly named?: NamedVariables;
 }
 
 export function fail(context: ReadContext, path: Path, offset: number, detail: string): never {
@@ -144,7 +146,7 @@ export type ValueCheck = (value: string) => string | undefined;
 /** A config string as written and as expanded from the context's environment. */
 function expandedString(node: JsonNode, path: Path, context: ReadContext): { readonly written: string; readonly value: string } {
   const written = readString(node, path, context);
-  const expansion = expandVariables(written, context.env);
+  const expansion = expandVariables(written, context.env, context.named);
   return expansion.ok ? { written, value: expansion.value } : fail(context, path, node.offset, expansion.reason);
 }
 
@@ -198,14 +200,20 @@ export function readBoolean(node: JsonNode, path: Path, context: ReadContext): b
 }
 
 // `${VAR}` and `${VAR:-default}` in config strings, expanded from an environment passed in as an
-// argument (this folder never reads process.env).
+// argument (this folder never reads process.env); `${env:VAR}` as VS Code, Cursor and Windsurf write it; and
+// the names a caller gives meaning to (`${workspaceFolder}`, `${input:token}`).
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export type Expansion = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly reason: string };
 
+/** What `${name}` means, for the names it knows (`workspaceFolder`, `input:token`); undefined for any other name. */
+export type NamedVariables = (name: string) => Expansion | undefined;
+
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const DEFAULT_SEPARATOR = ":-";
+/** `${env:HOME}`: the editors' spelling of `${HOME}`. */
+const ENV_PREFIX = "env:";
 
 /** Own properties only, so `${constructor}` is not found on a plain object's prototype. */
 function lookup(env: Env, name: string): string | undefined {
@@ -214,12 +222,29 @@ function lookup(env: Env, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** One `${…}` body: a named variable, `env:NAME`, `NAME` or `NAME:-default`. */
+function expandOne(body: string, env: Env, named: NamedVariables | undefined): Expansion {
+  const known = named?.(body);
+  if (known !== undefined) return known;
+  const separator = body.indexOf(DEFAULT_SEPARATOR);
+  const spelled = separator < 0 ? body : body.slice(0, separator);
+  const name = spelled.startsWith(ENV_PREFIX) ? spelled.slice(ENV_PREFIX.length) : spelled;
+  if (!VARIABLE_NAME.test(name)) {
+    return { ok: false, reason: `"\${${body}}" is not a variable reference (write \${NAME}, \${NAME:-default} or \${env:NAME})` };
+  }
+  const value = lookup(env, name);
+  const fallback = separator < 0 ? undefined : body.slice(separator + DEFAULT_SEPARATOR.length);
+  const replacement = fallback !== undefined && (value === undefined || value === "") ? fallback : value;
+  return replacement === undefined ? { ok: false, reason: `variable ${name} is not set` } : { ok: true, value: replacement };
+}
+
 /**
- * `${NAME}` is the variable's value (an empty value counts as set); `${NAME:-default}` falls back to the
- * default text when the variable is unset or empty, as in the shell. The default is taken literally up to
- * the first `}`. A `$` not followed by `{` is kept as it is.
+ * `${NAME}` (or `${env:NAME}`) is the variable's value (an empty value counts as set); `${NAME:-default}` falls
+ * back to the default text when the variable is unset or empty, as in the shell. The default is taken
+ * literally up to the first `}`. A name `named` knows means what it says first. A `$` not followed by `{` is
+ * kept as it is.
  */
-export function expandVariables(text: string, env: Env): Expansion {
+export function expandVariables(text: string, env: Env, named?: NamedVariables): Expansion {
   let expanded = "";
   let index = 0;
   for (;;) {
@@ -227,24 +252,16 @@ export function expandVariables(text: string, env: Env): Expansion {
     if (start < 0) return { ok: true, value: expanded + text.slice(index) };
     const end = text.indexOf("}", start + 2);
     if (end < 0) return { ok: false, reason: `"\${" at character ${start + 1} is never closed with "}"` };
-    const body = text.slice(start + 2, end);
-    const separator = body.indexOf(DEFAULT_SEPARATOR);
-    const name = separator < 0 ? body : body.slice(0, separator);
-    if (!VARIABLE_NAME.test(name)) {
-      return { ok: false, reason: `"\${${body}}" is not a variable reference (write \${NAME} or \${NAME:-default})` };
-    }
-    const value = lookup(env, name);
-    const fallback = separator < 0 ? undefined : body.slice(separator + DEFAULT_SEPARATOR.length);
-    const replacement = fallback !== undefined && (value === undefined || value === "") ? fallback : value;
-    if (replacement === undefined) return { ok: false, reason: `variable ${name} is not set` };
-    expanded += text.slice(index, start) + replacement;
+    const one = expandOne(text.slice(start + 2, end), env, named);
+    if (!one.ok) return one;
+    expanded += text.slice(index, start) + one.value;
     index = end + 1;
   }
 }
 
-const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;
+const VARIABLE_REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;
 
-/** Every variable a config string refers to with `${NAME}` or `${NAME:-default}`, in order of appearance. */
+/** Every environment variable a config string refers to (`${NAME}`, `${env:NAME}`, `${NAME:-default}`), in order of appearance. */
 export function referencedVariables(text: string): string[] {
   return [...text.matchAll(VARIABLE_REFERENCE)].map((match) => match[1] ?? "");
 }

@@ -29,3 +29,5 @@ export {
   type ServersPlace,
 } from "./mcp-edit.js";
 export { HOST_NAMES, readHostServers, type HostName, type HostServer, type HostServers, type HostSkipped, type HostWhere } from "./host-servers.js";
+export * from "./mcp-scopes.js";
+export { hostVariables, readInputs, referencedInputs, type InputAnswers, type McpInput } from "./host-variables.js";

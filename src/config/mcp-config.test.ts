@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { ConfigError, MAX_CONFIG_FILE_BYTES, type Env } from "./config-reader.js";
-import { configuredSecrets, loadMcpConfig, mcpConfigAsWritten, parseMcpConfig, type McpConfigFile } from "./mcp-config.js";
+import { configuredSecrets, loadMcpConfig, mcpConfigAsWritten, neededInputs, parseMcpConfig, type McpConfigFile } from "./mcp-config.js";
 
 const FILE = "mcp.config.json";
 
@@ -243,17 +243,23 @@ describe("parseMcpConfig", () => {
   });
 
   it("names line and column of invalid JSON", () => {
-    const text = '{\n  "mcpServers": {\n    "notes": {"command": "a",}\n  }\n}';
+    const text = '{\n  "mcpServers": {\n    "notes": {"command": "a" "args": []}\n  }\n}';
     expect(errorOf(text)).toEqual({
       file: FILE,
       path: "",
-      detail: "invalid JSON: expected a property name in double quotes",
+      detail: "invalid JSON: expected ',' or '}' after a property value",
       position: { line: 3, column: 30 },
-      message: "mcp.config.json:3:30: invalid JSON: expected a property name in double quotes",
+      message: "mcp.config.json:3:30: invalid JSON: expected ',' or '}' after a property value",
     });
   });
 
-  const STDIO_FIELDS = "type, timeoutMs, startupTimeoutMs, logLevel, roots, enabled, disabled, alwaysAllow, autoApprove, trust, command, args, env, inheritEnv, cwd, maxLineBytes";
+  it("reads comments and trailing commas, as VS Code's JSONC files have them, and names positions as written", () => {
+    const text = '{\n  // mine\n  "mcpServers": {\n    "notes": {"command": "a", /* note */ "comand": 1,},\n  },\n}';
+    expect(noticesOf(text).warnings).toEqual([`mcp.config.json:4:42: mcpServers.notes.comand: unknown field, ignored (mca reads: ${STDIO_FIELDS})`]);
+  });
+
+  const COMMON_FIELDS = "type, timeoutMs, timeout, startupTimeoutMs, logLevel, roots, enabled, disabled, includeTools, enabled_tools, tools, excludeTools, disabled_tools, disabledTools, alwaysAllow, autoApprove, trust";
+  const STDIO_FIELDS = `${COMMON_FIELDS}, command, args, env, inheritEnv, pidNamespace, cwd, maxLineBytes`;
 
   it("starts a server with an unknown field and warns of the field at its place, listing the fields mca reads", () => {
     const config = configOf(oneServer("notes", { command: "node", comand: "node" }));
@@ -265,12 +271,12 @@ describe("parseMcpConfig", () => {
   });
 
   it("warns of a field of the other transport and of an unknown top-level field, and reads the rest", () => {
-    const text = '{"mcpServers": {"notes": {"command": "node", "url": "http://a/", "oauth": {}}}, "servers": {}}';
+    const text = '{"mcpServers": {"notes": {"command": "node", "url": "http://a/", "oauth": {}}}, "server": {}}';
     expect(configOf(text).servers.map((server) => server.alias)).toEqual(["notes"]);
     expect(noticesOf(text)).toEqual({
       skipped: [],
       warnings: [
-        "mcp.config.json:1:81: servers: unknown field, ignored (mca reads: mcpServers)",
+        "mcp.config.json:1:81: server: unknown field, ignored (mca reads: mcpServers, servers, inputs, $schema)",
         `mcp.config.json:1:46: mcpServers.notes.url: unknown field, ignored (mca reads: ${STDIO_FIELDS})`,
         `mcp.config.json:1:66: mcpServers.notes.oauth: unknown field, ignored (mca reads: ${STDIO_FIELDS})`,
       ],
@@ -280,7 +286,7 @@ describe("parseMcpConfig", () => {
   const NOT_A_URL = "must be an http:// or https:// URL";
   const NOT_A_TIMEOUT = "must be a positive integer (milliseconds)";
   const LEVELS = 'must be one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"';
-  const TYPES = 'must be one of "stdio", "http", "streamable-http", "streamableHttp", "sse"';
+  const TYPES = 'must be one of "stdio", "http", "streamable-http", "streamableHttp", "sse", "local"';
   const HEADER_TEXT = "must be plain header text (no line breaks, nothing beyond U+00FF)";
 
   it.each([
@@ -322,7 +328,7 @@ describe("parseMcpConfig", () => {
   });
 
   it("rejects a file without mcpServers", () => {
-    expect(errorOf("{}")).toMatchObject({ path: "mcpServers", detail: "is required", position: { line: 1, column: 1 } });
+    expect(errorOf("{}")).toMatchObject({ path: "mcpServers", detail: 'is required (VS Code\'s "servers" is read too)', position: { line: 1, column: 1 } });
   });
 
   it("rejects a file whose root is not an object", () => {
@@ -435,17 +441,15 @@ describe("parseMcpConfig with entries copied from other hosts", () => {
       servers: [
         { alias: "filesystem", transport: "stdio", command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], env: {}, enabled: true },
         { alias: "github", transport: "http", url: "https://api.example.com/mcp", headers: { Authorization: "Bearer t0ken" }, enabled: true },
-        { alias: "gemini", transport: "http", url: "https://gemini.example/mcp", headers: {}, enabled: true },
+        { alias: "gemini", transport: "http", url: "https://gemini.example/mcp", headers: {}, timeoutMs: 30000, enabled: true },
         { alias: "cline", transport: "http", url: "https://cline.example/mcp", headers: {}, enabled: false },
       ],
       skipped: [{ alias: "broken", error: expect.any(ConfigError) }],
-      warnings: [expect.any(ConfigError)],
+      warnings: [],
     });
     expect(noticesOf(text, { TOKEN: "t0ken" })).toEqual({
       skipped: [{ alias: "broken", message: "mcp.config.json:30:15: mcpServers.broken.command: is required" }],
-      warnings: [
-        "mcp.config.json:21:7: mcpServers.gemini.timeout: unknown field, ignored (mca reads: type, timeoutMs, startupTimeoutMs, logLevel, roots, enabled, disabled, alwaysAllow, autoApprove, trust, url, httpUrl, serverUrl, headers, oauth)",
-      ],
+      warnings: [],
     });
   });
 });
@@ -661,5 +665,100 @@ describe("configuredSecrets", () => {
     const env = { ANTHROPIC_API_KEY: "sk-ant-key", ANTHROPIC_AUTH_TOKEN: "", HOME: "/home/me" };
     expect(configuredSecrets(config, env)).toEqual(["s3cret-value", "1", "Bearer s3cret-value-h", "s3cret-value-h", "sk-ant-key"]);
     expect(configuredSecrets(null, {})).toEqual([]);
+  });
+});
+
+describe("parseMcpConfig with limits on a server's tools", () => {
+  it("keeps Gemini CLI's includeTools and excludeTools, Codex's enabled_tools and disabled_tools and Windsurf's disabledTools as one limit", () => {
+    const text = JSON.stringify({
+      mcpServers: {
+        gemini: { command: "g", includeTools: ["read", "search", "write"], excludeTools: ["write"] },
+        codex: { command: "c", enabled_tools: ["a", "b"], includeTools: ["b", "c"], disabled_tools: ["d"], disabledTools: ["e"] },
+        copilot: { command: "p", tools: ["*"] },
+        plain: { command: "x" },
+      },
+    });
+    expect(configOf(text).toolLimits).toEqual(
+      new Map([
+        ["gemini", { include: ["read", "search", "write"], exclude: ["write"] }],
+        ["codex", { include: ["b"], exclude: ["d", "e"] }],
+        ["copilot", { include: ["*"], exclude: [] }],
+      ]),
+    );
+  });
+
+  it("skips a server with a field that looks like a limit mca does not know, at its place, instead of offering every tool", () => {
+    expect(skippedErrorOf(oneServer("s", { command: "x", allowedTools: ["read"] }))).toMatchObject({
+      path: "mcpServers.s.allowedTools",
+      position: { line: 5, column: 7 },
+      detail: expect.stringMatching(/^looks like a limit on this server's tools, and mca does not know it/),
+    });
+    expect(skippedErrorOf(oneServer("s", { command: "x", disabledPrompts: ["p"] }))).toMatchObject({ path: "mcpServers.s.disabledPrompts" });
+    expect(skippedErrorOf(oneServer("s", { url: "http://a/", blocked_tools: ["p"] }))).toMatchObject({ path: "mcpServers.s.blocked_tools" });
+  });
+
+  it("skips a server whose limit is not a list of names", () => {
+    expect(skippedErrorOf(oneServer("s", { command: "x", excludeTools: "search" }))).toMatchObject({ path: "mcpServers.s.excludeTools", detail: "must be a list of tool names" });
+  });
+});
+
+describe("parseMcpConfig of other hosts' shapes", () => {
+  it("reads VS Code's servers with their type, and asks nothing of a file without inputs", () => {
+    const text = '{\n  // VS Code\n  "servers": {\n    "fs": { "type": "stdio", "command": "npx", "args": ["-y", "server-filesystem", "${workspaceFolder}"] },\n    "web": { "type": "http", "url": "https://example.com/mcp" },\n  },\n}';
+    const config = parseMcpConfig(text, "/p/.vscode/mcp.json", {}, { projectDir: "/p", fromProject: false });
+    expect(config).toEqual({
+      file: "/p/.vscode/mcp.json",
+      servers: [
+        { alias: "fs", transport: "stdio", command: "npx", args: ["-y", "server-filesystem", "/p"], env: {}, enabled: true },
+        { alias: "web", transport: "http", url: "https://example.com/mcp", headers: {}, enabled: true },
+      ],
+      skipped: [],
+      warnings: [],
+    });
+    expect(neededInputs(text, "mcp.json")).toEqual([]);
+  });
+
+  it("stops on a file with both mcpServers and servers, at the second", () => {
+    expect(errorOf('{"mcpServers": {}, "servers": {}}')).toMatchObject({ path: "servers", detail: 'write the servers in one of "mcpServers" and "servers"' });
+  });
+
+  it("expands Cursor's and VS Code's variables: ${env:NAME}, ${userHome}, ${workspaceFolder}, ${workspaceFolderBasename}, ${pathSeparator}", () => {
+    const text = oneServer("s", { command: "${userHome}${pathSeparator}bin${/}tool", args: ["${workspaceFolder}", "${workspaceFolderBasename}"], env: { TOKEN: "${env:TOKEN}" } });
+    const config = parseMcpConfig(text, "/work/app/.cursor/mcp.json", { HOME: "/home/u", TOKEN: "t" }, { projectDir: "/work/app", fromProject: false });
+    expect(config instanceof ConfigError ? config.message : config.servers).toEqual([
+      { alias: "s", transport: "stdio", command: "/home/u/bin/tool", args: ["/work/app", "app"], env: { TOKEN: "t" }, enabled: true },
+    ]);
+  });
+
+  it("names the inputs the enabled entries use, and fills in their answers; without one the entry is skipped naming the input", () => {
+    const text = JSON.stringify({
+      inputs: [
+        { type: "promptString", id: "api-key", description: "API key", password: true },
+        { type: "promptString", id: "unused", description: "never used" },
+      ],
+      servers: {
+        api: { type: "stdio", command: "api-server", env: { API_KEY: "${input:api-key}" } },
+        off: { type: "stdio", command: "x", args: ["${input:unused}"], disabled: true },
+      },
+    });
+    expect(neededInputs(text, "mcp.json")).toEqual([{ id: "api-key", description: "API key", password: true }]);
+    const answered = parseMcpConfig(text, "mcp.json", {}, undefined, new Map([["api-key", "sk-typed"]]));
+    expect(answered instanceof ConfigError ? answered.message : answered.servers[0]).toEqual({ alias: "api", transport: "stdio", command: "api-server", args: [], env: { API_KEY: "sk-typed" }, enabled: true });
+    expect(noticesOf(text).skipped).toEqual([
+      {
+        alias: "api",
+        message: 'mcp.config.json:1:230: servers.api.env.API_KEY: ${input:api-key} ("API key") is asked in a terminal when the server starts, and this run has none to ask in',
+      },
+    ]);
+  });
+
+  it("skips an entry naming an input the file does not declare", () => {
+    expect(skippedErrorOf(oneServer("s", { command: "x", args: ["${input:nope}"] }))).toMatchObject({ detail: '${input:nope}: no input "nope" is declared in this file\'s "inputs"' });
+  });
+
+  it("reads Copilot's type local, Gemini CLI's timeout and a server's pidNamespace", () => {
+    expect(configOf(oneServer("s", { type: "local", command: "x", timeout: 5000, pidNamespace: false })).servers).toEqual([
+      { alias: "s", transport: "stdio", command: "x", args: [], env: {}, pidNamespace: false, timeoutMs: 5000, enabled: true },
+    ]);
   });
 });

@@ -1,7 +1,8 @@
-// The MCP server config: mcp.config.json (or --mcp-config) validated into a typed McpConfig with `${VAR}`
-// expanded. The shape is the one other MCP hosts use: stdio `{ command, args?, env?, cwd? }`, HTTP
-// `{ type: "http", url, headers?, oauth? }`, plus our own `timeoutMs`, `startupTimeoutMs`, `logLevel`, `roots`
-// and `enabled`. Invalid JSON and duplicate aliases stop; an entry that cannot be used is skipped, the others start.
+// One MCP server config file (mcp.config.json, .mcp.json, the user's mcp.json, --mcp-config) validated into a
+// typed McpConfig with `${VAR}` expanded. The shape is the one other MCP hosts use: `mcpServers` (or VS Code's
+// `servers` with its `inputs`), stdio `{ command, args?, env?, cwd? }`, HTTP `{ type: "http", url, headers?, oauth? }`,
+// plus our own `timeoutMs`, `startupTimeoutMs`, `logLevel`, `roots` and `enabled`; comments are allowed.
+// Invalid JSON and duplicate aliases stop; an entry that cannot be used is skipped, the others start.
 import { dirname, resolve } from "node:path";
 import { MODEL_KEY_VARIABLES, secretsIn } from "../kernel/index.js";
 import { sanitizeAlias, toolPrefix, type McpConfig, type McpServerConfig } from "../mcp/index.js";
@@ -15,10 +16,14 @@ import {
   requiredField,
   type Env,
   type JsonObjectNode,
+  type NamedVariables,
+  type Path,
   type ReadContext,
 } from "./config-reader.js";
-import type { PathSegment } from "./json-reader.js";
-import { readServer, unknownFieldWarnings, type ConfigPlace, type McpReadContext } from "./server-entry.js";
+import { hostVariables, readInputs, referencedInputs, type InputAnswers, type McpInput } from "./host-variables.js";
+import type { JsonNode, PathSegment } from "./json-reader.js";
+import { withoutJsoncExtras } from "./jsonc-text.js";
+import { readServer, unknownFieldWarnings, type ConfigPlace, type McpReadContext, type ToolLimit } from "./server-entry.js";
 
 export type { ConfigPlace } from "./server-entry.js";
 
@@ -36,7 +41,9 @@ export interface McpConfigFile extends McpConfig {
   readonly warnings: readonly ConfigError[];
 }
 
-const ROOT_FIELDS = ["mcpServers"];
+/** `mcpServers` as most hosts write it, `servers` as VS Code does (beside its `inputs`). */
+const SERVERS_FIELDS = ["mcpServers", "servers"];
+const ROOT_FIELDS = [...SERVERS_FIELDS, "inputs", "$schema"];
 
 /** The project's own mcp.config.json sits in the project folder. */
 function projectPlace(file: string): ConfigPlace {
@@ -44,45 +51,81 @@ function projectPlace(file: string): ConfigPlace {
 }
 
 function duplicateDetail(duplicate: { readonly path: readonly PathSegment[]; readonly key: string }): string {
-  const isAlias = duplicate.path.length === 1 && duplicate.path[0] === "mcpServers";
+  const isAlias = duplicate.path.length >= 1 && SERVERS_FIELDS.includes(String(duplicate.path.at(-1)));
   return isAlias
     ? `duplicate alias "${duplicate.key}": two servers are written with the same name`
     : `duplicate key "${duplicate.key}": it is written more than once`;
 }
 
 /** Aliases become tool-name prefixes; two that sanitise alike would make one server's tools ambiguous. */
-function checkAliases(servers: JsonObjectNode, context: ReadContext): void {
+function checkAliases(servers: JsonObjectNode, path: Path, context: ReadContext): void {
   const aliasBySanitised = new Map<string, string>();
   for (const [alias, member] of servers.members) {
     if (alias === "") continue;
     const other = aliasBySanitised.get(sanitizeAlias(alias));
     if (other !== undefined) {
       const detail = `duplicate alias: "${other}" and "${alias}" both give the tool prefix ${toolPrefix(alias)}`;
-      fail(context, ["mcpServers", alias], member.keyOffset, detail);
+      fail(context, [...path, alias], member.keyOffset, detail);
     }
     aliasBySanitised.set(sanitizeAlias(alias), alias);
   }
 }
 
-function readConfig(context: McpReadContext, root: JsonObjectNode): McpConfigFile {
-  const servers = readObject(requiredField(root, "mcpServers", [], context), ["mcpServers"], context);
-  checkAliases(servers, context);
-  const warnings = unknownFieldWarnings(root, [], ROOT_FIELDS, context);
+/** An entry written `"disabled": true` or `"enabled": false`, before it is read. */
+function isDisabledEntry(entry: JsonNode): boolean {
+  const flag = (key: string): boolean | undefined => {
+    const node = entry.kind === "object" ? entry.members.get(key)?.value : undefined;
+    return node?.kind === "boolean" ? node.value : undefined;
+  };
+  return flag("disabled") === true || flag("enabled") === false;
+}
+
+/** For a disabled entry: its inputs were never asked (it does not start), so they stand empty rather than skip it. */
+function withUnaskedInputs(named: NamedVariables | undefined): NamedVariables {
+  return (name) => (name.startsWith("input:") ? { ok: true, value: "" } : named?.(name));
+}
+
+/** The servers of one `mcpServers` object at `path`, each read on its own: an entry that cannot be used is skipped. */
+export function readServerEntries(servers: JsonObjectNode, path: Path, context: McpReadContext): Omit<McpConfigFile, "file"> {
+  checkAliases(servers, path, context);
   const read: McpServerConfig[] = [];
   const skipped: SkippedServer[] = [];
+  const warnings: ConfigError[] = [];
+  const toolLimits = new Map<string, ToolLimit>();
   for (const [alias, member] of servers.members) {
     const entry = readingConfig(() => {
-      if (alias === "") fail(context, ["mcpServers", alias], member.keyOffset, "an alias must not be empty");
-      return readServer(alias, member.value, context);
+      if (alias === "") fail(context, [...path, alias], member.keyOffset, "an alias must not be empty");
+      const entryContext = isDisabledEntry(member.value) ? { ...context, named: withUnaskedInputs(context.named) } : context;
+      return readServer(alias, member.value, entryContext, [...path, alias]);
     });
     if (entry instanceof ConfigError) {
       skipped.push({ alias, error: entry });
     } else {
       read.push(entry.server);
       warnings.push(...entry.warnings);
+      if (entry.tools !== undefined) toolLimits.set(alias, entry.tools);
     }
   }
-  return { file: context.file, servers: read, skipped, warnings };
+  return { servers: read, skipped, warnings, ...(toolLimits.size === 0 ? {} : { toolLimits }) };
+}
+
+/** `mcpServers` or VS Code's `servers`, whichever the file writes; both written is a stop, neither too. */
+function serversField(root: JsonObjectNode, context: ReadContext): { readonly key: string; readonly node: JsonNode } {
+  const written = SERVERS_FIELDS.filter((key) => root.members.has(key));
+  const [key, other] = written;
+  if (key === undefined) return fail(context, ["mcpServers"], root.offset, 'is required (VS Code\'s "servers" is read too)');
+  if (other !== undefined) fail(context, [other], root.members.get(other)?.keyOffset ?? root.offset, `write the servers in one of "${key}" and "${other}"`);
+  return { key, node: root.members.get(key)?.value ?? root };
+}
+
+function readConfig(context: McpReadContext, root: JsonObjectNode, answers: InputAnswers | undefined): McpConfigFile {
+  const { key, node } = serversField(root, context);
+  const servers = readObject(node, [key], context);
+  const inputs = readInputs(root, context);
+  const named = hostVariables({ projectDir: context.place.projectDir, env: context.env, inputs, ...(answers === undefined ? {} : { answers }) });
+  const warnings = unknownFieldWarnings(root, [], ROOT_FIELDS, context);
+  const entries = readServerEntries(servers, [key], { ...context, named });
+  return { file: context.file, ...entries, warnings: [...warnings, ...entries.warnings] };
 }
 
 /**
@@ -90,8 +133,31 @@ function readConfig(context: McpReadContext, root: JsonObjectNode): McpConfigFil
  * that stops it. Pure but for `roots`, whose folders are looked up (and resolved to their real paths).
  * `place` is the project's own file in its folder unless said otherwise.
  */
-export function parseMcpConfig(text: string, file: string, env: Env, place: ConfigPlace = projectPlace(file)): McpConfigFile | ConfigError {
-  return parseConfig({ file, text, env, place });
+export function parseMcpConfig(text: string, file: string, env: Env, place: ConfigPlace = projectPlace(file), answers?: InputAnswers): McpConfigFile | ConfigError {
+  return parseConfig({ file, text, env, place }, answers);
+}
+
+/**
+ * The inputs (VS Code's `${input:id}`) the file's enabled entries use, to be asked before it is read with
+ * their answers; none when the file cannot be read (reading it then says why).
+ */
+export function neededInputs(text: string, file: string): McpInput[] {
+  const root = readConfigJson(withoutJsoncExtras(text), file);
+  if (root instanceof ConfigError || root.kind !== "object") return [];
+  const context: ReadContext = { file, text, env: {} };
+  const inputs = readingConfig(() => readInputs(root, context));
+  if (inputs instanceof ConfigError) return [];
+  const used = new Set<string>();
+  for (const key of SERVERS_FIELDS) {
+    const servers = root.members.get(key)?.value;
+    if (servers?.kind !== "object") continue;
+    for (const { value } of servers.members.values()) {
+      // A disabled server is not started, so nothing is asked for it.
+      if (isDisabledEntry(value)) continue;
+      for (const id of referencedInputs(value)) used.add(id);
+    }
+  }
+  return inputs.filter((input) => used.has(input.id));
 }
 
 /**
@@ -105,11 +171,11 @@ export function mcpConfigAsWritten(text: string, file: string, env: Env): McpCon
   return config instanceof ConfigError ? config : (config.skipped[0]?.error ?? config);
 }
 
-function parseConfig(context: McpReadContext): McpConfigFile | ConfigError {
+function parseConfig(context: McpReadContext, answers?: InputAnswers): McpConfigFile | ConfigError {
   const { text, file } = context;
-  const root = readConfigJson(text, file, duplicateDetail);
+  const root = readConfigJson(withoutJsoncExtras(text), file, duplicateDetail);
   if (root instanceof ConfigError) return root;
-  return readingConfig(() => readConfig(context, readObject(root, [], context)));
+  return readingConfig(() => readConfig(context, readObject(root, [], context), answers));
 }
 
 /** Reads and validates an MCP config file: the config, or a ConfigError (the file cannot be read, or is not valid). */

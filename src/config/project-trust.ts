@@ -1,5 +1,5 @@
-// Which project folders the user trusted, and for which contents. A repository's own `mcp.config.json`
-// and `.mca/settings.json` are a permit the repository issues to itself: they take effect (servers started,
+// Which project folders the user trusted, and for which contents. A repository's own `mcp.config.json`,
+// `.mcp.json` and `.mca/settings.json` are a permit the repository issues to itself: they take effect (servers started,
 // allow rules applied) only once the user has trusted this folder with exactly these files. The record
 // lives in the user's config folder, never in the project, and holds a hash of the files' contents, so an
 // edited file (a `git pull`, a changed branch) asks again.
@@ -10,14 +10,23 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { describeError } from "../kernel/index.js";
 import { stdioServerCwd } from "../mcp/index.js";
 import { ConfigError, readConfigText, readProjectStore, type Env } from "./config-reader.js";
-import { parseMcpConfig } from "./mcp-config.js";
+import { neededInputs, parseMcpConfig } from "./mcp-config.js";
 import { readRegularFile } from "./regular-file.js";
 import { userConfigDir, type ProjectFileRead } from "./settings.js";
 
 export const PROJECT_MCP_CONFIG = "mcp.config.json";
+/** The project's MCP servers as Claude Code (and other hosts) write them: read as mcp.config.json is, under the same trust. */
+export const PROJECT_SHARED_MCP_CONFIG = ".mcp.json";
 export const PROJECT_SETTINGS = join(".mca", "settings.json");
 /** The project's own files that trust covers, relative to the project folder, in the order they are hashed. */
-export const PROJECT_FILES = [PROJECT_MCP_CONFIG, PROJECT_SETTINGS] as const;
+export const PROJECT_FILES = [PROJECT_MCP_CONFIG, PROJECT_SETTINGS, PROJECT_SHARED_MCP_CONFIG] as const;
+/** The project files whose stdio servers may run programs of the project, in the order they are read. */
+const PROJECT_MCP_FILES = [PROJECT_MCP_CONFIG, PROJECT_SHARED_MCP_CONFIG] as const;
+/**
+ * Files trust covered from the start are hashed absent too; one added later only when present, so that a
+ * folder trusted before it was read is not asked about again for a file it does not have.
+ */
+const HASHED_WHEN_ABSENT: readonly string[] = [PROJECT_MCP_CONFIG, PROJECT_SETTINGS];
 
 export interface ProjectFiles {
   /** The real path of the project folder: the key of the trust record. */
@@ -27,7 +36,7 @@ export interface ProjectFiles {
    * before trusting is exactly what the hash records.
    */
   readonly texts: ReadonlyMap<string, string | ConfigError>;
-  /** The files of the project that the enabled stdio servers of its mcp.config.json run, in the config's order. */
+  /** The files of the project that the enabled stdio servers of its mcp.config.json and .mcp.json run, in the configs' order. */
   readonly programs: readonly ProjectProgram[];
   /** sha256 over every file's name, presence and bytes, and over each program's path and bytes. */
   readonly hash: string;
@@ -82,11 +91,13 @@ function readProjectFiles(projectDir: string, env: Env): ProjectFiles | null {
   const hash = createHash("sha256");
   // Name and length prefix each entry, so no two different sets of files give the same stream.
   for (const { name, path, text } of read) {
+    if (text === null && !HASHED_WHEN_ABSENT.includes(name)) continue;
     const entry = text === null ? "absent" : text instanceof ConfigError ? "unreadable" : `${Buffer.byteLength(text)}`;
     hash.update(`${name}\0${entry}\0`).update(typeof text === "string" ? text : "");
     if (text !== null) texts.set(path, text);
   }
-  const programs = readPrograms(realDir, texts.get(join(realDir, PROJECT_MCP_CONFIG)), env);
+  const budget = { bytes: MAX_HASHED_PROGRAM_BYTES };
+  const programs = PROJECT_MCP_FILES.flatMap((name) => readPrograms(realDir, name, texts.get(join(realDir, name)), env, budget));
   for (const program of programs) {
     hash.update(`program\0${program.alias}\0${program.path}\0${program.bytes === undefined ? "unhashed" : program.bytes.length}\0`);
     if (program.bytes !== undefined) hash.update(program.bytes);
@@ -100,12 +111,13 @@ function readProjectFiles(projectDir: string, env: Env): ProjectFiles | null {
  * Both are resolved against the server's working folder, as the child resolves them. A config that cannot
  * be read runs nothing.
  */
-function readPrograms(realDir: string, text: string | ConfigError | undefined, env: Env): readonly (ProjectProgram & { readonly bytes?: Buffer })[] {
-  const configFile = join(realDir, PROJECT_MCP_CONFIG);
-  const config = typeof text === "string" ? parseMcpConfig(text, configFile, env) : undefined;
+function readPrograms(realDir: string, name: string, text: string | ConfigError | undefined, env: Env, budget: { bytes: number }): readonly (ProjectProgram & { readonly bytes?: Buffer })[] {
+  const configFile = join(realDir, name);
+  // An entry that uses an input (typed when the server starts) runs all the same: read with a stand-in answer.
+  const standIns = typeof text === "string" ? new Map(neededInputs(text, configFile).map((input) => [input.id, input.id])) : undefined;
+  const config = typeof text === "string" ? parseMcpConfig(text, configFile, env, undefined, standIns) : undefined;
   if (config === undefined || config instanceof ConfigError) return [];
   const programs: (ProjectProgram & { readonly bytes?: Buffer })[] = [];
-  let budget = MAX_HASHED_PROGRAM_BYTES;
   for (const server of config.servers) {
     if (server.transport !== "stdio" || !server.enabled) continue;
     const cwd = stdioServerCwd(server, configFile);
@@ -116,9 +128,9 @@ function readPrograms(realDir: string, text: string | ConfigError | undefined, e
     for (const path of new Set([...command, ...args.map((arg) => arg.path)])) {
       const inside = relative(realDir, path);
       if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) continue;
-      const read = readRegularFile(path, budget);
+      const read = readRegularFile(path, budget.bytes);
       if (read.kind === "absent" || read.kind === "unreadable") continue;
-      if (read.kind === "read") budget -= read.bytes.length;
+      if (read.kind === "read") budget.bytes -= read.bytes.length;
       programs.push({ alias: server.alias, path: inside, hashed: read.kind === "read", ...(read.kind === "read" ? { bytes: read.bytes } : {}) });
     }
   }

@@ -1,7 +1,8 @@
 // One entry of `mcpServers`, validated into a typed server config. Entries copied from other hosts' files
-// are read too: their spellings of the same thing (`httpUrl`, `serverUrl`, `disabled`) are taken, what they
-// would let run without asking (`alwaysAllow`, `autoApprove`, `trust`) never is, and a field mca does not
-// know is a warning: only what makes the entry unusable skips it.
+// are read too: their spellings of the same thing (`httpUrl`, `serverUrl`, `disabled`, `timeout`) are taken,
+// their limits on a server's tools (`includeTools`, `disabled_tools`, …) are kept, what they would let run
+// without asking (`alwaysAllow`, `autoApprove`, `trust`) never is, and a field mca does not know is a warning
+// — unless it looks like a limit: ignoring that would widen what the user wrote, so the entry is skipped.
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { serverSideName } from "../kernel/index.js";
@@ -14,6 +15,7 @@ import {
   type McpServerConfig,
   type OAuthClientConfig,
   type ServerRoots,
+  type McpConfig,
   type StdioServerConfig,
 } from "../mcp/index.js";
 import {
@@ -41,9 +43,17 @@ import { positionAt, type JsonNode } from "./json-reader.js";
  * Where a config is read for: the project folder its relative `roots` start from, and whether the file is
  * the project's own (it may come with a repository: a root outside the project is warned of).
  */
+/** The tools a server's entry lets mca offer (src/mcp's ToolLimit, as McpConfig carries it). */
+export type ToolLimit = NonNullable<McpConfig["toolLimits"]> extends ReadonlyMap<string, infer Limit> ? Limit : never;
+
 export interface ConfigPlace {
   readonly projectDir: string;
   readonly fromProject: boolean;
+  /**
+   * The folder the file's stdio servers run in when it is not the file's own (the user's and local scopes'
+   * servers run in the project folder): their `cwd` is then resolved against it, absent or relative.
+   */
+  readonly runsIn?: string;
 }
 
 export interface McpReadContext extends ReadContext {
@@ -59,6 +69,8 @@ const TRANSPORT_BY_TYPE = new Map<string, Transport>([
   ["streamable-http", "http"],
   ["streamableHttp", "http"],
   ["sse", "sse"],
+  // GitHub Copilot's portable .mcp.json names a stdio server "local".
+  ["local", "stdio"],
 ]);
 const TYPE_CHOICES = [...TRANSPORT_BY_TYPE.keys()].map((name) => JSON.stringify(name)).join(", ");
 
@@ -73,7 +85,27 @@ const URL_FIELDS = ["url", "httpUrl", "serverUrl"];
 const AUTO_APPROVE_FIELDS = ["alwaysAllow", "autoApprove"];
 const TRUST_FIELD = "trust";
 
-const COMMON_FIELDS = ["type", "timeoutMs", "startupTimeoutMs", "logLevel", "roots", "enabled", "disabled", ...AUTO_APPROVE_FIELDS, TRUST_FIELD];
+/** Each host's spelling of the tools a server may offer (Gemini CLI's, Codex's, Copilot's) and of those it may not (Gemini CLI's, Codex's, Windsurf's). */
+const INCLUDE_FIELDS = ["includeTools", "enabled_tools", "tools"];
+const EXCLUDE_FIELDS = ["excludeTools", "disabled_tools", "disabledTools"];
+/** A field mca does not know that looks like one of those: `allowedTools`, `blocked_tools`, `disabledPrompts`, `enabledOnly`. */
+const LIMIT_LIKE = /(?:Tools|_tools)$|^(?:disabled|enabled)/i;
+/** Gemini CLI's `timeout` is milliseconds, as our `timeoutMs`. */
+const TIMEOUT_FIELDS = ["timeoutMs", "timeout"];
+
+const COMMON_FIELDS = [
+  "type",
+  ...TIMEOUT_FIELDS,
+  "startupTimeoutMs",
+  "logLevel",
+  "roots",
+  "enabled",
+  "disabled",
+  ...INCLUDE_FIELDS,
+  ...EXCLUDE_FIELDS,
+  ...AUTO_APPROVE_FIELDS,
+  TRUST_FIELD,
+];
 
 /** What every transport's entry shares: spread as it is into the server config. */
 interface Common {
@@ -179,12 +211,21 @@ function readUrl(server: JsonObjectNode, path: Path, context: ReadContext): stri
   return urls[0] ?? "";
 }
 
-function readStdio(common: Common, server: JsonObjectNode, path: Path, context: ReadContext): StdioServerConfig {
+/** `cwd` as written, or resolved against the folder the file's servers run in when that is not the file's own. */
+function readCwd(server: JsonObjectNode, path: Path, context: McpReadContext): string | undefined {
+  const node = optionalField(server, "cwd");
+  const written = node === undefined ? undefined : readString(node, [...path, "cwd"], context);
+  const { runsIn } = context.place;
+  return runsIn === undefined ? written : resolve(runsIn, written ?? ".");
+}
+
+function readStdio(common: Common, server: JsonObjectNode, path: Path, context: McpReadContext): StdioServerConfig {
   const args = optionalField(server, "args");
   const env = optionalField(server, "env");
-  const cwd = optionalField(server, "cwd");
+  const cwd = readCwd(server, path, context);
   const maxLineBytes = optionalField(server, "maxLineBytes");
   const inheritEnv = optionalField(server, "inheritEnv");
+  const pidNamespace = optionalField(server, "pidNamespace");
   return {
     ...common,
     transport: "stdio",
@@ -192,7 +233,8 @@ function readStdio(common: Common, server: JsonObjectNode, path: Path, context: 
     args: args === undefined ? [] : readExpandedStringArray(args, [...path, "args"], context),
     env: env === undefined ? {} : readExpandedStringMap(env, [...path, "env"], context),
     ...(inheritEnv === undefined ? {} : { inheritEnv: readBoolean(inheritEnv, [...path, "inheritEnv"], context) }),
-    ...(cwd === undefined ? {} : { cwd: readString(cwd, [...path, "cwd"], context) }),
+    ...(pidNamespace === undefined ? {} : { pidNamespace: readBoolean(pidNamespace, [...path, "pidNamespace"], context) }),
+    ...(cwd === undefined ? {} : { cwd }),
     ...(maxLineBytes === undefined ? {} : { maxLineBytes: readPositiveInteger(maxLineBytes, [...path, "maxLineBytes"], context, "bytes") }),
   };
 }
@@ -239,11 +281,11 @@ function readHttp(common: Common, server: JsonObjectNode, path: Path, context: R
 
 interface TransportEntry {
   readonly fields: readonly string[];
-  readonly read: (common: Common, server: JsonObjectNode, path: Path, context: ReadContext) => McpServerConfig;
+  readonly read: (common: Common, server: JsonObjectNode, path: Path, context: McpReadContext) => McpServerConfig;
 }
 
 const TRANSPORTS: Readonly<Record<Transport, TransportEntry>> = {
-  stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "inheritEnv", "cwd", "maxLineBytes"], read: readStdio },
+  stdio: { fields: [...COMMON_FIELDS, "command", "args", "env", "inheritEnv", "pidNamespace", "cwd", "maxLineBytes"], read: readStdio },
   http: { fields: [...COMMON_FIELDS, ...URL_FIELDS, "headers", "oauth"], read: readHttp },
   sse: { fields: [...COMMON_FIELDS, ...URL_FIELDS, "headers", "oauth"], read: (common, server, path, context) => readHttp(common, server, path, context, "sse") },
 };
@@ -251,7 +293,50 @@ const TRANSPORTS: Readonly<Record<Transport, TransportEntry>> = {
 /** A server entry read: its config, and what the user should hear about fields it has that are not applied. */
 export interface ReadServer {
   readonly server: McpServerConfig;
+  /** The tools the entry lets mca offer; absent: every tool. */
+  readonly tools?: ToolLimit;
   readonly warnings: readonly ConfigError[];
+}
+
+function readNames(node: JsonNode, path: Path, context: ReadContext): string[] {
+  if (node.kind !== "array") return fail(context, path, node.offset, "must be a list of tool names");
+  return node.items.map((item, index) => readString(item, [...path, index], context));
+}
+
+/**
+ * The limit every spelling of it writes together: a tool is offered only when each include list names it
+ * (or has "*"), and never when any exclude list does. A field that looks like a limit and is none of these fails.
+ */
+function readToolLimit(server: JsonObjectNode, path: Path, known: readonly string[], context: ReadContext): ToolLimit | undefined {
+  for (const [field, member] of server.members) {
+    if (known.includes(field) || !LIMIT_LIKE.test(field)) continue;
+    const detail = `looks like a limit on this server's tools, and mca does not know it: the server is not started rather than offered with every tool (mca reads ${[...INCLUDE_FIELDS, ...EXCLUDE_FIELDS].join(", ")})`;
+    fail(context, [...path, field], member.keyOffset, detail);
+  }
+  const lists = (fields: readonly string[]): string[][] =>
+    fields.flatMap((field) => {
+      const node = optionalField(server, field);
+      return node === undefined ? [] : [readNames(node, [...path, field], context)];
+    });
+  const includes = lists(INCLUDE_FIELDS);
+  const excludes = lists(EXCLUDE_FIELDS);
+  if (includes.length === 0 && excludes.length === 0) return undefined;
+  // A list with "*" restricts nothing; the others together offer only the names all of them have.
+  const restricting = includes.filter((list) => !list.includes("*"));
+  const [first, ...others] = restricting;
+  const include = includes.length === 0 ? undefined : first === undefined ? ["*"] : others.reduce((kept, list) => kept.filter((name) => list.includes(name)), first);
+  return { ...(include === undefined ? {} : { include }), exclude: [...new Set(excludes.flat())] };
+}
+
+/** `timeoutMs`, or Gemini CLI's `timeout` (milliseconds too); both written, they must agree. */
+function readTimeout(server: JsonObjectNode, path: Path, context: ReadContext): { timeoutMs?: number } {
+  const values = TIMEOUT_FIELDS.flatMap((field) => {
+    const node = optionalField(server, field);
+    return node === undefined ? [] : [{ field, node, value: readPositiveInteger(node, [...path, field], context, "milliseconds") }];
+  });
+  const [first, second] = values;
+  if (first !== undefined && second !== undefined && first.value !== second.value) fail(context, [...path, second.field], second.node.offset, `contradicts "${first.field}": ${first.value} beside it`);
+  return first === undefined ? {} : { timeoutMs: first.value };
 }
 
 function warning(context: ReadContext, path: Path, offset: number, detail: string): ConfigError {
@@ -281,11 +366,11 @@ function autoApproveWarning(alias: string, server: JsonObjectNode, path: Path, c
   return warning(context, [...path, first[0]], first[1].keyOffset, detail);
 }
 
-export function readServer(alias: string, node: JsonNode, context: McpReadContext): ReadServer {
-  const path = ["mcpServers", alias];
+/** The entry `alias` at `path` in its file (`mcpServers.<alias>`, VS Code's `servers.<alias>`). */
+export function readServer(alias: string, node: JsonNode, context: McpReadContext, path: Path = ["mcpServers", alias]): ReadServer {
   const server = readObject(node, path, context);
   const transport = TRANSPORTS[transportOf(server, path, context)];
-  const milliseconds = (field: "timeoutMs" | "startupTimeoutMs"): Partial<Record<typeof field, number>> => {
+  const milliseconds = (field: "startupTimeoutMs"): Partial<Record<typeof field, number>> => {
     const node = optionalField(server, field);
     return node === undefined ? {} : { [field]: readPositiveInteger(node, [...path, field], context, "milliseconds") };
   };
@@ -294,20 +379,21 @@ export function readServer(alias: string, node: JsonNode, context: McpReadContex
   const roots = rootsNode === undefined ? undefined : readRoots(rootsNode, [...path, "roots"], context);
   const common: Common = {
     alias,
-    ...milliseconds("timeoutMs"),
+    ...readTimeout(server, path, context),
     ...milliseconds("startupTimeoutMs"),
     ...(logLevel === undefined ? {} : { logLevel: readLogLevel(logLevel, [...path, "logLevel"], context) }),
     ...(roots === undefined ? {} : { roots: roots.roots }),
     enabled: readEnabled(server, path, context),
   };
   const config = transport.read(common, server, path, context);
+  const tools = readToolLimit(server, path, transport.fields, context);
   const autoApprove = autoApproveWarning(alias, server, path, context);
   const warnings = [
     ...unknownFieldWarnings(server, path, transport.fields, context),
     ...(autoApprove === undefined ? [] : [autoApprove]),
     ...(roots?.warnings ?? []),
   ];
-  return { server: config, warnings: warnings.sort(byPlace) };
+  return { server: config, ...(tools === undefined ? {} : { tools }), warnings: warnings.sort(byPlace) };
 }
 
 /** In the file's order. */

@@ -429,3 +429,31 @@ function parseRuleOrThrow(verdict: "allow" | "deny", text: string) {
   if (parsed instanceof Error) throw parsed;
   return parsed;
 }
+
+describe("mountServers: a limit the config writes on a server's tools", () => {
+  it("never offers, counts or finds an excluded tool, at start and after the server's list changes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mca-limit-"));
+    const toolsFile = join(dir, "tools.txt");
+    writeFileSync(toolsFile, "echo\nsearch\n");
+    const servers = [stdio("changing", scriptedStdioServer(`--tools-from=${toolsFile}`)), stdio("steady", scriptedStdioServer())];
+    const toolLimits = new Map([
+      ["changing", { exclude: ["search", "later"] }],
+      ["steady", { include: ["alpha", "gamma"], exclude: ["gamma"] }],
+    ]);
+    const mounted = await mountServers({ file: "/tmp/mcp.config.json", servers, toolLimits }, deps);
+    opened.push(mounted);
+    expect(mounted.tools.map((tool) => tool.name)).toEqual(["mcp__changing__echo", "mcp__steady__alpha"]);
+    expect(mounted.statuses().map(({ alias, tools, toolNames }) => ({ alias, tools, toolNames }))).toEqual([
+      { alias: "changing", tools: 1, toolNames: ["echo"] },
+      { alias: "steady", tools: 1, toolNames: ["alpha"] },
+    ]);
+    expect(mounted.lookup("mcp__changing__search")).toBeUndefined();
+    writeFileSync(toolsFile, "echo\nlater\nnew_tool\n");
+
+    const status = await mounted.reconnect("changing");
+
+    expect(status).toMatchObject({ alias: "changing", tools: 2, toolNames: ["echo", "new_tool"] });
+    expect(mounted.tools.map((tool) => tool.name)).toEqual(["mcp__changing__echo", "mcp__changing__new_tool", "mcp__steady__alpha"]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -17,6 +17,22 @@ export const LISTING_READ_FACTOR = 10;
 /** Dropped tools are named one by one up to this many; the rest are counted in one more warning. */
 const MAX_DROP_WARNINGS = 10;
 
+/**
+ * The tools a server's config entry lets mca offer: only those `include` names when it is given (`"*"` there
+ * stands for every tool), and never one `exclude` names. A limit the user wrote is never widened.
+ */
+export interface ToolLimit {
+  readonly include?: readonly string[];
+  readonly exclude: readonly string[];
+}
+
+/** Whether a tool of this name may be offered under `limit` (none: every tool); `exclude` wins over `include`, as in Gemini CLI and Codex. */
+export function isToolOffered(limit: ToolLimit | undefined, name: string): boolean {
+  if (limit === undefined) return true;
+  if (limit.exclude.includes(name)) return false;
+  return limit.include === undefined || limit.include.includes("*") || limit.include.includes(name);
+}
+
 export interface RemoteToolInfo {
   readonly name: string;
   readonly title?: string;
