@@ -219,6 +219,12 @@ describe("mca mcp import", () => {
     expect(out).toBe(`  skipped bad (${file}): mcpServers.bad.url: must be an http:// or https:// URL\nnothing to add from cursor to the local scope\n`);
   });
 
+  it("shows beside a server what the reader would not use of it", async () => {
+    await cursorFile({ notes: { command: "node", colour: "blue" } });
+    expect(await runMcpEditCommand(deps(), { kind: "import", host: "cursor", scope: "local", yes: true })).toBe(0);
+    expect(out.split("\n")[2]).toMatch(/^ {4}mcpServers\.notes\.colour: unknown field, ignored \(mca reads: /);
+  });
+
   it("says where it looked when the host has no files", async () => {
     expect(await runMcpEditCommand(deps(), { kind: "import", host: "windsurf", scope: "local", yes: true })).toBe(1);
     expect(err).toBe(`mca mcp import: no windsurf configuration found (looked for ${join(root, "home", ".codeium", "windsurf", "mcp_config.json")})\n`);

@@ -41,7 +41,7 @@ export async function runMcpImportCommand(deps: Deps, host: HostName, scope: Mcp
   }
   const target = scopePlaces(scope, deps)[0]?.file ?? "";
   const place = { projectDir: deps.projectDir, fromProject: scope === "project" };
-  const adding: HostServer[] = [];
+  const adding: { readonly server: HostServer; readonly warnings: readonly string[] }[] = [];
   const skip = (alias: string, file: string, reason: string): void => say(deps.out, `  skipped ${alias} (${file}): ${reason}`);
   for (const skipped of read.skipped) skip(skipped.alias, skipped.file, skipped.reason);
   for (const server of read.servers) {
@@ -55,16 +55,17 @@ export async function runMcpImportCommand(deps: Deps, host: HostName, scope: Mcp
       skip(server.alias, server.file, checked.path === "" ? checked.detail : `${checked.path}: ${checked.detail}`);
       continue;
     }
-    adding.push(server);
+    // What the reader would warn of at start-up (a field it does not use) is said now, beside the server.
+    adding.push({ server, warnings: checked.warnings.map((warning) => (warning.path === "" ? warning.detail : `${warning.path}: ${warning.detail}`)) });
   }
   if (adding.length === 0) {
     say(deps.out, `nothing to add from ${host} to the ${scope} scope`);
     return 0;
   }
   say(deps.out, `${host}: ${adding.length} server${adding.length === 1 ? "" : "s"} to add to the ${scope} scope (${target}):`);
-  for (const server of adding) {
+  for (const { server, warnings } of adding) {
     say(deps.out, `  ${server.alias}  ${entrySummary(server.entry)}  (from ${server.file})`);
-    for (const note of server.notes) say(deps.out, `    ${note}`);
+    for (const note of [...server.notes, ...warnings]) say(deps.out, `    ${note}`);
   }
   if (!yes) {
     if (deps.confirm === undefined) {
@@ -78,7 +79,7 @@ export async function runMcpImportCommand(deps: Deps, host: HostName, scope: Mcp
     }
   }
   let failed = false;
-  for (const server of adding) {
+  for (const { server } of adding) {
     const written = await addServer(scope, server.alias, server.entry, deps);
     if (written instanceof ConfigError) {
       say(deps.err, `mca mcp import: ${server.alias}: ${written.message}`);

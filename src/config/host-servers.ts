@@ -204,7 +204,7 @@ function fromCodex(raw: JsonObject): JsonObject {
   const { bearer_token_env_var, http_headers, env_http_headers, env_vars, startup_timeout_sec, startup_timeout_ms, tool_timeout_sec, ...rest } = raw;
   const headers: Record<string, JsonValue> = isObject(http_headers) ? { ...http_headers } : {};
   if (isObject(env_http_headers)) for (const [name, variable] of Object.entries(env_http_headers)) headers[name] = `\${${String(variable)}}`;
-  if (typeof bearer_token_env_var === "string") headers.Authorization = `Bearer \${${bearer_token_env_var}}`;
+  if (typeof bearer_token_env_var === "string" && rest.url !== undefined) headers.Authorization = `Bearer \${${bearer_token_env_var}}`;
   const env: Record<string, JsonValue> = isObject(rest.env) ? { ...rest.env } : {};
   // env_vars names variables passed on from mca's own environment.
   if (Array.isArray(env_vars)) for (const name of env_vars) if (typeof name === "string" && !(name in env)) env[name] = `\${${name}}`;
