@@ -1,6 +1,9 @@
 // The thin client the official conformance runner spawns (`<command> <server url>`): mca's own MCP client
 // over HTTP, doing for each scenario what mca does — discover, list, call — and nothing protocol-specific.
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createMcpClient, type McpClient } from "../../src/mcp/index.js";
 import { McpError } from "../../src/mcp/index.js";
 import { createHttpTransport } from "../../src/mcp/index.js";
@@ -8,7 +11,7 @@ import { callToolToCompletion, type InputAnswer } from "../../src/mcp/index.js";
 import { clientCapabilities, type InputSupport } from "../../src/mcp/index.js";
 import { isJsonObject, type JsonObject } from "../../src/mcp/index.js";
 import { negotiateEra } from "../../src/mcp/index.js";
-import { createMemoryTokenStore, createOAuthSession, type Authorizer, type OAuthSession } from "../../src/mcp/index.js";
+import { createMemoryTokenStore, createOAuthSession, describeIssuer, generateSigningKey, type Authorizer, type OAuthSession, type OAuthSessionOptions } from "../../src/mcp/index.js";
 import type { RemoteToolInfo } from "../../src/mcp/index.js";
 
 /** mca's own version, read here rather than through src/cli: the driver needs only src/mcp. */
@@ -164,18 +167,67 @@ const headlessAuthorizer: Authorizer = {
   },
 };
 
-function oauthSession(url: string, context: JsonObject): OAuthSession {
-  const clientId = typeof context.client_id === "string" ? context.client_id : undefined;
-  const clientSecret = typeof context.client_secret === "string" ? context.client_secret : undefined;
+/** The files a user's config would name (keys, token files), written from the scenario's context; removed at exit. */
+async function configFiles(): Promise<{ readonly write: (name: string, text: string) => Promise<string>; readonly remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), "mca-conformance-"));
+  return {
+    write: async (name, text) => {
+      const file = join(dir, name);
+      await writeFile(file, text, { mode: 0o600 });
+      return file;
+    },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+function text(context: JsonObject, key: string): string | undefined {
+  const value = context[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * The server's `oauth` config a user would write for each extension scenario (docs/oauth.md): the grant,
+ * and the files it reads. Every other `auth/*` scenario is the browser login.
+ */
+async function extensionConfig(name: string, context: JsonObject, files: Awaited<ReturnType<typeof configFiles>>): Promise<Partial<OAuthSessionOptions>> {
+  switch (name) {
+    case "auth/client-credentials-basic":
+      return { grant: { kind: "client_credentials" } };
+    case "auth/client-credentials-jwt":
+      return { grant: { kind: "client_credentials" }, privateKeyFile: await files.write("client-key.pem", text(context, "private_key_pem") ?? "") };
+    case "auth/wif-jwt-bearer":
+      return { grant: { kind: "jwt_bearer", assertionFile: await files.write("workload-token", text(context, "valid_jwt") ?? "") } };
+    case "auth/enterprise-managed-authorization": {
+      const idTokenFile = await files.write("id-token", text(context, "idp_id_token") ?? "");
+      return { grant: { kind: "token_exchange", idp: { tokenEndpoint: text(context, "idp_token_endpoint") ?? "", clientId: text(context, "idp_client_id") ?? "", idTokenFile } } };
+    }
+    case "auth/dpop":
+    case "auth/dpop-nonce":
+      return { dpopKeyFile: await files.write("dpop-key.pem", generateSigningKey().pem) };
+    default:
+      return {};
+  }
+}
+
+async function oauthSession(url: string, name: string, context: JsonObject, files: Awaited<ReturnType<typeof configFiles>>): Promise<OAuthSession> {
+  const clientId = text(context, "client_id");
+  const clientSecret = text(context, "client_secret");
   // The suite's authorization server listens on another port than its MCP server: a pre-registered client's
   // secret goes there only because the scenario names it, as a user's `oauth.issuer` would.
-  const issuer = typeof context.issuer === "string" ? context.issuer : undefined;
+  const issuer = text(context, "issuer");
   return createOAuthSession({
     label: "conformance",
     serverUrl: url,
     store: createMemoryTokenStore(),
     client: { clientId, clientSecret, issuer, clientMetadataUrl: CLIENT_METADATA_URL, clientName: "mca conformance client" },
     authorizer: headlessAuthorizer,
+    // Where the scenario names no issuer, the scripted user agrees when mca asks before a credential goes to
+    // an authorization server on another origin (the suite's listens on another port).
+    confirmIssuer: async (question) => {
+      log(`asked: ${describeIssuer(question)}; answered yes`);
+      return true;
+    },
+    ...(await extensionConfig(name, context, files)),
   });
 }
 
@@ -195,7 +247,8 @@ async function main(): Promise<number> {
   }
   const context = readContext(process.env.MCP_CONFORMANCE_CONTEXT);
   // One login for the whole run: the era negotiation may open more than one connection.
-  const auth = name.startsWith("auth/") ? oauthSession(url, context) : undefined;
+  const files = await configFiles();
+  const auth = name.startsWith("auth/") ? await oauthSession(url, name, context, files) : undefined;
   let client: McpClient | undefined;
   const open = async (): Promise<McpClient> => {
     await client?.close();
@@ -228,6 +281,7 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     await client?.close();
+    await files.remove();
   }
 }
 

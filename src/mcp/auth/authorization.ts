@@ -1,8 +1,10 @@
 // The OAuth 2.1 steps against one authorization server: who the client is (pre-registered, Client ID
 // Metadata Document, or dynamic registration, in the spec's order), the authorization request with PKCE
 // S256 and `resource=`, the checks on the redirect (`state`, RFC 9207 `iss`), and the token requests.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { AuthServerMetadata } from "./discovery.js";
+import type { DpopProver } from "./dpop.js";
+import { signJwt, type SigningKey } from "./jwt.js";
 import { AuthError, ENDPOINT_LIMITS, fetchEndpointJson, type EndpointLimits } from "./endpoint-json.js";
 
 /** A client identity, valid at the one authorization server that issued or accepts it. */
@@ -33,7 +35,26 @@ export type TokenSet = {
   /** Epoch milliseconds; undefined when the server did not say. */
   readonly expiresAt?: number;
   readonly scope?: string;
+  /** `DPoP` for a token bound to the client's key (RFC 9449 §5); else a bearer token. */
+  readonly tokenType?: string;
 };
+
+/** What a token request carries besides the grant, from the config: keys never stored with the login. */
+export type TokenRequestExtras = {
+  /** `private_key_jwt` (RFC 7523 §2.2): the client authenticates with an assertion signed by this key. */
+  readonly assertionKey?: SigningKey;
+  /** A DPoP proof on the request (RFC 9449 §5), and one retry with the server's nonce when it asks (§8). */
+  readonly dpop?: DpopProver;
+};
+
+/** RFC 7523 §3 and draft-ietf-oauth-rfc7523bis: the audience of a client assertion is the issuer itself. */
+const ASSERTION_LIFETIME_S = 60;
+const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
+
+export function clientAssertion(key: SigningKey, clientId: string, issuer: string, now: number = Date.now()): string {
+  const iat = Math.floor(now / 1000);
+  return signJwt(key, { typ: "JWT" }, { iss: clientId, sub: clientId, aud: issuer, iat, exp: iat + ASSERTION_LIFETIME_S, jti: randomUUID() });
+}
 
 /** MCP: pre-registered first, then a Client ID Metadata Document where supported, then dynamic registration. */
 export async function identifyClient(
@@ -142,10 +163,41 @@ export async function requestToken(
   grant: Record<string, string>,
   resource: string,
   limits: EndpointLimits = ENDPOINT_LIMITS,
+  extras: TokenRequestExtras = {},
 ): Promise<TokenSet> {
+  let answer = await sendTokenRequest(metadata, client, grant, resource, limits, extras);
+  // RFC 9449 §8: "use_dpop_nonce" with a DPoP-Nonce header: once more, with a fresh proof carrying it.
+  if (extras.dpop !== undefined && answer.status === 400 && answer.json?.error === "use_dpop_nonce" && answer.dpopNonce !== undefined) {
+    extras.dpop.takeNonce(metadata.tokenEndpoint, answer.dpopNonce);
+    answer = await sendTokenRequest(metadata, client, grant, resource, limits, extras);
+  }
+  const { status, json } = answer;
+  if (!isSuccess(status) || json === undefined || typeof json.access_token !== "string") {
+    const reason = typeof json?.error === "string" ? `: ${json.error}` : "";
+    throw new AuthError(`the token request to ${metadata.issuer} failed (HTTP ${status}${reason})`);
+  }
+  const expiresIn = typeof json.expires_in === "number" ? json.expires_in : undefined;
+  return {
+    accessToken: json.access_token,
+    refreshToken: typeof json.refresh_token === "string" ? json.refresh_token : grant.refresh_token,
+    expiresAt: expiresIn === undefined ? undefined : Date.now() + expiresIn * 1000,
+    scope: typeof json.scope === "string" ? json.scope : undefined,
+    ...(typeof json.token_type === "string" ? { tokenType: json.token_type } : {}),
+  };
+}
+
+/** One token request, its client authentication and proof made fresh (a replayed assertion or proof is refused). */
+function sendTokenRequest(
+  metadata: AuthServerMetadata,
+  client: ClientIdentity,
+  grant: Record<string, string>,
+  resource: string,
+  limits: EndpointLimits,
+  extras: TokenRequestExtras,
+): ReturnType<typeof fetchEndpointJson> {
   const body = new URLSearchParams({ ...grant, resource });
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
-  const method = chooseAuthMethod(client, metadata);
+  const method = extras.assertionKey === undefined ? chooseAuthMethod(client, metadata) : "private_key_jwt";
   if (method === "client_secret_basic" && client.clientSecret !== undefined) {
     // RFC 6749 §2.3.1: both parts form-urlencoded before the base64.
     const pair = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;
@@ -153,19 +205,13 @@ export async function requestToken(
   } else {
     body.set("client_id", client.clientId);
     if (method === "client_secret_post" && client.clientSecret !== undefined) body.set("client_secret", client.clientSecret);
+    if (method === "private_key_jwt" && extras.assertionKey !== undefined) {
+      body.set("client_assertion_type", CLIENT_ASSERTION_TYPE);
+      body.set("client_assertion", clientAssertion(extras.assertionKey, client.clientId, metadata.issuer));
+    }
   }
-  const { status, json: answer } = await fetchEndpointJson(metadata.tokenEndpoint, { method: "POST", headers, body }, limits);
-  if (!isSuccess(status) || answer === undefined || typeof answer.access_token !== "string") {
-    const reason = typeof answer?.error === "string" ? `: ${answer.error}` : "";
-    throw new AuthError(`the token request to ${metadata.issuer} failed (HTTP ${status}${reason})`);
-  }
-  const expiresIn = typeof answer.expires_in === "number" ? answer.expires_in : undefined;
-  return {
-    accessToken: answer.access_token,
-    refreshToken: typeof answer.refresh_token === "string" ? answer.refresh_token : grant.refresh_token,
-    expiresAt: expiresIn === undefined ? undefined : Date.now() + expiresIn * 1000,
-    scope: typeof answer.scope === "string" ? answer.scope : undefined,
-  };
+  if (extras.dpop !== undefined) headers.DPoP = extras.dpop.proof("POST", metadata.tokenEndpoint);
+  return fetchEndpointJson(metadata.tokenEndpoint, { method: "POST", headers, body }, limits);
 }
 
 /**

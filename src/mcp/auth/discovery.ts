@@ -33,14 +33,17 @@ export type AuthServerMetadata = {
   readonly defaulted: boolean;
 };
 
-/** Reads `Bearer k="v", k2=v2` (RFC 6750 §3); other schemes in the same header are skipped. */
+/**
+ * Reads `Bearer k="v", k2=v2` (RFC 6750 §3), or the same parameters of a `DPoP` challenge (RFC 9449 §7.1);
+ * other schemes in the same header are skipped.
+ */
 export function parseBearerChallenge(header: string | undefined): BearerChallenge | undefined {
   if (header === undefined) return undefined;
-  const start = header.search(/(^|,|\s)Bearer(\s|$)/i);
+  const start = header.search(/(^|,|\s)(Bearer|DPoP)(\s|$)/i);
   if (start < 0) return undefined;
   const params: Record<string, string> = {};
   const pattern = /([A-Za-z_]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))/g;
-  for (const match of header.slice(start).replace(/^\W*Bearer/i, "").matchAll(pattern)) {
+  for (const match of header.slice(start).replace(/^\W*(Bearer|DPoP)/i, "").matchAll(pattern)) {
     const [, key = "", quoted, bare] = match;
     params[key.toLowerCase()] = quoted === undefined ? (bare ?? "") : quoted.replace(/\\(.)/g, "$1");
   }

@@ -28,6 +28,8 @@ export type EndpointAnswer = {
   readonly status: number;
   /** The body when it is a JSON object; undefined for anything else (empty, HTML, an array). */
   readonly json: JsonObject | undefined;
+  /** RFC 9449 §8: the `DPoP-Nonce` the server wants in the next proof. */
+  readonly dpopNonce?: string;
 };
 
 export type EndpointRequest = {
@@ -56,7 +58,8 @@ export async function fetchEndpointJson(url: string, request: EndpointRequest, l
       throw new AuthError(`${shownUrl(url)} answered with a redirect (HTTP ${response.status}): not followed, since the request carries client credentials`);
     }
     const text = await readCapped(response, url, limits.maxBytes);
-    return { status: response.status, json: parseObject(text) };
+    const dpopNonce = response.headers.get("dpop-nonce") ?? undefined;
+    return { status: response.status, json: parseObject(text), ...(dpopNonce === undefined ? {} : { dpopNonce }) };
   } catch (error) {
     if (signal.aborted && !(error instanceof AuthError)) {
       throw new AuthError(`${shownUrl(url)} did not answer within ${limits.timeoutMs / 1000} s: given up`);

@@ -11,8 +11,12 @@ import {
   requestToken,
   type ClientIdentity,
   type ClientOptions,
+  type TokenRequestExtras,
   type TokenSet,
 } from "./authorization.js";
+import { createDpopProver, type DpopProver } from "./dpop.js";
+import { machineGrantParams, type MachineGrant } from "./grants.js";
+import { readSigningKey } from "./jwt.js";
 import {
   defaultEndpoints,
   discoverAuthServer,
@@ -38,10 +42,15 @@ export interface Authorizer {
 
 /** What the HTTP transport asks of a login. */
 export interface HttpAuth {
-  /** `Bearer <token>` for the next request, or undefined before any login. */
+  /** `Bearer <token>` (or `DPoP <token>`) for the next request, or undefined before any login. */
   authorization(): Promise<string | undefined>;
-  /** After a 401, or a 403 with `insufficient_scope`: true when a new token is ready and the request may go again. */
-  challenged(status: number, wwwAuthenticate: string | undefined): Promise<boolean>;
+  /** RFC 9449 §7: the `DPoP` header of a request that carries a DPoP-bound token; undefined otherwise. */
+  proof?(method: string, url: string): Promise<string | undefined>;
+  /**
+   * After a 401, or a 403 with `insufficient_scope`: true when a new token is ready and the request may go
+   * again. A `DPoP-Nonce` with a `use_dpop_nonce` challenge (RFC 9449 §9) is taken for the next proof.
+   */
+  challenged(status: number, wwwAuthenticate: string | undefined, dpopNonce?: string): Promise<boolean>;
   /** A request carrying the current token went through. */
   accepted(): void;
 }
@@ -69,7 +78,7 @@ export async function withLogin<T>(auth: HttpAuth, closed: () => boolean, attemp
     } catch (error) {
       if (!(error instanceof HttpFailure) || (error.status !== 401 && error.status !== 403) || round >= MAX_AUTH_ROUNDS_PER_REQUEST) throw error;
       if (closed()) throw error;
-      const again = await auth.challenged(error.status, error.wwwAuthenticate).catch((problem: unknown) => {
+      const again = await auth.challenged(error.status, error.wwwAuthenticate, error.dpopNonce).catch((problem: unknown) => {
         throw problem instanceof NoOAuthMetadata ? plainRefusal(error) : problem;
       });
       if (!again) throw error;
@@ -97,6 +106,12 @@ export type OAuthSessionOptions = {
   readonly confirmIssuer?: (question: IssuerQuestion) => Promise<boolean>;
   /** The cap and deadline of each answer from the authorization server; ENDPOINT_LIMITS by default. */
   readonly limits?: EndpointLimits;
+  /** The config's grant that needs nobody at a browser (oauth.grant); the authorization code flow when absent. */
+  readonly grant?: MachineGrant;
+  /** `private_key_jwt`: the PEM file of the key the client authenticates with (oauth.privateKeyFile). */
+  readonly privateKeyFile?: string;
+  /** DPoP (RFC 9449): the PEM file of the key the tokens are bound to (oauth.dpopKeyFile). */
+  readonly dpopKeyFile?: string;
 };
 
 /** SEP-2350 asks for a limit on re-authorizations a server keeps refusing; three in a row is ours. */
@@ -116,6 +131,26 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
   let attemptsWithoutSuccess = 0;
   /** One flow at a time: requests challenged together wait for the same one. */
   let running: Promise<boolean> | undefined;
+  let prover: Promise<DpopProver> | undefined;
+
+  /** The session's one DPoP prover: its nonces outlive each request. */
+  function dpopProver(): Promise<DpopProver> | undefined {
+    const file = options.dpopKeyFile;
+    if (file === undefined) return undefined;
+    if (prover === undefined) {
+      prover = readSigningKey(file, "oauth.dpopKeyFile").then((key) => createDpopProver(key));
+      // A key that could not be read is tried again at the next use.
+      prover.catch(() => (prover = undefined));
+    }
+    return prover;
+  }
+
+  /** The keys a token request needs, read from their files at each request (a rotated key is taken up). */
+  async function extras(): Promise<TokenRequestExtras> {
+    const assertionKey = options.privateKeyFile === undefined ? undefined : await readSigningKey(options.privateKeyFile, "oauth.privateKeyFile");
+    const dpop = await dpopProver();
+    return { ...(assertionKey === undefined ? {} : { assertionKey }), ...(dpop === undefined ? {} : { dpop }) };
+  }
 
   async function current(): Promise<StoredLogin> {
     if (stored === undefined) {
@@ -178,7 +213,7 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     if (carriesConfiguredSecret(client) && configuredIssuer !== undefined && !sameIssuer(login.issuer, configuredIssuer)) return false;
     try {
       const grant = { grant_type: "refresh_token", refresh_token: refreshToken };
-      const tokens = await requestToken(await metadataFor(login.issuer), client, grant, login.resource, limits);
+      const tokens = await requestToken(await metadataFor(login.issuer), client, grant, login.resource, limits, await extras());
       await remember({ ...login, tokens });
       return true;
     } catch {
@@ -204,7 +239,8 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
    * goes unasked only where secretDestination allows; elsewhere only when the user says yes, for this login.
    */
   async function clearForSecret(issuer: string): Promise<void> {
-    if (options.client.clientSecret === undefined) return;
+    // A workload's identity token is a bearer credential like the secret: whoever gets it can use it.
+    if (options.client.clientSecret === undefined && options.grant?.kind !== "jwt_bearer") return;
     const destination = secretDestination({ server, serverUrl, configuredIssuer: options.client.issuer, issuer });
     if (destination.verdict !== "elsewhere") return;
     const { question } = destination;
@@ -223,6 +259,7 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     const issuer = chooseIssuer(resource.authorizationServers, options.client.issuer);
     // SEP-2352: a server that moved to another authorization server gets a client identity of its own there.
     if (!skipRefresh && issuer === login.issuer && (await refresh(login))) return true;
+    if (options.grant !== undefined) return machineLogin(options.grant, login, resource, issuer, bearer?.scope);
     if (options.authorizer === undefined) {
       // Another mca (`mca mcp login` in a second terminal) may have stored a login since this one was read.
       const reread = await store.load(serverUrl);
@@ -246,9 +283,26 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     const request = buildAuthorizationRequest(authServer, client, { redirectUri: authorizer.redirectUri, resource: resource.resource, scope });
     const code = codeFromRedirect(await authorizer.visit(request.url), request, authServer);
     const grant = { grant_type: "authorization_code", code, code_verifier: request.verifier, redirect_uri: request.redirectUri };
-    const tokens: TokenSet = await requestToken(authServer, client, grant, resource.resource, limits);
+    const tokens: TokenSet = await requestToken(authServer, client, grant, resource.resource, limits, await extras());
     const clients = [...login.clients.filter((candidate) => candidate.issuer !== issuer), client];
     await remember({ serverUrl, issuer, resource: resource.resource, scope, tokens, clients });
+    return true;
+  }
+
+  /** A grant that needs nobody at a browser: asked for wherever the session runs, with the same limits and guards. */
+  async function machineLogin(grant: MachineGrant, login: StoredLogin, resource: ProtectedResource, issuer: string, challenged: string | undefined): Promise<boolean> {
+    if (attemptsWithoutSuccess >= MAX_AUTHORIZATIONS_WITHOUT_SUCCESS) return false;
+    attemptsWithoutSuccess += 1;
+    const { clientId, clientSecret } = options.client;
+    if (clientId === undefined) throw new AuthError(`oauth.grant ${JSON.stringify(grant.kind)} needs oauth.clientId`);
+    await clearForSecret(issuer);
+    const authServer = await metadataFor(issuer);
+    const client: ClientIdentity = { issuer, clientId, ...(clientSecret === undefined ? {} : { clientSecret }) };
+    const previous = issuer === login.issuer ? login.scope : undefined;
+    const scope = chooseScope(challenged ?? options.scopes, resource.scopesSupported, previous, authServer);
+    const params = await machineGrantParams(grant, { issuer, resource: resource.resource, scope }, limits);
+    const tokens = await requestToken(authServer, client, params, resource.resource, limits, await extras());
+    await remember({ serverUrl, issuer, resource: resource.resource, scope, tokens, clients: login.clients.filter((candidate) => candidate.issuer !== issuer) });
     return true;
   }
 
@@ -272,10 +326,22 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
       if (expiresAt !== undefined && expiresAt - Date.now() < REFRESH_MARGIN_MS) {
         await once(() => refresh(login)).catch(() => false);
       }
-      const token = stored?.tokens?.accessToken;
-      return token === undefined ? undefined : `Bearer ${token}`;
+      const tokens = stored?.tokens;
+      if (tokens === undefined) return undefined;
+      return `${isDpopBound(tokens) && options.dpopKeyFile !== undefined ? "DPoP" : "Bearer"} ${tokens.accessToken}`;
     },
-    async challenged(status, wwwAuthenticate) {
+    async proof(method, url) {
+      const tokens = stored?.tokens;
+      const dpop = dpopProver();
+      if (tokens === undefined || dpop === undefined || !isDpopBound(tokens)) return undefined;
+      return (await dpop).proof(method, url, tokens.accessToken);
+    },
+    async challenged(status, wwwAuthenticate, dpopNonce) {
+      const dpop = dpopProver();
+      if (dpopNonce !== undefined && dpop !== undefined && parseBearerChallenge(wwwAuthenticate)?.error === "use_dpop_nonce") {
+        (await dpop).takeNonce(serverUrl, dpopNonce);
+        return true;
+      }
       // A 403 is a step-up (more scopes): a refresh would only bring the same ones back.
       const stepUp = status === 403;
       if (stepUp && parseBearerChallenge(wwwAuthenticate)?.error !== "insufficient_scope") return false;
@@ -300,6 +366,10 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
       }
     },
   };
+}
+
+function isDpopBound(tokens: TokenSet): boolean {
+  return tokens.tokenType?.toLowerCase() === "dpop";
 }
 
 function secretsOf(login: StoredLogin): string[] {

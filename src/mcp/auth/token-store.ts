@@ -37,6 +37,7 @@ function readTokens(value: unknown): TokenSet | undefined {
     refreshToken: optionalString(value.refreshToken),
     expiresAt: typeof value.expiresAt === "number" ? value.expiresAt : undefined,
     scope: optionalString(value.scope),
+    ...(typeof value.tokenType === "string" ? { tokenType: value.tokenType } : {}),
   };
 }
 

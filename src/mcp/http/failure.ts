@@ -10,6 +10,8 @@ export interface HttpFailureDetails extends McpErrorDetails {
   readonly status: number;
   /** The `WWW-Authenticate` of a 401 or 403 reply: what the server asks for to let the request in. */
   readonly wwwAuthenticate?: string;
+  /** RFC 9449 §9: the `DPoP-Nonce` of a 401 that asks for a nonce in the next proof. */
+  readonly dpopNonce?: string;
   /**
    * 2025-11-25 Streamable HTTP: the request carried an `Mcp-Session-Id` and the server answered 404, so the
    * session is gone; the client "MUST start a new session by sending a new InitializeRequest".
@@ -20,12 +22,14 @@ export interface HttpFailureDetails extends McpErrorDetails {
 export class HttpFailure extends McpError {
   readonly status: number;
   readonly wwwAuthenticate: string | undefined;
+  readonly dpopNonce: string | undefined;
   readonly sessionExpired: boolean;
 
   constructor(kind: McpErrorKind, message: string, details: HttpFailureDetails) {
     super(kind, message, details);
     this.status = details.status;
     this.wwwAuthenticate = details.wwwAuthenticate;
+    this.dpopNonce = details.dpopNonce;
     this.sessionExpired = details.sessionExpired === true;
   }
 }
