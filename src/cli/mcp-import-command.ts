@@ -33,7 +33,7 @@ function say(write: (text: string) => void, line: string): void {
 }
 
 export async function runMcpImportCommand(deps: Deps, host: HostName, scope: McpScope, yes: boolean): Promise<number> {
-  const read = readHostServers(host, { projectDir: deps.projectDir, home: deps.home, env: deps.env, platform: deps.platform, forEveryProject: scope === "user" });
+  const read = readHostServers(host, { projectDir: deps.projectDir, home: deps.home, env: deps.env, platform: deps.platform });
   for (const problem of read.problems) say(deps.err, `mca mcp import: ${problem.message}`);
   if (read.found.length === 0) {
     say(deps.err, `mca mcp import: no ${host} configuration found (looked for ${read.searched.join(", ")})`);

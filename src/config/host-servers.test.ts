@@ -12,7 +12,7 @@ beforeEach(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), "mca-hosts-")));
   await mkdir(join(root, "project"));
   await mkdir(join(root, "home"));
-  where = { projectDir: join(root, "project"), home: join(root, "home"), env: {}, platform: "linux", forEveryProject: false };
+  where = { projectDir: join(root, "project"), home: join(root, "home"), env: {}, platform: "linux" };
 });
 
 afterEach(async () => {
@@ -62,7 +62,7 @@ describe("readHostServers", () => {
     ]);
   });
 
-  it("reads Cursor's project and user files, settling its variables", async () => {
+  it("reads Cursor's project and user files, its variables as written (mca reads them as Cursor does)", async () => {
     const project = await put(
       join(where.projectDir, ".cursor", "mcp.json"),
       `{
@@ -73,16 +73,14 @@ describe("readHostServers", () => {
     );
     const user = await put(join(where.home, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { remote: { url: "http://localhost:3000/mcp", headers: { API_KEY: "value" } } } }));
     expect(readHostServers("cursor", where).servers).toEqual([
-      { alias: "local-script", file: project, entry: { command: "node", args: [`${where.projectDir}/scripts/server.js`], env: { TOKEN: "${env:MY_TOKEN}", CACHE: `${where.home}/.cache` } }, notes: [] },
+      { alias: "local-script", file: project, entry: { command: "node", args: ["${workspaceFolder}/scripts/server.js"], env: { TOKEN: "${env:MY_TOKEN}", CACHE: "${userHome}${pathSeparator}.cache" } }, notes: [] },
       { alias: "remote", file: user, entry: { url: "http://localhost:3000/mcp", headers: { API_KEY: "value" } }, notes: [] },
     ]);
   });
 
-  it("skips an entry with ${workspaceFolder} when the servers are for every project", async () => {
-    const file = await put(join(where.projectDir, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { s: { command: "node", args: ["${workspaceFolder}/s.js"] } } }));
-    expect(readHostServers("cursor", { ...where, forEveryProject: true }).skipped).toEqual([
-      { alias: "s", file, reason: "uses ${workspaceFolder}, which has no value for every project: import it with -s local or -s project" },
-    ]);
+  it("skips an entry with a variable mca has no value for", async () => {
+    const file = await put(join(where.projectDir, ".vscode", "mcp.json"), JSON.stringify({ servers: { s: { type: "stdio", command: "node", args: ["${config:editor.fontSize}"] } } }));
+    expect(readHostServers("vscode", where).skipped).toEqual([{ alias: "s", file, reason: "uses ${config:editor.fontSize}, which mca has no value for" }]);
   });
 
   it("reads VS Code's servers with comments, and skips one that asks for an input", async () => {

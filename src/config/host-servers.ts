@@ -1,10 +1,11 @@
 // The servers other hosts have configured, for `mca mcp import`: each host's files (the user's, per operating
 // system, and the project's), each entry as mca's own file would hold it. Spellings mca's reader takes as
 // they are (`httpUrl`, `serverUrl`, `${env:NAME}`, `disabled`, `includeTools`, `disabled_tools`, …) are kept
-// as written, so a limit on a server's tools is carried over, never dropped; what has no meaning outside the
-// host (an editor's variables, VS Code's inputs, what lets tools run without asking) is settled or named here.
+// as written (the editors' `${workspaceFolder}` and kin too), so a limit on a server's tools is carried over,
+// never dropped; what mca never writes down (VS Code's inputs) or never applies (what lets tools run without
+// asking) is named here.
 import { realpathSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ConfigError, readConfigText, type Env } from "./config-reader.js";
 import { keysAt, parseEditable, toJsonValue, valueAt, type JsonValue } from "./jsonc-edit.js";
@@ -12,14 +13,12 @@ import { keysAt, parseEditable, toJsonValue, valueAt, type JsonValue } from "./j
 export const HOST_NAMES = ["claude-code", "claude-desktop", "cursor", "vscode", "gemini", "codex", "windsurf"] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
-/** Where the import runs: the project, the user's home and environment, the operating system, and whether the servers go to the user scope. */
+/** Where the import runs: the project, the user's home and environment, and the operating system. */
 export interface HostWhere {
   readonly projectDir: string;
   readonly home: string;
   readonly env: Env;
   readonly platform: NodeJS.Platform;
-  /** The user scope has no project folder to put for `${workspaceFolder}`. */
-  readonly forEveryProject: boolean;
 }
 
 /** One server found, as mca's file would hold it; `notes` say what of it was not carried over, and why. */
@@ -152,34 +151,26 @@ const NOT_CARRIED: Readonly<Record<string, string>> = {
   authProviderType: "mca finds the authorization server itself (mca mcp login)",
 };
 
-/** An entry's `${…}` of an editor's own, settled for mca; the reason when one cannot be. */
-function settleVariables(text: string, where: HostWhere): string | Error {
-  let failure: Error | undefined;
-  const settled = text.replace(/\$\{([^}]*)\}/g, (whole, body: string) => {
-    if (body === "userHome") return where.home;
-    if (body === "pathSeparator" || body === "/") return sep;
-    if (body === "workspaceFolder") {
-      if (!where.forEveryProject) return realPath(where.projectDir);
-      failure ??= new Error("uses ${workspaceFolder}, which has no value for every project: import it with -s local or -s project");
-      return whole;
-    }
+/** What mca's reader expands in its own files as the editors do (host-variables.ts): kept as written. */
+const EDITOR_VARIABLES = new Set(["workspaceFolder", "workspaceFolderBasename", "userHome", "pathSeparator", "/"]);
+
+/** An entry's `${…}` checked: mca reads each as the host does, but VS Code's inputs, which it never writes down. */
+function settleVariables(text: string): string | Error {
+  for (const [whole, body = ""] of text.matchAll(/\$\{([^}]*)\}/g)) {
     if (body.startsWith("input:")) {
-      failure ??= new Error(`asks for VS Code's input "${body.slice(6)}", which mca never writes down: add it with mca mcp add -e NAME='\${NAME}' instead`);
-      return whole;
+      return new Error(`asks for VS Code's input "${body.slice(6)}", which mca never writes down: add it with mca mcp add -e NAME='\${NAME}' instead`);
     }
-    if (/^(env:)?[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?$/.test(body)) return whole;
-    failure ??= new Error(`uses ${whole}, which mca has no value for`);
-    return whole;
-  });
-  return failure ?? settled;
+    if (!EDITOR_VARIABLES.has(body) && !/^(env:)?[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?$/.test(body)) return new Error(`uses ${whole}, which mca has no value for`);
+  }
+  return text;
 }
 
-function settleStrings(value: JsonValue, where: HostWhere): JsonValue | Error {
-  if (typeof value === "string") return settleVariables(value, where);
+function settleStrings(value: JsonValue): JsonValue | Error {
+  if (typeof value === "string") return settleVariables(value);
   if (Array.isArray(value)) {
     const items: JsonValue[] = [];
     for (const item of value) {
-      const settled = settleStrings(item, where);
+      const settled = settleStrings(item);
       if (settled instanceof Error) return settled;
       items.push(settled);
     }
@@ -188,7 +179,7 @@ function settleStrings(value: JsonValue, where: HostWhere): JsonValue | Error {
   if (!isObject(value)) return value;
   const entries: [string, JsonValue][] = [];
   for (const [key, item] of Object.entries(value)) {
-    const settled = settleStrings(item, where);
+    const settled = settleStrings(item);
     if (settled instanceof Error) return settled;
     entries.push([key, settled]);
   }
@@ -227,7 +218,7 @@ function bracedVariables(value: JsonValue): JsonValue {
 }
 
 /** One entry as mca's file holds it, with notes; or why it is not imported. */
-function convert(shape: Shape, raw: JsonValue, where: HostWhere): { readonly entry: JsonValue; readonly notes: string[] } | Error {
+function convert(shape: Shape, raw: JsonValue): { readonly entry: JsonValue; readonly notes: string[] } | Error {
   if (!isObject(raw)) return new Error("is not an object");
   const notes: string[] = [];
   const kept: Record<string, JsonValue> = {};
@@ -242,7 +233,7 @@ function convert(shape: Shape, raw: JsonValue, where: HostWhere): { readonly ent
   }
   // Gemini CLI's `url` is an SSE endpoint (its Streamable HTTP one is `httpUrl`).
   if (shape === "gemini" && kept.url !== undefined && kept.type === undefined && kept.httpUrl === undefined) kept.type = "sse";
-  const settled = settleStrings(shape === "gemini" ? bracedVariables(kept) : kept, where);
+  const settled = settleStrings(shape === "gemini" ? bracedVariables(kept) : kept);
   return settled instanceof Error ? settled : { entry: settled, notes };
 }
 
@@ -268,7 +259,7 @@ export function readHostServers(host: HostName, where: HostWhere): HostServers {
         skipped.push({ alias, file: file.path, reason: `also in ${first.file}, which is taken` });
         continue;
       }
-      const converted = convert(file.shape, raw, where);
+      const converted = convert(file.shape, raw);
       if (converted instanceof Error) skipped.push({ alias, file: file.path, reason: converted.message });
       else servers.push({ alias, file: file.path, ...converted });
     }

@@ -136,6 +136,11 @@ describe("checkServerEntry", () => {
     expect(checked).toEqual({ warnings: [], unsetVariables: ["TOKEN"] });
   });
 
+  it("reads the editors' variables as every scope's file does", () => {
+    const checked = checkServerEntry("s", `{ "command": "node", "args": ["\${workspaceFolder}/s.js", "\${userHome}"] }`, "x", { HOME: "/home/u" }, place);
+    expect(checked).toEqual({ warnings: [], unsetVariables: [] });
+  });
+
   it("refuses an empty name", () => {
     const checked = checkServerEntry("", `{ "command": "x" }`, "x", {}, place);
     expect(checked instanceof ConfigError ? checked.detail : checked).toBe("a server's name must not be empty");

@@ -5,6 +5,7 @@ import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { sanitizeAlias } from "../mcp/index.js";
 import { ConfigError, readConfigJson, readingConfig, type Env } from "./config-reader.js";
+import { hostVariables } from "./host-variables.js";
 import { insertAt, keysAt, parseEditable, readEditable, removeAt, valueAt, writeAtomically, type JsonValue } from "./jsonc-edit.js";
 import { readServer, type ConfigPlace } from "./server-entry.js";
 import { userConfigDir } from "./settings.js";
@@ -129,7 +130,9 @@ export function checkServerEntry(alias: string, text: string, label: string, env
   const unset: string[] = [];
   for (;;) {
     const stood = { ...env, ...Object.fromEntries(unset.map((name) => [name, STAND_IN])) };
-    const read = readingConfig(() => readServer(alias, node, { file: label, text, env: stood, asWritten: true, place }));
+    // The editors' variables (`${workspaceFolder}`, …) mean here what they mean in every scope's file.
+    const named = hostVariables({ projectDir: place.projectDir, env: stood, inputs: [] });
+    const read = readingConfig(() => readServer(alias, node, { file: label, text, env: stood, asWritten: true, place, named }));
     if (!(read instanceof ConfigError)) return { warnings: read.warnings, unsetVariables: unset };
     const name = UNSET_VARIABLE.exec(read.detail)?.[1];
     if (name === undefined || unset.includes(name)) return read;
