@@ -65,14 +65,21 @@ export class NoOAuthMetadata extends AuthError {}
 const MAX_AUTH_ROUNDS_PER_REQUEST = 4;
 
 /**
- * Runs `attempt` with the login's current `Authorization`, and again while the 401 or 403 it failed on is
- * one the login answered with a new token; otherwise the failure stands. Once `closed()`, nothing goes again.
+ * Runs `attempt` with the login's current `Authorization` (and, for a request to `target`, its DPoP proof),
+ * and again while the 401 or 403 it failed on is one the login answered with a new token or nonce;
+ * otherwise the failure stands. Once `closed()`, nothing goes again.
  */
-export async function withLogin<T>(auth: HttpAuth, closed: () => boolean, attempt: (authorization: string | undefined) => Promise<T>): Promise<T> {
+export async function withLogin<T>(
+  auth: HttpAuth,
+  closed: () => boolean,
+  attempt: (authorization: string | undefined, dpop?: string) => Promise<T>,
+  target?: { readonly method: string; readonly url: string },
+): Promise<T> {
   for (let round = 1; ; round += 1) {
     const authorization = await auth.authorization();
+    const dpop = target === undefined ? undefined : await auth.proof?.(target.method, target.url);
     try {
-      const outcome = await attempt(authorization);
+      const outcome = await attempt(authorization, dpop);
       if (authorization !== undefined) auth.accepted();
       return outcome;
     } catch (error) {
