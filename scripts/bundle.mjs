@@ -51,6 +51,14 @@ const deferBuiltins = {
   },
 };
 
+// jsonc-parser's "main" is a UMD wrapper whose require() calls esbuild cannot follow; its ES module build bundles like any other.
+const jsoncParserEsm = {
+  name: "jsonc-parser-esm",
+  setup(builder) {
+    builder.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: builtin.resolve("jsonc-parser/lib/esm/main.js") }));
+  },
+};
+
 /** scripts/launcher.cjs, for the cache's format, which the build writes and the launcher checks. */
 const launcher = createRequire(import.meta.url)("./launcher.cjs");
 const BUNDLE = "dist/src/bundle.js";
@@ -69,7 +77,7 @@ const built = await build({
   format: "cjs",
   target: "node20",
   external: EXTERNAL,
-  plugins: [deferBuiltins],
+  plugins: [deferBuiltins, jsoncParserEsm],
   // main.ts reads its package.json next to itself through import.meta.url, which CommonJS lacks.
   define: { "import.meta.url": "__mcaModuleUrl" },
   logLevel: "warning",

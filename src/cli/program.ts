@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { OUTPUT_FORMATS, type OutputFormat } from "./headless-output.js";
+import { declareMcpEditCommands, type McpEditCommand } from "./mcp-edit-program.js";
 
 export interface CommonOptions {
   /** Accepted now and kept for the MCP mounting, which reads servers from this file. */
@@ -52,6 +53,8 @@ export type Invocation =
   /** `mca mcp pin <alias>` or `--all`: record the servers' tool definitions as they are now; `mca mcp unpin <alias>`. */
   | { readonly kind: "mcp-pin"; readonly options: CommonOptions; readonly alias: string | undefined; readonly all: boolean }
   | { readonly kind: "mcp-unpin"; readonly options: CommonOptions; readonly alias: string }
+  /** `mca mcp add | add-json | remove | get | import`: the scope files edited (mcp-edit-commands.ts). */
+  | { readonly kind: "mcp-edit"; readonly command: McpEditCommand }
   | { readonly kind: "trust"; readonly options: CommonOptions }
   | { readonly kind: "sessions"; readonly json: boolean }
   /** Help or version was printed, or the arguments were wrong (commander already said why on stderr). */
@@ -203,6 +206,9 @@ export async function parseInvocation(argv: readonly string[], version: string, 
     .action((alias: string, _options: unknown, command: Command) => {
       invocation = { kind: "mcp-unpin", options: commonOptions(command), alias };
     });
+  declareMcpEditCommands(mcp, (command) => {
+    invocation = { kind: "mcp-edit", command };
+  });
 
   program
     .command("trust")

@@ -19,7 +19,7 @@ import type { SettledTrust } from "./trust.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** An invocation that runs in the project with its servers mounted (everything but help, trust, unpin and the sessions list). */
-type WorkInvocation = Exclude<Invocation, { kind: "exit" | "trust" | "sessions" | "mcp-unpin" }>;
+type WorkInvocation = Exclude<Invocation, { kind: "exit" | "trust" | "sessions" | "mcp-unpin" | "mcp-edit" }>;
 
 /** The project a run works in, its trust settled and the answers to its servers' questions ready. */
 interface Workspace {
@@ -61,6 +61,11 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
   if (invocation.kind === "trust") {
     const { runTrustCommand } = await import("./trust.js");
     return runTrustCommand({ projectDir, env, out: runtime.writeOut, err: runtime.writeErr, now: () => new Date() });
+  }
+  if (invocation.kind === "mcp-edit") {
+    const { runMcpEditCommand, terminalConfirm } = await import("./mcp-edit-commands.js");
+    const editDeps = { projectDir, env, home, platform: process.platform, confirm: terminalConfirm(), out: runtime.writeOut, err: runtime.writeErr };
+    return runMcpEditCommand(editDeps, invocation.command);
   }
   if (invocation.kind === "mcp-unpin") {
     const { runMcpUnpinCommand } = await import("./subcommands.js");
