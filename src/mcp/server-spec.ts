@@ -4,6 +4,7 @@
 import { dirname, resolve } from "node:path";
 import { createRedactor, INHERITED_ENV_VARIABLES, onlyVariables, secretsIn, withoutModelKeys, type Redact } from "../kernel/index.js";
 import type { LogLevel } from "./server-log.js";
+import type { MachineGrant } from "./auth/grants.js";
 
 export interface StdioServerConfig {
   readonly alias: string;
@@ -68,6 +69,12 @@ export interface OAuthClientConfig {
   readonly scopes?: readonly string[];
   /** The loopback port the login's redirect comes back to; a free one when absent. */
   readonly callbackPort?: number;
+  /** A grant that needs nobody at a browser (docs/oauth.md); the browser login when absent. */
+  readonly grant?: MachineGrant;
+  /** `private_key_jwt` (RFC 7523 §2.2): the PEM file of the key the client authenticates with, instead of a secret. */
+  readonly privateKeyFile?: string;
+  /** DPoP (RFC 9449): the PEM file of the key the tokens are bound to. */
+  readonly dpopKeyFile?: string;
 }
 
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
