@@ -1,5 +1,6 @@
 // The chat's input rules on a real pseudo-terminal: a bracketed paste is one prompt, and Ctrl-C never ends
 // the session on its own — only a second within the window does.
+import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -31,7 +32,8 @@ describe("the chat on a terminal", () => {
     // The cursor three characters back, before "ped".
     chat.type("\u001b[D\u001b[D\u001b[D");
     await chat.until(/half typed/);
-    const running = processesNaming(toolsFile);
+    // The server itself, not the bubblewrap that gives it a PID namespace of its own (two processes naming it too).
+    const running = processesNaming(toolsFile).filter((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "bwrap");
     expect(running).toHaveLength(1);
     for (const pid of running) process.kill(pid, "SIGTERM");
     await chat.until(/mcp: fragile: disconnected: [^\n]*\n[\s\S]*› [^\n]*half typed/);
