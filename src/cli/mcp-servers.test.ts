@@ -103,9 +103,9 @@ describe("mca with mcp.config.json", () => {
     const warnings = run.stderr.split("\n").filter((line) => line.startsWith(`mcp: ${file}:`));
     expect(warnings).toEqual([
       `mcp: ${file}:8:7: mcpServers.desktop.alwaysAllow: not applied: a config file never lets a tool run without asking; to let that tool run without asking, start mca with --allow mcp__desktop__alpha`,
-      `mcp: ${file}:11:7: mcpServers.desktop.description: unknown field, ignored (mca reads: type, timeoutMs, startupTimeoutMs, logLevel, roots, enabled, disabled, alwaysAllow, autoApprove, trust, command, args, env, inheritEnv, cwd, maxLineBytes)`,
+      `mcp: ${file}:11:7: mcpServers.desktop.description: unknown field, ignored (mca reads: type, timeoutMs, timeout, startupTimeoutMs, logLevel, roots, enabled, disabled, includeTools, enabled_tools, tools, excludeTools, disabled_tools, disabledTools, alwaysAllow, autoApprove, trust, command, args, env, inheritEnv, pidNamespace, cwd, maxLineBytes)`,
       `mcp: ${file}:22:7: mcpServers.gemini.trust: not applied: a config file never lets a tool run without asking; to let every tool of "gemini" run without asking, start mca with --allow 'mcp__gemini__*'`,
-      `mcp: ${file}:25:15: mcpServers.cline.type: must be one of "stdio", "http", "streamable-http", "streamableHttp", "sse" (so server "cline" is skipped; the others start)`,
+      `mcp: ${file}:25:15: mcpServers.cline.type: must be one of "stdio", "http", "streamable-http", "streamableHttp", "sse", "local" (so server "cline" is skipped; the others start)`,
     ]);
     expect(run.stdout).toMatch(/^mcp__desktop__alpha\s+desktop\s+ask$/m);
     expect(run.stdout).not.toContain("mcp__cursor__");
@@ -116,7 +116,7 @@ describe("mca with mcp.config.json", () => {
 
   it.each([
     ["names one alias twice", '{"mcpServers": {"twice": {"command": "a"}, "twice": {"command": "b"}}}', "mcp.config.json:1:44: mcpServers.twice: duplicate alias"],
-    ["is not JSON", '{"mcpServers": {"a": {"command": "a"},}}', "mcp.config.json:1:39: invalid JSON"],
+    ["is not JSON", '{"mcpServers": {"a": {"command": "a"}}', "mcp.config.json:1:39: invalid JSON"],
   ])("refuses a config that %s, naming the file and the place, with exit 2 and no server started", async (_name, text, error) => {
     await writeConfig(text);
     const run = await project.run(["tools", "--trust-project"], "");
@@ -134,7 +134,7 @@ describe("configNoticeLines", () => {
     expect(configNoticeLines(config)).toEqual([
       "mcp: mcp.config.json:1:91: mcpServers.ok.autoApprove: not applied: a config file never lets a tool run without asking; " +
         "to let that tool run without asking, start mca with --allow 'mcp__ok__wipe\\u0007'",
-      'mcp: mcp.config.json:1:40: mcpServers["evil\\u001b[2J"].type: must be one of "stdio", "http", "streamable-http", "streamableHttp", "sse" ' +
+      'mcp: mcp.config.json:1:40: mcpServers["evil\\u001b[2J"].type: must be one of "stdio", "http", "streamable-http", "streamableHttp", "sse", "local" ' +
         '(so server "evil\\u001b[2J" is skipped; the others start)',
     ]);
   });

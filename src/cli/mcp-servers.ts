@@ -1,18 +1,26 @@
-// The run's MCP servers as the CLI mounts and shows them: the config found and mounted at start-up, and
-// each server's health read afresh whenever a view is drawn (`/mcp`, `mca mcp list`), so a server that
-// died since start-up shows as disconnected.
-import { resolve } from "node:path";
+// The run's MCP servers as the CLI mounts and shows them: the config found (every scope, or --mcp-config)
+// and mounted at start-up, and each server's health read afresh whenever a view is drawn (`/mcp`,
+// `mca mcp list`), so a server that died since start-up shows as disconnected.
+import { join, relative, resolve } from "node:path";
 import {
   ConfigError,
-  loadMcpConfig,
   loadMcpSettings,
-  parseMcpConfig,
-  PROJECT_MCP_CONFIG,
-  projectFileRead,
+  mergeScopes,
+  neededInputs,
+  projectReadOrder,
+  readConfigText,
   readPins,
+  readScopeSource,
+  unreadHostFiles,
+  userScopeSources,
   userSettingsFile,
+  type InputAnswers as TypedAnswers,
   type McpConfig,
   type McpConfigFile,
+  type McpInput,
+  type ScopeSource,
+  type ServerOrigin,
+  type ServerScope,
 } from "../config/index.js";
 import {
   aliasOverlapWarnings,
@@ -34,14 +42,37 @@ import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
 import type { SettledTrust } from "./trust.js";
 import { untrustedText } from "./untrusted-text.js";
 
-/** A server as `/mcp` and `mca mcp list` show it: one mca started, or one its config disables. */
-export type ServerStatus = Omit<McpServerStatus, "state"> & { readonly state: McpServerStatus["state"] | "disabled" };
+/** A server as `/mcp` and `mca mcp list` show it: one mca started, or one its config disables, with where it is written. */
+export type ServerStatus = Omit<McpServerStatus, "state"> & {
+  readonly state: McpServerStatus["state"] | "disabled";
+  readonly scope?: ServerScope;
+  readonly file?: string;
+};
+
+/** The run's config, with where each of its servers is written. */
+export interface ScopedMcpConfig extends McpConfigFile {
+  readonly origins: ReadonlyMap<string, ServerOrigin>;
+}
+
+/** What start-up found: the servers (null when none is configured), the files it looked at, and what the user typed for inputs. */
+export interface ConfiguredServerFiles {
+  readonly config: ScopedMcpConfig | null;
+  /** Every file read or looked for, so that "no MCP servers configured" can name them. */
+  readonly lookedAt: readonly string[];
+  /** The answers typed for VS Code inputs: secrets, for the redactor. */
+  readonly typed: readonly string[];
+}
+
+/** Asks for one input in the terminal, hidden when it is a password; undefined when the user gives none. */
+export type InputAsker = (input: McpInput, file: string) => Promise<string | undefined>;
 
 export interface MountDeps {
   readonly projectDir: string;
   readonly configPath: string | undefined;
-  /** The project's own mcp.config.json as read for the trust decision, used only when trusted; `--mcp-config` needs no trust. */
+  /** The project's own mcp.config.json and .mcp.json as read for the trust decision, used only when trusted; `--mcp-config` needs no trust. */
   readonly project: SettledTrust;
+  /** Asks for the VS Code inputs a config uses; absent without a terminal, where an entry using one is skipped naming it. */
+  readonly askInput?: InputAsker;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly clientVersion: string;
   readonly warn: (text: string) => void;
@@ -57,11 +88,80 @@ export interface MountDeps {
   readonly verbose?: boolean;
 }
 
-async function readMcpConfig(deps: Pick<MountDeps, "projectDir" | "configPath" | "env" | "project">): Promise<McpConfigFile | Error | null> {
-  if (deps.configPath !== undefined) return loadMcpConfig(resolve(deps.projectDir, deps.configPath), deps.env, { projectDir: deps.projectDir, fromProject: false });
-  const own = projectFileRead(deps.project.files, PROJECT_MCP_CONFIG);
-  if (!deps.project.trusted || own === null) return null;
-  return own.text instanceof ConfigError ? own.text : parseMcpConfig(own.text, own.path, deps.env);
+type ReadDeps = Pick<MountDeps, "projectDir" | "configPath" | "env" | "project" | "askInput" | "warn">;
+
+/**
+ * The files this run reads: `--mcp-config` alone when it is given (only the servers it names run, as with
+ * Claude Code's --strict-mcp-config); otherwise the local scope's, the project's two when trusted, and the user's.
+ */
+function sources(deps: ReadDeps): { readonly read: ScopeSource[]; readonly notRead: ScopeSource[]; readonly lookedAt: string[] } {
+  const { user, local } = userScopeSources(deps);
+  if (deps.configPath !== undefined) {
+    const file = resolve(deps.projectDir, deps.configPath);
+    const text = readConfigText(file, "cannot read the file") ?? new ConfigError(file, "", "cannot read the file: ENOENT: no such file or directory");
+    return { read: [{ scope: "flag", file, text }], notRead: [user, local], lookedAt: [file] };
+  }
+  const files = deps.project.files;
+  const project =
+    files === null || !deps.project.trusted
+      ? []
+      : projectReadOrder(files.projectDir).flatMap((file): ScopeSource[] => {
+          const text = files.texts.get(file);
+          return text === undefined ? [] : [{ scope: "project", file, text }];
+        });
+  return { read: [local, ...project, user], notRead: [], lookedAt: [local.file, ...projectReadOrder(deps.projectDir), user.file] };
+}
+
+/** Each input a file's enabled entries use, asked once; none without a terminal. */
+async function answersFor(source: ScopeSource, ask: InputAsker | undefined, typed: string[]): Promise<TypedAnswers | undefined> {
+  if (typeof source.text !== "string" || ask === undefined) return undefined;
+  const answers = new Map<string, string>();
+  for (const input of neededInputs(source.text, source.file)) {
+    const answer = await ask(input, source.file);
+    if (answer === undefined) continue;
+    answers.set(input.id, answer);
+    typed.push(answer);
+  }
+  return answers;
+}
+
+async function readMcpConfig(deps: ReadDeps): Promise<ConfiguredServerFiles | Error> {
+  const { read, notRead, lookedAt } = sources(deps);
+  const typed: string[] = [];
+  const configs: { source: ScopeSource; config: McpConfigFile }[] = [];
+  for (const source of read) {
+    const config = readScopeSource(source, deps, await answersFor(source, deps.askInput, typed));
+    if (config instanceof Error) return config;
+    if (config !== null) configs.push({ source, config });
+  }
+  const unread = notRead.flatMap((source) => {
+    const config = readScopeSource(source, deps);
+    return config === null || config instanceof Error ? [] : [...config.servers, ...config.skipped].map((server) => server.alias);
+  });
+  if (unread.length > 0) deps.warn(untrustedText(`mcp: --mcp-config names this run's servers: the user's and local scope's (${unread.join(", ")}) are not started`));
+  const merged = mergeScopes(configs);
+  for (const line of merged.overrides) deps.warn(untrustedText(`mcp: ${line}`));
+  const configured = new Set([...merged.config.servers, ...merged.config.skipped].map((server) => server.alias));
+  for (const host of unreadHostFiles(deps.projectDir, configured)) {
+    deps.warn(untrustedText(`mcp: ${relative(deps.projectDir, host.file)} has MCP servers mca does not read (${host.aliases.join(", ")}): bring them in with \`mca mcp import ${host.host}\``));
+  }
+  const empty = configured.size === 0;
+  return { config: empty ? null : { ...merged.config, origins: merged.origins }, lookedAt, typed };
+}
+
+/** "no MCP servers configured", naming the files looked at (the project's relative to it, `~` for the home folder). */
+export function noServersLine(lookedAt: readonly string[], places: { readonly projectDir: string; readonly home: string | undefined }): string {
+  if (lookedAt.length === 0) return NO_SERVERS_MESSAGE;
+  const { projectDir, home } = places;
+  const under = (file: string, dir: string | undefined): boolean => dir !== undefined && dir !== "" && file.startsWith(join(dir, "/"));
+  const shown = lookedAt.map((file) => (under(file, projectDir) ? relative(projectDir, file) : under(file, home) && home !== undefined ? join("~", relative(home, file)) : file));
+  return untrustedText(`${NO_SERVERS_MESSAGE} (looked at ${shown.join(", ")})`);
+}
+
+/** A status with the scope and file its server is written in, when the config says. */
+export function withOrigin(status: ServerStatus, config: ScopedMcpConfig | null): ServerStatus {
+  const origin = config?.origins.get(status.alias);
+  return origin === undefined ? status : { ...status, scope: origin.scope, file: origin.file };
 }
 
 /** One line per server that did not come up, so the user knows before the first prompt. */
@@ -77,25 +177,34 @@ export function startupFailureLines(mounted: MountedServers): string[] {
 }
 
 /**
- * The config of `--mcp-config <path>` (which must exist), or of `mcp.config.json` in the project folder when
- * there is one and the user trusts it; otherwise none (null). A broken config, or an `--input-responses`
- * file naming a server it lacks, is an Error for main to print and exit 2 on — before anything is spawned.
+ * The config of `--mcp-config <path>` (which must exist), or of every scope: the user's mcp.json, the local
+ * scope's entries for this project, and the project's mcp.config.json and .mcp.json when the user trusts
+ * them; no config when none has a server. A broken file, or an `--input-responses` file naming a server none
+ * has, is an Error for main to print and exit 2 on — before anything is spawned.
  */
-export async function readConfiguredServers(deps: MountDeps): Promise<McpConfig | Error | null> {
-  const config = await readMcpConfig(deps);
-  if (config instanceof Error) return config;
+export async function readConfiguredServerFiles(deps: MountDeps): Promise<ConfiguredServerFiles | Error> {
+  const read = await readMcpConfig(deps);
+  if (read instanceof Error) return read;
+  const { config } = read;
   const aliases = [...(config?.servers ?? []), ...(config?.skipped ?? [])].map((server) => server.alias);
   const unknownAlias = deps.inputAnswers && unknownAliasError(deps.inputAnswers, aliases);
-  if (unknownAlias !== undefined || config === null) return unknownAlias ?? config;
+  if (unknownAlias !== undefined) return unknownAlias;
+  if (config === null) return read;
   for (const line of configNoticeLines(config)) deps.warn(line);
   for (const line of aliasOverlapWarnings(config.servers.map((server) => server.alias))) deps.warn(untrustedText(`mcp: ${line}`));
   // The cap on one server's tools is the user's own setting (settings.json `mcp.maxToolsPerServer`).
   const settings = loadMcpSettings(userSettingsFile(deps.env));
-  return settings instanceof Error ? settings : { ...config, ...settings };
+  return settings instanceof Error ? settings : { ...read, config: { ...config, ...settings } };
+}
+
+/** The run's servers alone (see readConfiguredServerFiles): null when none is configured. */
+export async function readConfiguredServers(deps: MountDeps): Promise<ScopedMcpConfig | Error | null> {
+  const read = await readConfiguredServerFiles(deps);
+  return read instanceof Error ? read : read.config;
 }
 
 /** What reading the config found beside its servers, one line each, before any server starts: the file's words, shown, never obeyed. */
-export function configNoticeLines(config: McpConfigFile): string[] {
+export function configNoticeLines(config: Pick<McpConfigFile, "warnings" | "skipped">): string[] {
   return [
     ...config.warnings.map((warning) => untrustedText(`mcp: ${warning.message}`)),
     ...config.skipped.map(({ alias, error }) => untrustedText(`mcp: ${error.message} (so server ${JSON.stringify(alias)} is skipped; the others start)`)),
@@ -160,14 +269,15 @@ export type ServerReconnect = (alias: string, signal: AbortSignal) => Promise<{ 
 export const NO_SERVERS_MESSAGE = "no MCP servers configured";
 
 /** Plain-text lines for `/mcp` and `mca mcp list`: one line per server, its error and stderr tail indented. */
-export function formatServerStatus(servers: readonly ServerStatus[]): string[] {
-  if (servers.length === 0) return [NO_SERVERS_MESSAGE];
+export function formatServerStatus(servers: readonly ServerStatus[], noServers: string = NO_SERVERS_MESSAGE): string[] {
+  if (servers.length === 0) return [noServers];
   const lines: string[] = [];
   for (const server of servers) {
     // A server mca fell back to the initialize handshake with says so: "legacy 2025-11-25".
     const version = server.protocolVersion === null ? "-" : `${isLegacyVersion(server.protocolVersion) ? "legacy " : ""}${server.protocolVersion}`;
     const transport = `${server.transport}${server.transportDetected === true ? " (legacy, detected)" : ""}`;
     lines.push(`${server.alias}  ${transport}  ${server.state}  protocol ${version}  ${server.tools} tools`);
+    if (server.scope !== undefined) lines.push(`  ${server.scope === "flag" ? "from --mcp-config" : `${server.scope} scope`}: ${server.file ?? ""}`);
     if (server.endpoint !== undefined) lines.push(`  ${server.transport === "stdio" ? "command" : "url"}: ${server.endpoint}`);
     if (server.toolNames !== undefined && server.toolNames.length > 0) lines.push(`  tools: ${server.toolNames.join(", ")}`);
     if (server.error !== null) lines.push(`  error: ${server.error}`);

@@ -6,11 +6,11 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { Agent } from "../kernel/index.js";
-import type { ListChange, McpConfig, MountedServers } from "../mcp/index.js";
+import type { ListChange, MountedServers } from "../mcp/index.js";
 import type { ProjectState } from "../session/index.js";
 import type { InputAnswers } from "./input/answers-file.js";
 import type { CliInputResponder } from "./input/responder.js";
-import type { MountDeps, ServerReconnect, ServerStatus, ServerStatusProvider } from "./mcp-servers.js";
+import type { MountDeps, ScopedMcpConfig, ServerReconnect, ServerStatus, ServerStatusProvider } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE, type Invocation } from "./program.js";
 import { runMode, sessionMode, stdinIsTerminal, type ModeInvocation } from "./run-mode.js";
 import { INTERRUPTED_EXIT_CODE, type Runtime } from "./runtime.js";
@@ -37,7 +37,9 @@ interface Workspace {
  */
 interface ConfiguredServers {
   readonly workspace: Workspace;
-  readonly config: McpConfig | null;
+  readonly config: ScopedMcpConfig | null;
+  /** The config files looked at, named when none has a server. */
+  readonly lookedAt: readonly string[];
   readonly mountDeps: MountDeps;
 }
 
@@ -105,7 +107,9 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
   if (runtime.interrupt.aborted) return INTERRUPTED_EXIT_CODE;
   if (invocation.kind === "mcp-list") {
     const { runMcpListCommand } = await import("./subcommands.js");
-    return runMcpListCommand({ servers: mounted.statuses, out: runtime.writeOut }, invocation.json);
+    const { noServersLine } = await import("./mcp-servers.js");
+    const noServers = noServersLine(servers.lookedAt, { projectDir, home: env.HOME ?? home });
+    return runMcpListCommand({ servers: mounted.statuses, out: runtime.writeOut, noServers }, invocation.json);
   }
   if (invocation.kind === "mcp-pin") {
     const { runMcpPinCommand } = await import("./subcommands.js");
@@ -171,7 +175,7 @@ async function settleWorkspace(runtime: Runtime, invocation: WorkInvocation, pro
 async function readServers(runtime: Runtime, workspace: Workspace): Promise<ConfiguredServers | Error> {
   const { configuredSecrets } = await import("../config/mcp-config.js");
   const { loginDeps } = await import("./mcp-login.js");
-  const { readConfiguredServers, stdioLauncher } = await import("./mcp-servers.js");
+  const { readConfiguredServerFiles, stdioLauncher } = await import("./mcp-servers.js");
   // Loaded with the MCP client, before any of its children can exist.
   const { killAllChildrenSync } = await import("../mcp/index.js");
   runtime.atExit(killAllChildrenSync);
@@ -190,11 +194,14 @@ async function readServers(runtime: Runtime, workspace: Workspace): Promise<Conf
     ...(workspace.answers === undefined ? {} : { inputAnswers: workspace.answers }),
     // Stdio servers cannot see mca through /proc (its environment holds the API key), where bubblewrap works.
     stdioLauncher: stdioLauncher(env, runtime.warn),
+    // A VS Code input (`${input:id}`) is asked only where someone can type it.
+    ...(stdinIsTerminal() && process.stdout.isTTY === true ? { askInput: (await import("./input-prompt.js")).createInputPrompt({ stdin: process.stdin, stdout: process.stdout }) } : {}),
   };
-  const config = await readConfiguredServers(mountDeps);
-  if (config instanceof Error) return config;
-  for (const secret of configuredSecrets(config, env)) runtime.addSecret(secret);
-  return { workspace, config, mountDeps };
+  const read = await readConfiguredServerFiles(mountDeps);
+  if (read instanceof Error) return read;
+  const { config, lookedAt } = read;
+  for (const secret of [...read.typed, ...configuredSecrets(config, env)]) runtime.addSecret(secret);
+  return { workspace, config, lookedAt, mountDeps };
 }
 
 /** Redacted here as well: the chat prints statuses straight to the terminal, and one server's error may quote another's secret. */
@@ -213,7 +220,7 @@ function shownStatus(status: ServerStatus, redact: (text: string) => string): Se
 async function mountServers(runtime: Runtime, configured: ConfiguredServers): Promise<Mounted> {
   const shown = (status: ServerStatus): ServerStatus => shownStatus(status, runtime.redact);
   if (configured.config === null) return { configured, servers: undefined, statuses: () => [] };
-  const { disabledStatuses, mountConfiguredServers, startupFailureLines } = await import("./mcp-servers.js");
+  const { disabledStatuses, mountConfiguredServers, startupFailureLines, withOrigin } = await import("./mcp-servers.js");
   const servers = await mountConfiguredServers(configured.config, configured.mountDeps);
   runtime.addCloser(() => servers.close());
   for (const line of startupFailureLines(servers)) runtime.warn(line);
@@ -221,7 +228,7 @@ async function mountServers(runtime: Runtime, configured: ConfiguredServers): Pr
   return {
     configured,
     servers,
-    statuses: () => [...servers.statuses(), ...disabled].map(shown),
+    statuses: () => [...servers.statuses(), ...disabled].map((status) => shown(withOrigin(status, configured.config))),
     reconnectServer: async (alias, signal) => {
       const status = await servers.reconnect(alias, signal);
       return status instanceof Error ? status : { status: shown(status), remoteTools: servers.tools };

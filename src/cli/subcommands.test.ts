@@ -87,6 +87,10 @@ describe("mca subcommands", () => {
     const piped = await project.run([], "/tools\n");
     const tools = await project.run(["tools"], "");
     expect(tools).toEqual({ code: 0, stdout: piped.stdout, stderr: "" });
-    expect(await project.run(["mcp", "list"], "")).toEqual({ code: 0, stdout: "no MCP servers configured\n", stderr: "" });
+    expect(await project.run(["mcp", "list"], "")).toEqual({
+      code: 0,
+      stdout: "no MCP servers configured (looked at ~/.config/mca/local-mcp.json, mcp.config.json, .mcp.json, ~/.config/mca/mcp.json)\n",
+      stderr: "",
+    });
   });
 });

@@ -54,9 +54,10 @@ export async function runCallCommand(deps: SubcommandDeps, tool: string, argsTex
   return 1;
 }
 
-export async function runMcpListCommand(deps: Pick<SubcommandDeps, "servers" | "out">, json: boolean): Promise<number> {
+/** `noServers`: what an empty list says, naming the files looked at. */
+export async function runMcpListCommand(deps: Pick<SubcommandDeps, "servers" | "out"> & { readonly noServers?: string }, json: boolean): Promise<number> {
   const servers = deps.servers();
-  deps.out(json ? untrustedJson(servers.map(serverView)) : formatServerStatus(servers).map((line) => `${line}\n`).join(""));
+  deps.out(json ? untrustedJson(servers.map(serverView)) : formatServerStatus(servers, deps.noServers).map((line) => `${line}\n`).join(""));
   return 0;
 }
 
@@ -181,6 +182,9 @@ function serverView(server: ServerStatus): ServerStatus {
     stderrTail: server.stderrTail,
     recentLogs: server.recentLogs ?? [],
     ...(server.sessionRenewals === undefined ? {} : { sessionRenewals: server.sessionRenewals }),
+    // Where the server is written: "user", "project", "local", or "flag" for --mcp-config.
+    ...(server.scope === undefined ? {} : { scope: server.scope }),
+    ...(server.file === undefined ? {} : { file: server.file }),
   };
 }
 

@@ -167,7 +167,9 @@ export function neededInputs(text: string, file: string): McpInput[] {
  * run, unseen, so a file is offered for trust only when every entry of it can be shown.
  */
 export function mcpConfigAsWritten(text: string, file: string, env: Env): McpConfigFile | ConfigError {
-  const config = parseConfig({ file, text, env, asWritten: true, place: projectPlace(file) });
+  // An input is typed when the server starts: a stand-in passes the checks, and the string shows as written.
+  const standIns = new Map(neededInputs(text, file).map((input) => [input.id, input.id]));
+  const config = parseConfig({ file, text, env, asWritten: true, place: projectPlace(file) }, standIns);
   return config instanceof ConfigError ? config : (config.skipped[0]?.error ?? config);
 }
 

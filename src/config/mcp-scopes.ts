@@ -147,3 +147,36 @@ export function mergeScopes(read: readonly { readonly source: ScopeSource; reado
   };
   return { config, origins, overrides };
 }
+
+/** Other hosts' project files mca does not read, and the `mca mcp import` host that brings each in. */
+const OTHER_HOSTS_PROJECT_FILES: readonly { readonly host: string; readonly path: readonly string[] }[] = [
+  { host: "cursor", path: [".cursor", "mcp.json"] },
+  { host: "vscode", path: [".vscode", "mcp.json"] },
+];
+
+/** A project file of another host with servers mca's scopes do not have. */
+export interface UnreadHostFile {
+  readonly host: string;
+  readonly file: string;
+  readonly aliases: readonly string[];
+}
+
+/**
+ * The project's `.cursor/mcp.json` and `.vscode/mcp.json` whose servers (`mcpServers` or `servers`) are not
+ * all among `configured`: start-up names each with its import command rather than skip it unsaid.
+ */
+export function unreadHostFiles(projectDir: string, configured: ReadonlySet<string>): UnreadHostFile[] {
+  return OTHER_HOSTS_PROJECT_FILES.flatMap(({ host, path }) => {
+    const file = join(projectDir, ...path);
+    const text = readConfigText(file, "cannot read the file");
+    if (typeof text !== "string") return [];
+    const root = readConfigJson(withoutJsoncExtras(text), file);
+    if (root instanceof ConfigError || root.kind !== "object") return [];
+    const aliases = ["mcpServers", "servers"].flatMap((key) => {
+      const servers = root.members.get(key)?.value;
+      return servers?.kind === "object" ? [...servers.members.keys()] : [];
+    });
+    const missing = aliases.filter((alias) => !configured.has(alias));
+    return missing.length === 0 ? [] : [{ host, file, aliases: missing }];
+  });
+}
