@@ -266,6 +266,8 @@ async function main(): Promise<number> {
       transport,
       clientVersion: PACKAGE_VERSION,
       capabilities: clientCapabilities(SUPPORT),
+      // A legacy server asks in the middle of a call (elicitation/create): the same scripted user answers.
+      inputResponder: { support: SUPPORT, answer: name === "elicitation-sep1034-client-defaults" ? acceptAsShown : acceptForms },
       onWarning: (message) => log(`warning: ${message}`),
     });
     await client.start();
