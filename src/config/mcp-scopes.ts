@@ -81,6 +81,8 @@ export function parseLocalMcpConfig(text: string, file: string, env: Env, place:
 export function readScopeSource(source: ScopeSource, context: EditContext, answers?: InputAnswers): McpConfigFile | ConfigError | null {
   const { text, file } = source;
   if (text === null || text instanceof ConfigError) return text;
+  // Codex keeps its servers in TOML; read as JSON it would only say "unexpected character".
+  if (file.endsWith(".toml")) return new ConfigError(file, "", "is TOML (as Codex's config.toml is), and mca's config is JSON: bring its servers in with `mca mcp import codex`");
   const place = placeOf(source, context.projectDir);
   return source.scope === "local" ? parseLocalMcpConfig(text, file, context.env, place, answers) : parseMcpConfig(text, file, context.env, place, answers);
 }
