@@ -167,6 +167,12 @@ function httpParts(server: HttpServerConfig): ServerParts {
     ...(oauth?.issuer === undefined ? [] : [`issuer ${shown(oauth.issuer)}`]),
     ...(oauth?.scopes === undefined ? [] : [`scopes ${oauth.scopes.map(shown).join(" ")}`]),
     ...(oauth?.callbackPort === undefined ? [] : [`callbackPort ${oauth.callbackPort}`]),
+    // A machine grant sends what the files it names hold: the trust question names them.
+    ...(oauth?.grant === undefined ? [] : [`grant ${shown(oauth.grant.kind)}`]),
+    ...(oauth?.grant?.kind === "jwt_bearer" ? [`assertionFile ${shown(oauth.grant.assertionFile)}`] : []),
+    ...(oauth?.grant?.kind === "token_exchange" ? [`idp ${shown(oauth.grant.idp.tokenEndpoint)}`, `idTokenFile ${shown(oauth.grant.idp.idTokenFile)}`] : []),
+    ...(oauth?.privateKeyFile === undefined ? [] : [`privateKeyFile ${shown(oauth.privateKeyFile)}`]),
+    ...(oauth?.dpopKeyFile === undefined ? [] : [`dpopKeyFile ${shown(oauth.dpopKeyFile)}`]),
   ];
   return {
     head: shown(server.url),

@@ -194,6 +194,7 @@ describe("what the trust question shows", () => {
           oauth: { clientId: "mca", scopes: ["read"], issuer: "https://auth.example.com" },
         },
         off: { command: "evil", enabled: false },
+        robot: { url: "https://mcp.example.com/mcp", oauth: { clientId: "bot", grant: "jwt_bearer", assertionFile: "/var/run/token", dpopKeyFile: "/keys/dpop.pem" } },
       },
     };
     await writeFile(join(project.dir, "mcp.config.json"), JSON.stringify(config));
@@ -215,6 +216,8 @@ describe("what the trust question shows", () => {
         '      header X-Port: "${TICKETS_PORT}"',
         '      oauth: clientId "mca", issuer "https://auth.example.com", scopes "read"',
         "      warning: hands this server your credentials: GITHUB_TOKEN",
+        '    robot (http): "https://mcp.example.com/mcp"',
+        '      oauth: clientId "bot", grant "jwt_bearer", assertionFile "/var/run/token", dpopKeyFile "/keys/dpop.pem"',
         "  .mca/settings.json would allow without asking these calls:",
         "    bash",
         "  (its deny and ask rules apply whether or not you trust it)",

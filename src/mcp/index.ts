@@ -25,7 +25,7 @@ export { fenceFor, getPrompt, listPrompts, offersPrompts, type PromptArgument, t
 export { contentsPart, createResourceTools, listResources, offersResources, READ_RESOURCE_RULE_NAME, READ_RESOURCE_TOOL, readFailureText, readResource, type ResourceContents, type ResourceSource } from "./resources.js";
 export { rootsPerServer, rootsResult } from "./roots.js";
 export { ServerConnection, type LoginDeps, type ServerState, type ServerStatus, type TransportSeams } from "./server-connection.js";
-export { stdioServerCwd, type HttpServerConfig, type McpServerConfig, type OAuthClientConfig, type ServerRoots, type StdioServerConfig } from "./server-spec.js";
+export { loginSettings, stdioServerCwd, type HttpServerConfig, type McpServerConfig, type OAuthClientConfig, type ServerRoots, type StdioServerConfig } from "./server-spec.js";
 export { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel, type ServerLogEntry } from "./server-log.js";
 export { createStdioTransport, killAllChildrenSync, registerChild, signalProcessGroup, unregisterChild } from "./stdio-transport.js";
 export type { RemoteToolInfo } from "./tool-list.js";

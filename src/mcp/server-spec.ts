@@ -77,6 +77,23 @@ export interface OAuthClientConfig {
   readonly dpopKeyFile?: string;
 }
 
+/** The login settings of a server's `oauth` entry as a login takes them (each only when the entry sets it). */
+export function loginSettings(oauth: OAuthClientConfig | undefined): {
+  readonly client: { readonly clientId?: string; readonly clientSecret?: string; readonly issuer?: string; readonly clientName: string };
+  readonly scopes?: string;
+  readonly grant?: MachineGrant;
+  readonly privateKeyFile?: string;
+  readonly dpopKeyFile?: string;
+} {
+  return {
+    client: { clientId: oauth?.clientId, clientSecret: oauth?.clientSecret, issuer: oauth?.issuer, clientName: "mca" },
+    ...(oauth?.scopes === undefined ? {} : { scopes: oauth.scopes.join(" ") }),
+    ...(oauth?.grant === undefined ? {} : { grant: oauth.grant }),
+    ...(oauth?.privateKeyFile === undefined ? {} : { privateKeyFile: oauth.privateKeyFile }),
+    ...(oauth?.dpopKeyFile === undefined ? {} : { dpopKeyFile: oauth.dpopKeyFile }),
+  };
+}
+
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
 
 /** Where a stdio server runs: its relative `cwd` (and the default) is the config file's folder, not wherever mca runs. */
@@ -96,6 +113,11 @@ export function serverEnvironment(spec: StdioServerConfig, base: Readonly<Record
 
 /** The secrets of one server's own spec: what it is sent (header values) or given (env values) may come back in its text. */
 export function specRedactor(spec: McpServerConfig): Redact {
-  const secrets = spec.transport === "stdio" ? Object.values(spec.env) : [...Object.values(spec.headers), ...(spec.oauth?.clientSecret === undefined ? [] : [spec.oauth.clientSecret])];
+  const grant = spec.transport === "stdio" ? undefined : spec.oauth?.grant;
+  const idpSecret = grant?.kind === "token_exchange" ? grant.idp.clientSecret : undefined;
+  const secrets =
+    spec.transport === "stdio"
+      ? Object.values(spec.env)
+      : [...Object.values(spec.headers), ...[spec.oauth?.clientSecret, idpSecret].filter((secret): secret is string => secret !== undefined)];
   return createRedactor(secretsIn(secrets));
 }

@@ -15,7 +15,7 @@ import { asMcpError, McpError, type JsonObject, type JsonRpcRequest, type Transp
 import type { LineFramer } from "./line-framer.js";
 import { serverResponder } from "./roots.js";
 import { DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry } from "./server-log.js";
-import { serverEnvironment, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
+import { loginSettings, serverEnvironment, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
 import { createStdioTransport, type StdioLauncher } from "./stdio-transport.js";
 import type { RemoteToolInfo } from "./tool-list.js";
 
@@ -171,8 +171,7 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
       label: spec.alias,
       serverUrl: spec.url,
       store: logins.store,
-      client: { clientId: spec.oauth?.clientId, clientSecret: spec.oauth?.clientSecret, issuer: spec.oauth?.issuer, clientName: "mca" },
-      scopes: spec.oauth?.scopes?.join(" "),
+      ...loginSettings(spec.oauth),
       ...(logins.onSecret === undefined ? {} : { onSecret: logins.onSecret }),
     });
   }
