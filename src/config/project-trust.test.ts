@@ -33,6 +33,32 @@ describe("project trust", () => {
     expect(projectTrust(dir, env())).toMatchObject({ kind: "untrusted", changed: true });
   });
 
+  it("covers Claude Code's .mcp.json: a folder trusted before it had one asks again once it appears, and its programs are hashed", async () => {
+    const dir = await project();
+    await writeFile(join(dir, "mcp.config.json"), '{"mcpServers":{}}');
+    const first = projectTrust(dir, env());
+    if (first instanceof ConfigError || first.kind !== "untrusted") throw new Error(`expected untrusted, got ${JSON.stringify(first)}`);
+    expect(await recordTrust(first.files, env(), new Date(0))).toBeUndefined();
+    await writeFile(join(dir, "server.js"), "// the server\n");
+    await writeFile(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { mine: { command: "node", args: ["server.js"] } } }));
+    const state = projectTrust(dir, env());
+    expect(state).toMatchObject({ kind: "untrusted", changed: true });
+    if (state instanceof ConfigError || state.kind !== "untrusted") return;
+    expect(state.files.programs).toEqual([{ alias: "mine", path: "server.js", hashed: true }]);
+    expect([...state.files.texts.keys()].map((file) => file.slice(state.files.projectDir.length + 1))).toEqual(["mcp.config.json", ".mcp.json"]);
+  });
+
+  it("keeps the hash of a folder without .mcp.json as it was before .mcp.json was read (sha-256 over the first two files alone)", async () => {
+    const dir = await project();
+    const text = '{"mcpServers":{}}';
+    await writeFile(join(dir, "mcp.config.json"), text);
+    const state = projectTrust(dir, env());
+    if (state instanceof ConfigError || state.kind !== "untrusted") throw new Error(`expected untrusted, got ${JSON.stringify(state)}`);
+    const { createHash } = await import("node:crypto");
+    const before = createHash("sha256").update(`mcp.config.json\0${text.length}\0`).update(text).update(`${join(".mca", "settings.json")}\0absent\0`).digest("hex");
+    expect(state.files.hash).toBe(before);
+  });
+
   const untrustedFiles = (dir: string): ProjectFiles => {
     const state = projectTrust(dir, env());
     if (state instanceof ConfigError || state.kind !== "untrusted") throw new Error(`expected untrusted, got ${JSON.stringify(state)}`);
