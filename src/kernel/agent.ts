@@ -114,6 +114,12 @@ export interface Agent {
   prompt(text: string, signal: AbortSignal, images?: readonly ToolImage[]): Promise<TurnEnd>;
   /** `/call` and `mca call`: one tool call through the same path as the model's; counts as its own prompt. */
   call(name: string, args: ToolArgs, signal: AbortSignal): Promise<CallReport>;
+  /**
+   * The person's own call (`!command` in the chat): the path of `call`, except that a verdict of "ask" runs
+   * without a question, since the person asked; a deny rule still refuses. `told(report)` is then added to the
+   * history as the person's message, which the next request carries; null adds nothing.
+   */
+  callAsPerson(name: string, args: ToolArgs, signal: AbortSignal, told: (report: CallReport) => string | null): Promise<CallReport>;
   /** Whether a call of this name reaches a tool: one offered, or one of a server that never came up. */
   hasTool(name: string): boolean;
   /** The gate's verdict for a tool (args default {}), with its reason. */
@@ -368,6 +374,19 @@ export function createAgent(deps: AgentDeps): Agent {
       const outcome = await runToolCall(context, { id: `user-call-${callCount}`, name, args }, signal);
       await sealTurn(context);
       return { tool: name, isError: outcome.isError, text: outcome.text, truncated: outcome.truncated, decision: outcome.decision };
+    },
+    async callAsPerson(name, args, signal, told) {
+      // The person's "once" is given for them, and no approval line is shown: they typed the call themselves.
+      const context: CallContext = { ...startTurn(), approve: async () => "once", emit: (event) => {
+        if (event.type !== "approval") deps.emit(event);
+      } };
+      callCount += 1;
+      const outcome = await runToolCall(context, { id: `user-call-${callCount}`, name, args }, signal);
+      await sealTurn(context);
+      const report = { tool: name, isError: outcome.isError, text: outcome.text, truncated: outcome.truncated, decision: outcome.decision };
+      const text = told(report);
+      if (text !== null) addMessage({ role: "user", content: [{ type: "text", text }] });
+      return report;
     },
     decide(name, args = {}) {
       const tool = findTool(name);

@@ -65,6 +65,13 @@ export function createFakeAgent(script: FakeAgentScript, emit: (event: AgentEven
       const report = script.callReport?.(name, args);
       return report ?? { tool: name, isError: false, text: `ran ${name}`, truncated: false, decision: decide(name) };
     },
+    async callAsPerson(name, args, _signal, told) {
+      received.push(`callAsPerson ${name} ${JSON.stringify(args)}`);
+      const report = script.callReport?.(name, args) ?? { tool: name, isError: false, text: `ran ${name}`, truncated: false, decision: decide(name) };
+      const context = told(report);
+      if (context !== null) received.push(`told ${context}`);
+      return report;
+    },
     async undo() {
       received.push("undo");
       return script.undoReport ?? { restored: [], notUndoable: [], nothingToUndo: true };
