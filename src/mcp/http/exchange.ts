@@ -120,9 +120,9 @@ export function startExchange(input: ExchangeInput): Exchange {
     if (failureMatters()) failWith(new McpError(kind, input.redact(text), { server }));
   }
   /** A failure on a reply's status: the login above reads the status and the challenge. */
-  function failOnStatus(failure: ReplyFailure, status: number, wwwAuthenticate: string | undefined): void {
+  function failOnStatus(failure: ReplyFailure, status: number, wwwAuthenticate: string | undefined, dpopNonce?: string): void {
     const { kind, text, code, data } = failure;
-    failWith(new HttpFailure(kind, input.redact(text), { server, code, data, status, wwwAuthenticate }));
+    failWith(new HttpFailure(kind, input.redact(text), { server, code, data, status, wwwAuthenticate, dpopNonce }));
   }
   function onAbort(): void {
     abort(abortFailure(server, subject, input.signal?.reason));
@@ -244,10 +244,15 @@ export function startExchange(input: ExchangeInput): Exchange {
     const verdict = judgeReplyBody(body, input.redact);
     const challenge = status === 401 || status === 403 ? res.headers["www-authenticate"] : undefined;
     const held = input.holdAuthChallenges === true && challenge !== undefined;
+    // RFC 9449 §9: a resource server that wants a nonce answers 401 with `DPoP-Nonce`; the login retries with it.
+    const nonce = res.headers["dpop-nonce"];
+    const dpopNonce = status === 401 && typeof nonce === "string" ? nonce : undefined;
     if (verdict.handUp !== undefined && !held) handUp(verdict.handUp);
     if (verdict.outcome === "accepted" && !held) return;
-    if (verdict.outcome === "accepted") return failOnStatus({ kind: "protocol", text: `${shownUrl} refused ${subject} (HTTP ${status})` }, status, challenge);
-    failOnStatus(verdict.failure, status, challenge);
+    if (verdict.outcome === "accepted") {
+      return failOnStatus({ kind: "protocol", text: `${shownUrl} refused ${subject} (HTTP ${status})` }, status, challenge, dpopNonce);
+    }
+    failOnStatus(verdict.failure, status, challenge, dpopNonce);
   }
 
   function onResponse(res: http.IncomingMessage): void {

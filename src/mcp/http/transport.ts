@@ -71,10 +71,18 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     if (handlers === undefined) return Promise.reject(new McpError("closed", `cannot send ${subject}: the transport was not started`, { server }));
     const started = handlers;
     if (options.auth === undefined) return sendOnce(message, started, undefined, signal);
-    return withLogin(options.auth, () => closing !== undefined, (authorization) => sendOnce(message, started, authorization, signal));
+    // The target lets the login sign a DPoP proof of this very request (RFC 9449 §4.2: `htm` and `htu`).
+    const target = { method: "POST", url: options.url };
+    return withLogin(options.auth, () => closing !== undefined, (authorization, dpop) => sendOnce(message, started, authorization, signal, dpop), target);
   }
 
-  function sendOnce(message: JsonRpcMessage, started: TransportHandlers, authorization: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+  function sendOnce(
+    message: JsonRpcMessage,
+    started: TransportHandlers,
+    authorization: string | undefined,
+    signal: AbortSignal | undefined,
+    dpop?: string,
+  ): Promise<void> {
     const subject = describeMessage(message);
     if (signal?.aborted === true) return Promise.reject(abortFailure(server, subject, signal.reason));
     const protocolVersion = messageProtocolVersion(message) ?? options.protocolVersion?.();
@@ -87,7 +95,11 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       protocolVersion,
       paramHeaders: request === undefined ? [] : (options.paramHeaders?.(request) ?? []),
       sessionId,
-      userHeaders: authorization === undefined ? extraHeaders : { ...extraHeaders, Authorization: authorization },
+      userHeaders: {
+        ...extraHeaders,
+        ...(authorization === undefined ? {} : { Authorization: authorization }),
+        ...(dpop === undefined ? {} : { DPoP: dpop }),
+      },
       contentLength: body.length,
     });
     const exchange = startExchange({
