@@ -16,6 +16,7 @@ import type { ProjectState } from "../session/index.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createSpinner, createTtyRenderer } from "./render.js";
 import { statusLines } from "./session-status.js";
+import { fitToWidth } from "./text-layout.js";
 import type { AgentFactory } from "./session.js";
 import { createChatInput } from "./chat-input.js";
 import { createPromptsAsker, redactingAsker, showInPager, type Asker, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
@@ -178,8 +179,9 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     agent,
     servers: deps.servers,
     // A command's output steps the spinner aside (/call's result comes after its tool's "thinking").
-    print: (text: string) => spinner.aside(() => out(text.endsWith("\n") ? text : `${text}\n`)),
-    warn: (text: string) => spinner.aside(() => out(`${chalk.red(text)}\n`)),
+    // Every line mca prints wraps by word at the terminal's width, rather than being cut by the terminal.
+    print: (text: string) => spinner.aside(() => out(`${fitToWidth(text.replace(/\n$/u, ""), width())}\n`)),
+    warn: (text: string) => spinner.aside(() => out(`${fitToWidth(chalk.red(text), width())}\n`)),
     get width() {
       return width();
     },
@@ -228,7 +230,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
       if (ended) return;
       renderer.pause();
       const cost = costs.endTurn();
-      if (cost !== undefined) out(`${chalk.dim(cost)}\n`);
+      if (cost !== undefined) out(`${fitToWidth(chalk.dim(cost), width())}\n`);
       if (outcome === "exit") return end(0);
       const waiting = queued;
       queued = [];
@@ -279,7 +281,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
 
   if (deps.signal.aborted) end(0);
   else deps.signal.addEventListener("abort", () => end(0), { once: true });
-  out(`${deps.banner}\n${chalk.dim("/help lists the commands · Esc interrupts · Ctrl-D exits")}\n`);
+  out(`${fitToWidth(deps.banner, width())}\n${fitToWidth(chalk.dim("/help lists the commands · Esc interrupts · Ctrl-D exits"), width())}\n`);
   const first = deps.firstPrompt?.trim() ?? "";
   if (first === "") input.prompt();
   else {

@@ -6,7 +6,7 @@ import type { ChalkInstance } from "chalk";
 import { imageLine, type AgentEvent, type ImageInfo, type ToolArgs } from "../kernel/index.js";
 import { createLiveText } from "./live-text.js";
 import { createMarkdownBlocks, type MarkdownRenderer } from "./markdown.js";
-import { visibleWidth } from "./text-layout.js";
+import { clipToWidth, fitToWidth, visibleWidth } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
 
 const ARGS_PREVIEW_CHARS = 200;
@@ -31,7 +31,7 @@ function imageLines(images: readonly ImageInfo[] | undefined): string[] {
 }
 
 function clip(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 1)}…`;
+  return clipToWidth(text, maxChars);
 }
 
 export interface PlainStreams {
@@ -237,7 +237,7 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown, height
   const line = (text: string): void => {
     flushText();
     if (midLine) write("\n");
-    write(`${text}\n`);
+    write(`${fitToWidth(text, width?.())}\n`);
   };
 
   /** How many characters a summary may take after `used` columns, within the terminal's width. */
@@ -252,7 +252,7 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown, height
         showText(event.delta);
         return;
       case "tool_start": {
-        const args = previewArgs(event.args, summaryRoom(event.tool.length + 3, ARGS_PREVIEW_CHARS));
+        const args = previewArgs(event.args, summaryRoom(visibleWidth(untrustedText(event.tool)) + 3, ARGS_PREVIEW_CHARS));
         running.set(event.callId, { name: untrustedText(event.tool), args, sinceMs: Date.now() });
         line(`${chalk.cyan(`● ${untrustedText(event.tool)}`)} ${chalk.dim(args)}`);
         spinner.start(`${untrustedText(event.tool)} ${args}`, running.get(event.callId)?.sinceMs);
@@ -364,7 +364,7 @@ export function createSpinner(write: (text: string) => void, enabled: boolean, w
     const tail = hint === undefined || columns - hint.length - 3 < MIN_LABEL_COLUMNS ? elapsed : `${elapsed} · ${hint}`;
     // The elapsed time (and the hint) stay in view: the label gives way when the line is too long.
     const room = columns - (tail.length - elapsed.length);
-    const shown = label.length > room ? `${label.slice(0, Math.max(0, room - 1))}…` : label;
+    const shown = clipToWidth(label, Math.max(0, room));
     write(`${CLEAR_LINE}${SPINNER_FRAMES[frame % SPINNER_FRAMES.length] ?? ""} ${shown}${tail}`);
     frame += 1;
   };
