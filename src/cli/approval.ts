@@ -3,7 +3,7 @@
 // allow for this session (naming what it covers, when the gate offers it) / deny. When nobody
 // can be asked (pipe mode, `-p`, subcommands): `ask` means deny, and the message names the flag that allows the call.
 import type { ChalkInstance } from "chalk";
-import type { ApprovalAnswer, ApprovalRequest, NobodyToAsk, SessionAllow, Tool, UserDenial } from "../kernel/index.js";
+import { sessionAllowText, type ApprovalAnswer, type ApprovalRequest, type NobodyToAsk, type SessionAllow, type Tool, type UserDenial } from "../kernel/index.js";
 import { definitionChangeLines, previewCall } from "./change-preview.js";
 import type { Asker, Choice } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -16,7 +16,7 @@ function approvalChoices({ sessionAllow }: ApprovalRequest): ReadonlyArray<Choic
 
 /** The session choice says what it will allow: the tool, or the command's own words (never all of bash). */
 export function sessionChoiceTitle(allow: SessionAllow): string {
-  const covered = allow.kind === "tool" ? allow.tool : `\`${allow.prefix.join(" ")} …\``;
+  const covered = allow.kind === "tool" ? allow.tool : allow.kind === "domain" ? `connections to ${allow.domain}` : `\`${allow.prefix.join(" ")} …\``;
   return `Allow ${untrustedText(covered)} for this session`;
 }
 /** The choice that asks for the user's sentence before denying; it is not an answer the kernel knows. */
@@ -46,7 +46,7 @@ export async function promptForApproval(
   const more: ReadonlyArray<Choice<"more">> = cut ? [{ title: `Show all ${preview.length} lines`, value: "more" }] : [];
   const choices: ReadonlyArray<Choice<ApprovalAnswer | "why" | "more">> = [...approvalChoices(request), DENY_WITH_REASON, ...more];
   for (;;) {
-    const answer = await asker.select(`Allow ${untrustedText(request.tool.name)}?`, choices);
+    const answer = await asker.select(questionText(request), choices);
     if (answer === "more") {
       asker.say(preview.join("\n"));
       continue;
@@ -60,6 +60,12 @@ export async function promptForApproval(
     const because = await asker.text("Why? (the model reads this)", "", (text) => (text.trim() === "" ? "say why, or press Escape to choose again" : undefined));
     if (because !== undefined) return { kind: "denied", because: because.trim() };
   }
+}
+
+/** `Allow bash?`, or for a sandboxed command's connection through mca's proxy, the domain it would reach. */
+function questionText({ tool, sessionAllow }: ApprovalRequest): string {
+  if (sessionAllow?.kind === "domain") return `Allow connections to ${untrustedText(sessionAllow.domain)}?`;
+  return `Allow ${untrustedText(tool.name)}?`;
 }
 
 /** The server's names and claims pass untrustedText: the user judges them by what is shown. */
@@ -94,6 +100,11 @@ function definitionLines({ tool, definitionBefore }: ApprovalRequest, chalk: Cha
  * asked. It names the flag that allows the call, unless no flag can (a write into a protected folder).
  */
 function unaskedReason({ tool, decision, sessionAllow }: ApprovalRequest): string {
+  // A sandboxed command's connection through mca's proxy: the rule that allows it names the domain.
+  if (sessionAllow?.kind === "domain") {
+    const rule = sessionAllowText(sessionAllow);
+    return `${untrustedText(sessionAllow.domain)} needs approval (${tool.name}'s command connects to it) and there is no terminal to ask on; run mca with --allow ${JSON.stringify(rule)} to allow it`;
+  }
   const unasked = `${tool.name} needs approval and there is no terminal to ask on`;
   if (decision.onlyAPersonCanAllow === true) return `${unasked}; ${decision.reason}, so only a person at a terminal can allow it`;
   // A call that names its server (a read of its resources) is allowed per server, by the name the session choice would give.

@@ -57,7 +57,9 @@ const DEFAULTS: Readonly<Record<ToolKind, Decision>> = {
  */
 export type SessionAllow =
   | { readonly kind: "tool"; readonly tool: string; readonly definition?: AllowedDefinition }
-  | { readonly kind: "command"; readonly tool: string; readonly prefix: readonly string[] };
+  | { readonly kind: "command"; readonly tool: string; readonly prefix: readonly string[] }
+  /** A domain a sandboxed command's HTTP(S) may reach through mca's proxy (see decideDomain). */
+  | { readonly kind: "domain"; readonly domain: string };
 
 /** The definition a remote tool had when it was allowed for the session, kept to show what changed since. */
 export interface AllowedDefinition {
@@ -70,7 +72,18 @@ export type SessionAllows = ReadonlyMap<string, SessionAllow>;
 
 /** `write_file`, or `bash(git status*)`: the rule the allow reads as, for /approvals and the reasons. */
 export function sessionAllowText(allow: SessionAllow): string {
-  return allow.kind === "tool" ? allow.tool : `${allow.tool}(${allow.prefix.join(" ")}*)`;
+  switch (allow.kind) {
+    case "tool":
+      return allow.tool;
+    case "command":
+      return `${allow.tool}(${allow.prefix.join(" ")}*)`;
+    case "domain":
+      return `${NETWORK_RULE}(${allow.domain})`;
+    default: {
+      const unknown: never = allow;
+      throw new Error(`unknown session allow ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
 /**
@@ -125,6 +138,18 @@ function allowedDefinition(tool: GateTool, subject: GateSubject): { definition?:
 
 const TOOL_GLOB = /^[A-Za-z0-9_.*?-]+$/;
 
+/**
+ * `network(registry.npmjs.org)`, `network(*.example.com)`: the domains (or IP addresses) a sandboxed command's
+ * HTTP(S) may reach through mca's proxy; bare `network`, every one. Not a tool: no tool call matches it.
+ */
+export const NETWORK_RULE = "network";
+/** A domain glob: a host name's letters (case does not count), `*` and `?`; an IPv6 address in brackets. */
+const DOMAIN_GLOB = /^(?:[a-z0-9*?-]+(?:\.[a-z0-9*?-]+)*|\[[0-9a-f:.*?]+\])$/u;
+
+export function isNetworkRule(rule: Rule): boolean {
+  return rule.pattern.toolGlob === NETWORK_RULE;
+}
+
 /** Validates one rule as written in a settings file or a flag; `origin` names where it came from. */
 export function parseRule(text: string, verdict: Verdict, origin: string): Rule | Error {
   const pattern = parseRulePattern(text);
@@ -149,7 +174,13 @@ function parseRulePattern(text: string): RulePattern | Error {
   if (!trimmed.endsWith(")")) return new Error(`missing ")" at the end of ${JSON.stringify(trimmed)}`);
   const argGlob = trimmed.slice(open + 1, -1);
   if (argGlob === "") return new Error(`empty argument pattern in ${JSON.stringify(trimmed)} (write ${toolGlob} or ${toolGlob}(*))`);
-  return { text: trimmed, toolGlob, tool: compileGlob(toolGlob), argument: compileGlob(argGlob) };
+  if (toolGlob !== NETWORK_RULE) return { text: trimmed, toolGlob, tool: compileGlob(toolGlob), argument: compileGlob(argGlob) };
+  // Domains are matched as the proxy sees them: lower case, without the root's trailing dot.
+  const domain = argGlob.trim().toLowerCase().replace(/\.$/u, "");
+  if (!DOMAIN_GLOB.test(domain)) {
+    return new Error(`invalid domain pattern ${JSON.stringify(argGlob)} in ${JSON.stringify(trimmed)} (a host name such as registry.npmjs.org or *.example.com, or an IP address)`);
+  }
+  return { text: `${NETWORK_RULE}(${domain})`, toolGlob, tool: compileGlob(toolGlob), argument: compileGlob(domain) };
 }
 
 /**
@@ -255,6 +286,7 @@ function matchingSessionAllow(allow: SessionAllow): MatchingAllow {
 }
 
 function sessionAllowMatches(allow: SessionAllow, tool: GateTool, subject: GateSubject): boolean {
+  if (allow.kind === "domain") return false;
   if (allow.kind === "tool") {
     const sameDefinition = allow.definition === undefined || allow.definition.hash === allowedDefinition(tool, subject).definition?.hash;
     return subject.kind !== "command" && allow.tool === allowedName(tool, subject) && sameDefinition;
@@ -324,6 +356,7 @@ function subjectTexts(subject: GateSubject): SubjectTexts {
 
 function ruleMatches(rule: Rule, tool: GateTool, subject: GateSubject, texts: SubjectTexts): boolean {
   const { argument } = rule.pattern;
+  if (isNetworkRule(rule)) return false;
   if (!toolMatches(rule.pattern.tool, tool, subject)) return false;
   if (argument === null) return true;
   return (rule.verdict === "allow" ? texts.allow : texts.strict).some((text) => globMatches(argument, text));
@@ -348,7 +381,25 @@ function toolMatches(glob: Glob, tool: GateTool, subject?: GateSubject): boolean
  * likely typos, which would otherwise protect nothing without a word. For the session to report at start.
  */
 export function unmatchedRules(rules: readonly Rule[], tools: readonly GateTool[]): readonly Rule[] {
-  return rules.filter(({ pattern }) => !/[*?]/u.test(pattern.toolGlob) && !tools.some((tool) => toolMatches(pattern.tool, tool)));
+  return rules.filter((rule) => !isNetworkRule(rule) && !/[*?]/u.test(rule.pattern.toolGlob) && !tools.some((tool) => toolMatches(rule.pattern.tool, tool)));
+}
+
+/**
+ * The verdict on a connection a sandboxed command makes through mca's proxy to `domain` (lower case, no
+ * trailing dot): the strictest `network(…)` rule when it is deny or ask; then what the person allowed for
+ * this session; then an allow rule; else ask. A deny rule for the domain refuses it whatever was allowed.
+ */
+export function decideDomain(domain: string, rules: readonly Rule[], sessionDomains: ReadonlySet<string>): Decision {
+  const matching = rules.filter((rule) => isNetworkRule(rule) && (rule.pattern.argument === null || globMatches(rule.pattern.argument, domain)));
+  let strictest: Rule | undefined;
+  for (const rule of matching) {
+    if (rule.verdict !== "allow" && (strictest === undefined || VERDICT_RANK[rule.verdict] > VERDICT_RANK[strictest.verdict])) strictest = rule;
+  }
+  if (strictest !== undefined) return fromRule(strictest);
+  if (sessionDomains.has(domain)) return { verdict: "allow", reason: `allowed for this session: ${NETWORK_RULE}(${domain})` };
+  const allow = matching.find((rule) => rule.verdict === "allow");
+  if (allow !== undefined) return fromRule(allow);
+  return { verdict: "ask", reason: `no rule allows ${domain}` };
 }
 
 /**

@@ -302,7 +302,7 @@ describeWithBubblewrap("bash in the bubblewrap sandbox", () => {
     const secret = "mca-test-secret-in-the-environment";
     const command = `cat /proc/${process.pid}/environ; base64 /proc/$PPID/environ | base64 -d | tr '\\0' '\\n' | sort`;
     const result = await callTool(sandboxed({ env: { OTHER_TOKEN: secret } }), { command }, context);
-    expect(result.text).toBe(`exit code 0\ncat: /proc/${process.pid}/environ: No such file or directory\nGIT_OPTIONAL_LOCKS=0\nHOME=${home}\nPATH=${process.env.PATH ?? ""}\n`);
+    expect(result.text).toBe(`exit code 0\ncat: /proc/${process.pid}/environ: No such file or directory\nGIT_CONFIG_COUNT=1\nGIT_CONFIG_KEY_0=safe.bareRepository\nGIT_CONFIG_VALUE_0=explicit\nGIT_OPTIONAL_LOCKS=0\nHOME=${home}\nPATH=${process.env.PATH ?? ""}\n`);
   });
 
   it("cannot read the tokens of MCP logins in the user's config folder", async () => {

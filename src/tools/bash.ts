@@ -7,7 +7,9 @@ import { errorResult, okResult, optionalBoolean, optionalInteger, optionalString
 import { runCommand, type CommandOutcome } from "./command-process.js";
 import { removePlaceholders } from "./read-only-places.js";
 import type { SandboxPlaces } from "./sandbox-places.js";
-import { bubblewrapArgs, sandboxPolicy, SECCOMP_FD, seatbeltProfile, type SandboxAvailability, type SandboxOptions, type SandboxPolicy } from "./sandbox.js";
+import { bubblewrapArgs, findForwarder, sandboxPolicy, SECCOMP_FD, seatbeltProfile, type ProxyForwarder, type SandboxAvailability, type SandboxOptions, type SandboxPolicy } from "./sandbox.js";
+import type { DomainAccess } from "./domain-access.js";
+import { serveProxy, type Dialer, type ProxyRun, type RefusedDomain } from "./network-proxy.js";
 
 const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -20,12 +22,25 @@ const BASH_ENV_VARIABLES = [...INHERITED_ENV_VARIABLES, "LANG", "LANGUAGE", "LC_
  * refreshing the index, a write they may leave out (https://git-scm.com/docs/git#Documentation/git.txt-codeGITOPTIONALLOCKScode).
  */
 const SANDBOX_ENV = { GIT_OPTIONAL_LOCKS: "0" };
+/**
+ * Added to every command's environment, inside the sandbox or not: git works in a bare repository only when
+ * told so (`--git-dir`, GIT_DIR), never in one it finds by itself, so that an archive unpacked in the project
+ * that merely looks like one (HEAD, objects/, refs/ and a config whose textconv or fsmonitor runs a program)
+ * is refused instead of obeyed (https://git-scm.com/docs/git-config#Documentation/git-config.txt-safebareRepository).
+ * Through GIT_CONFIG_COUNT, which the command's own `git -c` still overrides, but nothing in the project can.
+ */
+const GIT_ENV = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.bareRepository", GIT_CONFIG_VALUE_0: "explicit" };
 
 /** The sandbox's options from the settings (`network`: every call has the network; `hidden`: where mca keeps the tokens of MCP logins). */
 export interface BashSandbox extends Omit<SandboxOptions, "places"> {
   readonly availability: SandboxAvailability;
   /** What stays read-only inside the writable folders, present or not, read again for each call. */
   readonly places: SandboxPlaces;
+  /**
+   * Given, a command without the network reaches HTTP(S) through mca's proxy (network-proxy.ts), domain by
+   * domain as these judge; absent, it has no network at all.
+   */
+  readonly domains?: DomainAccess;
 }
 
 export interface BashToolOptions {
@@ -35,6 +50,8 @@ export interface BashToolOptions {
   readonly sandbox?: BashSandbox;
   /** What the command's environment is taken from; mca's own by default. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** How the proxy opens its connections; tests map a domain to a loopback server. */
+  readonly dial?: Dialer;
 }
 
 type BashArgs = {
@@ -50,14 +67,16 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
   const { sandbox } = options;
   /** Why bubblewrap, found at start, could not make a sandbox on first use; from then on there is none. */
   let broken: string | null = null;
+  // Found once: the program that carries a sandboxed command's HTTP(S) out to the proxy.
+  const forwarder = sandbox?.domains === undefined ? undefined : findForwarder();
   const placement = (args: BashArgs): CommandSandbox => {
     if (sandbox === undefined || sandbox.availability.kind === "none" || broken !== null) return "unavailable";
     if (args.outsideReason !== null) return "requested-outside";
     return args.network && !sandbox.network ? "network-requested" : "inside";
   };
-  return {
+  const tool: Tool<BashArgs> = {
     name: "bash",
-    description: describeTool(sandbox),
+    description: describeTool(sandbox, forwarder !== undefined),
     inputSchema: {
       type: "object",
       properties: {
@@ -96,31 +115,50 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
       }
       const policy = inside && sandbox !== undefined ? sandboxPolicy(cwd, { ...sandbox, places: sandbox.places.read(), network: sandbox.network || args.network }) : null;
       if (policy !== null && policy.unguarded.length > 0) return errorResult(unguardedText(policy.unguarded));
-      const env = onlyVariables(options.env ?? process.env, BASH_ENV_VARIABLES);
+      const env = { ...onlyVariables(options.env ?? process.env, BASH_ENV_VARIABLES), ...GIT_ENV };
+      // Without the network, HTTP(S) goes through mca's proxy when the session gives one (bubblewrap only).
+      const domains = sandbox?.domains;
+      const proxied = policy !== null && !policy.network && sandbox?.availability.kind === "bubblewrap" && forwarder !== undefined && domains !== undefined;
+      let proxy: ProxyRun | undefined;
       let outcome: CommandOutcome;
       try {
         outcome = await runCommand({
-          ...commandLine(args, policy, sandbox),
+          ...commandLine(args, policy, sandbox, proxied ? forwarder : undefined),
           env: inside ? { ...env, ...SANDBOX_ENV } : env,
           cwd,
           timeoutMs: args.timeoutMs,
           killGraceMs: options.killGraceMs ?? BASH_KILL_GRACE_MS,
           signal: context.signal,
           ...(context.onProgress === undefined ? {} : { onLine: context.onProgress }),
+          ...(proxied
+            ? { channel: (stream) => (proxy = serveProxy(stream, { judge: domains.forCommand(tool, args.command), ...(options.dial === undefined ? {} : { dial: options.dial }) })) }
+            : {}),
         });
       } finally {
+        proxy?.close();
         if (policy !== null) removePlaceholders(policy);
         // Outside the sandbox the command could make what git obeys anywhere (a nested repository, say): read it afresh.
         if (where === "requested-outside") sandbox?.places.changed();
       }
       const result = describe(outcome, args.timeoutMs);
-      const refusal = inside ? sandboxRefusal(outcome) : null;
-      return refusal === null ? result : { ...result, text: `${result.text}\n${refusal}` };
+      const notes = [...(proxy === undefined ? [] : proxyNote(proxy.refused())), ...(inside ? [sandboxRefusal(outcome, proxied)] : [])].filter((line): line is string => line !== null);
+      return notes.length === 0 ? result : { ...result, text: [result.text, ...notes].join("\n") };
     },
   };
+  return tool;
 }
 
-function describeTool(sandbox: BashSandbox | undefined): string {
+/** What the model reads of the domains the proxy refused during the command, and how the user can allow one. */
+function proxyNote(refused: readonly RefusedDomain[]): string[] {
+  if (refused.length === 0) return [];
+  const each = refused.map(({ domain, why }) => `${domain} (${why})`).join("; ");
+  return [
+    `[the sandbox's proxy refused the command's connections to ${each}. Do not retry: the user decides which domains ` +
+      'commands may reach (an allow rule such as "network(registry.npmjs.org)", or the question asked when a command connects).]',
+  ];
+}
+
+function describeTool(sandbox: BashSandbox | undefined, proxied: boolean): string {
   const common =
     "Run a command with `bash -c` in the project folder (stdin is empty). Returns `exit code N` and then " +
     "stdout and stderr interleaved; a nonzero exit is reported as an error. Time limit `timeout_ms`: " +
@@ -141,12 +179,16 @@ function describeTool(sandbox: BashSandbox | undefined): string {
     `${sandbox.writable.length === 0 ? "" : ` and ${sandbox.writable.join(", ")}`}; inside the project, the git folder (.git), ` +
     "what else git obeys (submodules' .git, .gitmodules, included config files, hooks folders), .husky/, .mca/ and the files " +
     "of the project's own MCP servers are read-only, even where they do not exist yet, so git commands that write (add, commit, checkout, stash, fetch) fail there; " +
-    `/tmp is private and empty; ${sandbox.network ? "the network is available" : "there is no network (unix sockets included)"}; ` +
+    `/tmp is private and empty; ${sandbox.network ? "the network is available" : proxied ? PROXIED_NETWORK : "there is no network (unix sockets included)"}; ` +
     "everything the command started ends with it. When the sandbox refuses something the result says so: then call again " +
     'with `"network": true` for the network, or `"sandbox": false` and a `"reason"` to run outside the sandbox. Both ' +
     "always ask the user, whatever the allow rules; use them only when the command needs it."
   );
 }
+
+const PROXIED_NETWORK =
+  "there is no network (unix sockets included) but HTTP(S) through mca's proxy (HTTP_PROXY and HTTPS_PROXY are set; " +
+  "programs that ignore them have no network): the user is asked about each new domain, and a refused one gets a 403 at once";
 
 function parseArgs(args: ToolArgs): BashArgs | Error {
   const command = requiredString(args, "command");
@@ -182,6 +224,7 @@ function commandLine(
   args: BashArgs,
   policy: SandboxPolicy | null,
   sandbox: BashSandbox | undefined,
+  forwarder: ProxyForwarder | undefined,
 ): { readonly program: string; readonly args: readonly string[]; readonly fd3?: Buffer } {
   const bash = ["bash", "-c", args.command];
   const availability = sandbox?.availability;
@@ -189,8 +232,9 @@ function commandLine(
   switch (availability.kind) {
     case "bubblewrap": {
       const filter = policy.network ? null : availability.socketFilter;
-      if (filter === null) return { program: availability.program, args: bubblewrapArgs(policy, bash) };
-      return { program: availability.program, args: bubblewrapArgs(policy, bash, SECCOMP_FD), fd3: filter };
+      const through = forwarder ?? null;
+      if (filter === null) return { program: availability.program, args: bubblewrapArgs(policy, bash, null, through) };
+      return { program: availability.program, args: bubblewrapArgs(policy, bash, SECCOMP_FD, through), fd3: filter };
     }
     case "seatbelt":
       return { program: availability.program, args: ["-p", seatbeltProfile(policy), ...bash] };
@@ -203,6 +247,12 @@ function commandLine(
   }
 }
 
+const NO_NETWORK = '[the sandbox has no network. If the command needs it, call bash again with "network": true; the user will be asked.]';
+
+const NO_NETWORK_BUT_PROXY =
+  "[the sandbox has no network but HTTP(S) through mca's proxy (HTTP_PROXY, HTTPS_PROXY), which this program did not use. " +
+  'If the command needs the network, call bash again with "network": true; the user will be asked.]';
+
 /** Failures the sandbox causes, as the programs inside word them, and what the model can do about them. */
 const SANDBOX_REFUSALS: ReadonlyArray<{ readonly output: RegExp; readonly line: string }> = [
   {
@@ -214,13 +264,15 @@ const SANDBOX_REFUSALS: ReadonlyArray<{ readonly output: RegExp; readonly line: 
   },
   {
     output: /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo (?:EAI_AGAIN|ENOTFOUND)/u,
-    line: '[the sandbox has no network. If the command needs it, call bash again with "network": true; the user will be asked.]',
+    line: NO_NETWORK,
   },
 ];
 
-function sandboxRefusal(outcome: CommandOutcome): string | null {
+function sandboxRefusal(outcome: CommandOutcome, proxied: boolean): string | null {
   if (outcome.kind !== "exited" || outcome.exitCode === 0) return null;
-  return SANDBOX_REFUSALS.find(({ output }) => output.test(outcome.output))?.line ?? null;
+  const line = SANDBOX_REFUSALS.find(({ output }) => output.test(outcome.output))?.line ?? null;
+  // With the proxy, what still has no network is a program that ignores HTTP_PROXY, or a protocol other than HTTP(S).
+  return proxied && line === NO_NETWORK ? NO_NETWORK_BUT_PROXY : line;
 }
 
 function describe(outcome: CommandOutcome, limitMs: number): ToolResult {

@@ -2,7 +2,7 @@
 // bounded while it is read, and the newest whole line of output for the user's eyes. The bash tool runs
 // `bash -c` through it, directly or inside the sandbox's program.
 import { spawn } from "node:child_process";
-import { Writable } from "node:stream";
+import { Duplex, Writable } from "node:stream";
 
 // On timeout or abort the whole group gets SIGTERM, then SIGKILL after a grace period, so background
 // grandchildren (`sleep 30 &`) die with the command instead of outliving the agent.
@@ -30,6 +30,11 @@ export interface CommandRequest {
    * call's own, as a file shared between calls would be read once, from its offset.
    */
   readonly fd3?: Buffer;
+  /**
+   * Given, the program gets a socket pair's end on descriptor 4 and this is called with the other end: the
+   * sandbox's way out to mca's proxy (network-proxy.ts). It is destroyed when the command has ended.
+   */
+  readonly channel?: (stream: Duplex) => void;
 }
 
 const PROGRESS_INTERVAL_MS = 200;
@@ -58,7 +63,7 @@ export function runCommand(request: CommandRequest): Promise<CommandOutcome> {
       cwd: request.cwd,
       env: request.env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe", request.fd3 === undefined ? "ignore" : "pipe"],
+      stdio: ["ignore", "pipe", "pipe", request.fd3 === undefined ? "ignore" : "pipe", ...(request.channel === undefined ? [] : ["pipe" as const])],
     });
     const { stdout, stderr } = child;
     // Both are pipes as asked for (spawn's types cannot tell, with a fourth stdio entry).
@@ -69,6 +74,9 @@ export function runCommand(request: CommandRequest): Promise<CommandOutcome> {
       fd3.on("error", () => undefined);
       fd3.end(request.fd3);
     }
+    // libuv makes a child's pipe a socket pair: both ways on one descriptor.
+    const channel = child.stdio[4];
+    if (request.channel !== undefined && channel instanceof Duplex) request.channel(channel);
     let lastProgressMs = 0;
     const onLine = (line: string): void => {
       if (request.onLine === undefined || Date.now() - lastProgressMs < PROGRESS_INTERVAL_MS) return;
@@ -102,6 +110,7 @@ export function runCommand(request: CommandRequest): Promise<CommandOutcome> {
       stdout.destroy();
       stderr.destroy();
       if (fd3 instanceof Writable) fd3.destroy();
+      if (channel instanceof Duplex) channel.destroy();
       settle(outcome());
     };
 
@@ -131,6 +140,8 @@ export function runCommand(request: CommandRequest): Promise<CommandOutcome> {
     });
     child.on("exit", (code, signal) => {
       exit = { code, signal };
+      // Nothing inside the sandbox outlives bubblewrap: the way out to the proxy is no longer anyone's.
+      if (channel instanceof Duplex) channel.destroy();
       // Background processes still holding the pipes after bash exited are this call's leftovers.
       if (stopReason === undefined) timers.push(setTimeout(killAndWait, PIPE_DRAIN_MS));
     });

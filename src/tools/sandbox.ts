@@ -3,6 +3,7 @@
 // list on Linux and a Seatbelt profile for macOS's sandbox-exec; and which of them works here, found once per run.
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { onlyVariables } from "../kernel/index.js";
 import { isInside, readOnlyLayout, type GuardedPlace, type ReadOnlyMount } from "./read-only-places.js";
 import { runCommand } from "./command-process.js";
@@ -94,7 +95,7 @@ function isolationArgs(network: boolean, seccompFd: number | null): string[] {
  * after the command), then an empty folder over each hidden one.
  * `seccompFd`: the descriptor the command's spawn gives bubblewrap the seccomp program on.
  */
-export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[], seccompFd: number | null = null): string[] {
+export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[], seccompFd: number | null = null, forwarder: ProxyForwarder | null = null): string[] {
   return [
     ...isolationArgs(policy.network, seccompFd),
     ...[...policy.writable, policy.project, ...policy.pinned].flatMap((path) => ["--bind", path, path]),
@@ -104,10 +105,36 @@ export function bubblewrapArgs(policy: SandboxPolicy, command: readonly string[]
       return mount.shape === "file" ? ["--ro-bind", "/dev/null", mount.path] : ["--tmpfs", mount.path, "--remount-ro", mount.path];
     }),
     ...policy.hidden.flatMap((path) => ["--tmpfs", path]),
+    // In the sandbox's own /run, so that it is there wherever mca is installed (a copy under /tmp would be hidden).
+    ...(forwarder === null ? [] : ["--ro-bind", forwarder.script, FORWARDER_INSIDE]),
     "--chdir", policy.project,
     "--",
-    ...command,
+    ...(forwarder === null ? command : [forwarder.node, FORWARDER_INSIDE, String(forwarder.channelFd), "--", ...command]),
   ];
+}
+
+/**
+ * The program that runs before the command in a sandbox without the network and carries its HTTP(S) to mca's
+ * proxy over descriptor `channelFd` (network-forwarder.cjs): Node (mca's own) and the script's path outside.
+ */
+export interface ProxyForwarder {
+  readonly node: string;
+  readonly script: string;
+  readonly channelFd: number;
+}
+
+/** Where the forwarder's script is bound inside the sandbox. */
+export const FORWARDER_INSIDE = "/run/mca/network-forwarder.cjs";
+/** The descriptor the forwarder reaches mca's proxy on: the spawn's fifth stdio entry. */
+export const CHANNEL_FD = 4;
+
+/**
+ * The forwarder shipped with mca: beside this module in the source tree, beside the bundle in dist/
+ * (scripts/bundle.mjs copies it there); undefined when it is not found, and commands then have no network.
+ */
+export function findForwarder(moduleUrl: string = import.meta.url): ProxyForwarder | undefined {
+  const script = fileURLToPath(new URL("./network-forwarder.cjs", moduleUrl));
+  return isFile(script) ? { node: process.execPath, script, channelFd: CHANNEL_FD } : undefined;
 }
 
 /**

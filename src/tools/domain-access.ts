@@ -1,0 +1,85 @@
+// Which domains a sandboxed command's HTTP(S) may reach through mca's proxy (network-proxy.ts): the
+// `network(…)` rules and what the person allowed for this session, judged by the gate (decideDomain), and the
+// question for a domain nothing decides, put to the person through the session's approver while the command
+// runs. Each domain is asked about at most once per command: a refused one stays refused for it, so a client
+// that retries is refused at once instead of asking again.
+import { decideDomain, sessionAllowText, type ApprovalAnswer, type ApprovalRequest, type NobodyToAsk, type Rule, type Tool, type UserDenial } from "../kernel/index.js";
+
+export type DomainVerdict = { readonly kind: "allowed" } | { readonly kind: "refused"; readonly why: string };
+
+/** The session's approver (the chat's question, or the headless refusal); undefined until a mode gives one. */
+export type DomainApprover = (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk | UserDenial>;
+
+/** One command's judge: `host` as the proxy read it (lower case, an IPv6 address in brackets). */
+export type DomainJudge = (host: string, port: number) => Promise<DomainVerdict>;
+
+export interface DomainAccess {
+  /** The judge for one run of `command` by `tool`; an "allow once" holds for this run alone. */
+  forCommand(tool: Tool, command: string): DomainJudge;
+  /** The domains allowed for this session, as rules would name them. */
+  sessionAllows(): readonly string[];
+}
+
+export function createDomainAccess(rules: readonly Rule[], approver: () => DomainApprover | undefined): DomainAccess {
+  const sessionDomains = new Set<string>();
+  return {
+    forCommand(tool, command) {
+      // Per domain, the one answer for this run (or the question still open, which later connections wait for).
+      const answers = new Map<string, Promise<DomainVerdict>>();
+      return (host, port) => {
+        const domain = host.replace(/\.$/u, "");
+        const known = answers.get(domain);
+        if (known !== undefined) return known;
+        const decision = decideDomain(domain, rules, sessionDomains);
+        const verdict = ((): Promise<DomainVerdict> => {
+          switch (decision.verdict) {
+            case "allow":
+              return Promise.resolve(ALLOWED);
+            case "deny":
+              return Promise.resolve({ kind: "refused", why: decision.reason });
+            case "ask":
+              return ask(approver(), { tool, args: { command }, decision: questionDecision(domain, port, decision.reason), sessionAllow: { kind: "domain", domain } });
+            default: {
+              const unknown: never = decision.verdict;
+              throw new Error(`unknown verdict ${JSON.stringify(unknown)}`);
+            }
+          }
+        })();
+        answers.set(domain, verdict);
+        return verdict;
+      };
+    },
+    sessionAllows: () => [...sessionDomains].map((domain) => sessionAllowText({ kind: "domain", domain })),
+  };
+
+  async function ask(approve: DomainApprover | undefined, request: ApprovalRequest): Promise<DomainVerdict> {
+    const domain = request.sessionAllow?.kind === "domain" ? request.sessionAllow.domain : "";
+    if (approve === undefined) return { kind: "refused", why: `no rule allows ${domain}, and nobody can be asked` };
+    let reply: ApprovalAnswer | NobodyToAsk | UserDenial;
+    try {
+      reply = await approve(request);
+    } catch (error) {
+      return { kind: "refused", why: `the question about ${domain} failed (${error instanceof Error ? error.message : String(error)})` };
+    }
+    if (typeof reply !== "string") return { kind: "refused", why: reply.kind === "denied" ? `denied by the user, who said: ${JSON.stringify(reply.because)}` : reply.reason };
+    switch (reply) {
+      case "session":
+        sessionDomains.add(domain);
+        return ALLOWED;
+      case "once":
+        return ALLOWED;
+      case "deny":
+        return { kind: "refused", why: "denied by the user" };
+      default: {
+        const unknown: never = reply;
+        throw new Error(`unknown approval answer ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+}
+
+const ALLOWED: DomainVerdict = { kind: "allowed" };
+
+function questionDecision(domain: string, port: number, reason: string): ApprovalRequest["decision"] {
+  return { verdict: "ask", reason: `the command connects to ${domain} (port ${port}) through the sandbox's proxy; ${reason}` };
+}
