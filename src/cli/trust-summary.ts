@@ -7,6 +7,7 @@ import {
   mcpConfigAsWritten,
   PROJECT_MCP_CONFIG,
   PROJECT_SETTINGS,
+  PROJECT_SHARED_MCP_CONFIG,
   projectFileRead,
   referencedVariables,
   settingsAsWritten,
@@ -59,18 +60,20 @@ export function summarise(files: ProjectFiles, deps: { readonly env: Env; readon
   const lines = [`This folder has its own mca configuration: ${untrustedText(files.projectDir)}`];
   const unreadable: string[] = [];
   let widens = 0;
-  const config = projectFileRead(files, PROJECT_MCP_CONFIG);
-  // Shown with --mcp-config too: the trust recorded covers the file, and it takes effect in the next run without the flag.
-  if (config !== null) {
+  // Both project files of MCP servers (mca's own and Claude Code's .mcp.json); shown with --mcp-config too:
+  // the trust recorded covers the files, and they take effect in the next run without the flag.
+  for (const name of [PROJECT_MCP_CONFIG, PROJECT_SHARED_MCP_CONFIG]) {
+    const config = projectFileRead(files, name);
+    if (config === null) continue;
     const parsed = config.text instanceof Error ? config.text : mcpConfigAsWritten(config.text, config.path, deps.env);
     if (parsed instanceof Error) {
-      lines.push(`  ${PROJECT_MCP_CONFIG} cannot be read: ${untrustedText(parsed.message)}`);
+      lines.push(`  ${name} cannot be read: ${untrustedText(parsed.message)}`);
       unreadable.push(parsed.message);
     } else {
       const enabled = parsed.servers.filter((server) => server.enabled);
       widens += enabled.length;
       const notNow = deps.mcpConfigFlag === undefined ? "" : " (not in this run: --mcp-config replaces it)";
-      lines.push(`  ${PROJECT_MCP_CONFIG} would start ${enabled.length === 0 ? "no servers" : "these MCP servers"}${notNow}${enabled.length === 0 ? "" : ":"}`);
+      lines.push(`  ${name} would start ${enabled.length === 0 ? "no servers" : "these MCP servers"}${notNow}${enabled.length === 0 ? "" : ":"}`);
       for (const server of enabled) lines.push(...describeServer(server, files.programs).map((line) => `    ${line}`));
     }
   }
