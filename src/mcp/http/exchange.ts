@@ -2,13 +2,15 @@
 // POST one message, settle once the server took it (a success status) or refused it, then read the reply —
 // one JSON message or an event stream scoped to the request — and hand every message up. A reply that is
 // not what the protocol allows, and a connection that fails, become McpErrors that say so: before the
-// server took the message, as the refusal; after, as the failure of the request it carried.
+// server took the message, as the refusal; after, as the failure of the request it carried. A legacy
+// request's stream that closes before its response is resumed with GET and `Last-Event-ID` (stream-resumption.ts).
 import http from "node:http";
 import https from "node:https";
 import { describeError, type Redact } from "../../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcId, type JsonRpcMessage, type McpErrorKind } from "../jsonrpc.js";
 import { abortFailure, bytesText, describeNetworkError, HttpFailure, isResponseTo, judgeReplyBody, mediaTypeOf, type ReplyBody, type ReplyFailure } from "./failure.js";
-import { createSseReader } from "./sse-reader.js";
+import { createSseReader, type SseReader } from "./sse-reader.js";
+import { NEW_CURSOR, planResumption, type StreamCursor } from "./stream-resumption.js";
 
 /** After the response, trailing notifications are read for this long at most; then the stream is closed. */
 const TRAILING_EVENTS_GRACE_MS = 1000;
@@ -57,6 +59,11 @@ export type ExchangeInput = {
   readonly maxReplyBytes: number;
   /** How long a failure status's body may take; ERROR_BODY_TIMEOUT_MS unless a test needs it short. */
   readonly errorBodyTimeoutMs?: number;
+  /**
+   * Legacy (2025-11-25) requests only: the headers of a GET that resumes the request's event stream when the
+   * server closes it before the response (`Last-Event-ID` is added here). Absent, a closed stream fails the request.
+   */
+  readonly resumeHeaders?: () => Promise<Record<string, string>>;
   /** A 401/403 challenge goes to the login above, which may send the request again: its body is not handed up. */
   readonly holdAuthChallenges?: boolean;
   /** Removes secrets (the user's header values) from text that might echo them. */
@@ -89,6 +96,12 @@ export function startExchange(input: ExchangeInput): Exchange {
   let graceTimer: NodeJS.Timeout | undefined;
   /** What is being read, once the server began to answer. */
   let reading: "event stream" | "reply" | undefined;
+  /** The event stream being read (the POST's, then each resumption's): closed once, however its end is heard. */
+  let openStream: { readonly reader: SseReader; closed: boolean } | undefined;
+  let cursor: StreamCursor = NEW_CURSOR;
+  /** Between a stream's close and the GET that resumes it: the request that closed is not the end of the exchange. */
+  let resumeTimer: NodeJS.Timeout | undefined;
+  let resuming = false;
   let resolve: () => void = () => {};
   let reject: (error: McpError) => void = () => {};
   const done = new Promise<void>((onResolve, onReject) => {
@@ -136,6 +149,12 @@ export function startExchange(input: ExchangeInput): Exchange {
     stopped = true;
     clearTimeout(graceTimer);
     request?.destroy();
+    if (resumeTimer === undefined) return;
+    // Waiting to resume, no request is open: the exchange ends here.
+    clearTimeout(resumeTimer);
+    resumeTimer = undefined;
+    resuming = false;
+    finish();
   }
   function failBroken(): void {
     const what = reading === undefined ? `the connection to ${shownUrl} closed` : `the ${reading} from ${shownUrl} broke`;
@@ -189,17 +208,67 @@ export function startExchange(input: ExchangeInput): Exchange {
       handUp(message);
       if (first) graceTimer = setTimeout(stop, TRAILING_EVENTS_GRACE_MS);
     }, input.maxReplyBytes);
+    const stream = { reader, closed: false };
+    openStream = stream;
     res.on("data", (chunk: Buffer) => {
       if (!stopped && reader.push(chunk) !== undefined) tooLarge();
     });
     res.on("end", () => {
       reader.end();
       if (requestId === undefined) settle();
-      else fail("broken", `the event stream from ${shownUrl} ended before the response to ${subject}`);
+      else streamClosed(`the event stream from ${shownUrl} ended before the response to ${subject}`);
     });
     res.on("close", () => {
-      if (!res.complete) failBroken();
+      if (!res.complete) streamClosed(`the event stream from ${shownUrl} broke before the response to ${subject}`);
     });
+  }
+
+  /**
+   * The open stream ended or broke before the response: resumed where the request allows it, else the
+   * request fails with `why`. Heard once per stream, from its end, its close, or its request's close.
+   */
+  function streamClosed(why: string): void {
+    const stream = openStream;
+    if (stream === undefined || stream.closed) return;
+    stream.closed = true;
+    if (stopped || !failureMatters()) return;
+    if (input.resumeHeaders === undefined) return fail("broken", why);
+    const planned = planResumption(cursor, { lastEventId: stream.reader.lastEventId(), reconnectionTimeMs: stream.reader.reconnectionTimeMs() });
+    cursor = planned.cursor;
+    const { next } = planned;
+    if (next.kind === "give-up") return fail("broken", `${why}; it was not resumed: ${next.reason}`);
+    resumeTimer = setTimeout(() => {
+      resumeTimer = undefined;
+      void resume(next.lastEventId);
+    }, next.delayMs);
+  }
+
+  async function resume(lastEventId: string): Promise<void> {
+    resuming = true;
+    let headers: Record<string, string> | undefined;
+    try {
+      headers = await input.resumeHeaders?.();
+    } catch (error) {
+      fail("broken", `the event stream of ${subject} could not be resumed: ${describeError(error)}`);
+    }
+    resuming = false;
+    if (stopped || headers === undefined) return finish();
+    open("GET", { ...headers, "Last-Event-ID": lastEventId }, undefined);
+  }
+
+  /** A resumption's answer: the same stream, going on, or the request fails saying what came instead. */
+  function onResumed(res: http.IncomingMessage): void {
+    const status = res.statusCode ?? 0;
+    res.on("error", () => {});
+    const mediaType = mediaTypeOf(res.headers["content-type"]);
+    if (status >= 200 && status < 300 && mediaType === "text/event-stream") {
+      reading = "event stream";
+      return readEventStream(res);
+    }
+    res.resume();
+    const what = status >= 200 && status < 300 ? `${mediaType === "" ? "no content type" : mediaType} instead of an event stream` : `HTTP ${status}`;
+    fail("broken", `${shownUrl} did not resume the event stream of ${subject} (${what})`);
+    stop();
   }
 
   function readBody(res: http.IncomingMessage, mediaType: string): void {
@@ -269,8 +338,10 @@ export function startExchange(input: ExchangeInput): Exchange {
     else readBody(res, mediaType);
   }
 
-  function post(): void {
-    const options = { method: "POST", agent: input.agent, headers: input.headers };
+  /** The POST of the message, or (with no body) a GET resuming its stream. */
+  function open(method: "POST" | "GET", headers: Readonly<Record<string, string>>, body: Buffer | undefined): void {
+    const options = { method, agent: input.agent, headers };
+    openStream = undefined;
     let req: http.ClientRequest;
     try {
       req = input.url.protocol === "https:" ? https.request(input.url, options) : http.request(input.url, options);
@@ -283,23 +354,29 @@ export function startExchange(input: ExchangeInput): Exchange {
     let responded = false;
     req.on("response", (res) => {
       responded = true;
-      onResponse(res);
+      if (body === undefined) onResumed(res);
+      else onResponse(res);
     });
     req.on("error", (error) => {
       const { kind, text } = describeNetworkError(error, { shownUrl, subject, responded });
       fail(kind, text);
     });
-    req.on("close", finish);
+    req.on("close", () => {
+      if (request !== req) return;
+      // A socket that closes mid-stream closes the request before its response: the stream is cut here.
+      streamClosed(`the event stream from ${shownUrl} broke before the response to ${subject}`);
+      if (resumeTimer === undefined && !resuming) finish();
+    });
     if (requestId === undefined) {
       req.setTimeout(NOTIFICATION_REPLY_TIMEOUT_MS, () => {
         fail("timeout", `${shownUrl} did not answer ${subject} within ${NOTIFICATION_REPLY_TIMEOUT_MS} ms`);
         stop();
       });
     }
-    req.end(input.body);
+    req.end(body);
   }
 
   input.signal?.addEventListener("abort", onAbort, { once: true });
-  post();
+  open("POST", input.headers, input.body);
   return { done, abort };
 }

@@ -33,6 +33,21 @@ describe("createSseReader", () => {
     expect(read(": keep-alive\nevent: message\nid: 7\nretry: 1000\ndata: x\n: another\n\n")).toEqual(["x"]);
   });
 
+  it("keeps the last event id of the last dispatched event, a priming event's with empty data included", () => {
+    const reader = createSseReader(() => {});
+    expect(reader.lastEventId()).toBe("");
+    reader.push(encoder.encode("id: event-1\nretry: 500\ndata: \n\n"));
+    expect({ id: reader.lastEventId(), retry: reader.reconnectionTimeMs() }).toEqual({ id: "event-1", retry: 500 });
+    reader.push(encoder.encode('id: event-2\ndata: {"a":1}\n\nid: event-3\n'));
+    expect(reader.lastEventId()).toBe("event-2");
+  });
+
+  it("ignores a retry that is not all digits and an id that contains NUL, as the SSE rules say", () => {
+    const reader = createSseReader(() => {});
+    reader.push(encoder.encode("id: ok\nretry: 10\n\nid: a\u0000b\nretry: 1e3\ndata: x\n\nretry: -5\n\n"));
+    expect({ id: reader.lastEventId(), retry: reader.reconnectionTimeMs() }).toEqual({ id: "ok", retry: 10 });
+  });
+
   it("gives each event its type: the event field, or message without one, never carried to the next event", () => {
     const events: Array<{ data: string; event: string }> = [];
     const reader = createSseReader((data, event) => events.push({ data, event }));

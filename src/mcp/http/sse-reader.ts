@@ -10,12 +10,17 @@ export interface SseReader {
   push(chunk: Uint8Array): Error | undefined;
   /** The stream is over. "Once the end of the file is reached, any pending data must be discarded." */
   end(): void;
+  /** The last event ID string: the `id` of the last event dispatched (empty ones included), "" before any. */
+  lastEventId(): string;
+  /** The reconnection time the stream set with a `retry` field, in ms; undefined when it set none. */
+  reconnectionTimeMs(): number | undefined;
 }
 
 /**
  * `onData` receives each event's data — its `data:` lines joined with "\n" — and its type: the `event`
  * field, "message" when it has none (the old HTTP+SSE transport tells its `endpoint` event apart by it).
- * Comment lines (`:`) and the `id` and `retry` fields are read and ignored: MCP has no resumption here.
+ * Comment lines (`:`) are skipped; the `id` and `retry` fields are kept for a resumption (`lastEventId`,
+ * `reconnectionTimeMs`), which is the caller's to make.
  */
 export function createSseReader(onData: (data: string, event: string) => void, maxEventChars: number = Number.POSITIVE_INFINITY): SseReader {
   // The default decoder strips a leading BOM, as the SSE rules ask, and keeps a split UTF-8 sequence.
@@ -25,6 +30,10 @@ export function createSseReader(onData: (data: string, event: string) => void, m
   let data: string[] = [];
   /** The event's type so far: "" until an `event` field names one. */
   let eventType = "";
+  /** "If the field value does not contain U+0000 NULL, then set the last event ID buffer to the field value." */
+  let idBuffer = "";
+  let lastEventId = "";
+  let reconnectionTimeMs: number | undefined;
   /** The characters of the event being read, its half line included; in UTF-16 units, so never more than its bytes. */
   let eventChars = 0;
   let failed: Error | undefined;
@@ -33,6 +42,9 @@ export function createSseReader(onData: (data: string, event: string) => void, m
   const lineBreak = /[\r\n]/g;
 
   function dispatch(): void {
+    // "Set the last event ID string of the event source to the value of the last event ID buffer" comes
+    // before the check for empty data: a priming event (an id and no data) still moves the cursor.
+    lastEventId = idBuffer;
     const type = eventType === "" ? "message" : eventType;
     eventType = "";
     if (data.length === 0) return;
@@ -49,11 +61,13 @@ export function createSseReader(onData: (data: string, event: string) => void, m
     if (line.startsWith(":")) return;
     const colon = line.indexOf(":");
     const field = colon === -1 ? line : line.slice(0, colon);
-    if (field !== "data" && field !== "event") return;
     const raw = colon === -1 ? "" : line.slice(colon + 1);
     const value = raw.startsWith(" ") ? raw.slice(1) : raw;
     if (field === "event") eventType = value;
-    else data.push(value);
+    else if (field === "data") data.push(value);
+    else if (field === "id" && !value.includes("\u0000")) idBuffer = value;
+    // "If the field value consists of only ASCII digits, then interpret the field value as an integer in base ten."
+    else if (field === "retry" && /^[0-9]+$/.test(value)) reconnectionTimeMs = Number(value);
   }
 
   function read(text: string): void {
@@ -101,5 +115,7 @@ export function createSseReader(onData: (data: string, event: string) => void, m
       data = [];
       eventType = "";
     },
+    lastEventId: () => lastEventId,
+    reconnectionTimeMs: () => reconnectionTimeMs,
   };
 }

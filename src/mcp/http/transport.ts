@@ -128,6 +128,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       ...(signal === undefined ? {} : { signal }),
       redact: redactWith(authorization),
       holdAuthChallenges: options.auth !== undefined,
+      ...(legacy && requestId !== undefined ? { resumeHeaders: () => resumeHeaders(authorization, protocolVersion) } : {}),
     });
     inFlight.add(exchange);
     const sentSession = sessionId;
@@ -139,6 +140,22 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       const text = `${error.message}; the server no longer knows the session this ${subject} carried`;
       throw new HttpFailure(error.kind, text, { server, code: error.code, data: error.data, status: 404, sessionExpired: true });
     });
+  }
+
+  /**
+   * The GET that resumes a legacy request's event stream (2025-11-25: "Resumption is always via HTTP GET with
+   * Last-Event-ID"): the session and version the POST carried, the same token, and a proof of this GET.
+   */
+  async function resumeHeaders(authorization: string | undefined, protocolVersion: string | undefined): Promise<Record<string, string>> {
+    const dpop = authorization === undefined ? undefined : await options.auth?.proof?.("GET", options.url);
+    return {
+      ...extraHeaders,
+      ...(authorization === undefined ? {} : { Authorization: authorization }),
+      ...(dpop === undefined ? {} : { DPoP: dpop }),
+      Accept: "text/event-stream",
+      ...(protocolVersion === undefined ? {} : { "MCP-Protocol-Version": protocolVersion }),
+      ...(sessionId === undefined ? {} : { "Mcp-Session-Id": sessionId }),
+    };
   }
 
   /**

@@ -22,6 +22,7 @@ export type ScriptedReply =
   /** Never answer: the client has to give up. */
   | { readonly kind: "hold" };
 
+/** `method` is the JSON-RPC method of the body, or the HTTP method of a request without one (a resuming `GET`). */
 export type ScriptedExchange = { readonly method: string; readonly reply: ScriptedReply };
 
 export type ReceivedRequest = {
@@ -128,7 +129,7 @@ export async function startScriptedHttpServer(script: readonly ScriptedExchange[
       received.push(request);
       for (const wake of waiters.splice(0)) wake();
       res.on("error", () => {});
-      if (expected === undefined || expected.method !== request.method) {
+      if (expected === undefined || expected.method !== (request.method ?? request.httpMethod)) {
         unexpected.push(request);
         res.writeHead(500, { "Content-Type": "text/plain" });
         res.end(`unexpected request ${String(request.method)}`);
