@@ -125,13 +125,13 @@ async function chatOnTerminal(args: readonly string[], typed: string, waitFor: R
 }
 
 describe("a chat session on a terminal", () => {
-  it("names its session at start and at exit, and --resume shows where it left off before the first prompt", async () => {
+  it("names its session at start and at exit, and --resume shows the conversation before the first prompt", async () => {
     const first = await chatOnTerminal([], "remember the blue door", /the blue door"\. I am the offline mock/);
     const id = /session (\d{8}-\d{6}-\d+)\r?\n/.exec(first)?.[1];
     expect(first).toContain(`session ${id} · mca --resume ${id} continues it`);
     // A newer one-shot run is not what --resume alone continues.
     await project.run(["-p", "a one-shot question"], "");
-    const resumed = await chatOnTerminal(["--resume"], "", /Ctrl-D exits/);
-    expect(resumed).toMatch(new RegExp(`resumed session ${id} \\(2 messages\\); where it left off:\\r?\\n  you: remember the blue door\\r?\\n  mca: You asked`));
+    const resumed = await chatOnTerminal(["--resume"], "", /the conversation goes on from here/);
+    expect(resumed).toMatch(new RegExp(`resumed session ${id} \\(2 messages\\)[^]*›[^]*remember the blue door[^]*You asked`));
   }, 30_000);
 });

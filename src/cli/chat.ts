@@ -7,6 +7,8 @@ import { describeError, type Redact } from "../kernel/index.js";
 import { promptForApproval } from "./approval.js";
 import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
 import { runLine, SLASH_COMMANDS, type LastResult, type PromptCatalog } from "./commands.js";
+import { resumedView, resumedViewText } from "./resumed-view.js";
+import { SHELL_LINE_PREFIX } from "./shell-line.js";
 import type { CountTokens } from "./context-report.js";
 import { createCostTally } from "./cost.js";
 import { completeLine } from "./completion.js";
@@ -196,6 +198,8 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     ...(deps.mentions === undefined ? {} : { mentions: deps.mentions }),
     ...(deps.countTokens === undefined ? {} : { countTokens: deps.countTokens }),
     onTurnStart: () => renderer.thinking(),
+    // The person types these lines: `!command` runs as their own call.
+    shellLines: true,
     // A pager needs a real terminal; elsewhere /last prints.
     ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),
   };
@@ -243,7 +247,12 @@ export async function runChat(deps: ChatDeps): Promise<number> {
         return;
       }
       if (waiting.length > 0) {
-        const next = waiting.join("\n");
+        // Prompts typed one after another go as one; a command (`/`, `!`) goes alone, and what follows it waits its turn.
+        const alone = (line: string): boolean => line.startsWith("/") || line.startsWith(SHELL_LINE_PREFIX);
+        const firstAlone = waiting.findIndex(alone);
+        const count = firstAlone === 0 ? 1 : firstAlone === -1 ? waiting.length : firstAlone;
+        queued = waiting.slice(count);
+        const next = waiting.slice(0, count).join("\n");
         out(`${chalk.dim("› ")}${next}\n`);
         return start(next);
       }
@@ -282,6 +291,20 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   if (deps.signal.aborted) end(0);
   else deps.signal.addEventListener("abort", () => end(0), { once: true });
   out(`${fitToWidth(deps.banner, width())}\n${fitToWidth(chalk.dim("/help lists the commands · Esc interrupts · Ctrl-D exits"), width())}\n`);
+  const loadMarkdown = async (): Promise<void> => {
+    if (!deps.color) return;
+    await loadMarkdownRenderer(width, terminalDrawsHyperlinks(deps.env)).then(
+      (loaded) => (markdown = loaded),
+      (error: unknown) => out(chalk.dim(`(answers shown as plain text: ${describeError(error)})\n`)),
+    );
+  };
+  // A resumed session shows the conversation it goes on with, its answers rendered as they were: the renderer first.
+  const resumed = agent.messages;
+  if (resumed.length > 0) {
+    await loadMarkdown();
+    if (ended) return finished;
+    out(resumedViewText(resumedView(resumed), { chalk, markdown: markdown ?? null, width: width() }));
+  }
   const first = deps.firstPrompt?.trim() ?? "";
   if (first === "") input.prompt();
   else {
@@ -290,11 +313,6 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     start(first);
   }
   // Loaded once the prompt is up, while the user types; an answer that starts before it is ready stays plain.
-  if (deps.color) {
-    loadMarkdownRenderer(width, terminalDrawsHyperlinks(deps.env)).then(
-      (loaded) => (markdown = loaded),
-      (error: unknown) => out(chalk.dim(`(answers shown as plain text: ${describeError(error)})\n`)),
-    );
-  }
+  if (resumed.length === 0) void loadMarkdown();
   return finished;
 }

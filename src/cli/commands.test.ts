@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent, ToolImage } from "../kernel/index.js";
 import { runLine, SLASH_COMMANDS, type CommandContext, type PromptCatalog, type SlashCommand } from "./commands.js";
 import type { ServerReconnect, ServerStatus } from "./mcp-servers.js";
+import { shellContextText } from "./shell-line.js";
 import { createFakeAgent, fakeTool, type FakeAgentScript } from "./test-support/fake-agent.js";
 
 function setup(script: FakeAgentScript = {}, servers: readonly ServerStatus[] = []) {
@@ -233,7 +234,42 @@ describe("slash commands", () => {
       "out:/clear",
       "out:/mcp [reconnect|login|logs <alias>]",
       "out:/exit",
+      "out:!<command>",
+      "out:@<path>",
     ]);
+  });
+});
+
+describe("!command", () => {
+  const bash = [fakeTool("bash", "exec")];
+
+  it("runs through the bash tool as the person's own call, shows the output and tells the conversation", async () => {
+    const { written, agent, context } = setup({ tools: bash, decisions: { bash: { verdict: "ask", reason: "default for commands: ask" } }, callReport: () => ({ tool: "bash", isError: false, text: "exit code 0\nhi\n", truncated: false, decision: { verdict: "ask", reason: "default for commands: ask" } }) });
+    expect(await runLine("!echo hi", { ...context, shellLines: true })).toBe("ok");
+    expect(written).toEqual(["out:hi"]);
+    expect(agent.received).toEqual(['callAsPerson bash {"command":"echo hi"}', `told ${shellContextText("echo hi", { isError: false, text: "exit code 0\nhi\n" })}`]);
+  });
+
+  it("is refused by a deny rule, and nothing joins the conversation", async () => {
+    const denied = { verdict: "deny", reason: 'rule "bash(cat .env*)" (deny) from --deny' } as const;
+    const { written, agent, context } = setup({ tools: bash, callReport: () => ({ tool: "bash", isError: true, text: "Denied by the approval gate", truncated: false, decision: denied }) });
+    expect(await runLine("!cat .env", { ...context, shellLines: true })).toBe("failed");
+    expect(written).toEqual(['err:!cat .env: refused by the approval gate: rule "bash(cat .env*)" (deny) from --deny']);
+    expect(agent.received).toEqual(['callAsPerson bash {"command":"cat .env"}']);
+  });
+
+  it("is refused where the lines are not typed by a person (pipe mode, -p), and never reaches the model", async () => {
+    const { written, agent, context } = setup({ tools: bash });
+    expect(await runLine("!rm -rf build", context)).toBe("failed");
+    expect(written).toEqual(['err:a !command line runs only in the chat, where you type it; here, /call bash {"command": ...} goes through the approval gate']);
+    expect(agent.received).toEqual([]);
+  });
+
+  it("asks for a command when there is none", async () => {
+    const { written, agent, context } = setup({ tools: bash });
+    expect(await runLine("!  ", { ...context, shellLines: true })).toBe("failed");
+    expect(written).toEqual(["err:usage: !<command>, e.g. !npm test (runs in the sandbox; the command and its output join the conversation)"]);
+    expect(agent.received).toEqual([]);
   });
 });
 

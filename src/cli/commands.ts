@@ -9,8 +9,10 @@ import { definitionMark, toolClaims } from "./approval.js";
 import { parseCallLine, unknownToolProblem } from "./call-line.js";
 import { contextReport, formatContextReport, type CountTokens } from "./context-report.js";
 import { knownModelFamilies } from "./cost.js";
-import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerReconnect, type ServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
+import { MCP_COMMAND } from "./mcp-command.js";
+import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import type { Mentions } from "./mentions.js";
+import { runShellLine, SHELL_LINE_PREFIX } from "./shell-line.js";
 import { formatColumns } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -51,6 +53,8 @@ export interface CommandContext {
   readonly mentions?: Mentions;
   /** Lines about a turn that are not its answer (what a prompt attached); `print` when not given. */
   readonly note?: (text: string) => void;
+  /** Set where a person types the lines (the chat): `!command` runs there, and is refused elsewhere. */
+  readonly shellLines?: boolean;
 }
 
 /** Slash commands that come and go with the servers (their prompts), listed in the background. */
@@ -108,6 +112,12 @@ function lastResultText(last: LastResult): string {
   return `${cut}:\n${untrustedText(last.text)}`;
 }
 
+/** What /help says beside the commands of the lines that start otherwise. */
+const LINE_PREFIXES: ReadonlyArray<readonly [string, string]> = [
+  ["!<command>", "run a shell command yourself, in the sandbox (deny rules apply, nothing asks); it and its output join the conversation"],
+  ["@<path>", "in a prompt: attach a project file (Tab completes); @<server>:<uri> attaches an MCP resource"],
+];
+
 /** How long /help waits for the servers' prompt listings before it shows what is listed by then. */
 export const HELP_WAITS_FOR_PROMPTS_MS = 2000;
 
@@ -122,7 +132,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     usage: "/help",
     summary: "list the commands; any other line is a prompt for the model",
     async run(context) {
-      for (const line of formatColumns(SLASH_COMMANDS.map((command) => [command.usage, command.summary]), context.width, "wrap")) {
+      for (const line of formatColumns([...SLASH_COMMANDS.map((command) => [command.usage, command.summary]), ...LINE_PREFIXES], context.width, "wrap")) {
         context.print(line);
       }
       // A server that never answers prompts/list must not hold /help: what is listed by then is shown.
@@ -292,32 +302,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
       return "ok";
     },
   },
-  {
-    name: "mcp",
-    usage: "/mcp [reconnect|login|logs <alias>]",
-    summary: "each MCP server's transport, state, protocol version, tools and errors; reconnect: restart one; login: log in to one that needs it; logs: the log messages it sent",
-    async run(context, argText) {
-      const [verb, alias, ...rest] = argText.trim().split(/\s+/u).filter((word) => word !== "");
-      if (verb === undefined) {
-        for (const line of formatServerStatus(context.servers())) context.print(line);
-        return "ok";
-      }
-      if ((verb !== "login" && verb !== "reconnect" && verb !== "logs") || alias === undefined || rest.length > 0) {
-        context.warn("usage: /mcp, /mcp reconnect <alias>, /mcp login <alias> or /mcp logs <alias>");
-        return "failed";
-      }
-      if (verb === "reconnect") return reconnectServer(context, alias);
-      if (verb === "logs") return showServerLogs(context, alias);
-      if (context.mcpLogin === undefined) {
-        context.warn(`/mcp login needs a terminal and a browser: run \`mca mcp login ${untrustedText(alias)}\` in one`);
-        return "failed";
-      }
-      const code = await context.mcpLogin(alias, (text) => context.print(text.trimEnd()), (text) => context.warn(text.trimEnd()));
-      if (code !== 0) return "failed";
-      // Logged in: the server comes up with the login now, its tools offered from the next prompt on.
-      return reconnectServer(context, alias);
-    },
-  },
+  MCP_COMMAND,
   {
     name: "exit",
     usage: "/exit",
@@ -328,42 +313,6 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   },
 ];
 
-/** A server's status with the log messages its connection keeps (the latest 200, as `level logger: text`). */
-type StatusWithLogs = ServerStatus & { readonly logs?: readonly string[] };
-
-/** `/mcp logs <alias>`: what the server logged, oldest first; only its warnings and errors were shown as they came. */
-function showServerLogs(context: CommandContext, alias: string): CommandOutcome {
-  const server: StatusWithLogs | undefined = context.servers().find((status) => status.alias === alias);
-  if (server === undefined) {
-    context.warn(untrustedText(`/mcp logs: no MCP server is named ${JSON.stringify(alias)} (/mcp lists them)`));
-    return "failed";
-  }
-  const logs = server.logs ?? [];
-  if (logs.length === 0) context.print(untrustedText(`${alias} has sent no log message`));
-  // The server's own words: shown, never obeyed.
-  for (const line of logs) context.print(untrustedText(line));
-  return "ok";
-}
-
-/** Restarts one server and offers the tools it lists now in place of the remote tools offered before. */
-async function reconnectServer(context: CommandContext, alias: string): Promise<CommandOutcome> {
-  if (context.reconnectServer === undefined) {
-    context.warn(NO_SERVERS_MESSAGE);
-    return "failed";
-  }
-  const reconnected = await context.reconnectServer(alias, context.signal);
-  if (reconnected instanceof Error) {
-    context.warn(untrustedText(reconnected.message));
-    return "failed";
-  }
-  const local = context.agent.tools.filter((tool) => tool.source === "local");
-  context.agent.setTools([...local, ...reconnected.remoteTools]);
-  await context.promptCommands?.refresh(alias);
-  context.mentions?.refresh(alias);
-  for (const line of formatServerStatus([reconnected.status])) context.print(line);
-  return reconnected.status.state === "connected" ? "ok" : "failed";
-}
-
 export function findSlashCommand(name: string, commands: readonly SlashCommand[] = SLASH_COMMANDS): SlashCommand | undefined {
   return commands.find((command) => command.name === name);
 }
@@ -373,6 +322,7 @@ export async function runLine(line: string, context: CommandContext): Promise<Li
   const text = line.trim();
   if (text === "") return "ok";
   try {
+    if (text.startsWith(SHELL_LINE_PREFIX)) return await runShellLine(text, context);
     const outcome = text.startsWith("/") ? await runSlashCommand(text, context) : await typedTurn(text, context);
     return typeof outcome === "string" ? outcome : await runTurn(outcome, context);
   } catch (error) {

@@ -2,6 +2,7 @@ import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../kernel/index.js";
 import { resumedView, resumedViewText } from "./resumed-view.js";
+import { shellContextText } from "./shell-line.js";
 
 const prompt = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 const answer = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -31,7 +32,29 @@ describe("resumedView", () => {
     const history = Array.from({ length: 30 }, (_, index) => [prompt(`question ${index}`), answer(`answer ${index}`)]).flat();
     const view = resumedView(history, 3);
     expect(view.earlierTurns).toBe(27);
-    expect(view.entries.map((entry) => (entry.kind === "call" ? entry.tool : entry.text))).toEqual(["question 27", "answer 27", "question 28", "answer 28", "question 29", "answer 29"]);
+    expect(view.entries.map((entry) => (entry.kind === "prompt" || entry.kind === "answer" ? entry.text : entry.kind))).toEqual(["question 27", "answer 27", "question 28", "answer 28", "question 29", "answer 29"]);
+  });
+
+  it("shows a command the person ran (`!`) apart from the prompt it was sent with", () => {
+    const ran = shellContextText("npm test", { isError: true, text: "exit code 1\n1 failed" });
+    const history: Message[] = [{ role: "user", content: [{ type: "text", text: ran }, { type: "text", text: "why does it fail?" }] }, answer("Because.")];
+    expect(resumedView(history)).toEqual({
+      earlierTurns: 0,
+      entries: [
+        { kind: "shell", command: "npm test", isError: true, output: "exit code 1\n1 failed" },
+        { kind: "prompt", text: "why does it fail?" },
+        { kind: "answer", text: "Because." },
+      ],
+    });
+  });
+
+  it("shows a prompt as typed, without the files it attached or the text piped after it", () => {
+    const attached = "what does @calc.js do?\n\n@calc.js (as read_file shows it)\n```\n1\texport const add = 1;\n```";
+    const piped = "explain this\n\n<stdin>\nlog line\n</stdin>";
+    expect(resumedView([prompt(attached), answer("a"), prompt(piped), answer("b")]).entries.filter((entry) => entry.kind === "prompt")).toEqual([
+      { kind: "prompt", text: "what does @calc.js do?" },
+      { kind: "prompt", text: "explain this" },
+    ]);
   });
 
   it("keeps a call that never got its result, marked as such", () => {
@@ -57,6 +80,12 @@ describe("resumedViewText", () => {
     const lines = resumedViewText(resumedView(history, 1), { chalk: plain, markdown: null, width: 80 }).split("\n");
     expect(lines[0]).toBe("… 1 earlier turn not shown");
     expect(lines.join("\n")).not.toContain("\u001b");
+  });
+
+  it("prints a command the person ran as one line with its outcome and the first line of its output", () => {
+    const ran = shellContextText("echo hi", { isError: false, text: "exit code 0\nhi\n" });
+    const text = resumedViewText(resumedView([prompt(ran)]), { chalk: plain, markdown: null, width: 80 });
+    expect(text.split("\n")).toEqual(["! echo hi ✓ hi", "── resumed: the conversation goes on from here ──", ""]);
   });
 
   it("keeps every call on one line within the width, whatever its arguments and result", () => {

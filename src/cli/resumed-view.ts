@@ -5,6 +5,8 @@
 import type { ChalkInstance } from "chalk";
 import type { Message, ToolArgs } from "../kernel/index.js";
 import type { MarkdownRenderer } from "./markdown.js";
+import { PIPED_TEXT_START } from "./mentions.js";
+import { parseShellContext } from "./shell-line.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** How many of the last turns a resumed chat shows; a turn is a prompt and everything up to the next. */
@@ -16,7 +18,9 @@ export type ResumedEntry =
   | { readonly kind: "prompt"; readonly text: string }
   | { readonly kind: "answer"; readonly text: string }
   /** `outcome` null: the call never got a result (the session ended during it). */
-  | { readonly kind: "call"; readonly tool: string; readonly args: ToolArgs; readonly outcome: { readonly isError: boolean; readonly text: string } | null };
+  | { readonly kind: "call"; readonly tool: string; readonly args: ToolArgs; readonly outcome: { readonly isError: boolean; readonly text: string } | null }
+  /** A command the person ran themselves (`!command`), with what it gave. */
+  | { readonly kind: "shell"; readonly command: string; readonly isError: boolean; readonly output: string };
 
 export interface ResumedView {
   /** Turns before the first one shown. */
@@ -37,8 +41,7 @@ export function resumedView(messages: readonly Message[], turns: number = RESUME
   const entries: ResumedEntry[] = [];
   for (const message of shown) {
     if (message.role === "user") {
-      const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : block.type === "image" ? ["[an image]"] : [])).join("\n");
-      if (isPrompt(message)) entries.push({ kind: "prompt", text });
+      entries.push(...userEntries(message));
       continue;
     }
     for (const block of message.content) {
@@ -53,6 +56,39 @@ export function resumedView(messages: readonly Message[], turns: number = RESUME
     }
   }
   return { earlierTurns: starts.filter((start) => start < first).length, entries };
+}
+
+/**
+ * What the person wrote in one message: the commands they ran (`!`) and their prompt, in order; a prompt
+ * as typed, without the files and resources it attached or the text piped after it.
+ */
+function userEntries(message: Extract<Message, { role: "user" }>): ResumedEntry[] {
+  const entries: ResumedEntry[] = [];
+  let prompt: string[] = [];
+  const endPrompt = (): void => {
+    if (prompt.length > 0) entries.push({ kind: "prompt", text: prompt.join("\n") });
+    prompt = [];
+  };
+  for (const block of message.content) {
+    if (block.type === "tool_result") continue;
+    const shell = block.type === "text" ? parseShellContext(block.text) : null;
+    if (shell !== null) {
+      endPrompt();
+      entries.push({ kind: "shell", ...shell });
+    } else prompt.push(block.type === "text" ? typedPart(block.text) : "[an image]");
+  }
+  endPrompt();
+  return entries;
+}
+
+/** A prompt up to what its mentions attached (each under a heading that starts with the mention) or the text piped after it. */
+function typedPart(text: string): string {
+  const piped = text.indexOf(PIPED_TEXT_START);
+  const typed = piped === -1 ? text : text.slice(0, piped);
+  for (const match of typed.matchAll(/\n\n@(\S+)/gu)) {
+    if (typed.slice(0, match.index).includes(`@${match[1] ?? ""}`)) return typed.slice(0, match.index);
+  }
+  return typed;
 }
 
 /** A user message the person wrote: one with any text or image, not only the tools' results. */
@@ -85,6 +121,9 @@ export function resumedViewText(view: ResumedView, deps: ResumedViewDeps): strin
       case "call":
         parts.push(callLine(entry, room, chalk));
         break;
+      case "shell":
+        parts.push(shellLine(entry, room, chalk));
+        break;
       default: {
         const unknown: never = entry;
         throw new Error(`unknown entry ${JSON.stringify(unknown)}`);
@@ -113,6 +152,14 @@ function callLine(call: Extract<ResumedEntry, { kind: "call" }>, room: number, c
   const shownResult = clip(result, Math.max(10, room - name.length - shownArgs.length - 5));
   const colour = outcome === null ? chalk.yellow : outcome.isError ? chalk.red : chalk.green;
   return `${chalk.cyan(`● ${name}`)} ${chalk.dim(shownArgs)} ${colour(mark)} ${chalk.dim(shownResult)}`;
+}
+
+/** `! command ✓ first line of its output`, on one line of at most `room` characters. */
+function shellLine(entry: Extract<ResumedEntry, { kind: "shell" }>, room: number, chalk: ChalkInstance): string {
+  const command = clip(untrustedText(entry.command).replace(/\s+/gu, " "), Math.max(10, Math.floor(room / 2)));
+  const output = untrustedText(entry.output.replace(/^exit code 0\n/u, "")).split("\n").find((line) => line.trim() !== "")?.trim() ?? "(no output)";
+  const mark = entry.isError ? chalk.red("✗") : chalk.green("✓");
+  return `${chalk.bold("!")} ${command} ${mark} ${chalk.dim(clip(output, Math.max(10, room - command.length - 5)))}`;
 }
 
 function clip(text: string, maxChars: number): string {

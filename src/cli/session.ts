@@ -4,12 +4,11 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { createAgent, describeError, judgeCall, redactEvents, serverSideName, unmatchedRules, type Agent, type ProtectedFolder, type GateTool, type Message, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type TokenCountRequest, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
+import { createAgent, describeError, judgeCall, redactEvents, serverSideName, unmatchedRules, type Agent, type ProtectedFolder, type GateTool, type AgentEvent, type ApprovalAnswer, type ApprovalRequest, type Model, type TokenCountRequest, type NobodyToAsk, type Redact, type UserDenial, type Tool } from "../kernel/index.js";
 import { createResourceTools, offersResources, READ_RESOURCE_RULE_NAME, toolPrefix, type ResourceSource } from "../mcp/index.js";
 import { estimateCost } from "./cost.js";
 import { projectFileReader } from "./file-mentions.js";
 import { createMentions, type Mentions } from "./mentions.js";
-import { untrustedText } from "./untrusted-text.js";
 import { createSnapshotFiles, createSpillFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, pruneSpillFiles, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
 import { createLocalTools, findSandbox, homeInProjectNotice, sandboxPlaces, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions } from "./program.js";
@@ -199,7 +198,8 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
     });
   };
   const banner = [`mca · model ${model.name} · ${tools.length} tools · ${projectDir} · session ${deps.sessionId}`];
-  if (resumed !== null) banner.push(`resumed session ${resumed.id} (${resumed.messages.length} messages); where it left off:`, ...lastExchanges(resumed.messages));
+  // The conversation itself is shown by the chat (resumed-view.ts); -p and pipe mode show none of it.
+  if (resumed !== null) banner.push(`resumed session ${resumed.id} (${resumed.messages.length} messages)`);
   // `@path` of a project file is read by the session's own read_file, and a deny rule on it refuses the mention.
   const readFileTool = tools.find((tool) => tool.name === "read_file" && tool.source === "local");
   const fileReader =
@@ -214,35 +214,6 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   if (deps.mode === "chat") mentions.refresh();
   const refused = choice.kind === "none" ? { promptsRefused: choice.why } : {};
   return { makeAgent, model, banner: banner.join("\n"), switchModel, mentions, ...refused };
-}
-
-/** How many of a resumed history's last messages the banner shows, each on one line cut to the width. */
-const RESUMED_MESSAGES_SHOWN = 4;
-const RESUMED_LINE_CHARS = 100;
-
-/** The last messages of a resumed history as the user saw them: who spoke, their text, and the tools called. */
-function lastExchanges(messages: readonly Message[]): string[] {
-  return messages.slice(-RESUMED_MESSAGES_SHOWN).map((message) => {
-    const parts = message.content.map((block) => {
-      switch (block.type) {
-        case "text":
-          return block.text;
-        case "tool_use":
-          return `[called ${block.name}]`;
-        case "tool_result":
-          return block.isError ? "[a tool failed]" : "[a tool's result]";
-        case "image":
-          return "[an image]";
-        default: {
-          const unknown: never = block;
-          throw new Error(`unknown block ${JSON.stringify(unknown)}`);
-        }
-      }
-    });
-    const flat = untrustedText(parts.join(" ").replace(/\s+/g, " ").trim());
-    const cut = flat.length <= RESUMED_LINE_CHARS ? flat : `${flat.slice(0, RESUMED_LINE_CHARS - 1)}…`;
-    return `  ${message.role === "user" ? "you" : "mca"}: ${cut}`;
-  });
 }
 
 /** The system prompt the model receives: who it is, where it works, how approvals work, and the project's own instructions. */
