@@ -145,7 +145,8 @@ function callLine(call: Extract<ResumedEntry, { kind: "call" }>, room: number, c
   const name = untrustedText(call.tool);
   const outcome = call.outcome;
   const mark = outcome === null ? "…" : outcome.isError ? "✗" : "✓";
-  const result = outcome === null ? "no result" : (untrustedText(outcome.text).split("\n").find((line) => line.trim() !== "")?.trim() ?? "(no output)");
+  // One line: a tab (read_file's line numbers) or a run of spaces shows as one space.
+  const result = outcome === null ? "no result" : (untrustedText(outcome.text).split("\n").find((line) => line.trim() !== "")?.trim().replace(/\s+/gu, " ") ?? "(no output)");
   const args = untrustedText(JSON.stringify(call.args));
   const argsRoom = Math.max(10, Math.floor((room - name.length - 4) / 2));
   const shownArgs = clip(args, argsRoom);
@@ -157,7 +158,7 @@ function callLine(call: Extract<ResumedEntry, { kind: "call" }>, room: number, c
 /** `! command ✓ first line of its output`, on one line of at most `room` characters. */
 function shellLine(entry: Extract<ResumedEntry, { kind: "shell" }>, room: number, chalk: ChalkInstance): string {
   const command = clip(untrustedText(entry.command).replace(/\s+/gu, " "), Math.max(10, Math.floor(room / 2)));
-  const output = untrustedText(entry.output.replace(/^exit code 0\n/u, "")).split("\n").find((line) => line.trim() !== "")?.trim() ?? "(no output)";
+  const output = untrustedText(entry.output.replace(/^exit code 0\n/u, "")).split("\n").find((line) => line.trim() !== "")?.trim().replace(/\s+/gu, " ") ?? "(no output)";
   const mark = entry.isError ? chalk.red("✗") : chalk.green("✓");
   return `${chalk.bold("!")} ${command} ${mark} ${chalk.dim(clip(output, Math.max(10, room - command.length - 5)))}`;
 }
