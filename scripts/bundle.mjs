@@ -134,5 +134,11 @@ await build({
   logLevel: "warning",
 });
 
+// The forwarder a sandboxed command's HTTP(S) leaves through (src/tools/network-forwarder.cjs) runs on its own,
+// inside the sandbox: beside the bundle, and beside tsc's output of sandbox.ts, each of which looks for it there.
+await copyFile("src/tools/network-forwarder.cjs", "dist/src/network-forwarder.cjs");
+await mkdir("dist/src/tools", { recursive: true });
+await copyFile("src/tools/network-forwarder.cjs", "dist/src/tools/network-forwarder.cjs");
+
 await copyFile("scripts/launcher.cjs", LAUNCHER);
 await chmod(LAUNCHER, 0o755);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALWAYS_PROTECTED, MAX_RULE_CHARS, callSubject, decide, parseRule, sessionAllowFor, sessionAllowText, unmatchedRules, type GateTool, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows, type Verdict } from "./gate.js";
+import { ALWAYS_PROTECTED, MAX_RULE_CHARS, callSubject, decide, decideDomain, parseRule, sessionAllowFor, sessionAllowText, unmatchedRules, type GateTool, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows, type Verdict } from "./gate.js";
 import type { CommandSandbox, GateSubject, Tool, ToolArgs, ToolKind } from "./tool.js";
 
 const NONE: SessionAllows = new Map();
@@ -702,5 +702,59 @@ describe("unmatchedRules", () => {
       "read_fiel",
       "mcp__evli__delete_all(*)",
     ]);
+  });
+});
+
+describe("decideDomain", () => {
+  const session = new Set(["asked.example.com"]);
+
+  it("allows a domain an allow rule's glob covers, whatever its case was written in", () => {
+    expect(decideDomain("registry.npmjs.org", [rule("allow", "network(Registry.NPMjs.org.)")], new Set())).toEqual({
+      verdict: "allow",
+      reason: 'rule "network(registry.npmjs.org)" (allow) from --test',
+    });
+  });
+
+  it("covers subdomains with *.example.com but not the bare domain", () => {
+    const rules = [rule("allow", "network(*.example.com)")];
+    expect([decideDomain("api.example.com", rules, new Set()).verdict, decideDomain("a.b.example.com", rules, new Set()).verdict, decideDomain("example.com", rules, new Set()).verdict]).toEqual(["allow", "allow", "ask"]);
+  });
+
+  it("asks about a domain nothing decides", () => {
+    expect(decideDomain("evil.test", [rule("allow", "network(good.test)"), rule("allow", "bash")], new Set())).toEqual({ verdict: "ask", reason: "no rule allows evil.test" });
+  });
+
+  it("allows a domain allowed for this session", () => {
+    expect(decideDomain("asked.example.com", [], session)).toEqual({ verdict: "allow", reason: "allowed for this session: network(asked.example.com)" });
+  });
+
+  it("refuses by a deny rule whatever an allow rule or the session says; bare network denies every domain", () => {
+    expect(decideDomain("asked.example.com", [rule("allow", "network(*.example.com)"), rule("deny", "network(asked.*)")], session)).toEqual({
+      verdict: "deny",
+      reason: 'rule "network(asked.*)" (deny) from --test',
+    });
+    expect(decideDomain("any.test", [rule("deny", "network")], new Set())).toEqual({ verdict: "deny", reason: 'rule "network" (deny) from --test' });
+  });
+
+  it("is not reached by the rules of tools: a tool glob of * says nothing about domains", () => {
+    expect(decideDomain("x.test", [rule("allow", "*"), rule("deny", "bash(*)")], new Set())).toEqual({ verdict: "ask", reason: "no rule allows x.test" });
+  });
+});
+
+describe("a network rule", () => {
+  it("takes a host name glob or an IP address, and says what it wants otherwise", () => {
+    expect(["network(10.0.0.5)", "network([::1])", "network(*)"].map((text) => parseRule(text, "allow", "--allow") instanceof Error)).toEqual([false, false, false]);
+    expect(parseRule("network(https://registry.npmjs.org/)", "allow", "--allow")).toEqual(
+      new Error('invalid domain pattern "https://registry.npmjs.org/" in "network(https://registry.npmjs.org/)" (a host name such as registry.npmjs.org or *.example.com, or an IP address)'),
+    );
+  });
+
+  it("matches no tool call and is never reported as naming no tool", () => {
+    const networkRule = rule("deny", "network(*)");
+    expect({ decision: decide(bash, command("curl x", "inside"), [networkRule], NONE).verdict, unmatched: unmatchedRules([networkRule], [bash]) }).toEqual({ decision: "ask", unmatched: [] });
+  });
+
+  it("is offered for the session as network(<domain>)", () => {
+    expect(sessionAllowText({ kind: "domain", domain: "registry.npmjs.org" })).toBe("network(registry.npmjs.org)");
   });
 });

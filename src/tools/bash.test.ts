@@ -528,3 +528,23 @@ async function processesWith(text: string): Promise<number[]> {
   for (let waitedMs = 0; waitedMs < 5_000 && matching().length > 0; waitedMs += 20) await new Promise((resolve) => setTimeout(resolve, 20));
   return matching();
 }
+
+describe("bash's git", () => {
+  const project = tempProjectPerTest("mca-bash-bare-");
+  const context = { signal: new AbortController().signal };
+
+  it("refuses a folder that merely looks like a bare repository, whose config would run a program, and still takes one named explicitly", async () => {
+    const bare = join(project(), "vendor", "looks.git");
+    mkdirSync(bare, { recursive: true });
+    execFileSync("git", ["init", "-q", "--bare", bare]);
+    execFileSync("git", ["--git-dir", bare, "config", "alias.st", "!touch ../../ran"]);
+    const tool = createBashTool(project(), { killGraceMs: 200, env: { PATH: process.env.PATH, HOME: project() } });
+    const found = await callTool(tool, { command: "cd vendor/looks.git && git st; git log" }, context);
+    const named = await callTool(tool, { command: "git --git-dir=vendor/looks.git config alias.st" }, context);
+    expect({ found: found.text.split("\n").at(-2), ran: existsSync(join(project(), "ran")), named: named.text }).toEqual({
+      found: `fatal: cannot use bare repository '${realpathSync(bare)}' (safe.bareRepository is 'explicit')`,
+      ran: false,
+      named: "exit code 0\n!touch ../../ran\n",
+    });
+  });
+});

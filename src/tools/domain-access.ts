@@ -20,7 +20,16 @@ export interface DomainAccess {
   sessionAllows(): readonly string[];
 }
 
-export function createDomainAccess(rules: readonly Rule[], approver: () => DomainApprover | undefined): DomainAccess {
+/**
+ * Where the answers come from, read at each connection: the session's rules (its `network(…)` ones count) and
+ * the approver of the mode that runs it (the session is made before its mode gives one).
+ */
+export interface DomainSources {
+  readonly rules: () => readonly Rule[];
+  readonly approver: () => DomainApprover | undefined;
+}
+
+export function createDomainAccess({ rules, approver }: DomainSources): DomainAccess {
   const sessionDomains = new Set<string>();
   return {
     forCommand(tool, command) {
@@ -30,7 +39,7 @@ export function createDomainAccess(rules: readonly Rule[], approver: () => Domai
         const domain = host.replace(/\.$/u, "");
         const known = answers.get(domain);
         if (known !== undefined) return known;
-        const decision = decideDomain(domain, rules, sessionDomains);
+        const decision = decideDomain(domain, rules(), sessionDomains);
         const verdict = ((): Promise<DomainVerdict> => {
           switch (decision.verdict) {
             case "allow":

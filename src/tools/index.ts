@@ -34,3 +34,4 @@ const LOCAL_TOOL_FACTORIES: ReadonlyArray<(projectDir: string, options: LocalToo
 export function createLocalTools(projectDir: string, options: LocalToolOptions = {}): Tool[] {
   return LOCAL_TOOL_FACTORIES.map((create) => create(projectDir, options));
 }
+export { createDomainAccess, type DomainAccess, type DomainApprover, type DomainSources } from "./domain-access.js";

@@ -87,7 +87,7 @@ describeWithBubblewrap("bash's HTTP(S) through mca's proxy", () => {
         writable: [],
         hidden: [],
         places: { read: () => [], changed: () => undefined },
-        domains: createDomainAccess(ruleList, () => approve),
+        domains: createDomainAccess({ rules: () => ruleList, approver: () => approve }),
       },
     });
 

@@ -1,0 +1,40 @@
+// Through the real CLI: a sandboxed command's HTTP(S) goes through mca's proxy. Without a terminal a domain
+// no rule allows is refused at once with the proxy's 403, naming the rule that would allow it; and no name,
+// allowed or not, reaches the host's own loopback services.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createTempProject, type TempProject } from "./cli/test-support/run-cli.js";
+import { describeWithBubblewrap } from "./tools/test-support/bubblewrap.js";
+import { listenOnLoopback } from "./tools/test-support/loopback-listener.js";
+
+let project: TempProject;
+
+beforeEach(async () => {
+  project = await createTempProject();
+});
+
+afterEach(async () => {
+  await project.remove();
+});
+
+describeWithBubblewrap("a sandboxed command's HTTP(S) in a run without a terminal", () => {
+  it("is refused at once for a domain no rule allows, the 403 and stderr naming the rule that would allow it", async () => {
+    const run = await project.run(["--allow", "bash(curl *)", "-p", 'call bash {"command":"curl -sS -o answer.txt http://example.invalid/"}'], "");
+    const reason = 'example.invalid needs approval (bash\'s command connects to it) and there is no terminal to ask on; run mca with --allow "network(example.invalid)" to allow it';
+    expect(readFileSync(join(project.dir, "answer.txt"), "utf8")).toContain(`mca refused the connection to example.invalid: ${reason}.`);
+    expect(run.stderr.split("\n").filter((line) => line.startsWith("not run:"))).toEqual([`not run: ${reason}`]);
+  });
+
+  it("never reaches the host's loopback, even for a name a rule allows", async () => {
+    const listener = await listenOnLoopback();
+    try {
+      const command = `curl -sS -o answer.txt http://localhost:${listener.port}/`;
+      await project.run(["--allow", "bash(curl *)", "--allow", "network(localhost)", "-p", `call bash ${JSON.stringify({ command })}`], "");
+      expect(readFileSync(join(project.dir, "answer.txt"), "utf8")).toContain(`mca's proxy: localhost is the host's own loopback or link-local address, which sandboxed commands never reach (use "network": true)`);
+      expect(listener.connections()).toBe(0);
+    } finally {
+      listener.close();
+    }
+  });
+});
