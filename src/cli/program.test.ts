@@ -3,7 +3,7 @@ import { DEFAULT_MODEL } from "../model/index.js";
 import { SLASH_COMMANDS } from "./commands.js";
 import { DEFAULT_MODEL_NAME, parseInvocation, type CommonOptions } from "./program.js";
 
-const defaults: CommonOptions = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: false, resumeId: undefined, inputResponses: undefined, trustProject: false };
+const defaults: CommonOptions = { mcpConfigs: [], allow: [], deny: [], allowedTools: [], disallowedTools: [], model: undefined, resume: false, resumeId: undefined, inputResponses: undefined, trustProject: false };
 
 async function parse(argv: string[]) {
   const written: string[] = [];
@@ -23,7 +23,7 @@ describe("parseInvocation", () => {
     const { invocation } = await parse(["-p", "hello", "--allow", "write_file", "--allow", "bash(git *)", "--deny", "bash(rm*)", "--model", "m", "--resume", "--mcp-config", "x.json", "--input-responses", "answers.json"]);
     expect(invocation).toEqual({
       kind: "session",
-      options: { mcpConfig: "x.json", allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true, resumeId: undefined, inputResponses: "answers.json", trustProject: false },
+      options: { ...defaults, mcpConfigs: ["x.json"], allow: ["write_file", "bash(git *)"], deny: ["bash(rm*)"], model: "m", resume: true, resumeId: undefined, inputResponses: "answers.json", trustProject: false },
       print: true,
       prompt: "hello",
       outputFormat: "text",
@@ -87,6 +87,78 @@ describe("parseInvocation", () => {
   it("exits 2 for a subcommand's missing argument (a word that names no subcommand is a prompt)", async () => {
     expect((await parse(["call"])).invocation).toEqual({ kind: "exit", code: 2 });
     expect((await parse(["mcp", "login"])).invocation).toEqual({ kind: "exit", code: 2 });
+  });
+
+  it("reads -r as --resume, and a prompt after the session id as the prompt (claude -p -r <id> \"…\")", async () => {
+    const expected = { kind: "session", options: { ...defaults, resume: true, resumeId: "20261202-1" }, print: true, prompt: "finish this PR", outputFormat: "text" };
+    expect((await parse(["-p", "--resume", "20261202-1", "finish this PR"])).invocation).toEqual(expected);
+    expect((await parse(["-r", "20261202-1", "-p", "finish this PR"])).invocation).toEqual(expected);
+    expect((await parse(["-c", "-p", "check for type errors"])).invocation).toEqual({ ...expected, options: { ...defaults, resume: true, continueNewest: true }, prompt: "check for type errors" });
+  });
+
+  it("refuses a --resume value that cannot be a session id, naming -c and where the prompt goes", async () => {
+    const { invocation, written } = await parse(["-p", "--resume", "fix the bug"]);
+    expect(invocation).toEqual({ kind: "exit", code: 2 });
+    expect(written).toEqual([
+      `err:error: option '-r, --resume [id]' argument 'fix the bug' is invalid. "fix the bug" is not a session id (\`mca sessions\` lists them). The prompt goes after the id: mca -p --resume <id> "<prompt>"; -c goes on with the newest session\n`,
+    ]);
+  });
+
+  it("reads --allowedTools and --disallowedTools in both spellings, comma- or space-separated, repeatable, parentheses kept whole", async () => {
+    const { invocation } = await parse(["-p", "hi", "--allowedTools", "Bash(git diff:*)", "Read,Edit", "--allowed-tools", "mcp__notes Bash(npm test)", "--disallowedTools", "WebFetch", "--disallowed-tools", "Write"]);
+    expect(invocation).toEqual({
+      kind: "session",
+      options: { ...defaults, allowedTools: ["Bash(git diff:*)", "Read", "Edit", "mcp__notes", "Bash(npm test)"], disallowedTools: ["WebFetch", "Write"] },
+      print: true,
+      prompt: "hi",
+      outputFormat: "text",
+    });
+  });
+
+  it("reads --permission-mode (default leaves nothing), --dangerously-skip-permissions as bypassPermissions, and refuses another mode", async () => {
+    const modeOf = async (argv: string[]) => {
+      const { invocation } = await parse(argv);
+      return invocation.kind === "session" ? (invocation.options.permissionMode ?? "(none)") : invocation;
+    };
+    expect(await Promise.all([["--permission-mode", "plan"], ["--permission-mode", "acceptEdits"], ["--permission-mode", "bypassPermissions"], ["--permission-mode", "default"], ["--dangerously-skip-permissions"], ["--permission-mode", "yolo"]].map(modeOf))).toEqual([
+      "plan",
+      "acceptEdits",
+      "bypassPermissions",
+      "(none)",
+      "bypassPermissions",
+      { kind: "exit", code: 2 },
+    ]);
+  });
+
+  it("reads the system prompt flags as a text or the file to read it from", async () => {
+    expect((await parse(["--system-prompt", "Be terse.", "--append-system-prompt", "Answer in French."])).invocation).toMatchObject({
+      options: { systemPrompt: { kind: "text", text: "Be terse." }, appendSystemPrompt: { kind: "text", text: "Answer in French." } },
+    });
+    expect((await parse(["--system-prompt-file", "p.txt", "--append-system-prompt-file", "a.txt"])).invocation).toMatchObject({
+      options: { systemPrompt: { kind: "file", path: "p.txt" }, appendSystemPrompt: { kind: "file", path: "a.txt" } },
+    });
+  });
+
+  it("reads --mcp-config more than once, and --strict-mcp-config", async () => {
+    expect((await parse(["--mcp-config", "a.json", "--mcp-config", "b.json", "--strict-mcp-config", "tools"])).invocation).toEqual({
+      kind: "tools",
+      options: { ...defaults, mcpConfigs: ["a.json", "b.json"], strictMcpConfig: true },
+      json: false,
+    });
+  });
+
+  it("reads --input-format stream-json with stream-json output and no prompt; refuses it with another output or a prompt", async () => {
+    expect((await parse(["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"])).invocation).toEqual({
+      kind: "session",
+      options: { ...defaults, verbose: true },
+      print: true,
+      prompt: undefined,
+      outputFormat: "stream-json",
+      inputFormat: "stream-json",
+    });
+    expect((await parse(["-p", "--input-format", "text"])).invocation).toEqual({ kind: "session", options: defaults, print: true, prompt: undefined, outputFormat: "text" });
+    expect(await parse(["-p", "--input-format", "stream-json"])).toEqual({ invocation: { kind: "exit", code: 2 }, written: ["err:mca: --input-format stream-json needs --output-format stream-json\n"] });
+    expect((await parse(["-p", "hi", "--input-format", "stream-json", "--output-format", "stream-json"])).invocation).toEqual({ kind: "exit", code: 2 });
   });
 
   it("exits 0 after printing help or the version", async () => {

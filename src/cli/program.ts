@@ -6,10 +6,20 @@ import { OUTPUT_FORMATS, type OutputFormat } from "./headless-output.js";
 import { declareMcpEditCommands, type McpEditCommand } from "./mcp-edit-program.js";
 
 export interface CommonOptions {
-  /** Accepted now and kept for the MCP mounting, which reads servers from this file. */
-  readonly mcpConfig: string | undefined;
+  /** `--mcp-config <file>`, repeatable: the files this run's MCP servers are read from instead of the scopes. */
+  readonly mcpConfigs: readonly string[];
+  /** `--strict-mcp-config`: only the servers of `--mcp-config` (none without it), as Claude Code's flag. */
+  readonly strictMcpConfig?: true;
   readonly allow: readonly string[];
   readonly deny: readonly string[];
+  /** `--allowedTools` / `--disallowedTools`: Claude Code's rules as written, one a word (claude-rules.ts maps them). */
+  readonly allowedTools: readonly string[];
+  readonly disallowedTools: readonly string[];
+  /** `--permission-mode` (or `--dangerously-skip-permissions`); absent: default. */
+  readonly permissionMode?: PermissionMode;
+  /** `--system-prompt` / `--append-system-prompt` and their `-file` forms (system-prompt.ts). */
+  readonly systemPrompt?: PromptText;
+  readonly appendSystemPrompt?: PromptText;
   readonly model: string | undefined;
   /** `--resume`: continue an earlier session; `resumeId` names it, else the newest chat session. */
   readonly resume: boolean;
@@ -30,6 +40,17 @@ export interface CommonOptions {
   readonly maxBudgetUsd?: number;
 }
 
+/** Claude Code's permission modes (permission-mode.ts gives each its rules). */
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "bypassPermissions";
+export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "acceptEdits", "plan", "bypassPermissions"];
+
+/** A text given on the command line, or the file to read it from. */
+export type PromptText = { readonly kind: "text"; readonly text: string } | { readonly kind: "file"; readonly path: string };
+
+/** `--input-format`: prompts as plain text, or (with stream-json output) as Claude Code's user messages, one JSON line each. */
+export type InputFormat = "text" | "stream-json";
+export const INPUT_FORMATS: readonly InputFormat[] = ["text", "stream-json"];
+
 export type Invocation =
   | {
       readonly kind: "session";
@@ -39,6 +60,8 @@ export type Invocation =
       /** `-p "<prompt>"` or `mca "<prompt>"` (the chat's first prompt); none: `-p` takes stdin as its prompt. */
       readonly prompt: string | undefined;
       readonly outputFormat: OutputFormat;
+      /** Present only as stream-json: each line of stdin a user message, answered in turn in one session. */
+      readonly inputFormat?: "stream-json";
     }
   | { readonly kind: "tools"; readonly options: CommonOptions; readonly json: boolean }
   | { readonly kind: "call"; readonly options: CommonOptions; readonly tool: string; readonly args: string | undefined; readonly json: boolean }
@@ -87,6 +110,9 @@ Modes:
   mca -p "<prompt>"   one prompt, the answer printed, then exit; text piped in is given with it
   mca -p              the prompt is what is piped in (cat question.txt | mca -p)
   mca --resume [id]   continue the newest chat session, or the one with this id (\`mca sessions\`)
+  mca -p -r <id> "<prompt>"   that prompt in that session; -c -p "<prompt>": in the newest session
+  mca -p --input-format stream-json --output-format stream-json
+                      user messages as JSON lines on stdin, each answered in turn, one session
 
 Slash commands (chat and pipe mode):
   /help /tools /approvals /call <tool> <json> /undo /last /cost /status /context /model <name> /compact /clear /mcp /exit
@@ -118,11 +144,21 @@ export async function parseInvocation(argv: readonly string[], version: string, 
         .choices(OUTPUT_FORMATS)
         .default("text"),
     )
-    .option("--mcp-config <path>", "MCP servers to mount (the mcpServers shape)")
+    .addOption(new Option("--input-format <format>", "with -p: text, or stream-json (user messages as JSON lines on stdin; needs --output-format stream-json)").choices(INPUT_FORMATS).default("text"))
+    .option("--mcp-config <file>", "MCP servers to mount (the mcpServers shape), instead of the configured scopes (repeatable)", collect, [])
+    .option("--strict-mcp-config", "only the servers of --mcp-config (none without it)")
     .option("--allow <rule>", "allow tools matching a rule, e.g. write_file or 'bash(git status*)' (repeatable)", collect, [])
     .option("--deny <rule>", "deny tools matching a rule (repeatable)", collect, [])
+    .option("--allowedTools, --allowed-tools <rules...>", "Claude Code's allow rules, e.g. 'Bash(git log:*)' Read Edit (comma or space separated; docs/scripting.md maps them)")
+    .option("--disallowedTools, --disallowed-tools <rules...>", "Claude Code's deny rules, e.g. Bash 'Bash(rm:*)' Write")
+    .addOption(new Option("--permission-mode <mode>", "plan: read-only tools only; acceptEdits: file edits in the project allowed; bypassPermissions: everything allowed but deny rules, protected paths and the sandbox").choices(PERMISSION_MODES))
+    .option("--dangerously-skip-permissions", "--permission-mode bypassPermissions")
+    .option("--system-prompt <text>", "the model's instructions instead of mca's own (the project's AGENTS.md and the safety lines stay)")
+    .option("--system-prompt-file <file>", "--system-prompt, read from a file")
+    .option("--append-system-prompt <text>", "text added at the end of the system prompt")
+    .option("--append-system-prompt-file <file>", "--append-system-prompt, read from a file")
     .option("--model <name>", "the Claude model (default: MCA_MODEL or the built-in default)")
-    .option("--resume [id]", "continue a session of this project: the newest chat session, or the one with this id (`mca sessions` lists them)")
+    .option("-r, --resume [id]", "continue a session of this project: the newest chat session, or the one with this id (`mca sessions` lists them)", sessionIdArgument)
     .option("-c, --continue", "continue the newest session of this project")
     .option("--max-turns <n>", "model turns one prompt may take before it stops (default: no limit)", positiveInteger)
     .option("--max-budget-usd <dollars>", "US dollars one prompt may spend, estimated from list prices, before it stops", positiveAmount)
@@ -139,7 +175,13 @@ export async function parseInvocation(argv: readonly string[], version: string, 
       // `mca fix the bug` reads as `mca "fix the bug"`; `-p hello` and `-p -- hello` alike.
       const parts = [...(typeof print === "string" ? [print] : []), ...words];
       const prompt = parts.length === 0 ? undefined : parts.join(" ");
-      invocation = { kind: "session", options: commonOptions(command), print: print !== undefined, prompt, outputFormat: format };
+      const options = commonOptions(command);
+      invocation = { kind: "session", options, print: print !== undefined, prompt, outputFormat: format };
+      if (command.opts().inputFormat !== "stream-json") return;
+      // As `claude -p` requires: JSON lines in, JSON lines out, and the prompts only from stdin.
+      if (format !== "stream-json") command.error("mca: --input-format stream-json needs --output-format stream-json", { exitCode: USAGE_EXIT_CODE });
+      if (prompt !== undefined) command.error("mca: with --input-format stream-json the prompts come on stdin, one user message a line: give no prompt on the command line", { exitCode: USAGE_EXIT_CODE });
+      invocation = { kind: "session", options, print: true, prompt, outputFormat: format, inputFormat: "stream-json" };
     });
 
   program
@@ -241,10 +283,19 @@ function exitCodeFor(error: CommanderError): number {
 
 function commonOptions(command: Command): CommonOptions {
   const values: Record<string, unknown> = command.optsWithGlobals();
+  const permissionMode = values.dangerouslySkipPermissions === true ? "bypassPermissions" : PERMISSION_MODES.find((mode) => mode === values.permissionMode);
+  const systemPrompt = promptText(values, "systemPrompt");
+  const appendSystemPrompt = promptText(values, "appendSystemPrompt");
   return {
-    mcpConfig: stringOption(values, "mcpConfig"),
+    mcpConfigs: stringList(values.mcpConfig),
+    ...(values.strictMcpConfig === true ? { strictMcpConfig: true } : {}),
     allow: stringList(values.allow),
     deny: stringList(values.deny),
+    allowedTools: stringList(values.allowedTools).flatMap(splitToolList),
+    disallowedTools: stringList(values.disallowedTools).flatMap(splitToolList),
+    ...(permissionMode === undefined || permissionMode === "default" ? {} : { permissionMode }),
+    ...(systemPrompt === undefined ? {} : { systemPrompt }),
+    ...(appendSystemPrompt === undefined ? {} : { appendSystemPrompt }),
     model: stringOption(values, "model"),
     resume: values.resume === true || typeof values.resume === "string" || values.continue === true,
     resumeId: stringOption(values, "resume"),
@@ -258,6 +309,26 @@ function commonOptions(command: Command): CommonOptions {
   };
 }
 
+/** `--system-prompt <text>` or `--system-prompt-file <file>` (both given: the text). */
+function promptText(values: Record<string, unknown>, key: "systemPrompt" | "appendSystemPrompt"): PromptText | undefined {
+  const text = stringOption(values, key);
+  if (text !== undefined) return { kind: "text", text };
+  const path = stringOption(values, `${key}File`);
+  return path === undefined ? undefined : { kind: "file", path };
+}
+
+/**
+ * `--resume` takes a session id, as Claude Code's does: `-p --resume "fix the bug"` is a prompt taken for an
+ * id, so a value with a space (which no id has) is refused here, naming what was meant; an id that is no
+ * session of the project is refused when the session starts.
+ */
+function sessionIdArgument(text: string): string {
+  if (!/\s/u.test(text) && text !== "") return text;
+  throw new InvalidArgumentError(
+    `${JSON.stringify(text)} is not a session id (\`mca sessions\` lists them). The prompt goes after the id: mca -p --resume <id> "<prompt>"; -c goes on with the newest session`,
+  );
+}
+
 function positiveInteger(text: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError("must be a positive integer");
@@ -268,6 +339,28 @@ function positiveAmount(text: string): number {
   const value = Number(text);
   if (text.trim() === "" || !Number.isFinite(value) || value <= 0) throw new InvalidArgumentError("must be a positive number of US dollars");
   return value;
+}
+
+/**
+ * `Bash(git log:*) Read,Edit` → `Bash(git log:*)`, `Read`, `Edit`: Claude Code takes a flag's values comma- or
+ * space-separated, and a space or comma inside parentheses belongs to the rule.
+ */
+function splitToolList(value: string): string[] {
+  const words: string[] = [];
+  let current = "";
+  let depth = 0;
+  for (const char of value) {
+    if (char === "(") depth += 1;
+    if (char === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === "," || /\s/u.test(char))) {
+      if (current !== "") words.push(current);
+      current = "";
+      continue;
+    }
+    current += char;
+  }
+  if (current !== "") words.push(current);
+  return words;
 }
 
 function collect(value: string, previous: readonly string[]): string[] {

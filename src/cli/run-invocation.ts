@@ -151,7 +151,7 @@ async function settleWorkspace(runtime: Runtime, invocation: WorkInvocation, pro
   const project = await settleProjectTrust({
     projectDir,
     env: runtime.env,
-    mcpConfigFlag: options.mcpConfig,
+    mcpConfigFlag: options.mcpConfigs[0],
     trustFlag: options.trustProject,
     asker,
     warn: runtime.warn,
@@ -184,7 +184,7 @@ async function readServers(runtime: Runtime, workspace: Workspace): Promise<Conf
     // A login's tokens join the redaction set as they are read or issued.
     logins: loginDeps(env, runtime.addSecret),
     projectDir: workspace.projectDir,
-    configPath: workspace.invocation.options.mcpConfig,
+    configPath: workspace.invocation.options.mcpConfigs[0],
     project: workspace.project,
     env,
     clientVersion: runtime.version,
@@ -197,6 +197,8 @@ async function readServers(runtime: Runtime, workspace: Workspace): Promise<Conf
     // A VS Code input (`${input:id}`) is asked only where someone can type it.
     ...(stdinIsTerminal() && process.stdout.isTTY === true ? { askInput: (await import("./input-prompt.js")).createInputPrompt({ stdin: process.stdin, stdout: process.stdout }) } : {}),
   };
+  // `--strict-mcp-config` without `--mcp-config`: no server at all, as Claude Code's flag alone gives.
+  if (workspace.invocation.options.strictMcpConfig === true && workspace.invocation.options.mcpConfigs.length === 0) return { workspace, config: null, lookedAt: [], mountDeps };
   const read = await readConfiguredServerFiles(mountDeps);
   if (read instanceof Error) return read;
   const { config, lookedAt } = read;
