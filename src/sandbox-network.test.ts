@@ -4,17 +4,21 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { startPtyChat, type PtyChat } from "./cli/test-support/pty-chat.js";
 import { createTempProject, type TempProject } from "./cli/test-support/run-cli.js";
 import { describeWithBubblewrap } from "./tools/test-support/bubblewrap.js";
 import { listenOnLoopback } from "./tools/test-support/loopback-listener.js";
 
 let project: TempProject;
+let chat: PtyChat | undefined;
 
 beforeEach(async () => {
   project = await createTempProject();
 });
 
 afterEach(async () => {
+  chat?.kill();
+  chat = undefined;
   await project.remove();
 });
 
@@ -37,4 +41,18 @@ describeWithBubblewrap("a sandboxed command's HTTP(S) in a run without a termina
       listener.close();
     }
   });
+});
+
+describeWithBubblewrap("a sandboxed command's HTTP(S) in the chat", () => {
+  it("asks about a new domain while the command runs, and a denial reaches the command as the proxy's 403", async () => {
+    chat = await startPtyChat(project, ["--allow", "bash(curl *)"], { MOCK: "1" }, "source");
+    chat.type(`call bash ${JSON.stringify({ command: "curl -sS -o answer.txt http://example.invalid/" })}\r`);
+    await chat.until(/Allow connections to example\.invalid for this session/);
+    expect(chat.screen()).toContain("Allow connections to example.invalid?");
+    chat.type("\u001b[B\u001b[B\r");
+    await chat.until(/bash (succeeded|failed): /);
+    chat.type("\u0004");
+    expect(await chat.exited).toBe(0);
+    expect(readFileSync(join(project.dir, "answer.txt"), "utf8")).toContain("mca refused the connection to example.invalid: denied by the user.");
+  }, 30_000);
 });
