@@ -9,18 +9,22 @@ async function* linesOf(...lines: string[]): AsyncIterable<string> {
   yield* lines;
 }
 
-/** A prompt's events: its words, the tokens of its one request, its end. */
+const TOKENS = { inputTokens: 1000, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 100 };
+
+/** A prompt's events: its words, the tokens of its one request, the reply entering the history, its end. */
 const SAID = (text: string): AgentEvent[] => [
+  { type: "message", message: { role: "user", content: [{ type: "text", text }] } },
   { type: "text", delta: `you said ${text}` },
-  { type: "usage", model: "claude-sonnet-5-5", usage: { inputTokens: 1000, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 100 } },
+  { type: "usage", model: "claude-sonnet-5-5", usage: TOKENS },
+  { type: "message", message: { role: "assistant", content: [{ type: "text", text: `you said ${text}` }] }, model: "claude-sonnet-5-5", stopReason: "end_turn", usage: TOKENS },
   { type: "turn_end", reason: "done" },
 ];
 
 function run(lines: AsyncIterable<string>, signal = new AbortController().signal, outputFormat: OutputFormat = "text") {
   const written: string[] = [];
   const received: string[] = [];
-  // The run starts at 1000 ms and ends 42 ms later.
-  const clock = [1000, 1042];
+  // Each reading of the clock is 7 ms after the one before.
+  let clockMs = 1000;
   const makeAgent = (io: SessionIo) => {
     const agent = createFakeAgent(
       {
@@ -44,7 +48,7 @@ function run(lines: AsyncIterable<string>, signal = new AbortController().signal
     sessionId: "20261202-100000-1",
     modelName: () => "claude-sonnet-5-5",
     projectDir: "/p",
-    nowMs: () => clock.shift() ?? Number.NaN,
+    nowMs: () => (clockMs += 7),
   });
   return { status, written, received };
 }
@@ -53,7 +57,7 @@ describe("runPipeMode", () => {
   it("runs prompts and commands in order and exits 0 when all succeed", async () => {
     const { status, written } = run(linesOf("hello", '/call write_file {"a":1}', ""));
     expect(await status).toBe(0);
-    expect(written).toEqual(["out:you said hello", "out:\n", 'out:{"a":1}\n']);
+    expect(written).toEqual(["out:you said hello\n", 'out:{"a":1}\n']);
   });
 
   it("goes on after a failed line and exits 1 at the end", async () => {
@@ -84,8 +88,7 @@ describe("runPipeMode", () => {
     const { status, written } = run(linesOf("hello", "/status", "/cost"));
     expect(await status).toBe(0);
     expect(written).toEqual([
-      "out:you said hello",
-      "out:\n",
+      "out:you said hello\n",
       "out:model: claude-sonnet-5-5\n",
       "out:context: 1,000 tokens at the last request (of 200,000)\n",
       "out:MCP servers: none\n",
@@ -97,21 +100,24 @@ describe("runPipeMode", () => {
 });
 
 describe("runPipeMode --output-format", () => {
+  const USAGE = { input_tokens: 2000, output_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, inputTokens: 2000, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 200 };
+  /** Each prompt's request is timed from its message to the reply: one clock reading apart, 7 ms. */
   const RESULT = {
     type: "result",
     subtype: "success",
     is_error: false,
-    result: "you said hello\n\nyou said again",
+    duration_ms: 7 * 9,
+    duration_api_ms: 14,
+    num_turns: 2,
+    result: "you said again",
     session_id: "20261202-100000-1",
-    // The fake agent keeps no conversation: the real one's replies are counted end to end.
-    num_turns: 0,
-    duration_ms: 42,
-    usage: { inputTokens: 2000, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 200 },
     total_cost_usd: 0.009,
+    usage: USAGE,
+    permission_denials: [],
     toolCalls: [],
     errors: [],
     turnEnd: "done",
-    text: "you said hello\n\nyou said again",
+    text: "you said again",
     costUsd: 0.009,
   };
 
@@ -120,18 +126,33 @@ describe("runPipeMode --output-format", () => {
     expect(await status).toBe(0);
     expect(written.slice(0, -1)).toEqual(["err:no MCP servers configured\n"]);
     const json = written.at(-1)?.replace(/^out:/, "") ?? "";
-    expect(JSON.parse(json)).toEqual(RESULT);
+    expect(JSON.parse(json)).toEqual({ ...RESULT, duration_ms: 7 * 5 });
   });
 
-  it("stream-json starts with the init event, writes each event as it happens, and ends with the same result", async () => {
+  it("stream-json starts with the init line, writes each model message as it enters the history, and ends with the result", async () => {
     const { status, written } = run(linesOf("hello", "again"), undefined, "stream-json");
     expect(await status).toBe(0);
-    const events = written.map((line): unknown => JSON.parse(line.replace(/^out:/, "")));
-    expect(events).toEqual([
-      { type: "system", subtype: "init", session_id: "20261202-100000-1", model: "claude-sonnet-5-5", cwd: "/p", tools: ["write_file"], mcp_servers: [] },
-      ...SAID("hello"),
-      ...SAID("again"),
-      RESULT,
+    const lines = written.map((line): unknown => JSON.parse(line.replace(/^out:/, "")));
+    const reply = (n: number, text: string) => ({
+      type: "assistant",
+      message: {
+        id: `msg_mca_20261202-100000-1_${n}`,
+        type: "message",
+        role: "assistant",
+        model: "claude-sonnet-5-5",
+        content: [{ type: "text", text: `you said ${text}` }],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      },
+      parent_tool_use_id: null,
+      session_id: "20261202-100000-1",
+    });
+    expect(lines).toEqual([
+      { type: "system", subtype: "init", session_id: "20261202-100000-1", cwd: "/p", model: "claude-sonnet-5-5", tools: ["write_file"], mcp_servers: [], permissionMode: "default" },
+      reply(1, "hello"),
+      reply(2, "again"),
+      { ...RESULT, duration_ms: 7 * 5 },
     ]);
   });
 

@@ -91,6 +91,9 @@ export function createPlainRenderer(streams: PlainStreams): (event: AgentEvent) 
       case "usage":
         // -p and pipe mode print the answer alone; the cost line is the chat's.
         return;
+      case "message":
+        // Its words were printed as they streamed, its calls and results as they ran.
+        return;
       case "turn_end":
         endLine();
         stepBreak = "none";
@@ -293,6 +296,9 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown, height
         return;
       case "usage":
         // The chat tallies it and shows the cost line when the turn ends.
+        return;
+      case "message":
+        // Its words were drawn as they streamed, its calls and results as they ran.
         return;
       case "turn_end":
         flushText();

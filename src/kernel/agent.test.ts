@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAgent, type AgentDeps, type ApprovalRequest } from "./agent.js";
 import type { ApprovalAnswer } from "./gate.js";
-import type { Message } from "./ports.js";
+import type { AgentEvent, Message } from "./ports.js";
 import {
   answering,
   eventLog,
@@ -25,7 +25,10 @@ const echo = fakeTool({
 
 function setup(steps: readonly ScriptStep[], extra: Partial<AgentDeps> & { readonly tools?: readonly Tool[] } = {}) {
   const model = scriptedModel(steps);
-  const { events, emit } = eventLog();
+  // The messages entering the history are their own story (reported apart); `events` is the turn as the screen tells it.
+  const { events: reported, emit: report } = eventLog();
+  const events: AgentEvent[] = [];
+  const emit = (event: AgentEvent): void => (event.type === "message" ? report(event) : void events.push(event));
   const transcript = memoryTranscript();
   const agent = createAgent({
     model,
@@ -38,7 +41,7 @@ function setup(steps: readonly ScriptStep[], extra: Partial<AgentDeps> & { reado
     emit,
     ...extra,
   });
-  return { agent, model, events, transcript };
+  return { agent, model, events, reported, transcript };
 }
 
 const signal = (): AbortSignal => new AbortController().signal;
@@ -56,6 +59,18 @@ describe("createAgent: the loop", () => {
     expect(transcript.entries).toEqual([
       { type: "message", message: userText("hi") },
       { type: "message", message: { role: "assistant", content: [text("hello")] } },
+    ]);
+  });
+
+  it("reports each message as it enters the history: the prompt, the model's with its model, stop reason and tokens, the tool results", async () => {
+    const usage = { inputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 2 };
+    const { agent, reported } = setup([() => reply(use("t1", "echo", { word: "x" })), () => Promise.resolve({ message: { role: "assistant", content: [text("done")] }, stopReason: "end_turn", usage })]);
+    await agent.prompt("go", signal());
+    expect(reported).toEqual([
+      { type: "message", message: userText("go") },
+      { type: "message", message: { role: "assistant", content: [use("t1", "echo", { word: "x" })] }, model: "scripted", stopReason: "tool_use" },
+      { type: "message", message: { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: "echo: x", isError: false }] } },
+      { type: "message", message: { role: "assistant", content: [text("done")] }, model: "scripted", stopReason: "end_turn", usage },
     ]);
   });
 

@@ -2,7 +2,7 @@
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
 import { ALWAYS_PROTECTED, unknownToolDecision, type Decision, type ProtectedFolder, type Rule, type SessionAllow } from "./gate.js";
 import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT } from "./history.js";
-import type { AgentEvent, ImageBlock, Message, Model, ModelReply, ModelRequest, SnapshotStore, SpillStore, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, ToolSpec, TurnUndo, Usage } from "./ports.js";
+import type { AgentEvent, ImageBlock, Message, Model, ModelReply, ModelRequest, SnapshotStore, SpillStore, StopReason, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, ToolSpec, TurnUndo, Usage } from "./ports.js";
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
 import type { Tool, ToolArgs, ToolImage } from "./tool.js";
@@ -215,9 +215,11 @@ export function createAgent(deps: AgentDeps): Agent {
     deps.emit({ type: "notice", message });
     record({ type: "notice", message });
   };
-  const addMessage = (message: Message): void => {
+  /** `reply`: for the model's message, what the event tells with it (its model is the one asked now). */
+  const addMessage = (message: Message, reply?: { stopReason?: StopReason; usage?: Usage }): void => {
     messages = appendMessage(messages, message);
     record({ type: "message", message });
+    deps.emit(message.role === "assistant" ? { type: "message", message, model: deps.model.name, ...reply } : { type: "message", message });
   };
   const startTurn = (): CallContext => {
     turn += 1;
@@ -306,7 +308,7 @@ export function createAgent(deps: AgentDeps): Agent {
       const { message, stopReason, usage } = reply.value;
       // A model that does not stream still shows its text once.
       if (streamed === "") for (const block of message.content) if (block.type === "text") deps.emit({ type: "text", delta: block.text });
-      if (message.content.length > 0) addMessage(message);
+      if (message.content.length > 0) addMessage(message, usage === undefined ? { stopReason } : { stopReason, usage });
       contextUse =
         usage === undefined
           ? { tokens: estimatedTokens(system, messages, toolSpecs), estimated: true }

@@ -41,7 +41,8 @@ describe("agent.callAsPerson", () => {
     const report = await agent.callAsPerson("bash", { command: "echo hi" }, signal(), told);
     expect(report).toEqual({ tool: "bash", isError: false, text: "ran echo hi", truncated: false, decision: expect.objectContaining({ verdict: "ask" }) });
     expect(asked.asked).toEqual([]);
-    expect(events.map((event) => event.type)).toEqual(["tool_start", "tool_end"]);
+    // No approval line: the person typed the call. What it told enters the history, and is reported so.
+    expect(events.map((event) => event.type)).toEqual(["tool_start", "tool_end", "message"]);
     expect(agent.messages).toEqual([{ role: "user", content: [text("the person ran it: ran echo hi")] }]);
   });
 

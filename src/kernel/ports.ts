@@ -91,6 +91,11 @@ export interface Model {
 
 export type AgentEvent =
   | { readonly type: "text"; readonly delta: string }
+  /**
+   * A message as it entered the history: the user's prompt, a batch of tool results, or the model's reply —
+   * which names its model, how it stopped (absent when it was interrupted) and its tokens (when reported).
+   */
+  | { readonly type: "message"; readonly message: Message; readonly model?: string; readonly stopReason?: StopReason; readonly usage?: Usage }
   | { readonly type: "tool_start"; readonly callId: string; readonly tool: string; readonly args: ToolArgs }
   | { readonly type: "tool_progress"; readonly callId: string; readonly message: string }
   | {

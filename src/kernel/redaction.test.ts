@@ -192,6 +192,17 @@ describe("redactEvents", () => {
       { type: "usage", model: "m", usage: { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
     ]);
   });
+
+  it("redacts a message's words, tool names, arguments and results, and leaves its images and the rest as they are", () => {
+    const { events, emit } = listen();
+    const image = { mediaType: "image/png", data: "iVBORw0KGgo=", bytes: 8, width: 1, height: 1 };
+    emit({ type: "message", message: { role: "assistant", content: [{ type: "text", text: `key ${secret}` }, { type: "tool_use", id: "t1", name: "bash", input: { command: `echo ${secret}` } }] }, model: "m", stopReason: "tool_use" });
+    emit({ type: "message", message: { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: secret, isError: false, images: [image] }, { type: "text", text: `and ${secret}` }, { type: "image", image }] } });
+    expect(events).toEqual([
+      { type: "message", message: { role: "assistant", content: [{ type: "text", text: `key ${REDACTED}` }, { type: "tool_use", id: "t1", name: "bash", input: { command: `echo ${REDACTED}` } }] }, model: "m", stopReason: "tool_use" },
+      { type: "message", message: { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: REDACTED, isError: false, images: [image] }, { type: "text", text: `and ${REDACTED}` }, { type: "image", image }] } },
+    ]);
+  });
 });
 
 describe("redactArgs", () => {

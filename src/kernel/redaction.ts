@@ -3,7 +3,7 @@
 // redactor first, before any truncation can cut a secret into a fragment that no longer matches. A secret is
 // looked for in each form a text may carry it in (as written, JSON-escaped, URL-encoded, base64), and text
 // that arrives in pieces (the model's streamed words) is held back until no secret can be cut in two.
-import type { AgentEvent } from "./ports.js";
+import type { AgentEvent, Message } from "./ports.js";
 import type { ToolArgs } from "./tool.js";
 
 export interface Redact {
@@ -198,6 +198,8 @@ function redactEvent(event: Exclude<AgentEvent, { type: "text" }>, redact: Redac
       return { ...event, tool: redact(event.tool), text: redact(event.text) };
     case "approval":
       return { ...event, tool: redact(event.tool), decision: { ...event.decision, reason: redact(event.decision.reason) } };
+    case "message":
+      return { ...event, message: redactMessage(event.message, redact) };
     case "usage":
     case "turn_end":
       return event;
@@ -206,6 +208,29 @@ function redactEvent(event: Exclude<AgentEvent, { type: "text" }>, redact: Redac
       throw new Error(`unknown event ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/** A message's words, tool names, arguments and results redacted; images are left as they are. */
+function redactMessage(message: Message, redact: Redact): Message {
+  if (message.role === "assistant") {
+    const content = message.content.map((block) => (block.type === "text" ? { ...block, text: redact(block.text) } : { ...block, name: redact(block.name), input: redactArgs(block.input, redact) }));
+    return { ...message, content };
+  }
+  const content = message.content.map((block) => {
+    switch (block.type) {
+      case "text":
+        return { ...block, text: redact(block.text) };
+      case "tool_result":
+        return { ...block, text: redact(block.text) };
+      case "image":
+        return block;
+      default: {
+        const unknown: never = block;
+        throw new Error(`unknown block ${JSON.stringify(unknown)}`);
+      }
+    }
+  });
+  return { ...message, content };
 }
 
 /** The arguments with every string in them (keys included, at any depth) redacted: still the same JSON shape. */

@@ -41,3 +41,4 @@ export { generateSigningKey, jwkThumbprint, readSigningKey, signingKeyFromPem, s
 export { createDpopProver, type DpopProver } from "./auth/dpop.js";
 export { machineGrantParams, type IdentityProvider, type MachineGrant } from "./auth/grants.js";
 export { NoOAuthMetadata } from "./auth/oauth-session.js";
+export { checkStructuredContent, outputSchemaProblem, type OutputCheck } from "./output-schema.js";
