@@ -59,6 +59,8 @@ export async function runShellLine(line: string, context: CommandContext): Promi
     context.warn(untrustedText(`!${command}: refused by the approval gate: ${report.decision.reason}`));
     return "failed";
   }
+  // Stopped (Esc, Ctrl-C): the call's own line already says so, and no output came back.
+  if (context.signal.aborted) return "failed";
   const shown = report.text.replace(/^exit code 0\n/u, "").trimEnd();
   if (shown !== "") context.print(untrustedText(shown));
   return report.isError ? "failed" : "ok";
