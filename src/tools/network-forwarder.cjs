@@ -6,7 +6,6 @@
 // as it runs from the source tree and from dist/ alike (scripts/bundle.mjs copies it).
 "use strict";
 const { spawn } = require("node:child_process");
-const http2 = require("node:http2");
 const net = require("node:net");
 
 const [fdText, separator, program, ...args] = process.argv.slice(2);
@@ -15,15 +14,22 @@ if (!/^\d+$/u.test(fdText ?? "") || separator !== "--" || program === undefined)
   process.exit(2);
 }
 
-const channel = new net.Socket({ fd: Number(fdText), readable: true, writable: true });
-const session = http2.connect("http://mca-proxy", { createConnection: () => channel });
-// The channel closes when mca ends the call: connections still open end with it, the command runs on.
-session.on("error", () => undefined);
-channel.on("error", () => undefined);
-// The session must not keep this process alive: it ends when the command ends.
-session.unref();
+/** The HTTP/2 session over the channel, made at the first connection: a command that makes none does not pay for http2. */
+let session;
+function tunnel() {
+  if (session !== undefined) return session;
+  const channel = new net.Socket({ fd: Number(fdText), readable: true, writable: true });
+  session = require("node:http2").connect("http://mca-proxy", { createConnection: () => channel });
+  // The channel closes when mca ends the call: connections still open end with it, the command runs on.
+  session.on("error", () => undefined);
+  channel.on("error", () => undefined);
+  // The session must not keep this process alive: it ends when the command ends.
+  session.unref();
+  return session;
+}
 
 const server = net.createServer((connection) => {
+  const session = tunnel();
   if (session.closed || session.destroyed) {
     connection.destroy();
     return;
