@@ -184,6 +184,34 @@ describe("runChat", () => {
     expect(agent.seen).toEqual(["prompt first", "prompt second"]);
   });
 
+  it("runs a !command queued while a turn runs on its own, and the prompts typed after it as one", async () => {
+    const agent = slowAgent(true);
+    const makeAgent = (io: SessionIo): Agent => {
+      const slow = agent.makeAgent(io);
+      return {
+        ...slow,
+        hasTool: (name) => name === "bash",
+        callAsPerson: async (name, args) => {
+          agent.seen.push(`person ${name} ${JSON.stringify(args)}`);
+          return { tool: name, isError: false, text: "exit code 0\n", truncated: false, decision: { verdict: "ask", reason: "default for commands: ask" } };
+        },
+      };
+    };
+    const chat = startMemoryChat(makeAgent);
+    chat.type("first\r");
+    await waitFor("the first prompt", () => agent.seen.length === 1);
+    chat.type("!npm test\r");
+    chat.type("second\r");
+    chat.type("third\r");
+    await waitFor("three queued lines", () => chat.shown().split("(queued: sent when this turn ends)").length === 4);
+    agent.release();
+    await waitFor("the queued prompts", () => agent.seen.length === 3);
+    agent.release();
+    chat.type(CTRL_D);
+    expect(await chat.status).toBe(0);
+    expect(agent.seen).toEqual(["prompt first", 'person bash {"command":"npm test"}', "prompt second\nthird"]);
+  });
+
   it("ends when the process must stop, only after the running turn has settled", async () => {
     const agent = slowAgent(false);
     const chat = startMemoryChat(agent.makeAgent);
