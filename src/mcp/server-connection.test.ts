@@ -100,13 +100,12 @@ describe("ServerConnection", () => {
     const silent = { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000) // mca-test-silent-server"] };
     const connection = open(stdio("silent", silent, { startupTimeoutMs: 20_000 }));
     const stop = new AbortController();
-    const started = Date.now();
     const reconnecting = connection.reconnect(stop.signal);
-    // Stopped once the server is up and silent, that is while the connection waits for its answer.
+    // Stopped once the server is up and silent, that is while the connection waits for its answer. The start-up
+    // budget (20 s) is the test's own limit: the reconnect ends in time only by the abort, and the error says so.
     await expect.poll(() => processesNaming("mca-test-silent-server", process.pid), { timeout: 5000 }).toHaveLength(1);
     stop.abort();
     await reconnecting;
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(connection.status()).toMatchObject({ state: "failed", error: "stopped while it came up" });
     await expect.poll(() => processesNaming("mca-test-silent-server", process.pid)).toEqual([]);
   });
@@ -342,9 +341,7 @@ const STUCK_AT_START = {
 describe("ServerConnection start-up", () => {
   it("gives up after startupTimeoutMs, saying nothing came on stdout and what stderr said", async () => {
     const connection = open(stdio("slow", STUCK_AT_START, { startupTimeoutMs: 300 }));
-    const started = Date.now();
     await connection.connect();
-    expect(Date.now() - started).toBeLessThan(4000);
     expect(connection.status()).toMatchObject({
       state: "failed",
       error: "no answer on stdout after 300 ms (startupTimeoutMs); its stderr said: npm error code EAI_AGAIN\nnpm error request to registry.npmjs.org failed",

@@ -18,22 +18,20 @@ describe("startLineMatcher", () => {
   it("stops a catastrophic match when its signal is aborted, while the event loop keeps running", async () => {
     const stop = new AbortController();
     const matcher = startLineMatcher(CATASTROPHIC, stop.signal);
+    // The abort comes from the fifth tick of a timer: it can stop the match only if timers fire during it,
+    // that is, only if the match leaves the main thread free. The match alone never ends (2^40 ways).
     let ticks = 0;
     const ticker = setInterval(() => {
       ticks += 1;
+      if (ticks === 5) stop.abort();
     }, 20);
-    setTimeout(() => stop.abort(), 500);
-    const started = performance.now();
     try {
       expect(await matcher.match([CATASTROPHIC_LINE], 10)).toEqual({ kind: "stopped" });
     } finally {
       clearInterval(ticker);
       await matcher.close();
     }
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeLessThan(3_000);
-    // Timers fired during the match: the main thread was never blocked.
-    expect(ticks).toBeGreaterThan(5);
+    expect(ticks).toBeGreaterThanOrEqual(5);
   });
 
   it("answers every later batch with stopped once stopped", async () => {

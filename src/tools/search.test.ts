@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_RESULT_CHARS } from "../kernel/index.js";
 import { compileGlob, createSearchTool } from "./search.js";
+import { bytesReadDuring, MiB } from "./test-support/bytes-read.js";
 import { callTool } from "./test-support/call-tool.js";
 import { tempProjectPerTest } from "./test-support/temp-project.js";
 
@@ -57,16 +58,18 @@ describe("search", () => {
     expect(await search({ pattern: "needle" })).toEqual({ text: "big.txt:2: needle", isError: false });
   });
 
-  it("answers from the start of a 2 GB file without reading the rest", async () => {
+  it("answers from the start of a 2 GB file, reading no more than 4 MiB of it", async () => {
     // 10,000 matching lines, then a sparse tail: the file is 2 GB but costs no disk.
     const head = Array.from({ length: 10_000 }, (_, i) => `needle ${i}`).join("\n");
     write("huge.log", `${head}\n`);
     truncateSync(join(project(), "huge.log"), 2 * 1024 ** 3);
-    const started = performance.now();
-    const lines = (await search({ pattern: "needle" })).text.split("\n");
-    expect(performance.now() - started).toBeLessThan(2_000);
-    expect(lines).toHaveLength(201);
-    expect(lines[200]).toBe("[stopped at 200 matches; narrow the pattern, path or glob]");
+    const { result, bytes } = await bytesReadDuring(() => search({ pattern: "needle" }));
+    const lines = result.text.split("\n");
+    expect({ lines: lines.length, last: lines[200], withinFourMiB: bytes <= 4 * MiB }).toEqual({
+      lines: 201,
+      last: "[stopped at 200 matches; narrow the pattern, path or glob]",
+      withinFourMiB: true,
+    });
   });
 
   it("stops at the result budget before the match cap when lines are long", async () => {
@@ -81,19 +84,19 @@ describe("search", () => {
 
   it("stops a catastrophic pattern at its time limit, naming the limit, while timers keep firing", async () => {
     write("evil.txt", `${"a".repeat(40)}!\n`);
+    // The match never ends by itself (2^40 ways to split the a's): what ends it is the limit. A timer fires
+    // meanwhile only if the match runs off the main thread.
     let ticks = 0;
     const ticker = setInterval(() => {
       ticks += 1;
     }, 20);
-    const started = performance.now();
     let result;
     try {
       result = await callTool(createSearchTool(project(), { timeLimitMs: 500 }), { pattern: "(a+)+$" }, context);
     } finally {
       clearInterval(ticker);
     }
-    expect(performance.now() - started).toBeLessThan(3_000);
-    expect(ticks).toBeGreaterThan(5);
+    expect(ticks).toBeGreaterThan(0);
     expect(result).toEqual({
       text:
         "search stopped at its time limit of 0.5 seconds: the pattern may backtrack catastrophically (nested " +
@@ -103,16 +106,15 @@ describe("search", () => {
     });
   });
 
-  it("settles promptly when aborted during a catastrophic match", async () => {
+  it("settles as aborted when aborted during a catastrophic match, long before its time limit", async () => {
     write("evil.txt", `${"a".repeat(40)}!\n`);
+    // The limit (a minute) is beyond the test's own: only the abort can end this search in time.
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const started = performance.now();
     const result = await callTool(createSearchTool(project(), { timeLimitMs: 60_000 }), { pattern: "(a+)+$" }, {
       signal: controller.signal,
     });
     expect(result).toEqual({ text: "search aborted", isError: true });
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it("states its time limit in its description", () => {

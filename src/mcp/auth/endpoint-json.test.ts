@@ -65,10 +65,8 @@ describe("fetchEndpointJson", () => {
 
   it("gives up on a server that never answers when the deadline passes", async () => {
     const origin = await serve(() => undefined);
-    const started = Date.now();
     const error = await fetchEndpointJson(`${origin}/token`, { method: "POST", headers: {}, body: "" }, { maxBytes: 1024, timeoutMs: 100 }).catch((caught: unknown) => caught);
     expect(error).toEqual(new AuthError(`${origin}/token did not answer within 0.1 s: given up`));
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it("gives up on a body that trickles past the deadline", async () => {
