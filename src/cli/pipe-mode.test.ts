@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../kernel/index.js";
 import type { OutputFormat } from "./headless-output.js";
@@ -160,5 +163,91 @@ describe("runPipeMode --output-format", () => {
     const { status, written } = run(linesOf("hello", "/nope"), undefined, "json");
     expect(await status).toBe(1);
     expect(JSON.parse(written.at(-1)?.replace(/^out:/, "") ?? "")).toMatchObject({ subtype: "error_during_execution", is_error: true });
+  });
+});
+
+describe("runPipeMode --output-schema", () => {
+  const SCHEMA = { type: "object", properties: { answer: { type: "integer" } }, required: ["answer"], additionalProperties: false };
+
+  /** Pipe mode answered by a model whose replies are `replies` in order, with --output-schema on a file holding `schema`. */
+  async function withSchema(schema: unknown, replies: readonly string[], outputFormat: OutputFormat = "json") {
+    const dir = await mkdtemp(join(tmpdir(), "mca-schema-"));
+    const file = join(dir, "schema.json");
+    await writeFile(file, typeof schema === "string" ? schema : JSON.stringify(schema));
+    const written: string[] = [];
+    const received: string[] = [];
+    const queue = [...replies];
+    const makeAgent = (io: SessionIo) => {
+      const agent = createFakeAgent({
+        promptEvents: (): AgentEvent[] => {
+          const text = queue.shift() ?? "(no more replies)";
+          return [
+            { type: "message", message: { role: "assistant", content: [{ type: "text", text }] }, model: "m", stopReason: "end_turn" },
+            { type: "turn_end", reason: "done" },
+          ];
+        },
+      }, io.emit);
+      return { ...agent, prompt: async (text: string, abort: AbortSignal) => { received.push(text); return agent.prompt(text, abort); } };
+    };
+    try {
+      const status = await runPipeMode({
+        lines: linesOf("what is 2+2?"),
+        makeAgent,
+        servers: () => [],
+        out: (text) => written.push(text),
+        err: () => undefined,
+        signal: new AbortController().signal,
+        outputFormat,
+        outputSchemaFile: file,
+        sessionId: "s",
+        modelName: () => "m",
+        projectDir: "/p",
+        nowMs: () => 0,
+      });
+      const result: unknown = outputFormat === "text" ? written.join("") : JSON.parse(written.at(-1) ?? "");
+      return { status, result, received };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("tells the model the schema with the prompt, and gives the valid final message parsed as structured_output", async () => {
+    const { status, result, received } = await withSchema(SCHEMA, ['{"answer": 4}']);
+    expect([status, received.length, received[0]?.startsWith("what is 2+2?\n\n"), received[0]?.includes(JSON.stringify(SCHEMA)), result]).toEqual([
+      0,
+      1,
+      true,
+      true,
+      expect.objectContaining({ subtype: "success", result: '{"answer": 4}', structured_output: { answer: 4 } }),
+    ]);
+  });
+
+  it("asks once more, naming what was wrong, when the final message is not valid", async () => {
+    const { status, result, received } = await withSchema(SCHEMA, ['{"answer": "four"}', '```json\n{"answer": 4}\n```']);
+    expect([status, received[1]?.startsWith("Your final message is not valid for the output schema: the final message does not match the schema: /answer must be integer."), result]).toEqual([
+      0,
+      true,
+      expect.objectContaining({ subtype: "success", structured_output: { answer: 4 } }),
+    ]);
+  });
+
+  it("fails the run with error_max_structured_output_retries when the answer is still not valid, and exits 1", async () => {
+    const { status, result, received } = await withSchema(SCHEMA, ["four", "still four"]);
+    expect([status, received.length, result]).toEqual([
+      1,
+      2,
+      expect.objectContaining({ subtype: "error_max_structured_output_retries", is_error: true, result: "still four", errors: ["the final message is not JSON"] }),
+    ]);
+    expect(result).not.toHaveProperty("structured_output");
+  });
+
+  it("prints only the run's last final message in text, not the answer it asked again for", async () => {
+    const { status, result } = await withSchema(SCHEMA, ["four", '{"answer":4}'], "text");
+    expect([status, result]).toEqual([0, '{"answer":4}\n']);
+  });
+
+  it("exits 2 before any prompt when the file is not a usable schema, naming it", async () => {
+    const { status, result, received } = await withSchema('{"type": "nonsense"}', []);
+    expect([status, received, result]).toEqual([2, [], expect.objectContaining({ subtype: "error_during_execution", errors: [expect.stringMatching(/^--output-schema .*schema\.json: not a usable JSON Schema/)] })]);
   });
 });
