@@ -1,7 +1,7 @@
 // `/mcp` in every mode: each MCP server's status, and by alias, a restart (reconnect), a login, or the log
 // messages it sent. A row of the slash command table (commands.ts), with the helpers only it uses.
 import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerStatus } from "./mcp-servers.js";
-import type { CommandContext, CommandOutcome, SlashCommand } from "./commands.js";
+import type { CommandContext, CommandOutcome, SlashCommand } from "./command-context.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export const MCP_COMMAND: SlashCommand = {

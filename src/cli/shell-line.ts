@@ -3,7 +3,7 @@
 // the command with its output joins the conversation as the person's message for the model's next turn, as
 // Claude Code's bash mode does (https://code.claude.com/docs/en/interactive-mode).
 import type { CallReport } from "../kernel/index.js";
-import type { CommandContext, LineOutcome } from "./commands.js";
+import type { CommandContext, LineOutcome } from "./command-context.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export const SHELL_LINE_PREFIX = "!";
