@@ -1,7 +1,7 @@
 // What a line typed in the chat starts with, on a real pseudo-terminal against the fake Messages API:
 // `@path` attaches a project file (Tab completes it) and `!command` runs a command as the person's own,
 // its output shown and carried by the next request; a deny rule refuses it.
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeMessagesApi, type FakeMessagesApi } from "../model/test-support/fake-messages-api.js";
@@ -106,5 +106,18 @@ describe("!command in the chat on a terminal", () => {
     await chat.until(/!<command>/);
     chat.type(CTRL_D);
     expect(await chat.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("!command without a terminal", () => {
+  it("is refused in pipe mode and with -p, runs nothing and says where it runs", async () => {
+    const marker = join(project.dir, "ran");
+    const piped = await project.run([], `!touch ${marker}\n`);
+    const printed = await project.run(["-p", `!touch ${marker}`], "");
+    for (const run of [piped, printed]) {
+      expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 1, stdout: "" });
+      expect(run.stderr).toContain("a !command line runs only in the chat, where you type it");
+    }
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/u);
   }, 60_000);
 });
