@@ -110,6 +110,25 @@ async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, 
   const continueWith = `mca --resume ${sessionId} continues it`;
   const mode = sessionMode(invocation);
   if (mode !== "chat") {
+    const pipeDeps = {
+      ...modeDeps(runtime, setup),
+      outputFormat: invocation.outputFormat,
+      sessionId,
+      modelName: setup.modelName,
+      projectDir: setup.projectDir,
+      permissionMode: invocation.options.permissionMode ?? "default",
+      // Not performance.now(): the first touch of `performance` loads Node's perf_hooks, ~2 ms of every start.
+      nowMs: Date.now,
+      ...reconnecting,
+      ...prompts,
+      ...mentioning,
+      ...(setup.promptsRefused === undefined ? {} : { promptsRefused: setup.promptsRefused }),
+    };
+    if (invocation.inputFormat === "stream-json") {
+      runtime.warn(`mca: session ${sessionId} (${continueWith})`);
+      const { runStreamJsonInput } = await import("./stream-json-input.js");
+      return runStreamJsonInput(stdinLines(runtime.interrupt), pipeDeps);
+    }
     const lines = mode === "pipe" ? stdinLines(runtime.interrupt) : await headlessPrompt(invocation.prompt, runtime);
     if (lines instanceof Error) {
       runtime.warn(`mca: ${lines.message}`);
@@ -121,20 +140,7 @@ async function runSession(runtime: Runtime, invocation: Extract<ModeInvocation, 
     }
     // One line on stderr, so that stdout stays the answer alone.
     runtime.warn(`mca: session ${sessionId} (${continueWith})`);
-    return runPipeMode({
-      ...modeDeps(runtime, setup),
-      lines,
-      outputFormat: invocation.outputFormat,
-      sessionId,
-      modelName: setup.modelName,
-      projectDir: setup.projectDir,
-      // Not performance.now(): the first touch of `performance` loads Node's perf_hooks, ~2 ms of every start.
-      nowMs: Date.now,
-      ...reconnecting,
-      ...prompts,
-      ...mentioning,
-      ...(setup.promptsRefused === undefined ? {} : { promptsRefused: setup.promptsRefused }),
-    });
+    return runPipeMode({ ...pipeDeps, lines });
   }
   const { runChat } = await import("./chat.js");
   const code = await runChat({

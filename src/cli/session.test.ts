@@ -6,7 +6,8 @@ import { REDACTED, type Message } from "../kernel/index.js";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { openTranscript } from "../session/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { chooseModel, NO_KEY_HEADLESS_ERROR, NO_KEY_NOTICE, PROJECT_INSTRUCTIONS_MAX_CHARS, readProjectInstructions, setUpSession, systemPrompt } from "./session.js";
+import { chooseModel, NO_KEY_HEADLESS_ERROR, NO_KEY_NOTICE, setUpSession } from "./session.js";
+import { PROJECT_INSTRUCTIONS_MAX_CHARS, readProjectInstructions, systemPrompt } from "./system-prompt.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 describe("chooseModel", () => {
@@ -74,7 +75,7 @@ describe("a session over a real MCP server", () => {
 describe("setUpSession with --resume", () => {
   const dir = tempProjectPerTest("mca-resume-banner-");
   // Without the sandbox: its notice (no bubblewrap on this env's PATH) is not what these tests are about.
-  const options = { mcpConfig: undefined, allow: [], deny: [], model: undefined, resume: true, resumeId: undefined, inputResponses: undefined, trustProject: false, noSandbox: true as const };
+  const options = { mcpConfigs: [], allow: [], deny: [], allowedTools: [], disallowedTools: [], model: undefined, resume: true, resumeId: undefined, inputResponses: undefined, trustProject: false, noSandbox: true as const };
   const setUp = (warned: string[] = []) =>
     setUpSession({
       projectDir: dir(),

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { userMessageText } from "./stream-json-input.js";
+
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return error instanceof Error ? error.message : "";
+  }
+  return "";
+}
+
+describe("userMessageText", () => {
+  it("reads a user message's text, as a string or as text blocks joined by newlines", () => {
+    const user = (content: unknown) => JSON.stringify({ type: "user", message: { role: "user", content }, parent_tool_use_id: null, session_id: "x" });
+    expect([user("fix it"), user([{ type: "text", text: "first" }, { type: "text", text: "second" }])].map(userMessageText)).toEqual(["fix it", "first\nsecond"]);
+  });
+
+  it("names what is wrong with a line that is no user message mca can answer", () => {
+    const lines = ["{\"type\"", '{"type":"control_request","request":{}}', '{"type":"user","message":{"role":"assistant","content":"x"}}', '{"type":"user","message":{"role":"user","content":[{"type":"image","source":{}}]}}', '{"type":"user","message":{"role":"user","content":" "}}'];
+    expect(lines.map((line) => (userMessageText(line) as Error).message)).toEqual([
+      `not JSON (${jsonError('{"type"')})`,
+      'expected a user message: {"type":"user","message":{"role":"user","content":…}} (control requests are not supported)',
+      '"message" must be {"role":"user","content":…}',
+      '"message.content[0]" is a "image" block: mca reads text blocks only',
+      '"message.content" is empty',
+    ]);
+  });
+});
