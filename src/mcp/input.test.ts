@@ -4,6 +4,7 @@ import {
   callToolToCompletion,
   clientCapabilities,
   parseInputRequests,
+  withFormDefaults,
   type CallTool,
   type InputAnswer,
   type InputRequest,
@@ -114,6 +115,49 @@ const answering =
     seen.push(requests);
     return responses;
   };
+
+describe("withFormDefaults (SEP-1034)", () => {
+  const form: InputRequest = {
+    kind: "elicit-form",
+    message: "Who?",
+    requestedSchema: {
+      type: "object",
+      properties: {
+        name: { type: "string", default: "John Doe" },
+        age: { type: "integer", default: 30 },
+        score: { type: "number", default: 95.5 },
+        status: { type: "string", enum: ["active", "pending"], default: "active" },
+        verified: { type: "boolean", default: true },
+        tags: { type: "array", items: { type: "string" }, default: ["a"] },
+        odd: { type: "string", default: { nested: true } },
+        note: { type: "string" },
+      },
+    },
+    params: {},
+  };
+
+  it("fills in each field the person left out with its default, keeping what they gave", () => {
+    expect(withFormDefaults(form, { action: "accept", content: { name: "Ada", verified: false } })).toEqual({
+      action: "accept",
+      content: { name: "Ada", age: 30, score: 95.5, status: "active", verified: false, tags: ["a"] },
+    });
+  });
+
+  it("leaves a declined answer, and any other kind of request, as it is", () => {
+    expect(withFormDefaults(form, { action: "decline" })).toEqual({ action: "decline" });
+    expect(withFormDefaults({ kind: "roots", params: {} }, { roots: [] })).toEqual({ roots: [] });
+  });
+
+  it("is applied to the answers of a retried call", async () => {
+    const { client, transport } = await startClient((request) =>
+      request.params.inputResponses === undefined ? inputRequired({ inputRequests: { who: { method: "elicitation/create", params: { message: "Who?", requestedSchema: form.requestedSchema } } } }) : done("ok"),
+    );
+    await callToolToCompletion((...a) => client.callTool(...a), "t", {}, { answer: async () => ({ who: { action: "accept", content: {} } }) });
+    expect(calls(transport)[1]?.inputResponses).toEqual({
+      who: { action: "accept", content: { name: "John Doe", age: 30, score: 95.5, status: "active", verified: true, tags: ["a"] } },
+    });
+  });
+});
 
 describe("callToolToCompletion", () => {
   it("answers every round and retries under a new id until the result is complete", async () => {

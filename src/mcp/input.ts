@@ -139,6 +139,31 @@ function undeclaredReason(request: InputRequest, support: InputSupport): string 
 }
 
 // ---------------------------------------------------------------------------------------------------
+// SEP-1034 (https://github.com/modelcontextprotocol/modelcontextprotocol/issues/1034): every primitive field
+// of a form may carry a `default`, and a client applies it where the person left the field out, so that
+// "accept" with the form as shown means the server's defaults.
+
+/** A default mca sends back: a primitive, or a multi-select's list of strings; anything else is not a form value. */
+function isFormValue(value: unknown): boolean {
+  if (typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+/** An accepted form's `content` with the schema's defaults for the fields it left out; any other answer as it is. */
+export function withFormDefaults(request: InputRequest, answer: unknown): unknown {
+  if (request.kind !== "elicit-form" || !isJsonObject(answer) || answer.action !== "accept") return answer;
+  const properties = request.requestedSchema.properties;
+  if (!isJsonObject(properties)) return answer;
+  const given = isJsonObject(answer.content) ? answer.content : {};
+  const content: JsonObject = {};
+  for (const [field, schema] of Object.entries(properties)) {
+    if (isJsonObject(schema) && isFormValue(schema.default) && !Object.hasOwn(given, field)) content[field] = schema.default;
+  }
+  return Object.keys(content).length === 0 ? answer : { ...answer, content: { ...content, ...given } };
+}
+
+// ---------------------------------------------------------------------------------------------------
 // The loop the revision asks of a client: a tools/call answered with `input_required` is answered and
 // retried — same name and arguments, a new JSON-RPC id, the server's `requestState` echoed untouched — for as
 // many rounds as the server asks, up to a cap.
@@ -207,7 +232,12 @@ async function nextRetry(name: string, outcome: InputRequiredOutcome, round: num
   const answer = await options.answer(requests, { tool: name, round, ...(options.signal ? { signal: options.signal } : {}) });
   if (isAbandon(answer)) return new McpError("aborted", `tools/call ${name}: the input the server asked for was not given: ${answer.abandon}`);
   if (options.signal?.aborted) return new McpError("aborted", `tools/call ${name} was aborted while its input was being gathered`);
-  return { ...state, inputResponses: { ...answer } };
+  const inputResponses: JsonObject = {};
+  for (const [key, response] of Object.entries(answer)) {
+    const request = requests[key];
+    inputResponses[key] = request === undefined ? response : withFormDefaults(request, response);
+  }
+  return { ...state, inputResponses };
 }
 
 /**
@@ -278,6 +308,6 @@ export async function answerLegacyInputRequest(
     if (method === "elicitation/create") return { result: { action: "decline" } };
     return { error: { code: USER_REJECTED, message: `the user declined: ${answer.abandon}` } };
   }
-  const result = answer.request;
+  const result = withFormDefaults(request, answer.request);
   return isJsonObject(result) ? { result } : { error: { code: INTERNAL_ERROR, message: `${method}: mca has no answer to give` } };
 }

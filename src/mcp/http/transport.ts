@@ -8,6 +8,7 @@ import https from "node:https";
 import { McpError, type JsonRpcMessage, type JsonRpcRequest, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
+import { openListeningStream, type ListeningStream } from "./listening-stream.js";
 import { abortFailure, describeMessage, HttpFailure, shownUrl } from "./failure.js";
 import { buildRequestHeaders, createHeaderRedactor, userHeaders, type ParamHeader } from "./headers.js";
 import { withLogin, type HttpAuth } from "../auth/oauth-session.js";
@@ -63,6 +64,8 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const inFlight = new Set<Exchange>();
   let handlers: TransportHandlers | undefined;
   let sessionId: string | undefined;
+  /** The GET stream of the legacy session it was opened for (listening-stream.ts). */
+  let listening: { readonly session: string; readonly stream: ListeningStream } | undefined;
   let closing: Promise<void> | undefined;
 
   function send(message: JsonRpcMessage, signal?: AbortSignal): Promise<void> {
@@ -128,25 +131,32 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       ...(signal === undefined ? {} : { signal }),
       redact: redactWith(authorization),
       holdAuthChallenges: options.auth !== undefined,
-      ...(legacy && requestId !== undefined ? { resumeHeaders: () => resumeHeaders(authorization, protocolVersion) } : {}),
+      ...(legacy && requestId !== undefined ? { resumeHeaders: getHeaders } : {}),
     });
     inFlight.add(exchange);
     const sentSession = sessionId;
     if (sentSession === undefined) return exchange.done;
-    return exchange.done.catch((error: unknown) => {
+    return exchange.done.then(() => {
+      // The session carried a message (notifications/initialized, in practice): the server now listens for it.
+      if (legacy) listenOn(sentSession);
+    }, (error: unknown) => {
       if (!(error instanceof HttpFailure) || error.status !== 404) throw error;
       // The session this request carried is gone (the server restarted, or dropped it): never sent again.
       if (sessionId === sentSession) sessionId = undefined;
+      if (listening?.session === sentSession) stopListening();
       const text = `${error.message}; the server no longer knows the session this ${subject} carried`;
       throw new HttpFailure(error.kind, text, { server, code: error.code, data: error.data, status: 404, sessionExpired: true });
     });
   }
 
   /**
-   * The GET that resumes a legacy request's event stream (2025-11-25: "Resumption is always via HTTP GET with
-   * Last-Event-ID"): the session and version the POST carried, the same token, and a proof of this GET.
+   * A legacy session's GET: the one that resumes a request's event stream (2025-11-25: "Resumption is always
+   * via HTTP GET with Last-Event-ID", added by its caller) and the one that listens. The session and version
+   * in use, the login's current token, and a proof of this GET.
    */
-  async function resumeHeaders(authorization: string | undefined, protocolVersion: string | undefined): Promise<Record<string, string>> {
+  async function getHeaders(): Promise<Record<string, string>> {
+    const authorization = await options.auth?.authorization();
+    const protocolVersion = options.protocolVersion?.();
     const dpop = authorization === undefined ? undefined : await options.auth?.proof?.("GET", options.url);
     return {
       ...extraHeaders,
@@ -156,6 +166,20 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       ...(protocolVersion === undefined ? {} : { "MCP-Protocol-Version": protocolVersion }),
       ...(sessionId === undefined ? {} : { "Mcp-Session-Id": sessionId }),
     };
+  }
+
+  /** "The client MAY issue an HTTP GET to the MCP endpoint" to hear what the server sends outside our requests. */
+  function listenOn(session: string): void {
+    if (closing !== undefined || handlers === undefined || listening?.session === session) return;
+    stopListening();
+    const started = handlers;
+    const stream = openListeningStream({ url, agent, headers: getHeaders, onMessage: (message) => started.onMessage(message), maxReplyBytes: options.maxReplyBytes ?? MAX_REPLY_BYTES });
+    listening = { session, stream };
+  }
+
+  function stopListening(): void {
+    listening?.stream.close();
+    listening = undefined;
   }
 
   /**
@@ -192,6 +216,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
       if (closing !== undefined) return closing;
       const reason = new McpError("closed", "the transport was closed", { server });
       for (const exchange of [...inFlight]) exchange.abort(reason);
+      stopListening();
       handlers?.onClose(reason);
       const ended = sessionId === undefined ? Promise.resolve() : endSession(sessionId);
       sessionId = undefined;

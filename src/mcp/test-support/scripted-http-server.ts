@@ -40,12 +40,19 @@ export type ReceivedRequest = {
 export interface ScriptedHttpServer {
   readonly url: string;
   readonly received: readonly ReceivedRequest[];
+  /**
+   * GETs without Last-Event-ID (a legacy client listening for the server's own messages): answered 405,
+   * as by a server that offers no such stream, and kept apart from the script.
+   */
+  readonly listens: readonly ReceivedRequest[];
   /** Requests that came beyond the script or did not match the exchange they arrived for. */
   readonly unexpected: readonly ReceivedRequest[];
   /** The methods of scripted exchanges that never came. */
   missing(): string[];
   /** Resolves with the request number `index` (0-based) once it has arrived. */
   request(index: number): Promise<ReceivedRequest>;
+  /** The same for the listening GETs (`listens`). */
+  listen(index: number): Promise<ReceivedRequest>;
   /** How many TCP connections clients opened. */
   connections(): number;
   close(): Promise<void>;
@@ -105,6 +112,7 @@ async function serve(reply: ScriptedReply, res: http.ServerResponse): Promise<vo
 export async function startScriptedHttpServer(script: readonly ScriptedExchange[]): Promise<ScriptedHttpServer> {
   const received: ReceivedRequest[] = [];
   const unexpected: ReceivedRequest[] = [];
+  const listens: ReceivedRequest[] = [];
   const waiters: Array<() => void> = [];
   let connections = 0;
 
@@ -125,6 +133,13 @@ export async function startScriptedHttpServer(script: readonly ScriptedExchange[
         remotePort: socket.remotePort ?? 0,
         socketClosed,
       };
+      if (request.httpMethod === "GET" && req.headers["last-event-id"] === undefined) {
+        listens.push(request);
+        for (const wake of waiters.splice(0)) wake();
+        res.writeHead(405, { Allow: "POST" });
+        res.end();
+        return;
+      }
       const expected = script[received.length];
       received.push(request);
       for (const wake of waiters.splice(0)) wake();
@@ -141,6 +156,20 @@ export async function startScriptedHttpServer(script: readonly ScriptedExchange[
   server.on("connection", () => {
     connections += 1;
   });
+  /** Resolves with `list[index]` once it has arrived. */
+  function arrival(list: readonly ReceivedRequest[], index: number): Promise<ReceivedRequest> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`request ${index} did not arrive`)), WAIT_LIMIT_MS);
+      const check = (): void => {
+        const found = list[index];
+        if (found === undefined) return void waiters.push(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      check();
+    });
+  }
+
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const address: AddressInfo | string | null = server.address();
   if (address === null || typeof address === "string") throw new Error("the scripted server has no port");
@@ -148,20 +177,11 @@ export async function startScriptedHttpServer(script: readonly ScriptedExchange[
   return {
     url: `http://127.0.0.1:${address.port}/mcp`,
     received,
+    listens,
     unexpected,
     missing: () => script.slice(received.length).map((exchange) => exchange.method),
-    request(index) {
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`request ${index} did not arrive`)), WAIT_LIMIT_MS);
-        const check = (): void => {
-          const found = received[index];
-          if (found === undefined) return void waiters.push(check);
-          clearTimeout(timer);
-          resolve(found);
-        };
-        check();
-      });
-    },
+    request: (index) => arrival(received, index),
+    listen: (index) => arrival(listens, index),
     connections: () => connections,
     close() {
       server.closeAllConnections();

@@ -33,13 +33,15 @@ function rpcMethod(body: unknown): string | undefined {
   return typeof body === "object" && body !== null && "method" in body && typeof body.method === "string" ? body.method : undefined;
 }
 
-export async function startStatefulSdkServer(): Promise<StatefulSdkServer> {
+/** `register` adds a test's own tools (or resources) to each session's server, beside `echo`. */
+export async function startStatefulSdkServer(register: (server: McpServer) => void = () => undefined): Promise<StatefulSdkServer> {
   const sessions = new Map<string, { server: McpServer; transport: StreamableHTTPServerTransport }>();
   const requests: SeenRequest[] = [];
 
   async function newSession(): Promise<StreamableHTTPServerTransport> {
     const server = new McpServer({ name: "sdk-v1-stateful", version: "1.0.0" });
     server.registerTool("echo", { description: "Answers echo." }, () => ({ content: [{ type: "text", text: "echo" }] }));
+    register(server);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
