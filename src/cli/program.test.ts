@@ -161,6 +161,19 @@ describe("parseInvocation", () => {
     expect((await parse(["-p", "hi", "--input-format", "stream-json", "--output-format", "stream-json"])).invocation).toEqual({ kind: "exit", code: 2 });
   });
 
+  it("reads the output side's flags: --include-partial-messages, --mca-events, --output-schema; --fork-session is accepted", async () => {
+    expect((await parse(["-p", "hi", "--output-format", "stream-json", "--include-partial-messages", "--mca-events", "--output-schema", "s.json", "--fork-session"])).invocation).toEqual({
+      kind: "session",
+      options: defaults,
+      print: true,
+      prompt: "hi",
+      outputFormat: "stream-json",
+      includePartialMessages: true,
+      mcaEvents: true,
+      outputSchemaFile: "s.json",
+    });
+  });
+
   it("exits 0 after printing help or the version", async () => {
     const help = await parse(["--help"]);
     expect(help.invocation).toEqual({ kind: "exit", code: 0 });

@@ -62,6 +62,12 @@ export type Invocation =
       readonly outputFormat: OutputFormat;
       /** Present only as stream-json: each line of stdin a user message, answered in turn in one session. */
       readonly inputFormat?: "stream-json";
+      /** `--include-partial-messages`: stream-json adds the model's stream deltas as `stream_event` lines. */
+      readonly includePartialMessages?: true;
+      /** `--mca-events`: stream-json adds mca's own event lines. */
+      readonly mcaEvents?: true;
+      /** `--output-schema <file.json>`: the final message must be JSON valid against it. */
+      readonly outputSchemaFile?: string;
     }
   | { readonly kind: "tools"; readonly options: CommonOptions; readonly json: boolean }
   | { readonly kind: "call"; readonly options: CommonOptions; readonly tool: string; readonly args: string | undefined; readonly json: boolean }
@@ -145,6 +151,10 @@ export async function parseInvocation(argv: readonly string[], version: string, 
         .default("text"),
     )
     .addOption(new Option("--input-format <format>", "with -p: text, or stream-json (user messages as JSON lines on stdin; needs --output-format stream-json)").choices(INPUT_FORMATS).default("text"))
+    .option("--include-partial-messages", "with stream-json output: also the model's stream deltas, as stream_event lines")
+    .option("--mca-events", "with stream-json output: also mca's own event lines (text, tool_start, tool_end, turn_end, …)")
+    .option("--output-schema <file>", "with -p: the final message must be JSON valid against this JSON Schema (asked again once); the result carries it as structured_output")
+    .option("--fork-session", "accepted: a resumed run is always a session of its own, the earlier one left as it was")
     .option("--mcp-config <file>", "MCP servers to mount (the mcpServers shape), instead of the configured scopes (repeatable)", collect, [])
     .option("--strict-mcp-config", "only the servers of --mcp-config (none without it)")
     .option("--allow <rule>", "allow tools matching a rule, e.g. write_file or 'bash(git status*)' (repeatable)", collect, [])
@@ -176,12 +186,20 @@ export async function parseInvocation(argv: readonly string[], version: string, 
       const parts = [...(typeof print === "string" ? [print] : []), ...words];
       const prompt = parts.length === 0 ? undefined : parts.join(" ");
       const options = commonOptions(command);
-      invocation = { kind: "session", options, print: print !== undefined, prompt, outputFormat: format };
+      const values = command.opts();
+      const outputSchemaFile = typeof values.outputSchema === "string" ? { outputSchemaFile: values.outputSchema } : {};
+      const output = {
+        outputFormat: format,
+        ...(values.includePartialMessages === true ? { includePartialMessages: true as const } : {}),
+        ...(values.mcaEvents === true ? { mcaEvents: true as const } : {}),
+        ...outputSchemaFile,
+      };
+      invocation = { kind: "session", options, print: print !== undefined, prompt, ...output };
       if (command.opts().inputFormat !== "stream-json") return;
       // As `claude -p` requires: JSON lines in, JSON lines out, and the prompts only from stdin.
       if (format !== "stream-json") command.error("mca: --input-format stream-json needs --output-format stream-json", { exitCode: USAGE_EXIT_CODE });
       if (prompt !== undefined) command.error("mca: with --input-format stream-json the prompts come on stdin, one user message a line: give no prompt on the command line", { exitCode: USAGE_EXIT_CODE });
-      invocation = { kind: "session", options, print: true, prompt, outputFormat: format, inputFormat: "stream-json" };
+      invocation = { kind: "session", options, print: true, prompt, ...output, inputFormat: "stream-json" };
     });
 
   program

@@ -86,6 +86,8 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
     const choice = chooseModel(env, invocation.options.model, sessionMode(invocation));
     if (choice instanceof Error) return usageError(runtime, choice, invocation);
   }
+  // Claude Code merges several --mcp-config files; mca's reader takes one file for now, and says so rather than drop the rest.
+  if (invocation.options.mcpConfigs.length > 1) return usageError(runtime, new Error(`--mcp-config was given ${invocation.options.mcpConfigs.length} times: mca reads one such file for now (put the servers in one file)`), invocation);
   const workspace = await settleWorkspace(runtime, invocation, projectDir, state);
   if (workspace instanceof Error) return usageError(runtime, workspace, invocation);
   const servers = await readServers(runtime, workspace);
