@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "servers/**/*.test.ts", "lab/**/*.test.ts"],
+    // The CLI tests run the built bundle: dist/ is built first when the sources are newer than it.
+    globalSetup: ["test/build-for-tests.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",

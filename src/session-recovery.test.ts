@@ -4,19 +4,15 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTempProject, type TempProject } from "./cli/test-support/run-cli.js";
+import { cliNodeArgs, createTempProject, type TempProject } from "./cli/test-support/run-cli.js";
 import { STARTED_OUTCOME_UNKNOWN_TEXT } from "./kernel/index.js";
 
-const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 /** Long enough to be killed in the middle of, short enough that an orphan left by `kill -9` soon ends. */
 const SLOW_COMMAND = "sleep 6";
-/** The CLI under tsx on a busy machine may take seconds to reach its first call. */
+/** The CLI on a busy machine may take seconds to reach its first call. */
 const START_LIMIT_MS = 10_000;
 const POLL_MS = 20;
 
@@ -38,7 +34,7 @@ async function startSlowCall(): Promise<{ readonly exited: Promise<number | null
   const script = join(project.home, "script.json");
   await writeFile(script, JSON.stringify([[{ name: "bash", input: { command: SLOW_COMMAND } }], "done"]));
   const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), MCA_MOCK_SCRIPT: script };
-  const started = spawn(process.execPath, ["--import", TSX_LOADER, MAIN, "--allow", "bash", "-p", "run it"], { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
+  const started = spawn(process.execPath, cliNodeArgs("bundle", ["--allow", "bash", "-p", "run it"]), { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
   child = started;
   started.stdin.end();
   started.stdout.resume();
@@ -100,7 +96,7 @@ describe("a call cut short by a signal", () => {
 /** The chat on a pseudo-terminal made by script(1); `typed` goes to it as keys, and it ends with Ctrl-D. */
 async function chatOnTerminal(args: readonly string[], typed: string, waitFor: RegExp): Promise<string> {
   const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
-  const line = [process.execPath, "--import", TSX_LOADER, MAIN, ...args].map(quote).join(" ");
+  const line = [process.execPath, ...cliNodeArgs("bundle", args)].map(quote).join(" ");
   const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), MOCK: "1", TERM: "dumb" };
   const started = spawn("script", ["-qfec", line, "/dev/null"], { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
   child = started;

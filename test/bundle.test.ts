@@ -1,6 +1,7 @@
-// The bundle users run (dist/src/main.cjs, built by scripts/bundle.mjs) on each path that loads something the
-// rest of the suite only loads from the TypeScript sources: the built-ins it defers until first use (a child
-// process, HTTP, readline), the packages it leaves outside the file (the Anthropic SDK), and package.json.
+// The bundle users run (dist/src/main.cjs, built by scripts/bundle.mjs), which most CLI tests run too, here on
+// each path that loads something from outside its one file or later than start: the built-ins it defers until
+// first use (a child process, HTTP, readline), the packages it leaves outside (the Anthropic SDK, the Markdown
+// libraries bundled apart), package.json, and its code cache.
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -31,12 +32,12 @@ const ASK_AGAIN_MS = 100;
 let project: TempProject;
 let tickets: TicketsServer;
 
+// The suite's global setup (test/build-for-tests.ts) built the bundle from the sources as they are now. It is not
+// built again here: the other test files run the same bundle meanwhile.
 beforeAll(async () => {
-  // Built here, so that the test reads the sources as they are now rather than the last `pnpm build`.
-  await promisify(execFile)(process.execPath, ["scripts/bundle.mjs"], { cwd: ROOT });
   project = await createTempProject("bundle");
   tickets = await startTicketsServer({ host: "127.0.0.1", port: 0 });
-}, 60_000);
+});
 
 afterAll(async () => {
   await tickets.close();

@@ -38,7 +38,7 @@ function chatProcess(): number {
   const found = pids.filter((pid) => {
     try {
       const [program, ...args] = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\u0000");
-      return program === process.execPath && args.some((arg) => arg.endsWith("main.ts")) && readFileSync(`/proc/${pid}/environ`, "utf8").includes(home);
+      return program === process.execPath && args.some((arg) => /\/main\.(ts|cjs)$/u.test(arg)) && readFileSync(`/proc/${pid}/environ`, "utf8").includes(home);
     } catch {
       return false; // gone meanwhile, or not ours
     }

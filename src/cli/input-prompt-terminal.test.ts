@@ -6,9 +6,8 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { cliNodeArgs, createTempProject, type TempProject } from "./test-support/run-cli.js";
 
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 const NOTES_SERVER = fileURLToPath(new URL("../../servers/notes.ts", import.meta.url));
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const SECRET = "typed-s3cret-value";
@@ -34,7 +33,7 @@ afterEach(async () => {
 /** `mca mcp list` on a pseudo-terminal: what it showed, once `done` matches, and its exit status. */
 function onTerminal(args: readonly string[], answer: (screen: string) => string | undefined): Promise<{ screen: string; code: number | null }> {
   const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
-  const line = [process.execPath, "--import", TSX_LOADER, MAIN, ...args].map(quote).join(" ");
+  const line = [process.execPath, ...cliNodeArgs("bundle", args)].map(quote).join(" ");
   const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), XDG_STATE_HOME: join(project.home, ".local", "state"), TERM: "xterm", MOCK: "1" };
   const child = spawn("script", ["-qfec", line, "/dev/null"], { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
   let screen = "";

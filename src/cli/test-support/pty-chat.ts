@@ -1,13 +1,9 @@
 // The real CLI's chat on a pseudo-terminal made by script(1), for tests that need a terminal: keys go in
 // as bytes (a bracketed paste, Ctrl-C), everything the terminal shows is kept, and `until` waits for it.
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { BUNDLE, type CliEntry, type TempProject } from "./run-cli.js";
+import { cliNodeArgs, type CliEntry, type TempProject } from "./run-cli.js";
 
-const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const POLL_MS = 25;
 const WAIT_LIMIT_MS = 15_000;
 
@@ -25,12 +21,12 @@ export async function startPtyChat(
   project: TempProject,
   args: readonly string[] = [],
   extraEnv: Readonly<Record<string, string>> = { MOCK: "1" },
-  entry: CliEntry = "source",
+  entry: CliEntry = "bundle",
   /** The terminal's size; unset, script(1) leaves it unknown (0 by 0). */
   size?: { readonly columns: number; readonly rows: number },
 ): Promise<PtyChat> {
   const quote = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`;
-  const command = entry === "bundle" ? [process.execPath, BUNDLE, ...args] : [process.execPath, "--import", TSX_LOADER, MAIN, ...args];
+  const command = [process.execPath, ...cliNodeArgs(entry, args)];
   const line = `${size === undefined ? "" : `stty cols ${size.columns} rows ${size.rows}; exec `}${command.map(quote).join(" ")}`;
   const env = { PATH: process.env.PATH ?? "", HOME: project.home, XDG_CONFIG_HOME: join(project.home, ".config"), TERM: "xterm", ...extraEnv };
   const child = spawn("script", ["-qfec", line, "/dev/null"], { cwd: project.dir, env, stdio: ["pipe", "pipe", "pipe"] });
