@@ -74,6 +74,10 @@ async function measure(run: CaseRun): Promise<Measured> {
       const { measureScale } = await import("./measure/scale.js");
       return measureScale(run, process.cwd());
     }
+    case "budget": {
+      const { budgetMs } = await import("./measure/budgets.js");
+      return { samples: await budgetMs(run.figure, run.samples) };
+    }
     case "limit": {
       const { limitOutcome } = await import("./limit-checks.js");
       return { samples: [], outcome: await limitOutcome(run.check) };

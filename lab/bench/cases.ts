@@ -16,6 +16,11 @@ export type BashBenchCommand = "true" | "git status" | "true, 50 submodules";
  * deferred tools' names it adds to the system prompt), a tool_search
  * query and the building of its index, and the built CLI's run with all of them mounted (its peak RSS).
  */
+/**
+ * Budgets once asserted in unit tests, where a busy machine failed them: the gate on five 100 kB commands of
+ * hostile shapes, and read_file's first window and search's first matches in a sparse 2 GB file.
+ */
+export type BudgetFigure = "gate" | "read_file" | "search";
 export type ScaleFigure = "mount" | "first-request" | "first-request-names" | "first-request-all" | "search" | "search-index" | "cli";
 
 export type CaseRun =
@@ -49,7 +54,8 @@ export type CaseRun =
   | { readonly kind: "start-up"; readonly target: StartUpTarget; readonly samples: number }
   | { readonly kind: "limit"; readonly check: LimitCheck }
   | { readonly kind: "bash"; readonly command: BashBenchCommand; readonly sandboxed: boolean; readonly warmups: number; readonly samples: number }
-  | { readonly kind: "scale"; readonly figure: ScaleFigure; readonly servers: number; readonly toolsPerServer: number; readonly samples: number };
+  | { readonly kind: "scale"; readonly figure: ScaleFigure; readonly servers: number; readonly toolsPerServer: number; readonly samples: number }
+  | { readonly kind: "budget"; readonly figure: BudgetFigure; readonly samples: number };
 
 /** `tokens`: characters of the JSON sent over 4, where no API count exists. */
 export type Unit = "µs" | "ms" | "calls/s" | "tokens" | "outcome";
@@ -186,6 +192,12 @@ const SCALE_CASES: readonly BenchCase[] = [
   scaleCase("cli", "the built CLI, pipe mode with 50 × 100 tools mounted, until exit", "mca", "ms", 50, 3),
 ];
 
+const BUDGET_CASES: readonly BenchCase[] = [
+  single("budget/gate", "budgets · the gate judging five 100 kB commands (wrappers, options, words)", "mca", "ms", { kind: "budget", figure: "gate", samples: 10 }),
+  single("budget/read_file", "budgets · read_file: lines 10–11 of a sparse 2 GB file", "mca", "ms", { kind: "budget", figure: "read_file", samples: 10 }),
+  single("budget/search", "budgets · search: the first 200 matches in a sparse 2 GB file", "mca", "ms", { kind: "budget", figure: "search", samples: 10 }),
+];
+
 export const BENCH_CASES: readonly BenchCase[] = [
   ...callCases(STDIO_SERVERS, [1, 10, 50], false),
   ...callCases(HTTP_SERVERS, [10], true),
@@ -214,4 +226,5 @@ export const BENCH_CASES: readonly BenchCase[] = [
   single("limit/sdk-20mb", "limits · what the defaults do", "SDK v2, default maxBufferSize, one 20 MB result", "outcome", { kind: "limit", check: "sdk-default-20mb" }),
   single("limit/sdk-pages", "limits · what the defaults do", "SDK v2 listTools(), default listMaxPages, 500 pages", "outcome", { kind: "limit", check: "sdk-default-pages" }),
   ...SCALE_CASES,
+  ...BUDGET_CASES,
 ];

@@ -74,6 +74,13 @@ const SCALE_TARGETS: readonly Target[] = [
   { kind: "at-most", text: "scale: mca with 5,000 mounted tools ≤ 150 MB (143 MiB) peak RSS", caseId: "scale/cli/5000", metric: "peakRss", atMost: CLI_RSS_MIB },
 ];
 
+/** The budgets the unit tests asserted until they counted bytes and verdicts instead (the median of a run). */
+const BUDGET_TARGETS: readonly Target[] = [
+  { kind: "at-most", text: "budget: the gate judges five 100 kB commands ≤ 3 s", caseId: "budget/gate", metric: "median", atMost: 3000 },
+  { kind: "at-most", text: "budget: read_file's window of a 2 GB file ≤ 1 s", caseId: "budget/read_file", metric: "median", atMost: 1000 },
+  { kind: "at-most", text: "budget: search's first matches in a 2 GB file ≤ 2 s", caseId: "budget/search", metric: "median", atMost: 2000 },
+];
+
 export const TARGETS: readonly Target[] = [
   ...stdioTargets("raw-stdio", 1.5),
   ...stdioTargets("sdk-stdio", 1),
@@ -96,6 +103,7 @@ export const TARGETS: readonly Target[] = [
     atMost: 30,
   },
   ...SCALE_TARGETS,
+  ...BUDGET_TARGETS,
 ];
 
 function caseIdsOf(target: Target): readonly string[] {
