@@ -418,21 +418,19 @@ describe("decide on a command behind timeout", () => {
     ]);
   });
 
-  it("judges a 100 kB command of any shape in linear time, and offers no session choice past MAX_WRAPPERS wrappers", () => {
+  // How long these take (≤ 3 s together) is a target of `pnpm bench --only budget/`; a quadratic walk of them
+  // would outlast the test's own limit.
+  it("judges a 100 kB command of any shape, and offers no session choice past MAX_WRAPPERS wrappers", () => {
     const shapes = [`${"timeout 1 ".repeat(10_000)}cat x`, `${"nice -n 5 ".repeat(10_000)}cat x`, `${"env A=1 ".repeat(12_000)}cat x`, `git log${" -n 5".repeat(20_000)}`, `cat ${"a ".repeat(50_000)}x`];
     const rules = [rule("allow", "bash(*)"), rule("deny", "bash(rm *)")];
-    const started = performance.now();
     const judged = shapes.map((text) => [decide(bash, command(text), rules, NONE).verdict, sessionAllowFor(bash, command(text))?.kind ?? null]);
-    expect({ judged, fast: performance.now() - started < 3_000 }).toEqual({
-      judged: [
-        ["deny", null],
-        ["deny", null],
-        ["deny", null],
-        ["allow", "command"],
-        ["allow", "command"],
-      ],
-      fast: true,
-    });
+    expect(judged).toEqual([
+      ["deny", null],
+      ["deny", null],
+      ["deny", null],
+      ["allow", "command"],
+      ["allow", "command"],
+    ]);
   });
 });
 
