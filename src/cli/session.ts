@@ -12,7 +12,7 @@ import { mapClaudeRules } from "./claude-rules.js";
 import { bypassRefusal, permissionModeInstructions, permissionModeRules } from "./permission-mode.js";
 import { promptFlagText, readProjectInstructions, systemPrompt, type PromptChanges } from "./system-prompt.js";
 import { createSnapshotFiles, createSpillFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, pruneSpillFiles, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
-import { createLocalTools, findSandbox, homeInProjectNotice, sandboxPlaces, type SandboxAvailability } from "../tools/index.js";
+import { createDomainAccess, createLocalTools, findSandbox, homeInProjectNotice, sandboxPlaces, type DomainApprover, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions, PermissionMode } from "./program.js";
 import { gitSurfaceReader, loadPromptLimits, loadRules, loadSandboxSettings, loadToolSearch, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, readUserSettings, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
@@ -149,7 +149,12 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   // (start-up runs no git) and again when git's files change.
   const git = gitSurfaceReader(projectDir, { env: deps.env });
   const places = sandboxPlaces({ projectDir, env: deps.env, ownFolders: [userConfigDir(deps.env), userStateDir(deps.env, home)], programs, git });
-  const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, places };
+  // Without the network, a sandboxed command's HTTP(S) goes through mca's proxy, domain by domain: by the
+  // user's network(…) rules, or asked while it runs through the approver of the mode the agent is made for.
+  let domainApprover: DomainApprover | undefined;
+  const domainRules = [...ownRules, ...claudeRules.rules];
+  const domains = createDomainAccess({ rules: () => domainRules, approver: () => domainApprover });
+  const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, places, domains };
   const resourceSources = deps.resourceSources ?? [];
   // Results cut to the budget are kept whole with the session; those of sessions removed since go now.
   const spill = createSpillFiles(deps.state, deps.sessionId);
@@ -183,6 +188,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const system = systemPrompt(projectDir, readProjectInstructions(projectDir), prompts);
 
   const makeAgent: AgentFactory = (io) => {
+    domainApprover = io.approve;
     const budget = promptBudget(maxBudgetUsd);
     const emit = redactEvents(io.emit, deps.redact);
     return createAgent({
