@@ -1,18 +1,14 @@
 // `/context` and `mca context --json` through the real CLI, with the notes demo server mounted over stdio,
 // the project's AGENTS.md, tool search past a tiny threshold, and the fake Messages API's token count.
 import { mkdir, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONTEXT_WINDOW_TOKENS } from "../kernel/index.js";
 import { startFakeMessagesApi } from "../model/test-support/fake-messages-api.js";
 import type { ContextReport } from "./context-report.js";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { BUILT_NOTES_SERVER, createTempProject, type TempProject } from "./test-support/run-cli.js";
 
-const NOTES_SERVER = fileURLToPath(new URL("../../servers/notes.ts", import.meta.url));
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const CONFIG = { mcpServers: { notes: { command: process.execPath, args: ["--import", TSX_LOADER, NOTES_SERVER] } } };
+const CONFIG = { mcpServers: { notes: { command: process.execPath, args: [BUILT_NOTES_SERVER] } } };
 const AGENTS_MD = `# House rules\n${"Keep every change small and tested.\n".repeat(20)}`;
 
 let project: TempProject;

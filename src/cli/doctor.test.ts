@@ -1,19 +1,16 @@
 // `mca mcp doctor` through the real CLI, against real stdio servers: the notes demo server (clean), a server
 // whose every tool has one defect, and a command that does not exist.
 import { writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { BUILT_NOTES_SERVER, createTempProject, type TempProject } from "./test-support/run-cli.js";
 
-const NOTES_SERVER = fileURLToPath(new URL("../../servers/notes.ts", import.meta.url));
 const DEFECTIVE_SERVER = fileURLToPath(new URL("../mcp/test-support/defective-tools-server.mjs", import.meta.url));
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 
 const CONFIG = {
   mcpServers: {
-    notes: { command: process.execPath, args: ["--import", TSX_LOADER, NOTES_SERVER] },
+    notes: { command: process.execPath, args: [BUILT_NOTES_SERVER] },
     defects: { command: process.execPath, args: [DEFECTIVE_SERVER] },
     gone: { command: "./no-such-server" },
     later: { command: "./no-such-server", enabled: false },

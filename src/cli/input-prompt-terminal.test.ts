@@ -2,20 +2,16 @@
 // echoed, handed to the server, and never shown; without a terminal the entry fails naming the input.
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cliNodeArgs, createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { BUILT_NOTES_SERVER, cliNodeArgs, createTempProject, type TempProject } from "./test-support/run-cli.js";
 
-const NOTES_SERVER = fileURLToPath(new URL("../../servers/notes.ts", import.meta.url));
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
 const SECRET = "typed-s3cret-value";
 
 /** A user mcp.json in VS Code's shape: the notes server takes the typed token as its last argument (it ignores it). */
 const VSCODE_FILE = {
   inputs: [{ type: "promptString", id: "notes-token", description: "Notes token", password: true }],
-  servers: { notes: { type: "stdio", command: process.execPath, args: ["--import", TSX_LOADER, NOTES_SERVER, "${input:notes-token}"] } },
+  servers: { notes: { type: "stdio", command: process.execPath, args: [BUILT_NOTES_SERVER, "${input:notes-token}"] } },
 };
 
 let project: TempProject;
@@ -56,13 +52,13 @@ describe("a VS Code input in the user's mcp.json", () => {
     // Asked once: a second question would wait for keys that never come, and the run would not end.
     expect(run.screen).toMatch(/notes {2}stdio {2}connected/);
     // The server was given the answer: its command line shows it redacted.
-    expect(run.screen).toMatch(/command: .*notes\.ts" "\[redacted\]"/);
+    expect(run.screen).toMatch(/command: .*notes\.js" "\[redacted\]"/);
     expect(run.screen).not.toContain(SECRET);
   });
 
   it("fails the entry naming the input when there is no terminal to ask in", async () => {
     const run = await project.run(["mcp", "list", "--json"], "");
     expect(JSON.parse(run.stdout)).toEqual([]);
-    expect(run.stderr).toContain('servers.notes.args[3]: ${input:notes-token} ("Notes token") is asked in a terminal when the server starts, and this run has none to ask in (so server "notes" is skipped; the others start)');
+    expect(run.stderr).toContain('servers.notes.args[1]: ${input:notes-token} ("Notes token") is asked in a terminal when the server starts, and this run has none to ask in (so server "notes" is skipped; the others start)');
   });
 });

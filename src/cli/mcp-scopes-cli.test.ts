@@ -2,15 +2,11 @@
 // whole), a project whose only servers are in Claude Code's .mcp.json, another host's project file named at
 // start-up, and a limit on a real server's tools that is never widened.
 import { mkdir, realpath, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { BUILT_NOTES_SERVER, createTempProject, type TempProject } from "./test-support/run-cli.js";
 
-const NOTES_SERVER = fileURLToPath(new URL("../../servers/notes.ts", import.meta.url));
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const notes = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ command: process.execPath, args: ["--import", TSX_LOADER, NOTES_SERVER], ...extra });
+const notes = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ command: process.execPath, args: [BUILT_NOTES_SERVER], ...extra });
 
 let project: TempProject;
 
@@ -123,6 +119,6 @@ describe("a limit on a server's tools", () => {
     await writeJson(join(configDir(), "mcp.json"), { mcpServers: { notes: notes({ allowedTools: ["search"] }) } });
     const run = await project.run(["tools", "--json"], "");
     expect((JSON.parse(run.stdout) as { name: string }[]).some((tool) => tool.name.startsWith("mcp__notes__"))).toBe(false);
-    expect(run.stderr).toContain(`mcp: ${join(configDir(), "mcp.json")}:10:7: mcpServers.notes.allowedTools: looks like a limit on this server's tools`);
+    expect(run.stderr).toContain(`mcp: ${join(configDir(), "mcp.json")}:8:7: mcpServers.notes.allowedTools: looks like a limit on this server's tools`);
   });
 });
