@@ -2,7 +2,7 @@
 // whether it is known to only read (no file written, no other program run beyond what its words name), refused
 // for an option that writes or runs, or not in the table at all. An allow rule covers no more than this reading.
 import { posix } from "node:path";
-import { MAX_WRAPPERS } from "./shell-command.js";
+import { isPlainCommand, MAX_WRAPPERS } from "./shell-command.js";
 import { own, refused, rowFor, type CommandRow, type ParsedArguments, type Refusal } from "./command-table.js";
 
 export type CommandReading = { readonly kind: "read-only" } | Refusal | { readonly kind: "unlisted"; readonly program: string };
@@ -18,6 +18,14 @@ const HARMLESS_VARIABLES = new Set("LANG LANGUAGE LC_ALL LC_COLLATE LC_CTYPE LC_
  */
 export function readCommand(words: readonly string[]): CommandReading {
   return readWords(words, 0);
+}
+
+/**
+ * Whether a command is plain (see shell-command.ts) and known, by the table, to only read: such a command
+ * reaches no network either (the table lists no program that fetches), so the sandbox's proxy can stay away.
+ */
+export function isKnownToOnlyRead(command: string): boolean {
+  return isPlainCommand(command) && readCommand(command.split(" ")).kind === "read-only";
 }
 
 /** `wrappers`: how many wrappers (env, nice, timeout, …) run these words; past MAX_WRAPPERS nothing is read. */

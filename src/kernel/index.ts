@@ -14,3 +14,4 @@ export * from "./tool-search.js";
 export { DEFAULT_TOOL_SEARCH, definitionTokens, replayLoadedTools, TOOL_SEARCH_NAME, type DeferredTool, type ToolSearchMode } from "./tool-offer.js";
 export { withinTimeLimit } from "./time-limit.js";
 export { sanitizeNamePart, serverSideName } from "./remote-names.js";
+export { isKnownToOnlyRead } from "./command-options.js";

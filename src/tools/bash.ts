@@ -2,7 +2,7 @@
 // when this run has one (see sandbox.ts); the command's whole process group is killed on timeout or abort,
 // and its output is bounded while it is read.
 import { resolve } from "node:path";
-import { INHERITED_ENV_VARIABLES, onlyVariables, type CommandSandbox, type GateSubject, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
+import { INHERITED_ENV_VARIABLES, isKnownToOnlyRead, onlyVariables, type CommandSandbox, type GateSubject, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
 import { errorResult, okResult, optionalBoolean, optionalInteger, optionalString, requiredString } from "./local-tool.js";
 import { runCommand, type CommandOutcome } from "./command-process.js";
 import { removePlaceholders } from "./read-only-places.js";
@@ -116,9 +116,11 @@ export function createBashTool(projectDir: string, options: BashToolOptions = {}
       const policy = inside && sandbox !== undefined ? sandboxPolicy(cwd, { ...sandbox, places: sandbox.places.read(), network: sandbox.network || args.network }) : null;
       if (policy !== null && policy.unguarded.length > 0) return errorResult(unguardedText(policy.unguarded));
       const env = { ...onlyVariables(options.env ?? process.env, BASH_ENV_VARIABLES), ...GIT_ENV };
-      // Without the network, HTTP(S) goes through mca's proxy when the session gives one (bubblewrap only).
+      // Without the network, HTTP(S) goes through mca's proxy when the session gives one (bubblewrap only); a
+      // command known to only read (`git status`, `ls`) reaches no network and is spared the forwarder's start.
       const domains = sandbox?.domains;
-      const proxied = policy !== null && !policy.network && sandbox?.availability.kind === "bubblewrap" && forwarder !== undefined && domains !== undefined;
+      const proxied =
+        policy !== null && !policy.network && sandbox?.availability.kind === "bubblewrap" && forwarder !== undefined && domains !== undefined && !isKnownToOnlyRead(args.command);
       let proxy: ProxyRun | undefined;
       let outcome: CommandOutcome;
       try {

@@ -105,6 +105,11 @@ describeWithBubblewrap("bash's HTTP(S) through mca's proxy", () => {
     expect({ asked: asker.asked, dialled, seen: internet.seen }).toEqual({ asked: [], dialled: [], seen: [] });
   });
 
+  it("spares a command known to only read the forwarder: it gets no proxy, while any other command does", async () => {
+    const environOf = async (command: string): Promise<boolean> => (await callTool(bash(rules([])), { command }, context)).text.includes("HTTPS_PROXY=http://127.0.0.1:");
+    expect([await environOf("cat /proc/self/environ"), await environOf("cat /proc/self/environ; true")]).toEqual([false, true]);
+  });
+
   it("lets through a domain an allow rule covers, plain HTTP and a CONNECT tunnel alike", async () => {
     const result = await callTool(bash(rules(["network(*.allowed.test)"])), { command: "curl -sS http://api.allowed.test/a && curl -sS --proxytunnel http://api.allowed.test:8080/b" }, context);
     expect({ result, dialled, seen: internet.seen }).toEqual({
