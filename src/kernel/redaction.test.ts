@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "./ports.js";
+import type { ToolImage } from "./tool.js";
 import {
   createRedactor,
   createStreamRedactor,
@@ -195,7 +196,7 @@ describe("redactEvents", () => {
 
   it("redacts a message's words, tool names, arguments and results, and leaves its images and the rest as they are", () => {
     const { events, emit } = listen();
-    const image = { mediaType: "image/png", data: "iVBORw0KGgo=", bytes: 8, width: 1, height: 1 };
+    const image: ToolImage = { mediaType: "image/png", data: "iVBORw0KGgo=", bytes: 8, width: 1, height: 1 };
     emit({ type: "message", message: { role: "assistant", content: [{ type: "text", text: `key ${secret}` }, { type: "tool_use", id: "t1", name: "bash", input: { command: `echo ${secret}` } }] }, model: "m", stopReason: "tool_use" });
     emit({ type: "message", message: { role: "user", content: [{ type: "tool_result", toolUseId: "t1", text: secret, isError: false, images: [image] }, { type: "text", text: `and ${secret}` }, { type: "image", image }] } });
     expect(events).toEqual([
