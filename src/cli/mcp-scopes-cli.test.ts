@@ -122,3 +122,28 @@ describe("a limit on a server's tools", () => {
     expect(run.stderr).toContain(`mcp: ${join(configDir(), "mcp.json")}:8:7: mcpServers.notes.allowedTools: looks like a limit on this server's tools`);
   });
 });
+
+describe("--mcp-config given more than once", () => {
+  it("starts the servers of every file named, and only those", async () => {
+    await writeJson(join(configDir(), "mcp.json"), { mcpServers: { mine: notes() } });
+    await writeJson(join(project.dir, "a.json"), { mcpServers: { first: notes() } });
+    await writeJson(join(project.dir, "b.json"), { mcpServers: { second: notes() } });
+    const run = await project.run(["mcp", "list", "--json", "--mcp-config", "a.json", "--mcp-config", "b.json"], "");
+    expect([run.code, (JSON.parse(run.stdout) as { alias: string; scope: string }[]).map(({ alias, scope }) => ({ alias, scope }))]).toEqual([
+      0,
+      [
+        { alias: "first", scope: "flag" },
+        { alias: "second", scope: "flag" },
+      ],
+    ]);
+  });
+
+  it("refuses one server named in two of them, naming both files, and starts nothing", async () => {
+    await writeJson(join(project.dir, "a.json"), { mcpServers: { notes: notes() } });
+    await writeJson(join(project.dir, "b.json"), { mcpServers: { notes: notes() } });
+    const run = await project.run(["mcp", "list", "--json", "--mcp-config", "a.json", "--mcp-config", "b.json"], "");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`server "notes" is also in ${join(project.dir, "a.json")}`);
+    expect(run.stderr).toContain(join(project.dir, "b.json"));
+  });
+});

@@ -30,6 +30,7 @@ import {
   mountServers,
   pidNamespaceLauncher,
   rootsPerServer,
+  sanitizeAlias,
   type Bubblewrap,
   type InputResponder,
   type LoginDeps,
@@ -68,7 +69,8 @@ export type InputAsker = (input: McpInput, file: string) => Promise<string | und
 
 export interface MountDeps {
   readonly projectDir: string;
-  readonly configPath: string | undefined;
+  /** `--mcp-config` (repeatable): only these files' servers run; none given, the scopes'. */
+  readonly configPaths: readonly string[];
   /** The project's own mcp.config.json and .mcp.json as read for the trust decision, used only when trusted; `--mcp-config` needs no trust. */
   readonly project: SettledTrust;
   /** Asks for the VS Code inputs a config uses; absent without a terminal, where an entry using one is skipped naming it. */
@@ -88,7 +90,7 @@ export interface MountDeps {
   readonly verbose?: boolean;
 }
 
-type ReadDeps = Pick<MountDeps, "projectDir" | "configPath" | "env" | "project" | "askInput" | "warn">;
+type ReadDeps = Pick<MountDeps, "projectDir" | "configPaths" | "env" | "project" | "askInput" | "warn">;
 
 /**
  * The files this run reads: `--mcp-config` alone when it is given (only the servers it names run, as with
@@ -96,10 +98,13 @@ type ReadDeps = Pick<MountDeps, "projectDir" | "configPath" | "env" | "project" 
  */
 function sources(deps: ReadDeps): { readonly read: ScopeSource[]; readonly notRead: ScopeSource[]; readonly lookedAt: string[] } {
   const { user, local } = userScopeSources(deps);
-  if (deps.configPath !== undefined) {
-    const file = resolve(deps.projectDir, deps.configPath);
-    const text = readConfigText(file, "cannot read the file") ?? new ConfigError(file, "", "cannot read the file: ENOENT: no such file or directory");
-    return { read: [{ scope: "flag", file, text }], notRead: [user, local], lookedAt: [file] };
+  if (deps.configPaths.length > 0) {
+    const flagged = deps.configPaths.map((path): ScopeSource => {
+      const file = resolve(deps.projectDir, path);
+      const text = readConfigText(file, "cannot read the file") ?? new ConfigError(file, "", "cannot read the file: ENOENT: no such file or directory");
+      return { scope: "flag", file, text };
+    });
+    return { read: flagged, notRead: [user, local], lookedAt: flagged.map((source) => source.file) };
   }
   const files = deps.project.files;
   const project =
@@ -139,6 +144,8 @@ async function readMcpConfig(deps: ReadDeps): Promise<ConfiguredServerFiles | Er
     return config === null || config instanceof Error ? [] : [...config.servers, ...config.skipped].map((server) => server.alias);
   });
   if (unread.length > 0) deps.warn(untrustedText(`mcp: --mcp-config names this run's servers: the user's and local scope's (${unread.join(", ")}) are not started`));
+  const twice = aliasInTwoFlagFiles(configs);
+  if (twice !== undefined) return twice;
   const merged = mergeScopes(configs);
   for (const line of merged.overrides) deps.warn(untrustedText(`mcp: ${line}`));
   const configured = new Set([...merged.config.servers, ...merged.config.skipped].map((server) => server.alias));
@@ -147,6 +154,25 @@ async function readMcpConfig(deps: ReadDeps): Promise<ConfiguredServerFiles | Er
   }
   const empty = configured.size === 0;
   return { config: empty ? null : { ...merged.config, origins: merged.origins }, lookedAt, typed };
+}
+
+/**
+ * Two `--mcp-config` files naming one server (or two names giving the same tool names): the user gave both on
+ * the command line, so neither wins quietly — an Error naming the alias and both files.
+ */
+function aliasInTwoFlagFiles(configs: readonly { readonly source: ScopeSource; readonly config: McpConfigFile }[]): ConfigError | undefined {
+  const seen = new Map<string, { readonly alias: string; readonly file: string }>();
+  for (const { source, config } of configs) {
+    if (source.scope !== "flag") continue;
+    for (const { alias } of [...config.servers, ...config.skipped]) {
+      const before = seen.get(sanitizeAlias(alias));
+      if (before !== undefined && before.file !== source.file) {
+        return new ConfigError(source.file, `mcpServers.${alias}`, `server "${alias}" is also in ${before.file} ("${before.alias}"), given with --mcp-config too: keep it in one of them`);
+      }
+      seen.set(sanitizeAlias(alias), { alias, file: source.file });
+    }
+  }
+  return undefined;
 }
 
 /** "no MCP servers configured", naming the files looked at (the project's relative to it, `~` for the home folder). */

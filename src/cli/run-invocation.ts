@@ -87,7 +87,6 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
     if (choice instanceof Error) return usageError(runtime, choice, invocation);
   }
   // Claude Code merges several --mcp-config files; mca's reader takes one file for now, and says so rather than drop the rest.
-  if (invocation.options.mcpConfigs.length > 1) return usageError(runtime, new Error(`--mcp-config was given ${invocation.options.mcpConfigs.length} times: mca reads one such file for now (put the servers in one file)`), invocation);
   const workspace = await settleWorkspace(runtime, invocation, projectDir, state);
   if (workspace instanceof Error) return usageError(runtime, workspace, invocation);
   const servers = await readServers(runtime, workspace);
@@ -186,7 +185,7 @@ async function readServers(runtime: Runtime, workspace: Workspace): Promise<Conf
     // A login's tokens join the redaction set as they are read or issued.
     logins: loginDeps(env, runtime.addSecret),
     projectDir: workspace.projectDir,
-    configPath: workspace.invocation.options.mcpConfigs[0],
+    configPaths: workspace.invocation.options.mcpConfigs,
     project: workspace.project,
     env,
     clientVersion: runtime.version,

@@ -145,7 +145,7 @@ describe("the chat's trust question", () => {
     const settled = await settleProjectTrust({ ...deps(undefined, []), asker: changingAsker });
     if (settled instanceof Error) throw settled;
     expect(settled.trusted).toBe(true);
-    const config = await readConfiguredServers({ projectDir: project.dir, configPath: undefined, project: settled, env: { SECRET_TOKEN: SECRET }, clientVersion: "0", warn: () => undefined });
+    const config = await readConfiguredServers({ projectDir: project.dir, configPaths: [], project: settled, env: { SECRET_TOKEN: SECRET }, clientVersion: "0", warn: () => undefined });
     expect(config instanceof Error || config === null ? config : config.servers.map((server) => server.alias)).toEqual(["marker", "remote"]);
   });
 
@@ -249,7 +249,7 @@ describe("what the trust question shows", () => {
     ]);
     expect(warnings).toEqual([]);
     if (settled instanceof Error) throw settled;
-    const config = await readConfiguredServers({ projectDir: project.dir, configPath: undefined, project: settled, env: { TICKETS_PORT: "4000" }, clientVersion: "0", warn: () => undefined });
+    const config = await readConfiguredServers({ projectDir: project.dir, configPaths: [], project: settled, env: { TICKETS_PORT: "4000" }, clientVersion: "0", warn: () => undefined });
     expect(config instanceof Error || config === null ? config : config.servers.map((server) => server.transport === "http" && server.url)).toEqual(["http://127.0.0.1:4000/mcp"]);
   });
 
