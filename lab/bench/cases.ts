@@ -3,7 +3,7 @@
 
 export type ServerName = "raw-stdio" | "sdk-stdio" | "sdk-http-json" | "sdk-http-sse" | "plain-http";
 export type ClientName = "mca" | "sdk" | "raw";
-export type StartUpTarget = "node -e 0" | "mca tools --json" | "mca pipe mode" | "node on a pty" | "mca chat on a pty";
+export type StartUpTarget = "node -e 0" | "mca tools --json" | "mca pipe mode" | "node on a pty" | "mca chat on a pty" | "mca chat resuming 2,000 messages";
 export type LimitCheck = "mca-default-10mb" | "mca-cap-5mb" | "sdk-default-20mb" | "sdk-default-pages";
 /**
  * What the bash tool runs in the sandbox cases: nothing (`true`), `git status` in a repository of 1,000 files,
@@ -218,6 +218,11 @@ export const BENCH_CASES: readonly BenchCase[] = [
   ...startUp("until exit: tools --json, empty config", "mca tools --json", "node -e 0"),
   ...startUp("until exit: pipe mode, empty input, MOCK=1", "mca pipe mode", "node -e 0"),
   ...startUp("until ready on a pty: chat, MOCK=1, no servers", "mca chat on a pty", "node on a pty"),
+  single("start-up/resume", "start-up · until the resumed conversation is shown: chat --resume, 2,000 messages", "mca chat resuming 2,000 messages", "ms", {
+    kind: "start-up",
+    target: "mca chat resuming 2,000 messages",
+    samples: 10,
+  }),
   ...bashCases("true", "one bash call running `true`", 100),
   ...bashCases("git status", "one bash call running `git status` in a repository of 1,000 files", 30),
   ...bashCases("true, 50 submodules", "one bash call running `true` in a repository of 50 submodules", 100),

@@ -94,6 +94,7 @@ export const TARGETS: readonly Target[] = [
   startUpTarget("until exit: tools --json, empty config", "mca tools --json", "node -e 0"),
   startUpTarget("until exit: pipe mode, empty input, MOCK=1", "mca pipe mode", "node -e 0"),
   startUpTarget("until ready on a pty: chat, MOCK=1, no servers", "mca chat on a pty", "node on a pty"),
+  { kind: "at-most", text: "a chat resuming a session of 2,000 messages shows it within 1 s", caseId: "start-up/resume", metric: "median", atMost: 1000 },
   { kind: "difference", text: "the sandbox adds ≤ 30 ms to a bash call running `true`", subject: "bash/true/sandbox", anchor: "bash/true/none", atMost: 30 },
   {
     kind: "difference",
