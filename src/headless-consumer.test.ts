@@ -152,3 +152,24 @@ describe("a claude -p consumer reading mca's stream-json output", () => {
     ]);
   });
 });
+
+describe("mca -p --output-schema, read as codex exec's", () => {
+  it("asks again once when the answer is not valid, and gives the valid one parsed as structured_output", async () => {
+    const schema = { type: "object", properties: { answer: { type: "integer" } }, required: ["answer"] };
+    await writeFile(join(project.dir, "schema.json"), JSON.stringify(schema));
+    const run = await scripted(["It is 4.", '{"answer": 4}'], "what is 2+2?", "--output-format", "json", "--output-schema", "schema.json");
+    const result: unknown = JSON.parse(run.stdout);
+    expect([run.code, parseResult(result).num_turns, result]).toEqual([0, 2, expect.objectContaining({ subtype: "success", result: '{"answer": 4}', structured_output: { answer: 4 } })]);
+  });
+});
+
+describe("a claude -p consumer reading --include-partial-messages", () => {
+  it("gets the stream's events before each whole message", async () => {
+    const run = await scripted(["Hello."], "hi", "--output-format", "stream-json", "--include-partial-messages");
+    const kinds = streamOf(run.stdout).map((message) => (message.type === "stream_event" ? message.event.type : message.type));
+    expect([run.code, kinds]).toEqual([
+      0,
+      ["system", "message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "assistant", "result"],
+    ]);
+  });
+});
