@@ -31,3 +31,4 @@ export {
 export { HOST_NAMES, readHostServers, type HostName, type HostServer, type HostServers, type HostSkipped, type HostWhere } from "./host-servers.js";
 export * from "./mcp-scopes.js";
 export { hostVariables, readInputs, referencedInputs, type InputAnswers, type McpInput } from "./host-variables.js";
+export { addAllowRule, type AllowRuleAdded } from "./settings-edit.js";
