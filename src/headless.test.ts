@@ -95,7 +95,7 @@ describe("mca -p with text piped in", () => {
 });
 
 describe("mca -p --output-format json", () => {
-  it("prints one result object: the steps apart by a blank line, the session, the replies, the tokens and the cost", async () => {
+  it("prints one result object: the final message, the session, the replies, the tokens and the cost", async () => {
     const env = await replying(
       [...said("first."), { type: "tool_use", id: "t1", name: "read_file", jsonChunks: ['{"path":"README.md"}'] }],
       said("## Summary\nA demo."),
@@ -110,11 +110,13 @@ describe("mca -p --output-format json", () => {
         type: "result",
         subtype: "success",
         is_error: false,
-        result: "first.\n\n## Summary\nA demo.",
+        result: "## Summary\nA demo.",
         session_id: sessionIdOf(run.stderr),
         num_turns: 2,
         duration_ms: expect.any(Number),
-        usage: { inputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 24 },
+        duration_api_ms: expect.any(Number),
+        usage: { input_tokens: 50, output_tokens: 24, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, inputTokens: 50, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 24 },
+        permission_denials: [],
         total_cost_usd: expect.closeTo(cost, 9),
         toolCalls: [
           {
@@ -129,7 +131,7 @@ describe("mca -p --output-format json", () => {
         ],
         errors: [],
         turnEnd: "done",
-        text: "first.\n\n## Summary\nA demo.",
+        text: "## Summary\nA demo.",
         costUsd: expect.closeTo(cost, 9),
       },
     ]);
@@ -165,13 +167,26 @@ describe("mca -p --output-format stream-json", () => {
         cwd: project.dir,
         tools: expect.arrayContaining(["read_file", "write_file", "edit_file", "list_dir", "search", "bash"]),
         mcp_servers: [],
+        permissionMode: "default",
       },
       expect.objectContaining({ type: "result", subtype: "success", is_error: false, result: "Hi.", session_id: id, num_turns: 1 }),
     ]);
     expect(lines.slice(1, -1)).toEqual([
-      { type: "text", delta: "Hi." },
-      { type: "usage", model: MODEL, usage: { inputTokens: 25, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12 } },
-      { type: "turn_end", reason: "done" },
+      {
+        type: "assistant",
+        message: {
+          id: expect.any(String),
+          type: "message",
+          role: "assistant",
+          model: MODEL,
+          content: [{ type: "text", text: "Hi." }],
+          stop_reason: "end_turn",
+          stop_sequence: null,
+          usage: { input_tokens: 25, output_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        },
+        parent_tool_use_id: null,
+        session_id: id,
+      },
     ]);
   });
 });

@@ -204,7 +204,7 @@ describe("mca --resume", () => {
 
   it("refuses an id that names no session with a usage error that names mca sessions", async () => {
     const run = await project.run(["--resume", "nope", "-p", "hello"], "");
-    expect([run.code, run.stderr]).toEqual([2, 'mca: no session "nope" in this project; `mca sessions` lists them\n']);
+    expect([run.code, run.stderr]).toEqual([2, 'mca: no session "nope" in this project; `mca sessions` lists them; a prompt goes after the id (mca -p --resume <id> "<prompt>"), and -c goes on with the newest session\n']);
   });
 });
 
@@ -269,13 +269,13 @@ describe("mca -p --output-format", () => {
     }
   });
 
-  it("stream-json prints each event as one JSON line as it happens", async () => {
+  it("stream-json prints each message as one JSON line as it happens", async () => {
     const run = await project.run(["-p", 'call read_file {"path":"README.md"}', "--output-format", "stream-json"], "");
     expect(run.code).toBe(0);
     const events = run.stdout.trim().split("\n").map((line): unknown => JSON.parse(line));
     expect(events[0]).toMatchObject({ type: "system", subtype: "init", model: "mock" });
-    expect(events[1]).toMatchObject({ type: "tool_start", tool: "read_file", args: { path: "README.md" } });
-    expect(events.at(-2)).toEqual({ type: "turn_end", reason: "done" });
+    expect(events.map((event) => (typeof event === "object" && event !== null && "type" in event ? event.type : null))).toEqual(["system", "assistant", "user", "assistant", "result"]);
+    expect(events[1]).toMatchObject({ type: "assistant", message: { content: [{ type: "tool_use", name: "read_file", input: { path: "README.md" } }] } });
     expect(events.at(-1)).toMatchObject({ type: "result", subtype: "success" });
   });
 });
