@@ -4,7 +4,18 @@
 // and `@types/node` are left as they are. What a server sends is shown through untrustedText. `@path` of a
 // project file is attached too (file-mentions.ts).
 import { formatBytes, imageLine, type ToolImage } from "../kernel/index.js";
-import { contentsPart, fenceFor, listResources, McpError, offersResources, readFailureText, readResource, type ResourceContents, type ResourceSource } from "../mcp/index.js";
+import {
+  contentsPart,
+  fenceFor,
+  listResources,
+  McpError,
+  offersResources,
+  READ_RESOURCE_TOOL,
+  readFailureText,
+  readResource,
+  type ResourceContents,
+  type ResourceSource,
+} from "../mcp/index.js";
 import { attachFile, findFileMentions, type ProjectFileReader } from "./file-mentions.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -91,6 +102,26 @@ function attachContents(alias: string, contents: ResourceContents, budget: numbe
   return { block: `${heading}\n${part.text}`, line, ...(part.image === undefined ? {} : { image: part.image }) };
 }
 
+/** A server's URI as the model reads it in a note: one line, of a sane length. */
+function shownUri(uri: string): string {
+  const flat = uri.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/gu, " ");
+  return JSON.stringify(flat.length <= 300 ? flat : `${flat.slice(0, 299)}…`);
+}
+
+/**
+ * What the model is told with the next typed prompt of the resources that changed since it read them (a
+ * mention, or read_mcp_resource), one line each; undefined when none did. Their contents are not pushed:
+ * the model reads one again itself, under the same approval as any read.
+ */
+export function resourceChangeNote(sources: readonly ResourceSource[]): string | undefined {
+  const lines = sources.flatMap((source) =>
+    (source.takeResourceChanges?.() ?? []).map(
+      (uri) => `MCP server "${source.alias}": resource ${shownUri(uri)} changed since you read it; read it again with ${READ_RESOURCE_TOOL} if you need its contents.`,
+    ),
+  );
+  return lines.length === 0 ? undefined : `<resource-changes>\n${lines.join("\n")}\n</resource-changes>`;
+}
+
 /** `files`: the project's files for `@path`; without it only resources are attached. */
 export function createMentions(sources: readonly ResourceSource[], files?: ProjectFileReader): Mentions {
   const aliases = sources.map((source) => source.alias);
@@ -102,11 +133,16 @@ export function createMentions(sources: readonly ResourceSource[], files?: Proje
     });
   };
   return {
-    async attach(text, signal, refused) {
-      const mentions = findMentions(text, aliases);
+    async attach(typed, signal, refused) {
+      const mentions = findMentions(typed, aliases);
+      // Taken only for a turn that goes: a prompt refused below leaves the changes for the next one.
+      const withChanges = (prompt: string): string => {
+        const changes = resourceChangeNote(sources);
+        return changes === undefined ? prompt : `${prompt}\n\n${changes}`;
+      };
       // A word that is a server's mention is never also taken for a file.
-      const paths = files === undefined ? [] : findFileMentions(typedPart(text), files.projectDir).filter((path) => !mentions.some(({ alias, uri }) => `${alias}:${uri}` === path));
-      if (mentions.length + paths.length === 0) return { text, images: [], lines: [] };
+      const paths = files === undefined ? [] : findFileMentions(typedPart(typed), files.projectDir).filter((path) => !mentions.some(({ alias, uri }) => `${alias}:${uri}` === path));
+      if (mentions.length + paths.length === 0) return { text: withChanges(typed), images: [], lines: [] };
       if (mentions.length + paths.length > MAX_MENTIONS_PER_PROMPT) return new Error(`a prompt attaches at most ${MAX_MENTIONS_PER_PROMPT} files and resources; it names ${mentions.length + paths.length}`);
       const attached: Attached[] = [];
       for (const path of paths) {
@@ -133,7 +169,7 @@ export function createMentions(sources: readonly ResourceSource[], files?: Proje
         }
       }
       return {
-        text: [text, ...attached.map((item) => item.block)].join("\n\n"),
+        text: withChanges([typed, ...attached.map((item) => item.block)].join("\n\n")),
         images: attached.flatMap((item) => (item.image === undefined ? [] : [item.image])),
         lines: attached.map((item) => item.line),
       };

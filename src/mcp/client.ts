@@ -12,6 +12,7 @@ import { isJsonObject, McpError, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION,
 import { answerLegacyServerRequest, createLegacyLifecycle, type LegacyServerInfo } from "./legacy-lifecycle.js";
 import { changingLists, LISTEN_METHOD, listChangedKind, openListSubscription, type ListKind, type ListSubscription } from "./list-changes.js";
 import { createNotificationRouter, createPeer, type NotificationListener, type RequestOptions } from "./peer.js";
+import { createResourceSubscriptions } from "./resource-subscriptions.js";
 import type { LogLevel } from "./server-log.js";
 import { listServerTools, type RemoteToolInfo } from "./tool-list.js";
 import { isLegacyVersion, LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS, type Era } from "./versions.js";
@@ -98,6 +99,13 @@ export interface McpClient {
   watchLists(onChange: (kind: ListKind) => void): void;
   /** The kinds an open subscription's acknowledgement accepted: the changes a 2026-07-28 server reports now. */
   subscribedLists(): readonly ListKind[];
+  /**
+   * Hears from now until close() when `uri` (read by mca) changes, if the server declares
+   * `resources.subscribe` (resource-subscriptions.ts); close() unsubscribes. Never rejects.
+   */
+  watchResource(uri: string, onUpdated: (uri: string) => void): Promise<void>;
+  /** The resources watched now. */
+  watchedResources(): readonly string[];
 }
 
 export interface RequestMetaInput {
@@ -167,6 +175,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     onNotification: (notification) => {
       try {
         if (notification.method === "notifications/message") options.onLog?.(notification.params);
+        if (resources.take(notification)) return;
         // A legacy server's list changes come by themselves; a modern one's only on a subscription (routed).
         const changed = era === "legacy" ? listChangedKind(notification) : undefined;
         if (changed === undefined) router.route(notification);
@@ -180,6 +189,13 @@ export function createMcpClient(options: McpClientOptions): McpClient {
       era === "legacy" ? answerLegacyServerRequest(request, options.inputResponder, { server, tool: toolsInFlight.at(-1) ?? "" }) : undefined,
     onWarning: warn,
     ...(options.onClose === undefined ? {} : { onClose: options.onClose }),
+  });
+  const resources = createResourceSubscriptions({
+    era: () => era,
+    capabilities: () => described.capabilities,
+    request: (method, params, requestOptions) => exchange(method, params, requestOptions),
+    listen: (params, onNotification, signal) => listen(params, onNotification, signal),
+    warn,
   });
   const legacy = createLegacyLifecycle({ peer, server, clientVersion, capabilities: clientCapabilities, ...logLevelOfConnection, warn, useVersion });
 
@@ -341,7 +357,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     closing ??= (() => {
       listWatchers.clear();
       for (const subscription of subscriptions) subscription.close();
-      return peer.close();
+      return resources.close().then(() => peer.close());
     })();
     return closing;
   }
@@ -363,5 +379,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     request: (method, params = {}, requestOptions = {}) => exchange(method, params, requestOptions),
     watchLists,
     subscribedLists: () => [...new Set([...subscriptions].flatMap((subscription) => subscription.accepted() ?? []))],
+    watchResource: (uri, onUpdated) => resources.watch(uri, onUpdated),
+    watchedResources: () => resources.watched(),
   };
 }

@@ -15,6 +15,10 @@ export interface ResourceSource {
   /** What the server declared when it came up. */
   readonly capabilities: JsonObject;
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject | McpError>;
+  /** A resource read here is watched for the session, where the server offers subscriptions. */
+  watchResource?(uri: string): void;
+  /** The resources the server said changed since the last call. */
+  takeResourceChanges?(): readonly string[];
 }
 
 /** Resources (and templates) of one server shown to the model; the rest are counted. */
@@ -109,6 +113,7 @@ export async function readResource(source: ResourceSource, uri: string, options:
   const result = await source.request("resources/read", { uri }, options);
   if (result instanceof McpError) return result;
   const contents = parseContents(result);
+  if (!(contents instanceof Error)) source.watchResource?.(uri);
   return contents instanceof Error ? new McpError("protocol", `resources/read ${JSON.stringify(uri)}: ${contents.message}`, { server: source.alias }) : contents;
 }
 

@@ -149,6 +149,8 @@ export class ServerConnection {
   /** Who hears that the server's lists changed (of its tools, once they are listed anew). */
   readonly #listListeners = new Set<(change: ListChange) => void>();
   #state: ConnectionState = { kind: "failed", reason: "not started" };
+  /** Resources the server said changed since the model was last told (takeResourceChanges). */
+  readonly #changedResources = new Set<string>();
 
   constructor(
     readonly spec: McpServerConfig,
@@ -210,6 +212,27 @@ export class ServerConnection {
   }
 
   /** Any other request (resources/read, prompts/get…), with the same restart and failure handling as a call. */
+  /**
+   * A resource mca read (a mention, read_mcp_resource): watched for the rest of the session when the server
+   * declares `resources.subscribe`. A change is said once in a line, and kept for the model's next turn.
+   */
+  watchResource(uri: string): void {
+    void this.#cameUp()?.client.watchResource(uri, this.#resourceUpdated);
+  }
+
+  /** The resources that changed since the last call; each is then forgotten until it changes again. */
+  takeResourceChanges(): string[] {
+    const uris = [...this.#changedResources];
+    this.#changedResources.clear();
+    return uris;
+  }
+
+  readonly #resourceUpdated = (uri: string): void => {
+    if (this.#state.kind === "closed" || this.#changedResources.has(uri)) return;
+    this.#changedResources.add(uri);
+    this.deps.onWarning(`${this.alias}: resource ${this.#redact(uri)} changed; the model hears of it with your next message`);
+  };
+
   request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject | McpError> {
     return this.#withClient((client) => client.request(method, params, options));
   }
