@@ -11,8 +11,9 @@ export type DefinitionHashes = ReadonlyMap<string, string>;
 
 /** The parts of a listed tool the hash covers; `_meta` is left out (it never reaches the model; `title` may). */
 export function toolDefinition(info: RemoteToolInfo): ToolDefinition {
-  // The listed tool as tool-list.ts read it, but what never reaches the model or the user.
-  const { _meta, taskSupport, ...definition } = info;
+  // The listed tool as tool-list.ts read it, but what never reaches the model or the user: icons are only
+  // passed on to scripts, so a server that adds one does not unsettle the user's pins.
+  const { _meta, taskSupport, icons, ...definition } = info;
   return definition;
 }
 

@@ -103,11 +103,11 @@ describe("mountServers", () => {
     ]);
   });
 
-  it("sends the original name to the server and says in the description where the tool comes from", async () => {
+  it("sends the original name to the server and says in the description where the tool comes from and its title", async () => {
     const mounted = await mount([stdio("my.server", scriptedStdioServer())]);
     const beta = mounted.tools.find((tool) => tool.originalName === "beta");
     expect(beta?.name).toBe("mcp__my_server__beta");
-    expect(beta?.description).toBe('[MCP server "my.server" (stdio), tool "beta"] Second tool');
+    expect(beta?.description).toBe('[MCP server "my.server" (stdio), tool "beta", titled "Beta"] Second tool');
     expect(beta?.annotations).toEqual({ readOnlyHint: true });
   });
 

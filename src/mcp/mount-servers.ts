@@ -12,7 +12,7 @@ import type { ListChange } from "./list-changes.js";
 import { buildNamespace, toolPrefix, type Namespace, type NamespaceEntry, type ToolRef } from "./namespace.js";
 import type { ConnectionDeps, ServerConnection, ServerStatus } from "./server-connection.js";
 import type { McpServerConfig } from "./server-spec.js";
-import { isToolOffered, type RemoteToolInfo, type ToolLimit } from "./tool-list.js";
+import { isAppOnly, isToolOffered, toolTitle, type RemoteToolInfo, type ToolLimit } from "./tool-list.js";
 
 /** The validated MCP server config: what mcp.config.json (or --mcp-config) says. */
 export interface McpConfig {
@@ -29,6 +29,11 @@ export interface McpConfig {
 export interface MountedServers {
   /** The remote tools, under their flat names, in namespace order; a reconnect may change them. */
   readonly tools: readonly Tool[];
+  /**
+   * The tools a server keeps for its app's view (MCP Apps, `_meta.ui.visibility` without "model"): never in
+   * `tools`, so never offered to the model; a call by name is refused with the reason (`findTool`).
+   */
+  readonly appOnlyTools: readonly Tool[];
   /**
    * For a name no server offers now: a tool whose call names the reason — the server no longer offers it
    * (its list changed), or never came up.
@@ -83,19 +88,25 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   };
   const definitions = createDefinitionBook(deps.pins ?? new Map());
   /** The flat names are one namespace over every server, so a server's new tools rebuild all of it. */
-  const offered = (): { namespace: Namespace; tools: Tool[] } => {
+  const offered = (): { namespace: Namespace; tools: Tool[]; appOnly: Map<string, Tool> } => {
     const namespace = buildNamespace(connections.flatMap((c) => allowedTools(c).map((tool) => ({ alias: c.alias, tool: tool.name }))), SERVER_SUBJECT_NAMES);
     // A table per server, not a search per entry: a server's thousand tools cost a thousand look-ups, not a million.
     const infoByAlias = new Map(connections.map((c) => [c.alias, new Map(allowedTools(c).map((tool) => [tool.name, tool]))]));
     const tools: Tool[] = [];
+    // Named in the same namespace as the rest, so a tool that moves between the model and its app keeps its name.
+    const appOnly = new Map<string, Tool>();
     for (const entry of namespace.entries()) {
       const connection = byAlias.get(entry.alias);
       const info = infoByAlias.get(entry.alias)?.get(entry.tool);
-      if (connection && info) tools.push(createMountedTool(connection, info, entry.flatName, definitions.judge(connection.alias, info)));
+      if (connection === undefined || info === undefined) continue;
+      const tool = createMountedTool(connection, info, entry.flatName, definitions.judge(connection.alias, info));
+      // Refused at `parse`, before the gate: nobody is asked to approve a call that will not be sent.
+      if (isAppOnly(info)) appOnly.set(entry.flatName, { ...tool, parse: () => new Error(appOnlyRefusal(entry)), run: async () => ({ text: appOnlyRefusal(entry), isError: true }) });
+      else tools.push(tool);
     }
-    return { namespace, tools };
+    return { namespace, tools, appOnly };
   };
-  let { namespace, tools } = offered();
+  let { namespace, tools, appOnly } = offered();
   for (const warning of collisionWarnings(namespace.sanitisingCollisions())) deps.onWarning(warning);
   const connected = (alias: string): boolean => byAlias.get(alias)?.state === "connected";
   for (const line of definitions.pinnedChangeLines(tools, connected)) deps.onWarning(line);
@@ -103,7 +114,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   const withdrawn = new Map<string, ToolRef>();
   const reoffer = (): void => {
     const before = namespace;
-    ({ namespace, tools } = offered());
+    ({ namespace, tools, appOnly } = offered());
     for (const entry of before.entries()) if (!namespace.lookup(entry.flatName)) withdrawn.set(entry.flatName, { alias: entry.alias, tool: entry.tool });
     for (const entry of namespace.entries()) withdrawn.delete(entry.flatName);
     // A server that keeps renaming its tools must not grow this without end: the oldest names are forgotten
@@ -131,7 +142,12 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
     get tools() {
       return tools;
     },
+    get appOnlyTools() {
+      return [...appOnly.values()];
+    },
     findTool(name) {
+      const kept = appOnly.get(name);
+      if (kept !== undefined) return kept;
       if (namespace.lookup(name)) return undefined;
       const gone = withdrawn.get(name);
       if (gone !== undefined) return createWithdrawnTool(gone, name);
@@ -301,10 +317,21 @@ function createDefinitionBook(pins: ReadonlyMap<string, DefinitionHashes>) {
   };
 }
 
+/** Said instead of sending the call: the server made the tool for its app's view, and no model is to call it. */
+function appOnlyRefusal(ref: ToolRef): string {
+  return (
+    `not callable by the model: MCP server "${ref.alias}" made tool "${ref.tool}" for its app's view only ` +
+    '(MCP Apps: its _meta.ui.visibility leaves out "model"), and mca renders no app views; it is not offered to the model and was not called'
+  );
+}
+
 function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, flatName: string, judged: JudgedDefinition): Tool {
   const needsTasks = info.taskSupport === "required";
-  const origin = `${needsTasks ? `${NEEDS_TASKS_MARK} ` : ""}[MCP server "${connection.alias}" (${connection.spec.transport}), tool "${info.name}"]`;
-  const about = info.description ?? info.title ?? "";
+  // The title the user sees the tool by, quoted so that it stays one line inside the brackets.
+  const title = toolTitle(info);
+  const titled = title === undefined ? "" : `, titled ${JSON.stringify(title)}`;
+  const origin = `${needsTasks ? `${NEEDS_TASKS_MARK} ` : ""}[MCP server "${connection.alias}" (${connection.spec.transport}), tool "${info.name}"${titled}]`;
+  const about = info.description ?? "";
   return {
     name: flatName,
     description: about === "" ? origin : `${origin} ${about}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { McpError, type JsonObject } from "./jsonrpc.js";
-import { collectPages, listServerTools, MAX_LIST_PAGES, MAX_TOOLS_SETTING, readToolList } from "./tool-list.js";
+import { collectPages, isAppOnly, listServerTools, MAX_LIST_PAGES, MAX_TOOLS_SETTING, readToolList, toolTitle } from "./tool-list.js";
 
 function pager(pages: Record<string, JsonObject>) {
   const asked: Array<string | undefined> = [];
@@ -124,6 +124,14 @@ describe("readToolList", () => {
     expect(read([{ name: "t", inputSchema: { type: "object" }, icons: [] }])).toEqual({ tools: [{ name: "t", inputSchema: { type: "object" } }], warnings: [] });
   });
 
+  it("keeps the icons a host may load and drops the others, never the tool", () => {
+    const icons = [{ src: "https://example.com/t.png", sizes: ["48x48"] }, { src: "javascript:alert(1)" }];
+    expect(read([{ name: "t", inputSchema: { type: "object" }, icons }])).toEqual({
+      tools: [{ name: "t", inputSchema: { type: "object" }, icons: [{ src: "https://example.com/t.png", sizes: ["48x48"] }] }],
+      warnings: [],
+    });
+  });
+
   it("says what is wrong with a malformed tool", () => {
     expect(read([{ inputSchema: {} }, { name: "t" }, { name: "u", inputSchema: {}, annotations: [] }, "?"]).warnings).toEqual([
       "dropping a tool from tools/list: a tool has no name",
@@ -138,6 +146,32 @@ describe("readToolList", () => {
       tools: [{ name: "a", inputSchema: {} }],
       warnings: ['dropping a second tool named "a": tool names must be unique per server'],
     });
+  });
+});
+
+describe("toolTitle", () => {
+  it("is the title, else annotations.title, else undefined (an empty one too)", () => {
+    expect([
+      toolTitle({ title: "Create ticket", annotations: { title: "Older" } }),
+      toolTitle({ annotations: { title: "Older" } }),
+      toolTitle({ title: " ", annotations: { title: 7 } }),
+      toolTitle({}),
+    ]).toEqual(["Create ticket", "Older", undefined, undefined]);
+  });
+});
+
+describe("isAppOnly", () => {
+  it("holds when _meta.ui.visibility lists who may call the tool and leaves out the model", () => {
+    const visibility = (value: unknown) => isAppOnly({ _meta: { ui: { resourceUri: "ui://pdf/view.html", visibility: value } } });
+    expect([visibility(["app"]), visibility(["model", "app"]), visibility(["model"]), visibility([]), visibility(undefined), visibility("app"), isAppOnly({})]).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

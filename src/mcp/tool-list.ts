@@ -5,6 +5,7 @@
 // listing far past the cap is not read to its end, so a server listing 300,000 tools costs what the cap allows.
 import type { JsonSchema } from "../kernel/index.js";
 import { readResultType } from "./call-result.js";
+import { sanitizeIcons, type Icon } from "./icons.js";
 import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
 
 export const MAX_LIST_PAGES = 10_000;
@@ -48,6 +49,25 @@ export interface RemoteToolInfo {
    * only as a task, which mca does not do. Other values, or none, mean a plain call works.
    */
   readonly taskSupport?: "required";
+  /** The icons safe to pass on (icons.ts): for scripts, never drawn in the terminal; not part of the definition's hash. */
+  readonly icons?: readonly Icon[];
+}
+
+/** A tool's display name: its `title`, else the older `annotations.title`; undefined when it has neither (or an empty one). */
+export function toolTitle(info: Pick<RemoteToolInfo, "title" | "annotations">): string | undefined {
+  const title = info.title ?? info.annotations?.title;
+  return typeof title === "string" && title.trim() !== "" ? title : undefined;
+}
+
+/**
+ * MCP Apps (https://github.com/modelcontextprotocol/ext-apps, SEP-1865): `_meta.ui.visibility` names who may
+ * call a tool, `"model"` and/or `"app"` (the view a host renders). Left out or empty, both may; a list without
+ * `"model"` keeps the tool from the model: the host, not the server, is the one to hold it back.
+ */
+export function isAppOnly(info: Pick<RemoteToolInfo, "_meta">): boolean {
+  const ui = info._meta?.ui;
+  if (!isJsonObject(ui) || !Array.isArray(ui.visibility) || ui.visibility.length === 0) return false;
+  return !ui.visibility.includes("model");
 }
 
 function requiresTasks(execution: unknown): boolean {
@@ -56,7 +76,7 @@ function requiresTasks(execution: unknown): boolean {
 
 function parseRemoteTool(value: unknown): RemoteToolInfo | Error {
   if (!isJsonObject(value)) return new Error("a tool is not an object");
-  const { name, title, description, inputSchema, outputSchema, annotations, _meta, execution } = value;
+  const { name, title, description, inputSchema, outputSchema, annotations, _meta, execution, icons } = value;
   if (typeof name !== "string" || name === "") return new Error("a tool has no name");
   const invalid = (what: string): Error => new Error(`tool ${JSON.stringify(name)}: ${what}`);
   if (!isJsonObject(inputSchema)) return invalid("`inputSchema` is not an object");
@@ -67,6 +87,8 @@ function parseRemoteTool(value: unknown): RemoteToolInfo | Error {
   }
   if (annotations !== undefined && !isJsonObject(annotations)) return invalid("`annotations` is not an object");
   if (_meta !== undefined && !isJsonObject(_meta)) return invalid("`_meta` is not an object");
+  // Icons that cannot be passed on safely are left out, not the tool: a picture never decides what a tool does.
+  const safeIcons = sanitizeIcons(icons);
   return {
     name,
     ...(title === undefined ? {} : { title }),
@@ -76,6 +98,7 @@ function parseRemoteTool(value: unknown): RemoteToolInfo | Error {
     ...(annotations === undefined ? {} : { annotations }),
     ...(_meta === undefined ? {} : { _meta }),
     ...(requiresTasks(execution) ? { taskSupport: "required" } : {}),
+    ...(safeIcons === undefined ? {} : { icons: safeIcons }),
   };
 }
 
