@@ -1,6 +1,7 @@
 // Approval of one tool call by the user, and what they are shown to judge it. In the chat: the tool's name,
 // source, the gate's reason and what the call will do (a diff, the command, the arguments), then allow once /
-// allow for this session (naming what it covers, when the gate offers it) / deny. When nobody
+// allow for this session (naming what it covers, when the gate offers it) / for a domain, always (as a rule in
+// the user's settings) / deny. When nobody
 // can be asked (pipe mode, `-p`, subcommands): `ask` means deny, and the message names the flag that allows the call.
 import type { ChalkInstance } from "chalk";
 import { sessionAllowText, type ApprovalAnswer, type ApprovalRequest, type NobodyToAsk, type SessionAllow, type Tool, type UserDenial } from "../kernel/index.js";
@@ -8,10 +9,17 @@ import { definitionChangeLines, previewCall } from "./change-preview.js";
 import type { Asker, Choice } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
 
-/** Allow once, allow for this session when the gate offers it, deny. */
+/** Allow once, allow for this session when the gate offers it, always for a domain (never for a tool call), deny. */
 function approvalChoices({ sessionAllow }: ApprovalRequest): ReadonlyArray<Choice<ApprovalAnswer>> {
   const session: ReadonlyArray<Choice<ApprovalAnswer>> = sessionAllow === null ? [] : [{ title: sessionChoiceTitle(sessionAllow), value: "session" }];
-  return [{ title: "Allow once", value: "once" }, ...session, { title: "Deny", value: "deny" }];
+  const always: ReadonlyArray<Choice<ApprovalAnswer>> = sessionAllow?.kind === "domain" ? [{ title: alwaysChoiceTitle(sessionAllow.domain), value: "always" }] : [];
+  return [{ title: "Allow once", value: "once" }, ...session, ...always, { title: "Deny", value: "deny" }];
+}
+
+/** The rule it adds is named: the person sees what their settings will hold. */
+function alwaysChoiceTitle(domain: string): string {
+  const shown = untrustedText(domain);
+  return `Always allow connections to ${shown} (adds network(${shown}) to your settings)`;
 }
 
 /** The session choice says what it will allow: the tool, or the command's own words (never all of bash). */

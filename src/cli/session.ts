@@ -14,7 +14,7 @@ import { promptFlagText, readProjectInstructions, systemPrompt, type PromptChang
 import { createSnapshotFiles, createSpillFiles, createTreeCheckpoints, findSessionToResume, oldStateNotice, openTranscript, pruneSpillFiles, userStateDir, type ProjectState, type SessionMode } from "../session/index.js";
 import { createDomainAccess, createLocalTools, findSandbox, homeInProjectNotice, sandboxPlaces, type DomainApprover, type SandboxAvailability } from "../tools/index.js";
 import type { CommonOptions, PermissionMode } from "./program.js";
-import { gitSurfaceReader, loadPromptLimits, loadRules, loadSandboxSettings, loadToolSearch, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, readUserSettings, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
+import { addAllowRule, ConfigError, gitSurfaceReader, loadPromptLimits, loadRules, loadSandboxSettings, loadToolSearch, PROJECT_SETTINGS, projectFileRead, readProtectedFolders, readUserSettings, userConfigDir, userSettingsFile, type SandboxSettings } from "../config/index.js";
 import type { SettledTrust } from "./trust.js";
 
 /** What a mode gives the agent when it makes one: how to ask for approval and where events go. */
@@ -153,7 +153,13 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   // user's network(…) rules, or asked while it runs through the approver of the mode the agent is made for.
   let domainApprover: DomainApprover | undefined;
   const domainRules = [...ownRules, ...claudeRules.rules];
-  const domains = createDomainAccess({ rules: () => domainRules, approver: () => domainApprover });
+  // "Always" keeps the domain's rule in the user's own settings file, never a project's.
+  const keepRule = async (rule: string): Promise<void> => {
+    const file = userSettingsFile(deps.env);
+    const added = await addAllowRule(file, rule);
+    if (added instanceof ConfigError) deps.warn(`mca: ${rule} is allowed for this session only: it could not be added to your settings (${added.message})`);
+  };
+  const domains = createDomainAccess({ rules: () => domainRules, approver: () => domainApprover, keepRule });
   const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, places, domains };
   const resourceSources = deps.resourceSources ?? [];
   // Results cut to the budget are kept whole with the session; those of sessions removed since go now.

@@ -39,8 +39,12 @@ export interface Decision {
   readonly onlyAPersonCanAllow?: true;
 }
 
-/** The user's answer when the gate says ask; the CLI prompts, the kernel never does. */
-export type ApprovalAnswer = "once" | "session" | "deny";
+/**
+ * The user's answer when the gate says ask; the CLI prompts, the kernel never does. "always" (for this session,
+ * and kept as an allow rule for later ones) is offered only for a sandboxed command's connection to a domain,
+ * whose asker keeps the rule: the kernel writes no settings.
+ */
+export type ApprovalAnswer = "once" | "session" | "always" | "deny";
 
 /** Remote tools ask whatever their annotations claim: a server's `readOnlyHint` is not evidence. */
 const DEFAULTS: Readonly<Record<ToolKind, Decision>> = {

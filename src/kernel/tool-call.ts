@@ -275,6 +275,8 @@ async function askPermission(context: CallContext, callId: string, request: Appr
       if (sessionAllow !== null) context.sessionAllows.set(sessionAllowText(sessionAllow), sessionAllow);
       return "run";
     case "once":
+    // Offered only for a domain's question, never for a call: given here, it counts once, as an answer not offered does.
+    case "always":
       return "run";
     case "deny":
       return { result: failure(denialText(given)), stop: null };

@@ -57,6 +57,40 @@ describe("createDomainAccess", () => {
     expect(approver.asked.length).toBe(1);
   });
 
+  it("on 'always', allows the domain for the session and hands its rule to be kept before the connection goes on", async () => {
+    const approver = heldApprover();
+    const kept: string[] = [];
+    let keeping: (() => void) | undefined;
+    const keepRule = (rule: string): Promise<void> =>
+      new Promise((done) => {
+        kept.push(rule);
+        keeping = done;
+      });
+    const access = createDomainAccess({ rules: () => [], approver: () => approver.approve, keepRule });
+    let verdict: unknown;
+    const first = access.forCommand(bash, "npm install")("registry.npmjs.org", 443).then((given) => (verdict = given));
+    approver.answer("always");
+    // Every step the answer sets off has run by the next turn of the event loop; the rule is not kept yet.
+    await new Promise((tick) => setImmediate(tick));
+    expect({ kept, verdict }).toEqual({ kept: ["network(registry.npmjs.org)"], verdict: undefined });
+    keeping?.();
+    await first;
+    expect([verdict, await access.forCommand(bash, "npm view x")("registry.npmjs.org", 443), access.sessionAllows()]).toEqual([
+      { kind: "allowed" },
+      { kind: "allowed" },
+      ["network(registry.npmjs.org)"],
+    ]);
+    expect({ asked: approver.asked.length, kept }).toEqual({ asked: 1, kept: ["network(registry.npmjs.org)"] });
+  });
+
+  it("on 'always', still allows the domain for the session when keeping its rule fails", async () => {
+    const approver = heldApprover();
+    const access = createDomainAccess({ rules: () => [], approver: () => approver.approve, keepRule: () => Promise.reject(new Error("disk full")) });
+    const first = access.forCommand(bash, "a")("pypi.org", 443);
+    approver.answer("always");
+    expect([await first, access.sessionAllows()]).toEqual([{ kind: "allowed" }, ["network(pypi.org)"]]);
+  });
+
   it("refuses when no mode has given an approver yet, or when the question fails", async () => {
     const none = createDomainAccess({ rules: () => [], approver: () => undefined }).forCommand(bash, "a");
     const failing = createDomainAccess({ rules: () => [], approver: () => () => Promise.reject(new Error("input closed")) }).forCommand(bash, "a");

@@ -2,7 +2,8 @@
 // `network(…)` rules and what the person allowed for this session, judged by the gate (decideDomain), and the
 // question for a domain nothing decides, put to the person through the session's approver while the command
 // runs. Each domain is asked about at most once per command: a refused one stays refused for it, so a client
-// that retries is refused at once instead of asking again.
+// that retries is refused at once instead of asking again. "Always" allows it for the session and hands the
+// rule to the session to keep (the user's settings file), so that later sessions allow it without a question.
 import { decideDomain, sessionAllowText, type ApprovalAnswer, type ApprovalRequest, type NobodyToAsk, type Rule, type Tool, type UserDenial } from "../kernel/index.js";
 
 export type DomainVerdict = { readonly kind: "allowed" } | { readonly kind: "refused"; readonly why: string };
@@ -27,9 +28,14 @@ export interface DomainAccess {
 export interface DomainSources {
   readonly rules: () => readonly Rule[];
   readonly approver: () => DomainApprover | undefined;
+  /**
+   * Keeps `network(<domain>)` as an allow rule after an "always" (session.ts: in the user's settings file),
+   * telling the person itself whether it could. Absent, "always" holds for this session only.
+   */
+  readonly keepRule?: (rule: string) => Promise<void>;
 }
 
-export function createDomainAccess({ rules, approver }: DomainSources): DomainAccess {
+export function createDomainAccess({ rules, approver, keepRule }: DomainSources): DomainAccess {
   const sessionDomains = new Set<string>();
   return {
     forCommand(tool, command) {
@@ -72,6 +78,12 @@ export function createDomainAccess({ rules, approver }: DomainSources): DomainAc
     }
     if (typeof reply !== "string") return { kind: "refused", why: reply.kind === "denied" ? `denied by the user, who said: ${JSON.stringify(reply.because)}` : reply.reason };
     switch (reply) {
+      case "always":
+        sessionDomains.add(domain);
+        // The connection waits for the rule to be written (a few milliseconds), so that a session started
+        // after the command reads it; the session's allow holds whatever became of it.
+        await keepRule?.(sessionAllowText({ kind: "domain", domain })).catch(() => undefined);
+        return ALLOWED;
       case "session":
         sessionDomains.add(domain);
         return ALLOWED;
