@@ -78,7 +78,7 @@ describe("a repository that ships its own .mca/ state", () => {
         `mca: .mca/sessions, .mca/snapshots, .mca/checkpoints.git in this project are ignored: mca keeps its sessions, snapshots and checkpoints in ${project.state.dir} (to delete the old ones: rm -rf .mca/sessions .mca/snapshots .mca/checkpoints.git)`,
         "no earlier chat session in this project: starting a new one (`mca sessions` lists them all)",
       ],
-      byId: [2, `mca: no session "${PLANTED_SESSION}" in this project; \`mca sessions\` lists them\n`],
+      byId: [2, `mca: no session "${PLANTED_SESSION}" in this project; \`mca sessions\` lists them; a prompt goes after the id (mca -p --resume <id> "<prompt>"), and -c goes on with the newest session\n`],
       undo: false,
       ran: false,
       outside: "mine",
