@@ -27,8 +27,11 @@ export interface ChatInputDeps {
   readonly onEnd: () => void;
   /** A lone Esc outside a paste; the line typed so far stays as it is (readline ignores the key). */
   readonly onEscape: () => void;
-  /** Tab: the candidates for the line so far, and the part of it they replace. */
-  readonly complete?: (line: string) => [string[], string];
+  /**
+   * Tab: the candidates for the line so far, and the part of it they replace, handed to `done` (readline's
+   * callback form, so a server can be asked; readline reads no key until `done` is called).
+   */
+  readonly complete?: (line: string, done: (error: null, result: [string[], string]) => void) => void;
   /** Earlier prompts, newest first (Up brings them back). */
   readonly history?: readonly string[];
 }

@@ -11,7 +11,7 @@ import { resumedView, resumedViewText } from "./resumed-view.js";
 import { SHELL_LINE_PREFIX } from "./shell-line.js";
 import type { CountTokens } from "./context-report.js";
 import { createCostTally } from "./cost.js";
-import { completeLine } from "./completion.js";
+import { createTabCompleter } from "./completion.js";
 import type { Mentions } from "./mentions.js";
 import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
 import type { ProjectState } from "../session/index.js";
@@ -131,7 +131,15 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     output: deps.output,
     promptText: chalk.bold.cyan("› "),
     history: loadPromptHistory(historyFile),
-    complete: (line) => completeLine(line, { commands: [...SLASH_COMMANDS, ...(deps.promptCommands?.current() ?? [])].map((command) => command.name), tools: offeredToolNames, projectDir: deps.projectDir, ...(deps.mentions === undefined ? {} : { mentions: deps.mentions }) }),
+    complete: createTabCompleter({
+      get commands() {
+        return [...SLASH_COMMANDS, ...(deps.promptCommands?.current() ?? [])].map((command) => command.name);
+      },
+      tools: offeredToolNames,
+      projectDir: deps.projectDir,
+      promptCommands: () => deps.promptCommands?.current() ?? [],
+      ...(deps.mentions === undefined ? {} : { mentions: deps.mentions }),
+    }),
     onLine: (text) => {
       // Kept as the user wrote it: a prompt of several lines is one entry.
       if (text.trim() !== "") appendPromptHistory(historyFile, text.trim());

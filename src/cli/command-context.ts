@@ -1,6 +1,7 @@
 // What a line of input runs with in any mode (the chat, pipe mode, -p), and what a slash command is: the
 // seam between the line's dispatch (commands.ts) and the commands and line kinds it hands the line to.
 import type { Agent, ToolImage } from "../kernel/index.js";
+import type { ServerQuestion } from "./completion.js";
 import type { CountTokens } from "./context-report.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import type { Mentions } from "./mentions.js";
@@ -80,4 +81,6 @@ export interface SlashCommand {
   readonly usage: string;
   readonly summary: string;
   run(context: CommandContext, argText: string): Promise<CommandOutcome>;
+  /** Tab at the end of the command's arguments: what to ask the server whose prompt the command is (MCP prompts only). */
+  complete?(argText: string): ServerQuestion | undefined;
 }

@@ -121,7 +121,7 @@ describe("createMentions", () => {
     expect(await createMentions([source("docs", {}).server]).attach(text, signal())).toEqual(new Error("a prompt attaches at most 10 files and resources; it names 11"));
   });
 
-  it("completes @ with the servers that offer resources, then a server's listed uris once listed", async () => {
+  it("completes @ with the servers that offer resources, then a server's listed uris and where its templates start, once listed", async () => {
     const docs = source("docs", {
       "resources/list": { resources: [{ uri: "docs://guide", name: "guide" }, { uri: "docs://faq", name: "faq" }] },
       "resources/templates/list": { resourceTemplates: [{ uriTemplate: "docs://page/{n}", name: "page" }] },
@@ -131,6 +131,6 @@ describe("createMentions", () => {
     expect(completeLine("see @", sources)).toEqual([["@docs:"], "@"]);
     mentions.refresh();
     await waitFor("the listing", () => completeLine("see @docs:docs://g", sources)[0].length > 0);
-    expect([completeLine("see @docs:docs://g", sources), completeLine("see @docs:", sources)[0]]).toEqual([[["@docs:docs://guide"], "@docs:docs://g"], ["@docs:docs://guide", "@docs:docs://faq"]]);
+    expect([completeLine("see @docs:docs://g", sources), completeLine("see @docs:", sources)[0]]).toEqual([[["@docs:docs://guide"], "@docs:docs://g"], ["@docs:docs://guide", "@docs:docs://faq", "@docs:docs://page/"]]);
   });
 });

@@ -8,6 +8,7 @@ import {
   contentsPart,
   fenceFor,
   listResources,
+  templateStart,
   McpError,
   offersResources,
   READ_RESOURCE_TOOL,
@@ -16,7 +17,9 @@ import {
   type ResourceContents,
   type ResourceSource,
 } from "../mcp/index.js";
+import type { ServerQuestion } from "./completion.js";
 import { attachFile, findFileMentions, type ProjectFileReader } from "./file-mentions.js";
+import { templateQuestion } from "./server-completion.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export type { ProjectFileReader } from "./file-mentions.js";
@@ -40,8 +43,10 @@ export interface Mentions {
    * the read, but never past a deny).
    */
   attach(text: string, signal: AbortSignal, refused?: (alias: string, uri: string) => string | undefined): Promise<AttachedTurn | Error>;
-  /** Tab on a word that starts with `@`: `@alias:` for the servers that offer resources, then their URIs. */
+  /** Tab on a word that starts with `@`: `@alias:` for the servers that offer resources, then their URIs and where their templates start. */
   complete(word: string): string[];
+  /** Tab on `@alias:` and a URI that ends inside a template's variable: what to ask the server (`completion/complete`). */
+  question(word: string): ServerQuestion | undefined;
   /** Lists one server's resources (or every server's) again, in the background, for complete(). */
   refresh(alias?: string): void;
 }
@@ -126,10 +131,13 @@ export function resourceChangeNote(sources: readonly ResourceSource[]): string |
 export function createMentions(sources: readonly ResourceSource[], files?: ProjectFileReader): Mentions {
   const aliases = sources.map((source) => source.alias);
   const uris = new Map<string, readonly string[]>();
+  const templates = new Map<string, readonly string[]>();
   const list = (source: ResourceSource): void => {
     if (!offersResources(source)) return;
     void listResources(source).then((listing) => {
-      if (!(listing instanceof McpError)) uris.set(source.alias, listing.entries.filter((entry) => !entry.template).map((entry) => entry.uri));
+      if (listing instanceof McpError) return;
+      uris.set(source.alias, listing.entries.filter((entry) => !entry.template).map((entry) => entry.uri));
+      templates.set(source.alias, listing.entries.filter((entry) => entry.template).map((entry) => entry.uri));
     });
   };
   return {
@@ -179,10 +187,18 @@ export function createMentions(sources: readonly ResourceSource[], files?: Proje
       if (!word.startsWith("@")) return [];
       if (colon === -1) return sources.filter(offersResources).map((source) => `@${source.alias}:`).filter((candidate) => candidate.startsWith(word));
       if (!aliases.includes(word.slice(1, colon))) return [];
-      const known = uris.get(word.slice(1, colon)) ?? [];
+      const alias = word.slice(1, colon);
+      // A template is offered up to its first variable (`greeting://`): Tab goes on from there with the server's values.
+      const known = new Set([...(uris.get(alias) ?? []), ...(templates.get(alias) ?? []).map(templateStart)]);
       const typed = word.slice(colon + 1);
       // Readline prints the candidates and inserts the one chosen as they are: a URI that would not show as itself is not offered.
-      return known.filter((uri) => uri.startsWith(typed) && untrustedText(uri) === uri).map((uri) => `${word.slice(0, colon + 1)}${uri}`);
+      return [...known].filter((uri) => uri.startsWith(typed) && untrustedText(uri) === uri).map((uri) => `${word.slice(0, colon + 1)}${uri}`);
+    },
+    question(word) {
+      const colon = word.indexOf(":");
+      const source = sources.find((candidate) => candidate.alias === word.slice(1, colon));
+      if (!word.startsWith("@") || colon === -1 || source === undefined) return undefined;
+      return templateQuestion(source, templates.get(source.alias) ?? [], word);
     },
     refresh(alias) {
       for (const source of sources) if (alias === undefined || source.alias === alias) list(source);

@@ -5,6 +5,7 @@
 import { describeError } from "../kernel/index.js";
 import { buildNamespace, getPrompt, listPrompts, McpError, offersPrompts, type ListChange, type PromptArgument, type PromptInfo, type PromptSource } from "../mcp/index.js";
 import type { CommandOutcome, PromptCatalog, SlashCommand } from "./commands.js";
+import { promptArgumentQuestion } from "./server-completion.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** A word of a command's arguments: its value, and its name when it was written `name=value`. */
@@ -91,14 +92,23 @@ export function promptUsage(command: string, declared: readonly PromptArgument[]
   return [`/${command}`, ...args].join(" ");
 }
 
+/** `Review a file — Continues a review…`: the title the server gives the prompt, then the first line of its description. */
+export function promptAbout(prompt: Pick<PromptInfo, "title" | "description">): string {
+  const title = prompt.title?.trim() ?? "";
+  const description = (prompt.description ?? "").split("\n")[0]?.trim() ?? "";
+  if (title === "" || description === "" || description === title) return title === "" ? description : title;
+  return `${title} — ${description}`;
+}
+
 /** One prompt as a slash command; its outcome hands the prompt's messages to the mode as the user's turn. */
 function promptCommand(source: PromptSource, prompt: PromptInfo, command: string): SlashCommand {
   const usage = promptUsage(command, prompt.arguments);
-  const about = (prompt.description ?? prompt.title ?? "").split("\n")[0] ?? "";
+  const about = promptAbout(prompt);
   return {
     name: command,
     usage,
     summary: `${about === "" ? "" : `${about} `}(MCP server "${source.alias}")`,
+    complete: (argText) => promptArgumentQuestion(source, prompt.name, prompt.arguments, argText),
     async run(context, argText): Promise<CommandOutcome> {
       const args = parsePromptArguments(argText, prompt.arguments);
       if (args instanceof Error) {
