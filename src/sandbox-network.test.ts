@@ -49,7 +49,8 @@ describeWithBubblewrap("a sandboxed command's HTTP(S) in the chat", () => {
     chat.type(`call bash ${JSON.stringify({ command: "curl -sS -o answer.txt http://example.invalid/" })}\r`);
     await chat.until(/Allow connections to example\.invalid for this session/);
     expect(chat.screen()).toContain("Allow connections to example.invalid?");
-    chat.type("\u001b[B\u001b[B\r");
+    // Allow once, for this session, always, deny: the fourth.
+    chat.type("\u001b[B\u001b[B\u001b[B\r");
     await chat.until(/bash (succeeded|failed): /);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
