@@ -29,7 +29,10 @@ async function startInternet(): Promise<{ readonly server: Server; readonly port
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(packument));
       return;
     }
-    response.writeHead(200, { "content-type": "text/plain" }).end(`hello from ${headers.host ?? "?"}${request.url ?? ""}\n`);
+    const body = `hello from ${headers.host ?? "?"}${request.url ?? ""}\n`;
+    // A reply of a known length (as a registry's are) beside the chunked ones.
+    if (request.url === "/sized") return void response.writeHead(200, "OK", { "content-type": "text/plain", "content-length": Buffer.byteLength(body) }).end(body);
+    response.writeHead(200, { "content-type": "text/plain" }).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
@@ -120,6 +123,11 @@ describeWithBubblewrap("bash's HTTP(S) through mca's proxy", () => {
         { method: "GET", url: "/b", host: "api.allowed.test:8080" },
       ],
     });
+  });
+
+  it("passes on a reply with a content-length whole, its status line first", async () => {
+    const result = await callTool(bash(rules(["network(sized.test)"])), { command: "curl -sS http://sized.test/sized" }, context);
+    expect(result).toEqual({ isError: false, text: "exit code 0\nhello from sized.test/sized\n" });
   });
 
   it("asks about a new domain while the command runs, once, and not again in the session after 'allow for this session'", async () => {

@@ -8,7 +8,7 @@ import { lookup } from "node:dns/promises";
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttp2Server, constants as http2Constants } from "node:http2";
 import { BlockList, connect, isIP, type Socket } from "node:net";
-import type { Duplex } from "node:stream";
+import { Duplex } from "node:stream";
 import type { DomainJudge } from "./domain-access.js";
 
 /** Opens a TCP connection to `host:port`; an Error says why not, in words for the command's user. */
@@ -110,7 +110,7 @@ export function serveProxy(channel: Duplex, deps: ProxyDeps): ProxyRun {
   tunnel.on("stream", (stream, headers) => {
     if (headers[":method"] !== "CONNECT") return void stream.close(http2Constants.NGHTTP2_REFUSED_STREAM);
     stream.respond({ ":status": 200 });
-    proxy.emit("connection", own(stream));
+    proxy.emit("connection", own(plainDuplex(stream)));
   });
   tunnel.on("sessionError", () => undefined);
   channel.on("error", () => undefined);
@@ -228,4 +228,28 @@ export async function dialPublic(host: string, port: number): Promise<Socket | E
       settle(new Error(`cannot connect to ${host}:${port}: ${error.message}`));
     });
   });
+}
+
+/**
+ * An HTTP/2 stream as a plain Duplex for the HTTP/1.1 server: handed the stream itself, Node's server wrote
+ * the first bytes of a response with a content-length wrongly (curl read "HTTP/0.9"), so the bytes are relayed
+ * through a stream of its own, its end and its destruction passed on both ways.
+ */
+function plainDuplex(inner: Duplex): Duplex {
+  const outer = new Duplex({
+    read: () => void inner.resume(),
+    write: (chunk: Buffer, _encoding, done) => void inner.write(chunk, (error) => done(error ?? null)),
+    final: (done) => void inner.end(() => done()),
+    destroy: (error, done) => {
+      inner.destroy(error ?? undefined);
+      done(error);
+    },
+  });
+  inner.on("data", (chunk: Buffer) => {
+    if (!outer.push(chunk)) inner.pause();
+  });
+  inner.on("end", () => outer.push(null));
+  inner.on("error", (error) => outer.destroy(error));
+  inner.on("close", () => outer.destroy());
+  return outer;
 }
