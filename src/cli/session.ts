@@ -221,6 +221,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
       ...(deps.serverInstructions === undefined ? {} : { serverInstructions: deps.serverInstructions }),
       loadedTools: resumed?.loadedTools ?? [],
       spill,
+      otherSessionAllows: domains.sessionAllows,
     });
   };
   const banner = [`mca · model ${model.name} · ${tools.length} tools · ${projectDir} · session ${deps.sessionId}`];

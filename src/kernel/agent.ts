@@ -83,6 +83,8 @@ export interface AgentDeps {
    * no prices; whoever counts the usage events does.
    */
   readonly overBudget?: () => string | null;
+  /** What the user allowed for this session outside the gate's calls (the sandbox's network domains), as rules: listed with the gate's. */
+  readonly otherSessionAllows?: () => readonly string[];
 }
 
 /** What the next model request will carry; `deferred`: the remote tools not sent yet (empty without tool search). */
@@ -394,7 +396,7 @@ export function createAgent(deps: AgentDeps): Agent {
       const tool = findTool(name);
       return tool === undefined ? unknownToolDecision(name) : judgeCall(tool, args, deps.rules, sessionAllows, protectedFolders()).decision;
     },
-    sessionAllows: () => [...sessionAllows.keys()],
+    sessionAllows: () => [...sessionAllows.keys(), ...(deps.otherSessionAllows?.() ?? [])],
     async undo() {
       const undone = await deps.snapshots.undoLatest();
       if (undone === null) return { nothingToUndo: true, restored: [], notUndoable: [] };

@@ -136,6 +136,12 @@ describe("Agent.call", () => {
     expect(agent.sessionAllows()).toEqual(["write_file"]);
   });
 
+  it("lists what was allowed for this session outside its calls (the sandbox's domains) after its own", async () => {
+    const { agent } = setup({ answers: ["session"], otherSessionAllows: () => ["network(registry.npmjs.org)"] });
+    await agent.call("write_file", { path: "/p/a" }, signal());
+    expect(agent.sessionAllows()).toEqual(["write_file", "network(registry.npmjs.org)"]);
+  });
+
   it("remembers 'allow for this session' of a command as the command's own prefix, offered with the question", async () => {
     const asked: Array<readonly [string, SessionAllow | null]> = [];
     const answers: ApprovalAnswer[] = ["session", "deny"];
