@@ -1,7 +1,7 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest, Decision } from "../kernel/index.js";
-import { createApproverWithoutTerminal, promptForApproval, sessionChoiceTitle, toolClaims } from "./approval.js";
+import { createApproverWithoutTerminal, promptForApproval, sessionChoiceTitle, toolClaims, toolDisplayName } from "./approval.js";
 import { fakeTool } from "./test-support/fake-agent.js";
 import { HOSTILE, HOSTILE_SHOWN } from "./test-support/hostile-text.js";
 import { createScriptedAsker } from "./test-support/scripted-asker.js";
@@ -227,5 +227,35 @@ describe("toolClaims", () => {
     expect(toolClaims(tool({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, title: "X" }))).toBe(
       "server says: destructive, not read-only, idempotent (not trusted)",
     );
+  });
+});
+
+describe("toolDisplayName", () => {
+  const titled = (definition: { title?: string; annotations?: Record<string, unknown> }) => ({ ...tool(), definition: { name: "x", inputSchema: { type: "object" }, ...definition } });
+
+  it("shows a remote tool by its title, else annotations.title, with the name rules match beside it; any other tool by its name", () => {
+    expect([
+      toolDisplayName(titled({ title: "Create ticket", annotations: { title: "Older" } })),
+      toolDisplayName(titled({ annotations: { title: "Older" } })),
+      toolDisplayName(titled({})),
+      toolDisplayName(fakeTool("read_file", "read")),
+    ]).toEqual(["Create ticket (mcp__t__x)", "Older (mcp__t__x)", "mcp__t__x", "read_file"]);
+  });
+
+  it("keeps a title on one line and cuts a long one", () => {
+    expect([toolDisplayName(titled({ title: "Create\n  ticket" })), toolDisplayName(titled({ title: "t".repeat(200) }))]).toEqual([
+      "Create ticket (mcp__t__x)",
+      `${"t".repeat(79)}… (mcp__t__x)`,
+    ]);
+  });
+
+  it("names the tool by its title in the approval question, the name beside it", async () => {
+    const asker = createScriptedAsker(["deny"]);
+    const asked: ApprovalRequest = { tool: titled({ title: "Create ticket" }), args: {}, decision: { verdict: "ask", reason: "default for remote tools: ask" }, sessionAllow: null };
+    await promptForApproval(asked, new Chalk({ level: 0 }), asker);
+    expect(asker.transcript.map((line) => line.split("\n")[0])).toEqual([
+      'say: approval needed: Create ticket (mcp__t__x) from MCP server "t" (its own name: x)',
+      "select: Allow Create ticket (mcp__t__x)? [once|deny|why]",
+    ]);
   });
 });

@@ -5,9 +5,26 @@
 // can be asked (pipe mode, `-p`, subcommands): `ask` means deny, and the message names the flag that allows the call.
 import type { ChalkInstance } from "chalk";
 import { sessionAllowText, type ApprovalAnswer, type ApprovalRequest, type NobodyToAsk, type SessionAllow, type Tool, type UserDenial } from "../kernel/index.js";
+import { toolTitle } from "../mcp/index.js";
 import { definitionChangeLines, previewCall } from "./change-preview.js";
 import type { Asker, Choice } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
+
+/** A title longer than this is cut where it is shown beside the name. */
+const MAX_TITLE_CHARS = 80;
+
+/**
+ * `Create ticket (mcp__tickets__create)`: a remote tool its server gives a title (`title`, else
+ * `annotations.title`) is shown by it, on one line, with the name beside it — the name is what rules match and
+ * what the model calls. Any other tool by its name. The server's text: the caller shows it through untrustedText.
+ */
+export function toolDisplayName(tool: Tool): string {
+  const title = tool.definition === undefined ? undefined : toolTitle(tool.definition);
+  if (title === undefined) return tool.name;
+  const flat = title.replace(/\s+/gu, " ").trim();
+  const cut = flat.length <= MAX_TITLE_CHARS ? flat : `${flat.slice(0, MAX_TITLE_CHARS - 1)}…`;
+  return `${cut} (${tool.name})`;
+}
 
 /** Allow once, allow for this session when the gate offers it, always for a domain (never for a tool call), deny. */
 function approvalChoices({ sessionAllow }: ApprovalRequest): ReadonlyArray<Choice<ApprovalAnswer>> {
@@ -73,7 +90,7 @@ export async function promptForApproval(
 /** `Allow bash?`, or for a sandboxed command's connection through mca's proxy, the domain it would reach. */
 function questionText({ tool, sessionAllow }: ApprovalRequest): string {
   if (sessionAllow?.kind === "domain") return `Allow connections to ${untrustedText(sessionAllow.domain)}?`;
-  return `Allow ${untrustedText(tool.name)}?`;
+  return `Allow ${untrustedText(toolDisplayName(tool))}?`;
 }
 
 /** The server's names and claims pass untrustedText: the user judges them by what is shown. */
@@ -81,7 +98,7 @@ export function describeRequest(request: ApprovalRequest, chalk: ChalkInstance, 
   const { tool, decision } = request;
   const source = tool.source === "local" ? "local tool" : `MCP server "${tool.source}" (its own name: ${tool.originalName})`;
   const lines = [
-    `${chalk.yellow("approval needed:")} ${chalk.bold(untrustedText(tool.name))} from ${untrustedText(source)}`,
+    `${chalk.yellow("approval needed:")} ${chalk.bold(untrustedText(toolDisplayName(tool)))} from ${untrustedText(source)}`,
     chalk.dim(`  why: ${untrustedText(decision.reason)}`),
   ];
   if (tool.annotations !== undefined) {

@@ -4,7 +4,7 @@
 // Esc interrupts what runs as the first Ctrl-C does, but never leads to an exit, and does nothing at the
 // prompt (the line typed stays). A prompt typed while a turn runs is queued and sent when the turn ends.
 import { describeError, type Redact } from "../kernel/index.js";
-import { promptForApproval } from "./approval.js";
+import { promptForApproval, toolDisplayName } from "./approval.js";
 import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
 import { runLine, SLASH_COMMANDS, type LastResult, type PromptCatalog } from "./commands.js";
 import { resumedView, resumedViewText } from "./resumed-view.js";
@@ -94,7 +94,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true, width, INTERRUPT_HINT);
   // Answers are rendered as Markdown in colour; without colour (NO_COLOR, not a terminal) they stay plain text.
   let markdown: MarkdownRenderer | undefined;
-  const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown, height: () => (width() === undefined ? undefined : deps.output.rows) });
+  const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown, height: () => (width() === undefined ? undefined : deps.output.rows), displayName: shownToolName });
   const terminal = { stdin: deps.input, stdout: deps.output };
   /** Every text of a question passes the redaction too: a server's question may echo what it was given. */
   const asker = (): Asker => redactingAsker(createPromptsAsker(terminal), redact);
@@ -214,6 +214,12 @@ export async function runChat(deps: ChatDeps): Promise<number> {
 
   function offeredToolNames(): string[] {
     return agent.tools.map((tool) => tool.name);
+  }
+
+  /** A call line names a remote tool by its title, its name beside it. */
+  function shownToolName(name: string): string {
+    const tool = agent.tools.find((candidate) => candidate.name === name);
+    return tool === undefined ? name : toolDisplayName(tool);
   }
 
   function end(code: number): void {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describeError, type Tool, type TurnUndo } from "../kernel/index.js";
 import { READ_RESOURCE_TOOL } from "../mcp/index.js";
-import { definitionMark, toolClaims } from "./approval.js";
+import { definitionMark, toolClaims, toolDisplayName } from "./approval.js";
 import { parseCallLine, unknownToolProblem } from "./call-line.js";
 import type { CommandContext, CommandOutcome, LastResult, LineOutcome, SlashCommand, UserTurn } from "./command-context.js";
 import { contextReport, formatContextReport } from "./context-report.js";
@@ -72,11 +72,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: "tools",
     usage: "/tools",
-    summary: "every tool the model sees: name, source, approval, whether its definition is pinned or changed, and what a server claims about its tool",
+    summary: "every tool the model sees: name (after its title when its server gives one), source, approval, whether its definition is pinned or changed, and what a server claims about its tool",
     async run(context) {
       const { agent } = context;
       const notes = (tool: Tool): string => [definitionMark(tool), toolClaims(tool)].filter((note) => note !== "").join("; ");
-      const rows = agent.tools.map((tool) => [tool.name, tool.source, agent.decide(tool.name).verdict, notes(tool)]);
+      const rows = agent.tools.map((tool) => [toolDisplayName(tool), tool.source, agent.decide(tool.name).verdict, notes(tool)]);
       for (const line of formatColumns(rows, context.width)) context.print(line);
       return "ok";
     },

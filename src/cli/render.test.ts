@@ -155,6 +155,15 @@ function setup(columns?: number, markdown?: MarkdownRenderer) {
 }
 
 describe("createTtyRenderer", () => {
+  it("names a call by the display name it is given for the tool", () => {
+    const written: string[] = [];
+    const spinner: Spinner = { start: () => undefined, stop: () => undefined, aside: (print) => print() };
+    const displayName = (tool: string): string => (tool === "mcp__t__create" ? "Create ticket (mcp__t__create)" : tool);
+    const renderer = createTtyRenderer({ out: (text) => written.push(text), chalk: new Chalk({ level: 0 }), spinner, displayName });
+    renderer.emit({ type: "tool_start", callId: "c1", tool: "mcp__t__create", args: { summary: "x" } });
+    expect(written.join("")).toBe('● Create ticket (mcp__t__create) {"summary":"x"}\n');
+  });
+
   it("keeps a Markdown block whole when a note arrives in the middle of it", () => {
     const { written, renderer } = setup(undefined, (block) => `[block ${JSON.stringify(block)}]\n`);
     renderer.emit({ type: "text", delta: "```ts\nconst a = 1;\n" });

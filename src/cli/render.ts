@@ -129,6 +129,8 @@ export interface TtyRendererDeps {
   readonly height?: () => number | undefined;
   /** How long the stream may be silent before the spinner shows that the answer is still coming. */
   readonly idleMs?: number;
+  /** A tool's name as a call line shows it (a remote tool's title beside its name); unset: the name. */
+  readonly displayName?: (tool: string) => string;
 }
 
 /** Words stopped arriving this long ago: the spinner shows, counting the seconds. */
@@ -153,7 +155,7 @@ const MAX_PREVIEW_CHARS = 256 * 1024;
 const CURSOR_SEQUENCE = /\u001b\[[0-9;]*[A-HJKf]/gu;
 
 /** Streamed text, a line per tool call and result, colour through the chalk instance it is given. */
-export function createTtyRenderer({ out, chalk, spinner, width, markdown, height, idleMs = STREAM_IDLE_MS }: TtyRendererDeps): TtyRenderer {
+export function createTtyRenderer({ out, chalk, spinner, width, markdown, height, idleMs = STREAM_IDLE_MS, displayName = (tool) => tool }: TtyRendererDeps): TtyRenderer {
   let midLine = false;
   /** The cursor's column on its line, for the way back from a spinner drawn below a line being written. */
   let column = 0;
@@ -255,10 +257,11 @@ export function createTtyRenderer({ out, chalk, spinner, width, markdown, height
         showText(event.delta);
         return;
       case "tool_start": {
-        const args = previewArgs(event.args, summaryRoom(visibleWidth(untrustedText(event.tool)) + 3, ARGS_PREVIEW_CHARS));
-        running.set(event.callId, { name: untrustedText(event.tool), args, sinceMs: Date.now() });
-        line(`${chalk.cyan(`● ${untrustedText(event.tool)}`)} ${chalk.dim(args)}`);
-        spinner.start(`${untrustedText(event.tool)} ${args}`, running.get(event.callId)?.sinceMs);
+        const shown = untrustedText(displayName(event.tool));
+        const args = previewArgs(event.args, summaryRoom(visibleWidth(shown) + 3, ARGS_PREVIEW_CHARS));
+        running.set(event.callId, { name: shown, args, sinceMs: Date.now() });
+        line(`${chalk.cyan(`● ${shown}`)} ${chalk.dim(args)}`);
+        spinner.start(`${shown} ${args}`, running.get(event.callId)?.sinceMs);
         return;
       }
       case "tool_progress": {

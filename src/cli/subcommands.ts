@@ -3,8 +3,8 @@
 // never changes when an internal type grows. Nobody can be asked for approval here, so `ask` means deny. And
 // `mca mcp pin` / `unpin`: the servers' tool definitions as the user accepts them.
 import { pinsFile, recordPins, removePins } from "../config/index.js";
-import type { AgentEvent, CallReport, Decision, DefinitionStatus, Tool, Verdict } from "../kernel/index.js";
-import type { MountedServers } from "../mcp/index.js";
+import type { AgentEvent, CallReport, Decision, DefinitionStatus, Tool, ToolIcon, Verdict } from "../kernel/index.js";
+import { toolTitle, type MountedServers } from "../mcp/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
 import { parseCallArgs, unknownToolProblem } from "./call-line.js";
 import { findSlashCommand } from "./commands.js";
@@ -20,12 +20,19 @@ export interface SubcommandDeps {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
   readonly signal: AbortSignal;
+  /** The tools servers keep for their apps (MCP Apps), never offered to the model: listed by `mca tools --json` as such. */
+  readonly appOnlyTools?: () => readonly Tool[];
 }
+
+/** What `mca tools --json` says of a tool kept for its server's app: it is never offered, and a call is refused. */
+const APP_ONLY_DECISION: Decision = { verdict: "deny", reason: "for its server's app only (MCP Apps): never offered to the model, and a call is refused" };
 
 export async function runToolsCommand(deps: SubcommandDeps, json: boolean): Promise<number> {
   const agent = makeQuietAgent(deps);
   if (json) {
-    deps.out(untrustedJson(agent.tools.map((tool) => toolView(tool, agent.decide(tool.name)))));
+    const offered = agent.tools.map((tool) => toolView(tool, agent.decide(tool.name)));
+    const appOnly = (deps.appOnlyTools?.() ?? []).map((tool) => ({ ...toolView(tool, APP_ONLY_DECISION), appOnly: true }));
+    deps.out(untrustedJson([...offered, ...appOnly]));
     return 0;
   }
   return runSlashView(deps, "tools");
@@ -115,6 +122,12 @@ interface ApprovalView {
 
 interface ToolView {
   readonly name: string;
+  /** Remote tools only: the display name its server gives it (`title`, else `annotations.title`). */
+  readonly title?: string;
+  /** Remote tools only: its icons as its server sent them, those a host could not load safely left out. */
+  readonly icons?: readonly ToolIcon[];
+  /** Kept for its server's app (MCP Apps `_meta.ui.visibility` without "model"): listed here, never offered to the model. */
+  readonly appOnly?: boolean;
   readonly source: string;
   readonly originalName: string;
   readonly description: string;
@@ -140,8 +153,11 @@ function approvalView(decision: Decision): ApprovalView {
 }
 
 function toolView(tool: Tool, decision: Decision): ToolView {
+  const title = tool.definition === undefined ? undefined : toolTitle(tool.definition);
   return {
     name: tool.name,
+    ...(title === undefined ? {} : { title }),
+    ...(tool.icons === undefined ? {} : { icons: tool.icons.map((icon) => ({ ...icon })) }),
     source: tool.source,
     originalName: tool.originalName,
     description: tool.description,

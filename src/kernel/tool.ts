@@ -124,6 +124,14 @@ export interface DefinitionStatus {
   readonly changedThisSession: boolean;
 }
 
+/** An icon as an MCP server gives it (2025-11-25 `Icon`): a URL or data URI a host may load, with its type and sizes. */
+export interface ToolIcon {
+  readonly src: string;
+  readonly mimeType?: string;
+  readonly sizes?: readonly string[];
+  readonly theme?: "light" | "dark";
+}
+
 /** `A`: the typed arguments a local tool's `parse` makes; remote tools take the model's object as it is. */
 export interface Tool<A = ToolArgs> {
   /** The name the model sees (for remote tools, the flat `mcp__alias__tool`). */
@@ -137,6 +145,8 @@ export interface Tool<A = ToolArgs> {
   readonly originalName: string;
   /** A remote tool's self-declared annotations: shown to the user, never trusted by the gate. */
   readonly annotations?: Readonly<Record<string, unknown>>;
+  /** A remote tool's icons, already checked safe to pass on: for scripts (`mca tools --json`), never drawn in the terminal. */
+  readonly icons?: readonly ToolIcon[];
   /**
    * A remote tool's identity as defined: sha-256 (hex) of the stable JSON of `definition`. An "allow for this
    * session" holds for this hash only, so a server that redefines the tool is asked about again.

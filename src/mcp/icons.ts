@@ -2,15 +2,11 @@
 // `theme`), kept for scripts (`mca tools --json`) and never drawn in the terminal. A host that shows them loads
 // `src`, so only what is safe to hand one is kept: an https URL (no credentials in it) or a data URI of an image
 // type, each at most MAX_ICON_SRC_CHARS; anything else is dropped, never repaired.
+import type { ToolIcon } from "../kernel/index.js";
 import { isJsonObject } from "./jsonrpc.js";
 
-export interface Icon {
-  readonly src: string;
-  readonly mimeType?: string;
-  /** `48x48`, `any`: WxH in pixels, or any size (an SVG). */
-  readonly sizes?: readonly string[];
-  readonly theme?: "light" | "dark";
-}
+/** `sizes`: `48x48`, `any` — WxH in pixels, or any size (an SVG). */
+export type Icon = ToolIcon;
 
 /** The image types an icon may be; a `mimeType` or data URI of any other type drops the icon. */
 export const ICON_MEDIA_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml", "image/x-icon", "image/vnd.microsoft.icon"];

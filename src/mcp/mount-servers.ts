@@ -340,6 +340,7 @@ function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, f
     source: connection.alias,
     originalName: info.name,
     ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
+    ...(info.icons === undefined ? {} : { icons: info.icons }),
     definitionHash: judged.hash,
     definition: judged.definition,
     definitionStatus: judged.status,

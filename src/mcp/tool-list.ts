@@ -54,7 +54,7 @@ export interface RemoteToolInfo {
 }
 
 /** A tool's display name: its `title`, else the older `annotations.title`; undefined when it has neither (or an empty one). */
-export function toolTitle(info: Pick<RemoteToolInfo, "title" | "annotations">): string | undefined {
+export function toolTitle(info: { readonly title?: string; readonly annotations?: Readonly<Record<string, unknown>> }): string | undefined {
   const title = info.title ?? info.annotations?.title;
   return typeof title === "string" && title.trim() !== "" ? title : undefined;
 }
