@@ -1,6 +1,8 @@
 // `/mcp` in every mode: each MCP server's status, and by alias, a restart (reconnect), a login, or the log
 // messages it sent. A row of the slash command table (commands.ts), with the helpers only it uses.
+import { APP_VIEW_NOTE } from "../mcp/index.js";
 import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerStatus } from "./mcp-servers.js";
+import type { AppView } from "./mentions.js";
 import type { CommandContext, CommandOutcome, SlashCommand } from "./command-context.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -12,6 +14,7 @@ export const MCP_COMMAND: SlashCommand = {
     const [verb, alias, ...rest] = argText.trim().split(/\s+/u).filter((word) => word !== "");
     if (verb === undefined) {
       for (const line of formatServerStatus(context.servers())) context.print(line);
+      for (const line of await appViewLines(context)) context.print(line);
       return "ok";
     }
     if ((verb !== "login" && verb !== "reconnect" && verb !== "logs") || alias === undefined || rest.length > 0) {
@@ -30,6 +33,19 @@ export const MCP_COMMAND: SlashCommand = {
     return reconnectServer(context, alias);
   },
 };
+
+/** How long /mcp waits for the servers' resource listings before it shows the views listed by then. */
+const APP_VIEWS_WAIT_MS = 2000;
+
+/** The servers' MCP Apps views, as their resources were last listed: shown as what they are, never rendered. */
+async function appViewLines(context: CommandContext): Promise<string[]> {
+  // A server that never answers resources/list must not hold /mcp: its views are left out.
+  const listed = await Promise.race([context.mentions?.apps(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), APP_VIEWS_WAIT_MS).unref())]);
+  const views = [...(listed ?? new Map<string, readonly AppView[]>())].flatMap(([alias, apps]) =>
+    apps.map((app) => untrustedText(`  ${alias}  ${app.uri}${app.title === undefined ? "" : `  ${app.title.replace(/\s+/gu, " ")}`}`)),
+  );
+  return views.length === 0 ? [] : [`MCP Apps views (${APP_VIEW_NOTE}):`, ...views];
+}
 
 /** A server's status with the log messages its connection keeps (the latest 200, as `level logger: text`). */
 type StatusWithLogs = ServerStatus & { readonly logs?: readonly string[] };

@@ -7,6 +7,7 @@ import { formatBytes, imageLine, type ToolImage } from "../kernel/index.js";
 import {
   contentsPart,
   fenceFor,
+  isAppResource,
   listResources,
   templateStart,
   McpError,
@@ -47,8 +48,15 @@ export interface Mentions {
   complete(word: string): string[];
   /** Tab on `@alias:` and a URI that ends inside a template's variable: what to ask the server (`completion/complete`). */
   question(word: string): ServerQuestion | undefined;
+  /** The views (MCP Apps) among each server's resources, by alias (`ui://` URIs with their titles), as last listed or listed now. */
+  apps(): Promise<ReadonlyMap<string, readonly AppView[]>>;
   /** Lists one server's resources (or every server's) again, in the background, for complete(). */
   refresh(alias?: string): void;
+}
+
+export interface AppView {
+  readonly uri: string;
+  readonly title?: string;
 }
 
 interface Mention {
@@ -132,13 +140,20 @@ export function createMentions(sources: readonly ResourceSource[], files?: Proje
   const aliases = sources.map((source) => source.alias);
   const uris = new Map<string, readonly string[]>();
   const templates = new Map<string, readonly string[]>();
-  const list = (source: ResourceSource): void => {
-    if (!offersResources(source)) return;
-    void listResources(source).then((listing) => {
+  const views = new Map<string, readonly AppView[]>();
+  /** Each server's newest listing, settled or on its way (it never rejects). */
+  const listings = new Map<string, Promise<void>>();
+  const list = (source: ResourceSource): Promise<void> => {
+    if (!offersResources(source)) return Promise.resolve();
+    const listed = listResources(source).then((listing) => {
       if (listing instanceof McpError) return;
       uris.set(source.alias, listing.entries.filter((entry) => !entry.template).map((entry) => entry.uri));
       templates.set(source.alias, listing.entries.filter((entry) => entry.template).map((entry) => entry.uri));
+      const apps = listing.entries.filter((entry) => !entry.template && isAppResource(entry));
+      views.set(source.alias, apps.map((entry) => ({ uri: entry.uri, ...(entry.title === undefined ? {} : { title: entry.title }) })));
     });
+    listings.set(source.alias, listed);
+    return listed;
   };
   return {
     async attach(typed, signal, refused) {
@@ -200,8 +215,13 @@ export function createMentions(sources: readonly ResourceSource[], files?: Proje
       if (!word.startsWith("@") || colon === -1 || source === undefined) return undefined;
       return templateQuestion(source, templates.get(source.alias) ?? [], word);
     },
+    async apps() {
+      // Where nothing listed them yet (pipe mode lists nothing in the background), they are listed now.
+      await Promise.all(sources.map((source) => listings.get(source.alias) ?? list(source)));
+      return views;
+    },
     refresh(alias) {
-      for (const source of sources) if (alias === undefined || source.alias === alias) list(source);
+      for (const source of sources) if (alias === undefined || source.alias === alias) void list(source);
     },
   };
 }

@@ -44,4 +44,5 @@ export { NoOAuthMetadata } from "./auth/oauth-session.js";
 export { checkStructuredContent, outputSchemaProblem, type OutputCheck } from "./output-schema.js";
 export { expandValue, MAX_COMPLETION_VALUES, offersCompletions, requestCompletion, templatePosition, templateStart, type CompletionQuestion, type CompletionRef, type CompletionSource } from "./completion.js";
 export { sanitizeIcons, type Icon } from "./icons.js";
-export { isAppOnly, toolTitle } from "./tool-list.js";
+export { toolTitle } from "./tool-list.js";
+export { APP_VIEW_NOTE, isAppOnly, isAppResource } from "./apps.js";

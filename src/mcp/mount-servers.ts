@@ -12,7 +12,8 @@ import type { ListChange } from "./list-changes.js";
 import { buildNamespace, toolPrefix, type Namespace, type NamespaceEntry, type ToolRef } from "./namespace.js";
 import type { ConnectionDeps, ServerConnection, ServerStatus } from "./server-connection.js";
 import type { McpServerConfig } from "./server-spec.js";
-import { isAppOnly, isToolOffered, toolTitle, type RemoteToolInfo, type ToolLimit } from "./tool-list.js";
+import { isAppOnly } from "./apps.js";
+import { isToolOffered, toolTitle, type RemoteToolInfo, type ToolLimit } from "./tool-list.js";
 
 /** The validated MCP server config: what mcp.config.json (or --mcp-config) says. */
 export interface McpConfig {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { McpError, type JsonObject } from "./jsonrpc.js";
-import { collectPages, isAppOnly, listServerTools, MAX_LIST_PAGES, MAX_TOOLS_SETTING, readToolList, toolTitle } from "./tool-list.js";
+import { isAppOnly } from "./apps.js";
+import { collectPages, listServerTools, MAX_LIST_PAGES, MAX_TOOLS_SETTING, readToolList, toolTitle } from "./tool-list.js";
 
 function pager(pages: Record<string, JsonObject>) {
   const asked: Array<string | undefined> = [];

@@ -59,17 +59,6 @@ export function toolTitle(info: { readonly title?: string; readonly annotations?
   return typeof title === "string" && title.trim() !== "" ? title : undefined;
 }
 
-/**
- * MCP Apps (https://github.com/modelcontextprotocol/ext-apps, SEP-1865): `_meta.ui.visibility` names who may
- * call a tool, `"model"` and/or `"app"` (the view a host renders). Left out or empty, both may; a list without
- * `"model"` keeps the tool from the model: the host, not the server, is the one to hold it back.
- */
-export function isAppOnly(info: Pick<RemoteToolInfo, "_meta">): boolean {
-  const ui = info._meta?.ui;
-  if (!isJsonObject(ui) || !Array.isArray(ui.visibility) || ui.visibility.length === 0) return false;
-  return !ui.visibility.includes("model");
-}
-
 function requiresTasks(execution: unknown): boolean {
   return isJsonObject(execution) && execution.taskSupport === "required";
 }

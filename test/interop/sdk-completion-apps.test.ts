@@ -132,4 +132,14 @@ describe("an SDK v2 server's titled tool and app-only tool", () => {
     const ticket = Array.isArray(tools) ? tools.find((tool: unknown) => typeof tool === "object" && tool !== null && "name" in tool && tool.name === "mcp__apps__create_ticket") : undefined;
     expect(ticket).toMatchObject({ name: "mcp__apps__create_ticket", title: "Create ticket", icons: [{ src: "https://example.com/ticket.png", mimeType: "image/png", sizes: ["48x48"] }] });
   });
+
+  it("lists the server's ui:// view in /mcp as an MCP App view that needs a host to render it", async () => {
+    if (project === undefined) throw new Error("no project");
+    const run = await project.run(["--mcp-config", configFile], "/mcp\n", { MOCK: "1" });
+    const from = run.stdout.split("\n").findIndex((line) => line.startsWith("MCP Apps views"));
+    expect(run.stdout.split("\n").slice(from, from + 2)).toEqual([
+      "MCP Apps views (an MCP App view: it needs a host that renders MCP Apps, which mca does not):",
+      "  apps  ui://viewer/page.html  PDF viewer",
+    ]);
+  });
 });
