@@ -21,7 +21,7 @@ import { build } from "esbuild";
 // `mca tools --json` or pipe mode with empty input needs almost none of them. In the bundle each one is a
 // stand-in whose properties load the real module on first use, so a run pays only for what it touches.
 const DEFERRED_BUILTINS = [
-  "child_process", "crypto", "dgram", "fs/promises", "http", "https", "net", "os", "readline",
+  "child_process", "crypto", "dgram", "dns/promises", "fs/promises", "http", "http2", "https", "net", "os", "readline",
   "readline/promises", "stream", "stream/promises", "string_decoder", "tls", "tty", "worker_threads", "zlib",
 ];
 

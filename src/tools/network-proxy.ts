@@ -183,7 +183,10 @@ function absoluteHttpUrl(text: string): (Target & { readonly path: string }) | n
  * loopback (its services are out of the sandbox's reach without the network), the unspecified address that
  * reaches it too, and link-local (a cloud's metadata service, 169.254.169.254, hands out credentials).
  */
-const UNREACHABLE = ((): BlockList => {
+let unreachable: BlockList | undefined;
+/** Made at the first check: start-up pays nothing for a list only a proxied command needs. */
+function unreachableList(): BlockList {
+  if (unreachable !== undefined) return unreachable;
   const list = new BlockList();
   list.addSubnet("127.0.0.0", 8, "ipv4");
   list.addSubnet("0.0.0.0", 8, "ipv4");
@@ -194,12 +197,12 @@ const UNREACHABLE = ((): BlockList => {
   list.addSubnet("::ffff:127.0.0.0", 104, "ipv6");
   list.addSubnet("::ffff:169.254.0.0", 112, "ipv6");
   list.addSubnet("::ffff:0.0.0.0", 104, "ipv6");
-  return list;
-})();
+  return (unreachable = list);
+}
 
 export function isUnreachable(address: string): boolean {
   const family = isIP(address);
-  return family !== 0 && UNREACHABLE.check(address, family === 6 ? "ipv6" : "ipv4");
+  return family !== 0 && unreachableList().check(address, family === 6 ? "ipv6" : "ipv4");
 }
 
 /** The default dialer: the name resolved by the host, an unreachable address refused, a time limit on the connect. */
