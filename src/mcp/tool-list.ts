@@ -1,6 +1,7 @@
 // A server's tool list: every page followed to its end (of a cursor "only present vs absent matters — an
 // empty string is a valid cursor"), each cursor passed back untouched, and each tool kept verbatim as the
-// revision defines a tool: schemas are never rewritten or dereferenced, because the model and the
+// revision defines a tool (only its icons checked: those a host could not load safely are left out):
+// schemas are never rewritten or dereferenced, because the model and the
 // conformance suite must see exactly what the server sent. What one server may offer is capped, and a
 // listing far past the cap is not read to its end, so a server listing 300,000 tools costs what the cap allows.
 import type { JsonSchema } from "../kernel/index.js";
