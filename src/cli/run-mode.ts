@@ -30,7 +30,7 @@ export interface ModeSetup {
   /** `/mcp reconnect <alias>`; absent when no server is mounted, and /mcp reconnect says so. */
   readonly reconnectServer?: ServerReconnect;
   /** The mounted servers, whose prompts a session offers as slash commands, listed again when a server says they changed. */
-  readonly promptServers?: Pick<MountedServers, "connections" | "onListChanged">;
+  readonly promptServers?: Pick<MountedServers, "connections" | "onListChanged" | "appOnlyTools">;
   /** `@alias:uri` in a prompt; absent when no server declares resources. */
   readonly mentions?: Mentions;
   /** Why no prompt can be answered (pipe mode without a key). */
@@ -60,7 +60,16 @@ export function sessionMode(invocation: ModeInvocation): SessionMode {
 /** What every mode without a terminal is given. */
 function modeDeps(runtime: Runtime, setup: ModeSetup) {
   const counting = setup.countTokens === undefined ? {} : { countTokens: setup.countTokens };
-  return { makeAgent: setup.makeAgent, servers: setup.statuses, out: runtime.writeOut, err: runtime.writeErr, signal: runtime.interrupt, ...counting };
+  return {
+    makeAgent: setup.makeAgent,
+    servers: setup.statuses,
+    out: runtime.writeOut,
+    err: runtime.writeErr,
+    signal: runtime.interrupt,
+    // Tools a server keeps for its MCP App: listed by `mca tools --json`, never offered to the model.
+    appOnlyTools: () => setup.promptServers?.appOnlyTools ?? [],
+    ...counting,
+  };
 }
 
 export async function runMode(runtime: Runtime, invocation: ModeInvocation, setup: ModeSetup): Promise<number> {

@@ -1,6 +1,7 @@
 // A server's resources (https://modelcontextprotocol.io/specification/2026-07-28/server/resources): the
 // resources and templates it lists, one read by its URI, and the two local tools that offer both to the
 // model when a server declares resources. Everything a server says here is data for the model, kept plain.
+import { APP_VIEW_NOTE, isAppResource } from "./apps.js";
 import { READ_RESOURCE_RULE_NAME, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
 
 export { READ_RESOURCE_RULE_NAME };
@@ -167,6 +168,7 @@ function entryLine(alias: string, entry: ResourceEntry): string {
     ...(entry.mimeType === undefined ? [] : [`(${plain(entry.mimeType)})`]),
     ...(entry.description === undefined || entry.description.trim() === "" ? [] : [plain(entry.description)]),
     ...(entry.template ? ["[template: fill in its {placeholders} to read it]"] : []),
+    ...(isAppResource(entry) ? [`[${APP_VIEW_NOTE}]`] : []),
   ];
   return cells.join("  ");
 }

@@ -131,6 +131,9 @@ describe("an SDK v2 server's titled tool and app-only tool", () => {
     const tools: unknown = JSON.parse(run.stdout);
     const ticket = Array.isArray(tools) ? tools.find((tool: unknown) => typeof tool === "object" && tool !== null && "name" in tool && tool.name === "mcp__apps__create_ticket") : undefined;
     expect(ticket).toMatchObject({ name: "mcp__apps__create_ticket", title: "Create ticket", icons: [{ src: "https://example.com/ticket.png", mimeType: "image/png", sizes: ["48x48"] }] });
+    // The app-only tool is listed too, marked, with the verdict that keeps it from the model.
+    const page = Array.isArray(tools) ? tools.find((tool: unknown) => typeof tool === "object" && tool !== null && "originalName" in tool && tool.originalName === "render_page") : undefined;
+    expect(page).toMatchObject({ source: "apps", appOnly: true });
   });
 
   it("lists the server's ui:// view in /mcp as an MCP App view that needs a host to render it", async () => {
