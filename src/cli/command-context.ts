@@ -1,7 +1,7 @@
 // What a line of input runs with in any mode (the chat, pipe mode, -p), and what a slash command is: the
 // seam between the line's dispatch (commands.ts) and the commands and line kinds it hands the line to.
 import type { Agent, ToolImage } from "../kernel/index.js";
-import type { ServerQuestion } from "./completion.js";
+import type { ServerQuestion } from "./server-completion.js";
 import type { CountTokens } from "./context-report.js";
 import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import type { Mentions } from "./mentions.js";

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import type { SlashCommand } from "./command-context.js";
-import { ANSWER_REUSE_MS, completeLine, createTabCompleter, TAB_TIME_LIMIT_MS, type ServerQuestion } from "./completion.js";
+import { ANSWER_REUSE_MS, completeLine, createTabCompleter, TAB_TIME_LIMIT_MS } from "./completion.js";
+import type { ServerQuestion } from "./server-completion.js";
 
 describe("completeLine", () => {
   const project = tempProjectPerTest("mca-complete-");

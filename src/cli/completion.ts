@@ -6,6 +6,7 @@ import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { SlashCommand } from "./command-context.js";
 import type { Mentions } from "./mentions.js";
+import type { ServerQuestion } from "./server-completion.js";
 
 /** More would not fit on a screen; the user types another letter instead. */
 const MAX_CANDIDATES = 100;
@@ -18,13 +19,6 @@ export const ANSWER_REUSE_MS = 5000;
  * A question Tab puts to an MCP server: the candidates for the word at the end of the line. `ask` never
  * rejects (a failure is no candidates), and stops when its signal aborts.
  */
-export interface ServerQuestion {
-  /** Two questions with the same key have the same answer: the server is asked once. */
-  readonly key: string;
-  /** The part of the line the candidates replace. */
-  readonly word: string;
-  ask(signal: AbortSignal): Promise<readonly string[]>;
-}
 
 export interface CompletionSources {
   readonly commands: readonly string[];

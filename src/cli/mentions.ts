@@ -18,7 +18,7 @@ import {
   type ResourceContents,
   type ResourceSource,
 } from "../mcp/index.js";
-import type { ServerQuestion } from "./completion.js";
+import type { ServerQuestion } from "./server-completion.js";
 import { attachFile, findFileMentions, type ProjectFileReader } from "./file-mentions.js";
 import { templateQuestion } from "./server-completion.js";
 import { untrustedText } from "./untrusted-text.js";

@@ -12,8 +12,16 @@ import {
   type CompletionSource,
   type PromptArgument,
 } from "../mcp/index.js";
-import type { ServerQuestion } from "./completion.js";
 import { untrustedText } from "./untrusted-text.js";
+
+/** A question Tab may ask a server (completion.ts asks it, debounced and within its time limit). */
+export interface ServerQuestion {
+  /** Two questions with the same key have the same answer: the server is asked once. */
+  readonly key: string;
+  /** The part of the line the candidates replace. */
+  readonly word: string;
+  ask(signal: AbortSignal): Promise<readonly string[]>;
+}
 
 /** A value as one word of a command's arguments: quoted (as prompt-commands reads quotes) when it must be. */
 export function argumentWord(value: string): string {
