@@ -62,7 +62,8 @@ describe("what mca prints from a hostile MCP server", () => {
     }
     expect(call.stdout).toBe(`result ${HOSTILE_SHOWN}\n`);
     // Escaped in the JSON text, the same string once parsed.
-    const description = `[MCP server "h" (stdio), tool "hostile"] Says ${HOSTILE}`;
+    // The hostile server titles its tool with the same text: the model reads the title quoted, as JSON writes it.
+    const description = `[MCP server "h" (stdio), tool "hostile", titled ${JSON.stringify(HOSTILE)}] Says ${HOSTILE}`;
     expect(JSON.parse(tools.stdout)).toContainEqual(expect.objectContaining({ name: "mcp__h__hostile", description }));
     expect(list.stdout).toContain(`  stderr| ${HOSTILE_SHOWN}\n`);
   });

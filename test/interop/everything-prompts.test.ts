@@ -129,10 +129,10 @@ describe("server-everything's prompts as slash commands", () => {
         code: 0,
         section: [
           "MCP prompts",
-          '/mcp__everything__args-prompt <city> [state] | A prompt with two arguments, one required and one optional (MCP server "everything")',
-          '/mcp__everything__completable-prompt <department> <name> | First argument choice narrows values for second argument. (MCP server "everything")',
-          '/mcp__everything__resource-prompt <resourceType> <resourceId> | A prompt that includes an embedded resource reference (MCP server "everything")',
-          '/mcp__everything__simple-prompt | A prompt with no arguments (MCP server "everything")',
+          '/mcp__everything__args-prompt <city> [state] | Arguments Prompt — A prompt with two arguments, one required and one optional (MCP server "everything")',
+          '/mcp__everything__completable-prompt <department> <name> | Team Management — First argument choice narrows values for second argument. (MCP server "everything")',
+          '/mcp__everything__resource-prompt <resourceType> <resourceId> | Resource Prompt — A prompt that includes an embedded resource reference (MCP server "everything")',
+          '/mcp__everything__simple-prompt | Simple Prompt — A prompt with no arguments (MCP server "everything")',
           "",
         ],
       });
