@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createMcpClient, type McpClient } from "./client.js";
-import { nextState, type ConnectionState } from "./server-connection.js";
+import { nextState, type ConnectionState } from "./connection-state.js";
 import type { Started } from "./server-start.js";
 import { createInMemoryTransport } from "./test-support/in-memory-transport.js";
 

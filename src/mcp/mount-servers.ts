@@ -6,7 +6,7 @@
 import { serverSideName, SERVER_SUBJECT_NAMES, type DefinitionStatus, type Tool, type ToolArgs, type ToolContext, type ToolDefinition, type ToolResult } from "../kernel/index.js";
 import { definitionChanges, definitionHash, pinnedChangesLine, toolDefinition, type DefinitionHashes } from "./definition-hash.js";
 import { completeResult, inputRequiredText } from "./call-result.js";
-import { callToolToCompletion } from "./input.js";
+import { callToolToCompletion, type InputResponder } from "./input.js";
 import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
 import type { ListChange } from "./list-changes.js";
 import { buildNamespace, toolPrefix, type Namespace, type NamespaceEntry, type ToolRef } from "./namespace.js";
@@ -100,7 +100,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
       const connection = byAlias.get(entry.alias);
       const info = infoByAlias.get(entry.alias)?.get(entry.tool);
       if (connection === undefined || info === undefined) continue;
-      const tool = createMountedTool(connection, info, entry.flatName, definitions.judge(connection.alias, info));
+      const tool = createMountedTool(connection, deps.inputResponder, info, entry.flatName, definitions.judge(connection.alias, info));
       // Refused at `parse`, before the gate: nobody is asked to approve a call that will not be sent.
       if (isAppOnly(info)) appOnly.set(entry.flatName, { ...tool, parse: () => new Error(appOnlyRefusal(entry)), run: async () => ({ text: appOnlyRefusal(entry), isError: true }) });
       else tools.push(tool);
@@ -153,7 +153,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
       const gone = withdrawn.get(name);
       if (gone !== undefined) return createWithdrawnTool(gone, name);
       const owner = connections.find((c) => (c.state === "failed" || c.state === "needs login") && name.startsWith(toolPrefix(c.alias)));
-      return owner && createUnavailableTool(owner, name);
+      return owner && createUnavailableTool(owner, deps.inputResponder, name);
     },
     lookup: (flatName) => namespace.lookup(flatName),
     statuses: () => connections.map(status),
@@ -234,7 +234,15 @@ function failureText(alias: string, failure: McpError): string {
 }
 
 /** `info`, the tool as its server lists it, lets the result be checked against its outputSchema. */
-async function callRemote(connection: ServerConnection, tool: string, args: ToolArgs, context: ToolContext, info?: RemoteToolInfo): Promise<ToolResult> {
+/** `responder`: the session's, the one its connections were given; it answers the call's `input_required` results. */
+async function callRemote(
+  connection: ServerConnection,
+  responder: InputResponder | undefined,
+  tool: string,
+  args: ToolArgs,
+  context: ToolContext,
+  info?: RemoteToolInfo,
+): Promise<ToolResult> {
   const requestOptions = {
     signal: context.signal,
     wantProgress: true,
@@ -243,7 +251,6 @@ async function callRemote(connection: ServerConnection, tool: string, args: Tool
       if (line !== undefined) context.onProgress?.(line);
     },
   };
-  const responder = connection.deps.inputResponder;
   // With a responder, an `input_required` result is answered and retried; without one it is reported below.
   const outcome = responder
     ? await callToolToCompletion((name, callArgs, options) => connection.callTool(name, callArgs, options ?? {}), tool, args, {
@@ -326,7 +333,7 @@ function appOnlyRefusal(ref: ToolRef): string {
   );
 }
 
-function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, flatName: string, judged: JudgedDefinition): Tool {
+function createMountedTool(connection: ServerConnection, responder: InputResponder | undefined, info: RemoteToolInfo, flatName: string, judged: JudgedDefinition): Tool {
   const needsTasks = info.taskSupport === "required";
   // The title the user sees the tool by, quoted so that it stays one line inside the brackets.
   const title = toolTitle(info);
@@ -348,7 +355,7 @@ function createMountedTool(connection: ServerConnection, info: RemoteToolInfo, f
     run: async (args, context) => {
       // A tool the model was offered before the server's list changed is not sent.
       if (connection.state === "connected" && !connection.tools.some((tool) => tool.name === info.name)) return withdrawnRefusal({ alias: connection.alias, tool: info.name });
-      return needsTasks ? needsTasksRefusal(connection.alias, info.name) : callRemote(connection, info.name, args, context, info);
+      return needsTasks ? needsTasksRefusal(connection.alias, info.name) : callRemote(connection, responder, info.name, args, context, info);
     },
   };
 }
@@ -371,7 +378,7 @@ function createWithdrawnTool(ref: ToolRef, flatName: string): Tool {
 }
 
 /** Stands in for any tool name of a server that never came up: the call gets the server's reason. */
-function createUnavailableTool(connection: ServerConnection, flatName: string): Tool {
+function createUnavailableTool(connection: ServerConnection, responder: InputResponder | undefined, flatName: string): Tool {
   return {
     name: flatName,
     description: `[MCP server "${connection.alias}"] unavailable`,
@@ -379,6 +386,6 @@ function createUnavailableTool(connection: ServerConnection, flatName: string): 
     kind: "remote",
     source: connection.alias,
     originalName: flatName,
-    run: async (args, context) => callRemote(connection, flatName, args, context),
+    run: async (args, context) => callRemote(connection, responder, flatName, args, context),
   };
 }

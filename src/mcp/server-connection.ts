@@ -1,5 +1,5 @@
 // One configured MCP server over the whole session, as a state machine: one state value, changed only by
-// `nextState`. It comes up once, and afterwards it is exactly one of up, down (came up, then died), failed
+// `nextState` (connection-state.ts). It comes up once, and afterwards it is exactly one of up, down (came up, then died), failed
 // (never came up), needing a login, or closed. This is the one place where a thrown McpError becomes a value:
 // calls never throw, a server that is not there gives an McpError naming the reason, and its warnings and
 // status name the server once.
@@ -8,6 +8,7 @@ import type { CallToolOptions, CallToolOutcome } from "./call-result.js";
 import type { McpClient, RequestOptions } from "./client.js";
 import { isLostSession, LoginNeeded } from "./http/failure.js";
 import { asMcpError, McpError, type JsonObject } from "./jsonrpc.js";
+import { nextState, type ConnectionEvent, type ConnectionState, type Settled } from "./connection-state.js";
 import { createCoalescer, type ListChange, type ListKind } from "./list-changes.js";
 import { createServerLog, DEFAULT_LOG_LEVEL, type ServerLog } from "./server-log.js";
 import { specRedactor, type McpServerConfig } from "./server-spec.js";
@@ -49,96 +50,6 @@ export interface ServerStatus {
   readonly subscribedTo?: readonly ListKind[];
 }
 
-/**
- * What a server that came up keeps while up and once down: the era is settled once, and a restart keeps it.
- * "A stdio server that exits unexpectedly is restarted once, on the next call to it": `restartsLeft` counts that.
- */
-type Settled = Started & { readonly restartsLeft: number };
-
-export type ConnectionState =
-  /**
-   * Coming up (first connect or `/mcp reconnect`): calls wait for `done`. Shown as failed with `why`. Only
-   * the start named by `attempt` may end it: one superseded by a reconnect closes what it opened.
-   */
-  | { readonly kind: "starting"; readonly why: "not started" | "reconnecting"; readonly attempt: object; readonly done: Promise<void> }
-  | ({ readonly kind: "up" } & Settled)
-  /**
-   * Came up, then went away. `alive`: the client still takes calls (an HTTP server that could not be
-   * reached once). `restart` is the one under way, shared by the calls that wait for it.
-   */
-  | ({ readonly kind: "down"; readonly reason: string; readonly alive: boolean; readonly restart?: Promise<McpClient | McpError> } & Settled)
-  | { readonly kind: "needs-login"; readonly reason: string }
-  | { readonly kind: "failed"; readonly reason: string }
-  /** The session is ending; the status still shows what the server was. */
-  | { readonly kind: "closed"; readonly was: Exclude<ConnectionState, { readonly kind: "closed" }> };
-
-export type ConnectionEvent =
-  | { readonly type: "starting"; readonly why: "not started" | "reconnecting"; readonly attempt: object; readonly done: Promise<void> }
-  | { readonly type: "started"; readonly attempt: object; readonly started: Started }
-  | { readonly type: "start-failed"; readonly attempt: object; readonly reason: string; readonly needsLogin: boolean }
-  /** The client ended on its own: its child exited, its transport gave up. */
-  | { readonly type: "client-closed"; readonly client: McpClient; readonly reason: string }
-  /** A call could not reach the server, or lost a legacy session that could not be renewed. */
-  | { readonly type: "call-failed"; readonly client: McpClient; readonly reason: string }
-  | { readonly type: "call-answered"; readonly client: McpClient }
-  /** The server said its tools changed, and `client` listed them anew. */
-  | { readonly type: "tools-listed"; readonly client: McpClient; readonly tools: RemoteToolInfo[] }
-  | { readonly type: "restarting"; readonly restart: Promise<McpClient | McpError> }
-  | { readonly type: "restarted"; readonly client: McpClient }
-  | { readonly type: "restart-failed"; readonly reason: string }
-  | { readonly type: "close" };
-
-/** How many times a server that died is started again by a call (stdio only: an HTTP call is its own request). */
-const RESTARTS = 1;
-
-/** Whether `client` is the one that takes this state's calls. */
-function takesCalls(state: ConnectionState, client: McpClient): boolean {
-  return (state.kind === "up" || (state.kind === "down" && state.alive)) && state.client === client;
-}
-
-function settledOf(state: Extract<ConnectionState, { kind: "up" | "down" }>): Settled {
-  const { client, era, transport, detected, tools, login, restartsLeft } = state;
-  return { client, era, transport, detected, tools, login, restartsLeft };
-}
-
-/**
- * Every transition of a connection. An event that does not apply to the state leaves it as it is: a client
- * replaced by a restart or a reconnect, or closed at the session's end, says nothing about the server now.
- */
-export function nextState(state: ConnectionState, event: ConnectionEvent): ConnectionState {
-  if (state.kind === "closed") return state;
-  switch (event.type) {
-    case "starting":
-      return { kind: "starting", why: event.why, attempt: event.attempt, done: event.done };
-    case "started":
-      return state.kind === "starting" && state.attempt === event.attempt ? { kind: "up", ...event.started, restartsLeft: RESTARTS } : state;
-    case "start-failed":
-      if (state.kind !== "starting" || state.attempt !== event.attempt) return state;
-      return event.needsLogin ? { kind: "needs-login", reason: event.reason } : { kind: "failed", reason: event.reason };
-    case "client-closed":
-    case "call-failed":
-      if (state.kind !== "up" && state.kind !== "down") return state;
-      if (!takesCalls(state, event.client)) return state;
-      return { kind: "down", ...settledOf(state), reason: event.reason, alive: event.type === "call-failed" };
-    case "call-answered":
-      return state.kind === "down" && takesCalls(state, event.client) ? { kind: "up", ...settledOf(state) } : state;
-    case "tools-listed":
-      return (state.kind === "up" || state.kind === "down") && state.client === event.client ? { ...state, tools: event.tools } : state;
-    case "restarting":
-      return state.kind === "down" && state.restartsLeft > 0 ? { ...state, restartsLeft: state.restartsLeft - 1, restart: event.restart } : state;
-    case "restarted":
-      return state.kind === "down" && state.restart !== undefined ? { kind: "up", ...settledOf(state), client: event.client } : state;
-    case "restart-failed":
-      return state.kind === "down" && state.restart !== undefined ? { ...state, reason: `restart failed: ${event.reason}`, restart: undefined } : state;
-    case "close":
-      return { kind: "closed", was: state };
-    default: {
-      const unknown: never = event;
-      throw new Error(`unknown connection event ${JSON.stringify(unknown)}`);
-    }
-  }
-}
-
 export class ServerConnection {
   readonly alias: string;
   /** Applied to what the status and warnings show: a server's own text may echo the secrets of its spec. */
@@ -152,10 +63,13 @@ export class ServerConnection {
   /** Resources the server said changed since the model was last told (takeResourceChanges). */
   readonly #changedResources = new Set<string>();
 
+  readonly #deps: ConnectionDeps;
+
   constructor(
     readonly spec: McpServerConfig,
-    readonly deps: ConnectionDeps,
+    deps: ConnectionDeps,
   ) {
+    this.#deps = deps;
     this.alias = spec.alias;
     this.#redact = specRedactor(spec);
     this.#log = createServerLog(spec.alias, spec.logLevel ?? DEFAULT_LOG_LEVEL, this.#redact, deps.onLog);
@@ -230,7 +144,7 @@ export class ServerConnection {
   readonly #resourceUpdated = (uri: string): void => {
     if (this.#state.kind === "closed" || this.#changedResources.has(uri)) return;
     this.#changedResources.add(uri);
-    this.deps.onWarning(`${this.alias}: resource ${this.#redact(uri)} changed; the model hears of it with your next message`);
+    this.#deps.onWarning(`${this.alias}: resource ${this.#redact(uri)} changed; the model hears of it with your next message`);
   };
 
   request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject | McpError> {
@@ -290,7 +204,7 @@ export class ServerConnection {
     const after = nextState(before, event);
     this.#state = after;
     // Told when it happens, not only in /mcp: the next call restarts a stdio server once.
-    if (before.kind === "up" && after.kind === "down") this.deps.onWarning(`${this.alias}: disconnected: ${this.#redact(after.reason)}`);
+    if (before.kind === "up" && after.kind === "down") this.#deps.onWarning(`${this.alias}: disconnected: ${this.#redact(after.reason)}`);
   }
 
   #start(why: "not started" | "reconnecting", signal: AbortSignal | undefined): Promise<void> {
@@ -308,7 +222,7 @@ export class ServerConnection {
     const restarted = previous.kind === "down" ? await previous.restart : undefined;
     if (restarted !== undefined && !(restarted instanceof McpError)) await restarted.close();
     if (previous.kind === "up" || previous.kind === "down") await previous.client.close();
-    const started = await startServer(this.spec, this.#opener, { ...(signal === undefined ? {} : { signal }), maxTools: this.deps.maxToolsPerServer });
+    const started = await startServer(this.spec, this.#opener, { ...(signal === undefined ? {} : { signal }), maxTools: this.#deps.maxToolsPerServer });
     if (started instanceof McpError) {
       this.#apply({ type: "start-failed", attempt, reason: this.#opener.describeFailure(started), needsLogin: started instanceof LoginNeeded });
       return;
@@ -334,9 +248,9 @@ export class ServerConnection {
     if ((before.kind !== "up" && before.kind !== "down") || before.client !== client) return;
     let tools: RemoteToolInfo[];
     try {
-      tools = await client.listTools(this.deps.maxToolsPerServer);
+      tools = await client.listTools(this.#deps.maxToolsPerServer);
     } catch (error) {
-      if (this.#state.kind !== "closed") this.deps.onWarning(`${this.alias}: its tools changed, but listing them again failed: ${this.#redact(describeError(error))}`);
+      if (this.#state.kind !== "closed") this.#deps.onWarning(`${this.alias}: its tools changed, but listing them again failed: ${this.#redact(describeError(error))}`);
       return;
     }
     // A listing queued behind another often finds what that one found: no change, nothing to tell.
