@@ -1,6 +1,7 @@
 // The agent loop: a user prompt, then model turns and tool calls until the model ends its turn or a
 // limit is hit. Its only output is events; the CLI listens. Everything it touches arrives in AgentDeps.
-import { ALWAYS_PROTECTED, unknownToolDecision, type Decision, type ProtectedFolder, type Rule, type SessionAllow } from "./gate.js";
+import { ALWAYS_PROTECTED, unknownToolDecision, type Decision, type ProtectedFolder, type SessionAllow } from "./gate.js";
+import type { Rule } from "./rule.js";
 import { appendMessage, closeOpenToolUses, NEVER_STARTED_TEXT } from "./history.js";
 import type { AgentEvent, ImageBlock, Message, Model, ModelReply, ModelRequest, SnapshotStore, SpillStore, StopReason, ToolResultBlock, ToolUseBlock, TranscriptEntry, TranscriptSink, ToolSpec, TurnUndo, Usage } from "./ports.js";
 import type { Redact } from "./redaction.js";

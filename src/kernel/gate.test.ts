@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALWAYS_PROTECTED, MAX_RULE_CHARS, callSubject, decide, decideDomain, parseRule, sessionAllowFor, sessionAllowText, unmatchedRules, type GateTool, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows, type Verdict } from "./gate.js";
+import { ALWAYS_PROTECTED, callSubject, decide, decideDomain, sessionAllowFor, sessionAllowText, unmatchedRules, type GateTool, type ProtectedFolder, type SessionAllow, type SessionAllows } from "./gate.js";
+import { MAX_RULE_CHARS, parseRule, type Rule, type Verdict } from "./rule.js";
 import type { CommandSandbox, GateSubject, Tool, ToolArgs, ToolKind } from "./tool.js";
 
 const NONE: SessionAllows = new Map();

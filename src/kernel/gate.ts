@@ -1,35 +1,14 @@
-// The approval gate, the whole pure policy in one place: rules as the user wrote them, parsed once into
-// globs; the verdict for one call with its reason. The strictest matching rule wins whatever the order
-// (deny > ask > allow); only when no rule matches does the default for the tool's kind apply.
+// The approval gate, the whole pure policy in one place: the verdict for one call with its reason, judged
+// against the user's rules (rule.ts). The strictest matching rule wins whatever the order (deny > ask >
+// allow); only when no rule matches does the default for the tool's kind apply.
 import { posix } from "node:path";
 import { commandPrefix, readCommand } from "./command-options.js";
-import { compileGlob, globMatches, literalPrefix, type Glob } from "./glob.js";
+import { globMatches, literalPrefix, type Glob } from "./glob.js";
 import { reachesAlias, serverSideName } from "./remote-names.js";
+import { isNetworkRule, NETWORK_RULE, VERDICT_RANK, type Rule, type Verdict } from "./rule.js";
 import { commandForms, isPlainCommand, MAX_WRAPPERS } from "./shell-command.js";
 import { stableJson } from "./stable-json.js";
 import { SERVER_SUBJECT_NAMES, type CommandSandbox, type GateSubject, type Tool, type ToolArgs, type ToolDefinition, type ToolKind } from "./tool.js";
-
-/** Ordered by strictness: when several of the user's rules match, the highest rank wins. */
-export type Verdict = "allow" | "ask" | "deny";
-export const VERDICT_RANK: Readonly<Record<Verdict, number>> = { allow: 0, ask: 1, deny: 2 };
-
-/** `read_file`, `mcp__notes__*`, `bash(git status*)`: a tool-name glob, optionally an argument glob. */
-export interface RulePattern {
-  /** As written (trimmed), for the reason. */
-  readonly text: string;
-  /** The tool part as written: `mcp__notes__*` of `mcp__notes__*(x)`. */
-  readonly toolGlob: string;
-  readonly tool: Glob;
-  /** null: the rule covers every call of the matching tools. */
-  readonly argument: Glob | null;
-}
-
-export interface Rule {
-  readonly verdict: Verdict;
-  readonly pattern: RulePattern;
-  /** Where the rule came from, for the reason: a settings file path or a flag such as `--allow`. */
-  readonly origin: string;
-}
 
 export interface Decision {
   readonly verdict: Verdict;
@@ -138,53 +117,6 @@ export type GateTool = Pick<Tool, "name" | "kind" | "source" | "originalName" | 
 function allowedDefinition(tool: GateTool, subject: GateSubject): { definition?: AllowedDefinition } {
   if (tool.definitionHash === undefined || subject.kind === "server") return {};
   return { definition: { hash: tool.definitionHash, ...(tool.definition === undefined ? {} : { definition: tool.definition }) } };
-}
-
-const TOOL_GLOB = /^[A-Za-z0-9_.*?-]+$/;
-
-/**
- * `network(registry.npmjs.org)`, `network(*.example.com)`: the domains (or IP addresses) a sandboxed command's
- * HTTP(S) may reach through mca's proxy; bare `network`, every one. Not a tool: no tool call matches it.
- */
-export const NETWORK_RULE = "network";
-/** A domain glob: a host name's letters (case does not count), `*` and `?`; an IPv6 address in brackets. */
-const DOMAIN_GLOB = /^(?:[a-z0-9*?-]+(?:\.[a-z0-9*?-]+)*|\[[0-9a-f:.*?]+\])$/u;
-
-export function isNetworkRule(rule: Rule): boolean {
-  return rule.pattern.toolGlob === NETWORK_RULE;
-}
-
-/** Validates one rule as written in a settings file or a flag; `origin` names where it came from. */
-export function parseRule(text: string, verdict: Verdict, origin: string): Rule | Error {
-  const pattern = parseRulePattern(text);
-  if (pattern instanceof Error) return pattern;
-  return { verdict, pattern, origin };
-}
-
-/** Longer than any rule a person writes; a glob's matching costs up to its length for each character of the subject. */
-export const MAX_RULE_CHARS = 1_000;
-
-/** `bash(git status*)` → the globs `bash` and `git status*`; the argument glob may contain parentheses. */
-function parseRulePattern(text: string): RulePattern | Error {
-  const trimmed = text.trim();
-  if (trimmed === "") return new Error("empty rule");
-  if (trimmed.length > MAX_RULE_CHARS) return new Error(`a rule of ${trimmed.length} characters (at most ${MAX_RULE_CHARS}: matching a longer glob could stall every call)`);
-  const open = trimmed.indexOf("(");
-  const toolGlob = open === -1 ? trimmed : trimmed.slice(0, open);
-  if (!TOOL_GLOB.test(toolGlob)) {
-    return new Error(`invalid tool name pattern ${JSON.stringify(toolGlob)} (letters, digits, _ . - and the globs * ?)`);
-  }
-  if (open === -1) return { text: trimmed, toolGlob, tool: compileGlob(toolGlob), argument: null };
-  if (!trimmed.endsWith(")")) return new Error(`missing ")" at the end of ${JSON.stringify(trimmed)}`);
-  const argGlob = trimmed.slice(open + 1, -1);
-  if (argGlob === "") return new Error(`empty argument pattern in ${JSON.stringify(trimmed)} (write ${toolGlob} or ${toolGlob}(*))`);
-  if (toolGlob !== NETWORK_RULE) return { text: trimmed, toolGlob, tool: compileGlob(toolGlob), argument: compileGlob(argGlob) };
-  // Domains are matched as the proxy sees them: lower case, without the root's trailing dot.
-  const domain = argGlob.trim().toLowerCase().replace(/\.$/u, "");
-  if (!DOMAIN_GLOB.test(domain)) {
-    return new Error(`invalid domain pattern ${JSON.stringify(argGlob)} in ${JSON.stringify(trimmed)} (a host name such as registry.npmjs.org or *.example.com, or an IP address)`);
-  }
-  return { text: `${NETWORK_RULE}(${domain})`, toolGlob, tool: compileGlob(toolGlob), argument: compileGlob(domain) };
 }
 
 /**

@@ -15,3 +15,4 @@ export { DEFAULT_TOOL_SEARCH, definitionTokens, replayLoadedTools, TOOL_SEARCH_N
 export { withinTimeLimit } from "./time-limit.js";
 export { sanitizeNamePart, serverSideName } from "./remote-names.js";
 export { isKnownToOnlyRead } from "./command-options.js";
+export * from "./rule.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAgent, type CallReport } from "./agent.js";
-import { parseRule, type Rule } from "./gate.js";
+import { parseRule, type Rule } from "./rule.js";
 import { answering, eventLog, fakeTool, memorySnapshots, memoryTranscript, scriptedModel, streamed, text } from "./test-support/fakes.js";
 
 const shell = fakeTool({

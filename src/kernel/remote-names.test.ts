@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decide, parseRule, unmatchedRules, type GateTool, type Rule, type SessionAllows, type Verdict } from "./gate.js";
+import { decide, unmatchedRules, type GateTool, type SessionAllows } from "./gate.js";
+import { parseRule, type Rule, type Verdict } from "./rule.js";
 import { reachesAlias, sanitizeNamePart } from "./remote-names.js";
 import type { GateSubject } from "./tool.js";
 

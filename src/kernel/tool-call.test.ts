@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAgent, type AgentDeps } from "./agent.js";
-import { parseRule, type ApprovalAnswer, type Rule, type SessionAllow } from "./gate.js";
+import type { ApprovalAnswer, SessionAllow } from "./gate.js";
+import { parseRule, type Rule } from "./rule.js";
 import {
   answering,
   eventLog,

@@ -1,7 +1,8 @@
 // One tool call, the same path for the model's calls and the user's `/call`: loop guard, lookup,
 // argument check (once), approval gate (once), snapshots, the run itself, then the one truncation site.
 // Every failure becomes an error result the model can read; nothing here throws into the loop.
-import { callSubject, decide, outdatedSessionAllow, sessionAllowFor, sessionAllowText, unknownToolDecision, type ApprovalAnswer, type Decision, type ProtectedFolder, type Rule, type SessionAllow, type SessionAllows } from "./gate.js";
+import { callSubject, decide, outdatedSessionAllow, sessionAllowFor, sessionAllowText, unknownToolDecision, type ApprovalAnswer, type Decision, type ProtectedFolder, type SessionAllow, type SessionAllows } from "./gate.js";
+import type { Rule } from "./rule.js";
 import type { LoopGuard } from "./loop-guard.js";
 import type { AgentEvent, SnapshotStore, SpillStore, TranscriptEntry } from "./ports.js";
 import type { Redact } from "./redaction.js";

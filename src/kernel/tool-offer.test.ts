@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAgent, type AgentDeps } from "./agent.js";
-import { parseRule } from "./gate.js";
+import { parseRule } from "./rule.js";
 import type { ModelRequest, ToolSpec } from "./ports.js";
 import { answering, eventLog, fakeTool, memorySnapshots, memoryTranscript, reply, text, use, type ScriptStep } from "./test-support/fakes.js";
 import { deferredToolsList, MAX_DEFERRED_LIST_CHARS, replayLoadedTools, SEARCH_TIME_LIMIT_MS, TOOL_SEARCH_NAME, type ToolSearchMode } from "./tool-offer.js";
