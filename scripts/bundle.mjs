@@ -1,15 +1,20 @@
-// Builds the `mca` command: dist/src/main.cjs (scripts/launcher.cjs) runs dist/src/bundle.js, all of mca's
-// own code and its small dependencies in one file, so that start-up does not pay Node's ES module loader for
-// ~80 modules, from the V8 code cache written here beside it (bundle.js.cache). The bundle is CommonJS, because
-// one CommonJS file starts ~15 ms faster than the same code as an ES module. Left outside it, and loaded only
-// on the paths that need them: the Anthropic SDK, ajv (a tool result checked against its outputSchema), `prompts` and the Markdown renderer with its highlighter
-// (large, needed only with a key, a question or the chat; the renderer is bundled on its own, below), and the
-// self-test, which runs from tsc's output (dist/src/selftest) beside the demo servers it starts. `tsc -p tsconfig.build.json` runs first and
-// type-checks.
+// Builds dist/, the one build of mca: everything in it is esbuild's output, made here. `pnpm build` runs
+// `tsc -p tsconfig.build.json` first, which only type-checks (it emits nothing). What it writes:
+// - dist/src/main.cjs (scripts/launcher.cjs), the `mca` command, which runs dist/src/bundle.js: all of mca's own
+//   code and its small dependencies in one file, so that start-up does not pay Node's ES module loader for ~80
+//   modules, from the V8 code cache written here beside it (bundle.js.cache). The bundle is CommonJS, because
+//   one CommonJS file starts ~15 ms faster than the same code as an ES module. Left outside it, and loaded only
+//   on the paths that need them: the Anthropic SDK, ajv (a tool result checked against its outputSchema),
+//   `prompts` and the Markdown renderer with its highlighter (large, needed only with a key, a question or the
+//   chat; the renderer is bundled on its own, below), and the self-test.
+// - dist/src/selftest/run-selftest.js, the self-test (`SELFTEST=1`), one ES module the bundle imports when asked.
+// - dist/servers/notes.js and tickets.js, the demo servers, each one ES module run as its own process.
+// - dist/src/markdown-libraries.cjs, the Markdown renderer, and dist/src/network-forwarder.cjs, the sandbox's
+//   forwarder. docs/development.md ("The build") says why each part is there.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, copyFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -134,11 +139,50 @@ await build({
   logLevel: "warning",
 });
 
+// The self-test and the demo servers, which run apart from the bundle: the self-test only with SELFTEST=1
+// (imported by the bundle then, from ./selftest/), the servers each as a process of its own (mcp.config.json
+// starts `node dist/servers/notes.js`; the self-test starts both). Each is one ES module with mca's code and
+// the servers' inside it; packages stay outside, loaded from node_modules as the sources load them. The
+// self-test keeps its place, dist/src/selftest/, where it finds mcp.config.json three folders up.
+await build({
+  entryPoints: {
+    "src/selftest/run-selftest": "src/selftest/run-selftest.ts",
+    "servers/notes": "servers/notes.ts",
+    "servers/tickets": "servers/tickets.ts",
+  },
+  outdir: "dist",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  logLevel: "warning",
+});
+
 // The forwarder a sandboxed command's HTTP(S) leaves through (src/tools/network-forwarder.cjs) runs on its own,
-// inside the sandbox: beside the bundle, and beside tsc's output of sandbox.ts, each of which looks for it there.
+// inside the sandbox: beside the bundle, where sandbox.ts, bundled in it, looks for it.
 await copyFile("src/tools/network-forwarder.cjs", "dist/src/network-forwarder.cjs");
-await mkdir("dist/src/tools", { recursive: true });
-await copyFile("src/tools/network-forwarder.cjs", "dist/src/tools/network-forwarder.cjs");
 
 await copyFile("scripts/launcher.cjs", LAUNCHER);
 await chmod(LAUNCHER, 0o755);
+
+// What an older build left that this one did not write (tsc's output of every module, until this build was
+// the only one) goes, so dist/ holds this build alone. Dot-names stay: the test setup's lock and staging
+// folder (test/build-for-tests.ts).
+const WRITTEN = new Set([
+  BUNDLE, cacheFile, LAUNCHER, "dist/src/markdown-libraries.cjs", "dist/src/network-forwarder.cjs",
+  "dist/src/selftest/run-selftest.js", "dist/servers/notes.js", "dist/servers/tickets.js",
+]);
+async function prune(folder) {
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const path = `${folder}/${entry.name}`;
+    if (entry.name.startsWith(".")) continue;
+    if (entry.isDirectory()) {
+      await prune(path);
+      if ((await readdir(path)).length === 0) await rmdir(path);
+    } else if (!WRITTEN.has(path)) {
+      await rm(path, { force: true });
+    }
+  }
+}
+await prune("dist");

@@ -95,6 +95,16 @@ describe("the bundle's code cache", () => {
   });
 });
 
+describe("the build beside the bundle", () => {
+  it("ships the self-test and the demo servers as one module each, with mca's code inside, not beside, them", async () => {
+    for (const built of ["src/selftest/run-selftest.js", "servers/notes.js", "servers/tickets.js"]) {
+      const text = await readFile(join(ROOT, "dist", built), "utf8");
+      const relativeImports = [...text.matchAll(/(?:\bfrom|\bimport\(?)\s*["'](\.{1,2}\/[^"']*)["']/gu)].map((match) => match[1]);
+      expect({ built, relativeImports }).toEqual({ built, relativeImports: [] });
+    }
+  });
+});
+
 describe("the bundled mca", () => {
   it("prints the version from package.json", async () => {
     expect(await project.run(["--version"], "")).toEqual({ code: 0, stdout: `${await packageVersion()}\n`, stderr: "" });
