@@ -7,9 +7,9 @@ import type { AgentEvent, ImageBlock, Message, Model, ModelReply, ModelRequest, 
 import type { Redact } from "./redaction.js";
 import { describeError, settle } from "./settle.js";
 import type { Tool, ToolArgs, ToolImage } from "./tool.js";
-import { createLoopGuard, REPEAT_REFUSE_AT, REPEAT_STOP_AT } from "./loop-guard.js";
+import { DEFAULT_LIMITS, interruptedMark, LOOP_LIMIT_NOTICE, notRunText, turnLimitNotice, type AgentLimits } from "./turn-stops.js";
+import { createLoopGuard } from "./loop-guard.js";
 import {
-  abortedText,
   judgeCall,
   runToolCall,
   type ApprovalRequest,
@@ -17,32 +17,10 @@ import {
   type CallContext,
   type CallOutcome,
 } from "./tool-call.js";
-import { COMPACT_AT_TOKENS, compactHistory, estimatedTokens } from "./compaction.js";
+import { compactHistory, estimatedTokens } from "./compaction.js";
 import { createToolOffer, DEFAULT_TOOL_SEARCH, type DeferredTool, type ToolSearchMode } from "./tool-offer.js";
 
 export type { ApprovalRequest, NobodyToAsk, UserDenial } from "./tool-call.js";
-
-// How far one user prompt may go before the kernel ends the turn by itself. A prompt has no turn cap of
-// its own: it runs until the model ends its turn, the loop guard stops it, the person interrupts, or a
-// limit the user set (a turn count, a budget) is reached.
-
-export interface AgentLimits {
-  /** Model turns per user prompt before the turn ends with "turn_limit" and a notice; null: no cap. */
-  readonly maxTurnsPerPrompt: number | null;
-  /** The nth identical call in one prompt that is refused (see createLoopGuard). */
-  readonly repeatRefuseAt: number;
-  /** The nth identical call in one prompt that ends the turn. */
-  readonly repeatStopAt: number;
-  /** Input tokens of the latest request from which the older turns are summarised before the next prompt. */
-  readonly compactAtTokens: number;
-}
-
-export const DEFAULT_LIMITS: AgentLimits = {
-  maxTurnsPerPrompt: null,
-  repeatRefuseAt: REPEAT_REFUSE_AT,
-  repeatStopAt: REPEAT_STOP_AT,
-  compactAtTokens: COMPACT_AT_TOKENS,
-};
 
 export interface AgentDeps {
   readonly model: Model;
@@ -161,20 +139,6 @@ export interface ContextUse {
 }
 
 export type TurnEnd = Extract<AgentEvent, { type: "turn_end" }>["reason"];
-
-/** The result of a call not run because an earlier one of the same reply ended the turn. */
-function notRunText(stop: NonNullable<CallOutcome["stop"]>, signal: AbortSignal): string {
-  return stop === "aborted" ? `Not run: ${abortedText(signal)}` : "Not run: the turn was stopped because a call was repeated too often.";
-}
-/**
- * What the model reads at the end of an answer it was stopped in: the user's interrupt, or the reason given
- * (a signal mca received), so that it knows its words stop there and why.
- */
-export function interruptedMark(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  return typeof reason === "string" && reason !== "" ? `[interrupted: ${reason}]` : INTERRUPTED_MARK;
-}
-export const INTERRUPTED_MARK = "[interrupted by the user]";
 
 /** A history handed in already closed (replayHistory) is left as it is; this answers only what is still open. */
 const unfinished = (): { text: string; isError: boolean } => ({ text: NEVER_STARTED_TEXT, isError: true });
@@ -325,11 +289,11 @@ export function createAgent(deps: AgentDeps): Agent {
       const stop = await runCalls(context, uses, signal);
       if (stop === "aborted") return "aborted";
       if (stop === "loop_limit") {
-        notice("Turn stopped: the model repeated the same tool call with the same arguments (loop limit).");
+        notice(LOOP_LIMIT_NOTICE);
         return "loop_limit";
       }
     }
-    notice(`Turn stopped after ${cap} model turns (the turn limit); send a message to continue, or raise the limit (--max-turns, "maxTurns").`);
+    notice(turnLimitNotice(cap));
     return "turn_limit";
   }
 

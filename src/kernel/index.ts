@@ -16,3 +16,4 @@ export { withinTimeLimit } from "./time-limit.js";
 export { sanitizeNamePart, serverSideName } from "./remote-names.js";
 export { isKnownToOnlyRead } from "./command-options.js";
 export * from "./rule.js";
+export * from "./turn-stops.js";
