@@ -1,9 +1,10 @@
 // The command line, parsed once by commander into a typed Invocation (nothing runs here, so runInvocation
 // decides what to load for each path), and mca's own version.
 import { readFileSync } from "node:fs";
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { OUTPUT_FORMATS, type OutputFormat } from "./headless-output.js";
 import { declareMcpEditCommands, type McpEditCommand } from "./mcp-edit-program.js";
+import { collect, positiveAmount, positiveInteger, sessionIdArgument, splitToolList, stringList, stringOption } from "./option-values.js";
 
 export interface CommonOptions {
   /** `--mcp-config <file>`, repeatable: the files this run's MCP servers are read from instead of the scopes. */
@@ -333,65 +334,6 @@ function promptText(values: Record<string, unknown>, key: "systemPrompt" | "appe
   if (text !== undefined) return { kind: "text", text };
   const path = stringOption(values, `${key}File`);
   return path === undefined ? undefined : { kind: "file", path };
-}
-
-/**
- * `--resume` takes a session id, as Claude Code's does: `-p --resume "fix the bug"` is a prompt taken for an
- * id, so a value with a space (which no id has) is refused here, naming what was meant; an id that is no
- * session of the project is refused when the session starts.
- */
-function sessionIdArgument(text: string): string {
-  if (!/\s/u.test(text) && text !== "") return text;
-  throw new InvalidArgumentError(
-    `${JSON.stringify(text)} is not a session id (\`mca sessions\` lists them). The prompt goes after the id: mca -p --resume <id> "<prompt>"; -c goes on with the newest session`,
-  );
-}
-
-function positiveInteger(text: string): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value <= 0) throw new InvalidArgumentError("must be a positive integer");
-  return value;
-}
-
-function positiveAmount(text: string): number {
-  const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value) || value <= 0) throw new InvalidArgumentError("must be a positive number of US dollars");
-  return value;
-}
-
-/**
- * `Bash(git log:*) Read,Edit` → `Bash(git log:*)`, `Read`, `Edit`: Claude Code takes a flag's values comma- or
- * space-separated, and a space or comma inside parentheses belongs to the rule.
- */
-function splitToolList(value: string): string[] {
-  const words: string[] = [];
-  let current = "";
-  let depth = 0;
-  for (const char of value) {
-    if (char === "(") depth += 1;
-    if (char === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (char === "," || /\s/u.test(char))) {
-      if (current !== "") words.push(current);
-      current = "";
-      continue;
-    }
-    current += char;
-  }
-  if (current !== "") words.push(current);
-  return words;
-}
-
-function collect(value: string, previous: readonly string[]): string[] {
-  return [...previous, value];
-}
-
-function stringOption(values: Record<string, unknown>, key: string): string | undefined {
-  const value = values[key];
-  return typeof value === "string" ? value : undefined;
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
 
 /** package.json sits next to the sources (src/) or the build (dist/src/). */
