@@ -1,8 +1,7 @@
 // Turns one received frame (a stdio line, an HTTP body) into a request, a notification, or the error to
 // answer with: validated once here, so the routing code trusts its types.
-import { isJsonObject } from "./json.js";
 import { INVALID_REQUEST, PARSE_ERROR, rpcError, type RpcError } from "./rpc-error.js";
-import type { JsonRpcId } from "../../src/mcp/index.js";
+import { isJsonObject, type JsonRpcId } from "../../src/mcp/index.js";
 
 export type Incoming =
   | { readonly kind: "request"; readonly id: JsonRpcId; readonly method: string; readonly params: unknown }

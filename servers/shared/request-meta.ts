@@ -1,8 +1,7 @@
 // Reads the per-request `_meta` every 2026-07-28 request carries (see docs/protocol.md) into a typed value,
 // or into the -32602 / -32022 error the spec prescribes.
-import { isJsonObject } from "./json.js";
 import { INVALID_PARAMS, UNSUPPORTED_PROTOCOL_VERSION, rpcError, type RpcError } from "./rpc-error.js";
-import type { JsonObject } from "../../src/mcp/index.js";
+import { isJsonObject, type JsonObject } from "../../src/mcp/index.js";
 
 export const SUPPORTED_VERSIONS: readonly string[] = ["2026-07-28"];
 

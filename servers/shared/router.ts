@@ -1,12 +1,11 @@
 // Routes a validated request to its answer: the methods both demo servers have (`server/discover`,
 // `tools/list`, `tools/call`) plus a server's own table of extra methods; anything else is -32601.
-import { isJsonObject } from "./json.js";
 import { checkProtocolVersion, logLevelAdmits, readRequestMeta, refuseLegacyInitialize, SUPPORTED_VERSIONS, type RequestMeta } from "./request-meta.js";
 import { completeResult, inputRequiredResult, type CacheHint, type ServerIdentity } from "./results.js";
 import { failure, INVALID_PARAMS, METHOD_NOT_FOUND, rpcError, type RpcError } from "./rpc-error.js";
 import { toolsPage } from "./tools-page.js";
 import type { ToolEntry, ToolOutcome } from "./tool.js";
-import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../../src/mcp/index.js";
+import { isJsonObject, type JsonObject, type JsonRpcId, type JsonRpcMessage } from "../../src/mcp/index.js";
 
 export type Notification = { readonly jsonrpc: "2.0"; readonly method: string; readonly params: JsonObject };
 

@@ -4,11 +4,10 @@
 import { checkRoutingHeaders, checkVersionHeaderMatches, checkVersionHeaderPresent, type HeaderLookup } from "./header-checks.js";
 import { errorReply, type Reply } from "./http-reply.js";
 import { parseIncoming } from "../shared/incoming.js";
-import { isJsonObject } from "../shared/json.js";
 import { checkProtocolVersion, readRequestMeta, refuseLegacyInitialize, type RequestMeta } from "../shared/request-meta.js";
 import { answerMessages, route, type ServerSpec } from "../shared/router.js";
 import type { RpcError } from "../shared/rpc-error.js";
-import type { JsonObject } from "../../src/mcp/index.js";
+import { isJsonObject, type JsonObject } from "../../src/mcp/index.js";
 
 type Checked = { readonly params: JsonObject; readonly meta: RequestMeta };
 

@@ -1,11 +1,10 @@
 // `close_ticket`: asks the user to confirm through a multi round-trip request (MRTR, https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr). The
 // first call answers `input_required` with an elicitation and an opaque requestState; the retry carries
 // the answer and that state back, and only then is the ticket closed.
-import { isJsonObject } from "../shared/json.js";
 import { INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, rpcError } from "../shared/rpc-error.js";
 import { stringArgument, textOutcome, toolError, type ToolEntry, type ToolOutcome } from "../shared/tool.js";
 import type { TicketStore } from "./store.js";
-import type { JsonObject } from "../../src/mcp/index.js";
+import { isJsonObject, type JsonObject } from "../../src/mcp/index.js";
 
 /** Opaque to the client: it must echo the string byte for byte. */
 function requestStateFor(ticketId: string): string {

@@ -1,11 +1,9 @@
 // Streamable HTTP header validation (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http): the standard headers must be present and equal to
 // what the body says, and an `x-mcp-header` argument must travel as a matching `Mcp-Param-*` header.
 // Every failure is 400 + -32020. Names are case-insensitive, values case-sensitive, OWS is trimmed.
-import { decodeHeaderValue } from "../../src/mcp/index.js";
-import { isJsonObject } from "../shared/json.js";
+import { decodeHeaderValue, isJsonObject, type JsonObject } from "../../src/mcp/index.js";
 import { HEADER_MISMATCH, rpcError, type RpcError } from "../shared/rpc-error.js";
 import type { ToolEntry } from "../shared/tool.js";
-import type { JsonObject } from "../../src/mcp/index.js";
 
 /** A request header by lower-case name, as received (untrimmed). */
 export type HeaderLookup = (lowerCaseName: string) => string | undefined;
