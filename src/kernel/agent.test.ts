@@ -283,6 +283,26 @@ describe("createAgent: the loop", () => {
     ]);
   });
 
+  it("runs none of a reply's calls after the repeat that ends the turn", async () => {
+    const ran: string[] = [];
+    const mark = fakeTool({ name: "mark", run: async () => (ran.push("mark"), { text: "marked", isError: false }) });
+    const steps: ScriptStep[] = [
+      () => reply(use("t1", "echo", { word: "x" }), use("t2", "echo", { word: "x" }), use("t3", "echo", { word: "x" }), use("t4", "echo", { word: "x" })),
+      () => reply(use("t5", "echo", { word: "y" }), use("t6", "echo", { word: "x" }), use("t7", "mark")),
+    ];
+    const { agent } = setup(steps, { tools: [echo, mark] });
+    expect(await agent.prompt("go", signal())).toBe("loop_limit");
+    expect(ran).toEqual([]);
+    expect(agent.messages.at(-1)).toEqual({
+      role: "user",
+      content: [
+        { type: "tool_result", toolUseId: "t5", text: "echo: y", isError: false },
+        { type: "tool_result", toolUseId: "t6", text: "Stopped: echo was called 5 times with the same arguments; the turn is over.", isError: true },
+        { type: "tool_result", toolUseId: "t7", text: "Not run: the turn was stopped because a call was repeated too often.", isError: true },
+      ],
+    });
+  });
+
   describe("edit and retest", () => {
     // A file the fake `bash` reads and the fake `write_file` replaces: state the calls really share.
     const project = () => {
