@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMcpClient, type McpClient } from "../../src/mcp/index.js";
 import { McpError } from "../../src/mcp/index.js";
-import { createHttpTransport } from "../../src/mcp/index.js";
+import { createHeaderTable, createHttpTransport } from "../../src/mcp/index.js";
 import { callToolToCompletion, type InputAnswer } from "../../src/mcp/index.js";
 import { clientCapabilities, type InputSupport } from "../../src/mcp/index.js";
 import { isJsonObject, type JsonObject } from "../../src/mcp/index.js";
@@ -252,18 +252,13 @@ async function main(): Promise<number> {
   let client: McpClient | undefined;
   const open = async (): Promise<McpClient> => {
     await client?.close();
-    let opened: McpClient | undefined;
-    // A legacy server's notifications/initialized names no version of its own: the header is the client's,
-    // and so are the `x-mcp-header` values of a call.
-    const transport = createHttpTransport({
-      label: "conformance",
-      url,
-      protocolVersion: () => opened?.protocolVersion(),
-      paramHeaders: (request) => opened?.headerParams(request) ?? [],
-      auth,
-    });
-    client = opened = createMcpClient({
+    // A legacy server's notifications/initialized names no version of its own: the header is the version the
+    // client tells the table, and so are the `x-mcp-header` values of a call.
+    const headerTable = createHeaderTable();
+    const transport = createHttpTransport({ label: "conformance", url, headerTable, auth });
+    client = createMcpClient({
       transport,
+      headerTable,
       clientVersion: PACKAGE_VERSION,
       capabilities: clientCapabilities(SUPPORT),
       // A legacy server asks in the middle of a call (elicitation/create): the same scripted user answers.

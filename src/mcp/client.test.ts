@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { buildRequestMeta, createMcpClient, type McpClient, type McpClientOptions } from "./client.js";
 import { isJsonObject, McpError, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from "./jsonrpc.js";
+import { createHeaderTable } from "./http/headers.js";
 import { createHttpTransport } from "./http/transport.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import { createInMemoryTransport, type ScriptedReply } from "./test-support/in-memory-transport.js";
@@ -120,19 +121,37 @@ describe("createMcpClient", () => {
     expect(warnings).toEqual(['dropping tool "broken": property "where": x-mcp-header "Bad Name" is not a valid header token']);
   });
 
-  it("names the x-mcp-header arguments of a call to a listed tool, and none for another tool or another method", async () => {
+  it("tells its header table the x-mcp-header arguments of a call to a listed tool, and none for another tool or another method", async () => {
     const inputSchema = { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" } } };
-    const { client } = await startClient(() => toolsPage([{ name: "deploy", inputSchema }]));
+    const headerTable = createHeaderTable();
+    const transport = createInMemoryTransport({ label: "srv", answer: () => toolsPage([{ name: "deploy", inputSchema }]) });
+    const client = createMcpClient({ transport, headerTable, clientVersion: "9.9.9" });
+    await client.start();
     await client.listTools();
     const call = (name: string, method = "tools/call"): JsonRpcRequest => ({ jsonrpc: "2.0", id: 9, method, params: { name, arguments: { region: "eu", n: 3 } } });
-    expect([client.headerParams(call("deploy")), client.headerParams(call("other")), client.headerParams(call("deploy", "prompts/get"))]).toEqual([
-      [
-        { name: "Region", value: "eu" },
-        { name: "N", value: "3" },
-      ],
-      [],
-      [],
+    expect([call("deploy"), call("other"), call("deploy", "prompts/get")].map((request) => headerTable.forMessage(request))).toEqual([
+      {
+        protocolVersion: "2026-07-28",
+        legacy: false,
+        paramHeaders: [
+          { name: "Region", value: "eu" },
+          { name: "N", value: "3" },
+        ],
+      },
+      { protocolVersion: "2026-07-28", legacy: false, paramHeaders: [] },
+      { protocolVersion: "2026-07-28", legacy: false, paramHeaders: [] },
     ]);
+  });
+
+  it("tells its header table the version it speaks: its first, then the one a -32022 switched to", async () => {
+    let attempts = 0;
+    const headerTable = createHeaderTable();
+    const transport = createInMemoryTransport({ label: "srv", answer: () => ((attempts += 1) === 1 ? versionError(["2026-07-28", "2030-01-01"]) : toolsPage([])) });
+    const client = createMcpClient({ transport, headerTable, clientVersion: "9.9.9", versions: ["2030-01-01", "2026-07-28"] });
+    const first = headerTable.version();
+    await client.start();
+    await client.listTools();
+    expect([first, headerTable.version(), client.protocolVersion()]).toEqual(["2030-01-01", "2026-07-28", "2026-07-28"]);
   });
 
   it("survives a notification listener that throws, with a warning", async () => {

@@ -6,7 +6,7 @@ import { describeError, type ToolArgs } from "../kernel/index.js";
 import { parseCallOutcome, type CallToolOptions, type CallToolOutcome } from "./call-result.js";
 import { parseDiscoverResult, type DiscoverInfo } from "./discover.js";
 import { isLostSession } from "./http/failure.js";
-import { createParamHeaderTable, type ParamHeader } from "./http/headers.js";
+import { createHeaderTable, type HeaderTable } from "./http/headers.js";
 import type { InputResponder } from "./input.js";
 import { isJsonObject, McpError, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type JsonRpcRequest, type Transport } from "./jsonrpc.js";
 import { answerLegacyServerRequest, createLegacyLifecycle, type LegacyServerInfo } from "./legacy-lifecycle.js";
@@ -29,6 +29,11 @@ const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 
 export interface McpClientOptions {
   readonly transport: Transport;
+  /**
+   * The table an HTTP transport was built with: the client tells it the version in use and the `x-mcp-header`
+   * declarations of each tools/list, and the transport reads from it what to send beside each message.
+   */
+  readonly headerTable?: HeaderTable;
   /** mca's own version (from package.json, read by whoever composes); display only. */
   readonly clientVersion: string;
   /** Sent as `clientCapabilities` on every request; `{}` declares no optional capability. */
@@ -84,11 +89,6 @@ export interface McpClient {
   callTool(name: string, args: ToolArgs, options?: CallToolOptions): Promise<CallToolOutcome>;
   /** How many times a legacy HTTP server's lost session was replaced by a new one. */
   sessionRenewals(): number;
-  /**
-   * The arguments of a tools/call that its tool declared (`x-mcp-header`) to travel as `Mcp-Param-*`
-   * headers too; the HTTP transport asks for them as it builds the request.
-   */
-  headerParams(request: JsonRpcRequest): readonly ParamHeader[];
   /** Any other request (resources/list, resources/read, prompts/get…): the raw result object. */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   /**
@@ -154,8 +154,10 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   let progressTokens = 0;
   /** The tools being called, latest last: a legacy server's request for input names none, so it is taken to be about the latest. */
   const toolsInFlight: string[] = [];
-  /** The `x-mcp-header` declarations of the tools listed last. */
-  const paramHeaders = createParamHeaderTable();
+  /** Where the transport reads the version in use and the `x-mcp-header` declarations of the tools listed last. */
+  const headerTable = options.headerTable ?? createHeaderTable();
+  headerTable.speak(protocolVersion);
+  const paramHeaders = headerTable.params;
   let closing: Promise<void> | undefined;
   /** The server's own description, from the answer that settled its era. */
   let described: { readonly capabilities: JsonObject; readonly instructions?: string } = { capabilities: {} };
@@ -166,6 +168,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   function useVersion(version: string): void {
     if (version === protocolVersion) return;
     protocolVersion = version;
+    headerTable.speak(version);
     baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, ...logLevelOfConnection });
   }
 
@@ -375,7 +378,6 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     listTools,
     callTool,
     sessionRenewals: () => legacy.sessionRenewals(),
-    headerParams: (request) => (request.method === "tools/call" ? paramHeaders.valuesFor(request.params) : []),
     request: (method, params = {}, requestOptions = {}) => exchange(method, params, requestOptions),
     watchLists,
     subscribedLists: () => [...new Set([...subscriptions].flatMap((subscription) => subscription.accepted() ?? []))],

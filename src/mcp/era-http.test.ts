@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createMcpClient, type McpClient } from "./client.js";
 import { negotiateEra } from "./era.js";
 import { HttpFailure } from "./http/failure.js";
+import { createHeaderTable } from "./http/headers.js";
 import { createHttpTransport } from "./http/transport.js";
 import { rejection } from "./test-support/mcp-rejection.js";
 import {
@@ -31,12 +32,11 @@ const LEGACY_SESSION: readonly ScriptedExchange[] = [
 async function serve(script: readonly ScriptedExchange[]): Promise<{ server: ScriptedHttpServer; open: () => Promise<McpClient> }> {
   const server = await startScriptedHttpServer(script);
   opened.push(server);
-  // As the connection composes them: the transport reads the version in use from its client.
+  // As the connection composes them: the client and its transport share one header table.
   const open = async (): Promise<McpClient> => {
-    let version: (() => string) | undefined;
-    const transport = createHttpTransport({ label: "web", url: server.url, protocolVersion: () => version?.() });
-    const client = createMcpClient({ transport, clientVersion: "0.15.0" });
-    version = () => client.protocolVersion();
+    const headerTable = createHeaderTable();
+    const transport = createHttpTransport({ label: "web", url: server.url, headerTable });
+    const client = createMcpClient({ transport, headerTable, clientVersion: "0.15.0" });
     opened.push(client);
     await client.start();
     return client;

@@ -46,3 +46,4 @@ export { expandValue, MAX_COMPLETION_VALUES, offersCompletions, requestCompletio
 export { sanitizeIcons, type Icon } from "./icons.js";
 export { toolTitle } from "./tool-list.js";
 export { APP_VIEW_NOTE, isAppOnly, isAppResource } from "./apps.js";
+export { createHeaderTable, type HeaderTable } from "./http/headers.js";

@@ -10,8 +10,8 @@ import { createLegacySseTransport } from "./http/legacy-sse-transport.js";
 import { createHttpTransport } from "./http/transport.js";
 import type { TokenStore } from "./auth/token-store.js";
 import { clientCapabilities, type InputResponder } from "./input.js";
-import type { ParamHeader } from "./http/headers.js";
-import { asMcpError, McpError, type JsonObject, type JsonRpcRequest, type Transport } from "./jsonrpc.js";
+import { createHeaderTable, type HeaderTable } from "./http/headers.js";
+import { asMcpError, McpError, type JsonObject, type Transport } from "./jsonrpc.js";
 import type { LineFramer } from "./line-framer.js";
 import { serverResponder } from "./roots.js";
 import { DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry } from "./server-log.js";
@@ -111,11 +111,8 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
   let stderrTail: () => string = () => "";
   const responder = deps.inputResponder === undefined ? undefined : serverResponder(deps.inputResponder, spec);
 
-  function createTransport(via: ServerTransport, client: () => McpClient | undefined, login: HttpAuth | undefined): Transport {
-    // The HTTP transport reads from the client it serves the version in use, for messages that name none,
-    // and the `x-mcp-header` values of a call.
-    const protocolVersion = (): string | undefined => client()?.protocolVersion();
-    const paramHeaders = (request: JsonRpcRequest): readonly ParamHeader[] => client()?.headerParams(request) ?? [];
+  /** `headerTable`: the client's and the HTTP transport's, so that the version in use and a call's `Mcp-Param-*` go on its headers. */
+  function createTransport(via: ServerTransport, headerTable: HeaderTable, login: HttpAuth | undefined): Transport {
     if (spec.transport === "stdio") {
       const transport = createStdioTransport({
         label: spec.alias,
@@ -131,16 +128,17 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
       stderrTail = () => transport.stderrTail();
       return transport;
     }
-    const common = { label: spec.alias, url: spec.url, headers: spec.headers, protocolVersion, auth: login };
-    return via === "sse" ? createLegacySseTransport(common) : createHttpTransport({ ...common, paramHeaders });
+    const common = { label: spec.alias, url: spec.url, headers: spec.headers, headerTable, auth: login };
+    return via === "sse" ? createLegacySseTransport(common) : createHttpTransport(common);
   }
 
   async function open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (client: McpClient) => void, via = spec.transport): Promise<McpClient> {
     const wrap = deps.seams?.wrapTransport ?? ((created: Transport) => created);
-    let opened: McpClient | undefined;
-    const transport = wrap(createTransport(via, () => opened, login), spec);
+    const headerTable = createHeaderTable();
+    const transport = wrap(createTransport(via, headerTable, login), spec);
     const client = createMcpClient({
       transport,
+      headerTable,
       clientVersion: deps.clientVersion,
       capabilities: deps.capabilities ?? clientCapabilities(responder?.support),
       requestTimeoutMs: spec.timeoutMs,
@@ -150,7 +148,6 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
       onWarning: (message) => deps.onWarning(`${spec.alias}: ${redact(message)}`),
       onClose: (reason) => onClientClosed(client, reason),
     });
-    opened = client;
     onCreated(client);
     try {
       await client.start();

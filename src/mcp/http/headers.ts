@@ -4,6 +4,7 @@
 // `=?base64?…?=` form.
 import { createRedactor, secretsIn, type JsonSchema, type Redact, type ToolArgs } from "../../kernel/index.js";
 import { isJsonObject, type JsonObject, type JsonRpcMessage } from "../jsonrpc.js";
+import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
 
 // ---------------------------------------------------------------------------------------------------
 // Value encoding (SEP-2243): plain when it is visible ASCII without leading/trailing whitespace,
@@ -198,6 +199,54 @@ export function createParamHeaderTable(): ParamHeaderTable {
       const specs = typeof params.name === "string" ? specsByTool.get(params.name) : undefined;
       return specs === undefined || !isJsonObject(params.arguments) ? [] : paramHeaderValues(specs, params.arguments);
     },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The header table of one connection.
+
+/** What one message carries beside its body. */
+export type MessageHeaders = {
+  /** The version the message names itself, else the one in use; undefined when there is none to send. */
+  readonly protocolVersion: string | undefined;
+  /** The message speaks an initialize-based version: it may open, and then carries, a session. */
+  readonly legacy: boolean;
+  readonly paramHeaders: readonly ParamHeader[];
+};
+
+/**
+ * What an HTTP transport sends beside each message (MCP-Protocol-Version, Mcp-Param-*), given to it when it
+ * is built and shared with the connection's client, which tells it the version in use and screens each
+ * tools/list page into `params`. The transport only reads it: it never reads a protocol version itself, and
+ * never calls back into a client.
+ */
+export interface HeaderTable {
+  /** Told by the client: the version its messages speak from now on. */
+  speak(version: string): void;
+  /** The `x-mcp-header` declarations of the tools listed last. */
+  readonly params: ParamHeaderTable;
+  forMessage(message: JsonRpcMessage): MessageHeaders;
+  /** The version in use, for a legacy session's GET and DELETE; undefined until a client speaks one. */
+  version(): string | undefined;
+}
+
+export function createHeaderTable(): HeaderTable {
+  let spoken: string | undefined;
+  const params = createParamHeaderTable();
+  return {
+    speak(version) {
+      spoken = version;
+    },
+    params,
+    forMessage(message) {
+      // A message that names no version (a legacy `notifications/initialized`, an answer to a legacy
+      // server's request) speaks the connection's.
+      const protocolVersion = messageProtocolVersion(message) ?? spoken;
+      const isCall = "method" in message && "id" in message && message.method === "tools/call";
+      const paramHeaders = isCall && message.params !== undefined ? params.valuesFor(message.params) : [];
+      return { protocolVersion, legacy: protocolVersion !== undefined && isLegacyVersion(protocolVersion), paramHeaders };
+    },
+    version: () => spoken,
   };
 }
 

@@ -3,9 +3,16 @@ import type { JsonRpcMessage } from "../jsonrpc.js";
 import { createMessageInbox } from "../test-support/http-message-inbox.js";
 import { CHALLENGE, legacyEvent, startLegacySseServer, type LegacySseScript } from "../test-support/legacy-sse-server.js";
 import { rejection, summary } from "../test-support/mcp-rejection.js";
+import { createHeaderTable, type HeaderTable } from "./headers.js";
 import { createLegacySseTransport, type LegacySseTransportOptions } from "./legacy-sse-transport.js";
 
 const ENDPOINT = legacyEvent("endpoint", "/message?sessionId=abc");
+/** A header table a client has told that it speaks `version`. */
+function spoken(version: string): HeaderTable {
+  const table = createHeaderTable();
+  table.speak(version);
+  return table;
+}
 const PING: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping", params: {} };
 
 /** Answers every request with an empty result on the stream, as a 2024-11-05 server does. */
@@ -31,7 +38,7 @@ describe("createLegacySseTransport", () => {
   it("opens the stream, POSTs each message to the endpoint it names, and hands up what the stream carries", async () => {
     const { server, inbox, transport, starting } = await setup(
       { opening: [": hello\n\n", ENDPOINT], answer: answerRequests },
-      { headers: { "X-Team": "blue" }, protocolVersion: () => "2024-11-05" },
+      { headers: { "X-Team": "blue" }, headerTable: spoken("2024-11-05") },
     );
     await starting;
     await transport.send(PING);

@@ -6,11 +6,10 @@ import http from "node:http";
 import https from "node:https";
 import { describeError, type Redact } from "../../kernel/index.js";
 import { McpError, parseMessage, type JsonRpcMessage, type McpErrorKind, type Transport, type TransportHandlers } from "../jsonrpc.js";
-import { messageProtocolVersion } from "../versions.js";
 import { withLogin, type HttpAuth } from "../auth/oauth-session.js";
 import { MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES } from "./exchange.js";
 import { abortFailure, bytesText, describeMessage, describeNetworkError, HttpFailure, mediaTypeOf, shownUrl, snippet } from "./failure.js";
-import { createHeaderRedactor, userHeaders } from "./headers.js";
+import { createHeaderRedactor, createHeaderTable, userHeaders, type HeaderTable } from "./headers.js";
 import { createSseReader } from "./sse-reader.js";
 
 export type LegacySseTransportOptions = {
@@ -22,8 +21,8 @@ export type LegacySseTransportOptions = {
   readonly headers?: Readonly<Record<string, string>>;
   /** The cap on one event of the stream; MAX_REPLY_BYTES (16 MiB) by default. */
   readonly maxReplyBytes?: number;
-  /** The version the connection speaks once `initialize` agreed one, sent as MCP-Protocol-Version. */
-  readonly protocolVersion?: () => string | undefined;
+  /** MCP-Protocol-Version: the version a message names, else the one `initialize` agreed (the client tells the table). */
+  readonly headerTable?: HeaderTable;
   /** The server's login: its `Authorization` goes on every request; a 401/403 is handed to it, and the request goes again. */
   readonly auth?: HttpAuth;
   /** How long the stream may take to name its endpoint; ENDPOINT_TIMEOUT_MS by default. */
@@ -40,6 +39,7 @@ export const POST_REPLY_TIMEOUT_MS = 10_000;
 type Reply = { readonly status: number; readonly statusMessage: string; readonly wwwAuthenticate: string | undefined; readonly body: string };
 
 export function createLegacySseTransport(options: LegacySseTransportOptions): Transport {
+  const headerTable = options.headerTable ?? createHeaderTable();
   const { label: server } = options;
   const sseUrl = new URL(options.url);
   if (sseUrl.protocol !== "http:" && sseUrl.protocol !== "https:") {
@@ -67,7 +67,7 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
   /** The headers of every request, with the login's token (a secret like the user's header values) when there is one. */
   function headersWith(authorization: string | undefined, own: Readonly<Record<string, string>>): Record<string, string> {
     if (authorization !== undefined) redact = redactWith(authorization);
-    const version = options.protocolVersion?.();
+    const version = headerTable.version();
     return {
       ...extraHeaders,
       ...(authorization === undefined ? {} : { Authorization: authorization }),
@@ -204,7 +204,7 @@ export function createLegacySseTransport(options: LegacySseTransportOptions): Tr
   async function post(message: JsonRpcMessage, url: URL, authorization: string | undefined, signal: AbortSignal | undefined): Promise<void> {
     const subject = describeMessage(message);
     const body = Buffer.from(JSON.stringify(message), "utf8");
-    const version = messageProtocolVersion(message);
+    const version = headerTable.forMessage(message).protocolVersion;
     const headers = headersWith(authorization, {
       "Content-Type": "application/json",
       "Content-Length": String(body.length),

@@ -3,6 +3,7 @@ import { createMcpClient, type McpClient } from "../client.js";
 import type { InputRequest, InputResponder } from "../input.js";
 import { startScriptedHttpServer } from "../test-support/scripted-http-server.js";
 import { startStatefulSdkServer } from "../test-support/sdk-v1-http-server.js";
+import { createHeaderTable } from "./headers.js";
 import { createHttpTransport } from "./transport.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -26,10 +27,9 @@ const FORM = {
 };
 
 async function legacyClient(url: string, responder: InputResponder): Promise<McpClient> {
-  let version: (() => string) | undefined;
-  const transport = createHttpTransport({ label: "v1", url, protocolVersion: () => version?.() });
-  const client = createMcpClient({ transport, clientVersion: "0.15.0", capabilities: { elicitation: { form: {} } }, inputResponder: responder });
-  version = () => client.protocolVersion();
+  const headerTable = createHeaderTable();
+  const transport = createHttpTransport({ label: "v1", url, headerTable });
+  const client = createMcpClient({ transport, headerTable, clientVersion: "0.15.0", capabilities: { elicitation: { form: {} } }, inputResponder: responder });
   cleanups.push(() => client.close());
   await client.start();
   await client.initializeLegacy();

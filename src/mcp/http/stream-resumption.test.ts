@@ -11,6 +11,7 @@ import {
   planResumption,
   type StreamCursor,
 } from "./stream-resumption.js";
+import { createHeaderTable } from "./headers.js";
 import { createHttpTransport } from "./transport.js";
 
 const LEGACY = "2025-11-25";
@@ -75,7 +76,9 @@ async function legacyTransport(script: readonly ScriptedExchange[], protocolVers
   const server = await startScriptedHttpServer(script);
   cleanups.push(() => server.close());
   const inbox = createMessageInbox();
-  const transport = createHttpTransport({ label: "old", url: server.url, headers: { "X-Api-Key": "k-1" }, protocolVersion: () => protocolVersion });
+  const headerTable = createHeaderTable();
+  headerTable.speak(protocolVersion);
+  const transport = createHttpTransport({ label: "old", url: server.url, headers: { "X-Api-Key": "k-1" }, headerTable });
   cleanups.push(() => transport.close());
   await transport.start(inbox.handlers);
   await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion } });
@@ -173,10 +176,9 @@ describe("a legacy call whose stream is never resumed", () => {
       { method: "GET", reply: { kind: "hold" } },
     ]);
     cleanups.push(() => server.close());
-    let version: (() => string) | undefined;
-    const transport = createHttpTransport({ label: "old", url: server.url, protocolVersion: () => version?.() });
-    const client = createMcpClient({ transport, clientVersion: "0.15.0", requestTimeoutMs: 300 });
-    version = () => client.protocolVersion();
+    const headerTable = createHeaderTable();
+    const transport = createHttpTransport({ label: "old", url: server.url, headerTable });
+    const client = createMcpClient({ transport, headerTable, clientVersion: "0.15.0", requestTimeoutMs: 300 });
     cleanups.push(() => client.close());
     await client.start();
     await client.initializeLegacy();

@@ -5,6 +5,7 @@ import { createMessageInbox, type MessageInbox } from "../test-support/http-mess
 import { rejection as failure, summary } from "../test-support/mcp-rejection.js";
 import { type ScriptedExchange, sseEvent, startScriptedHttpServer, unusedLoopbackUrl } from "../test-support/scripted-http-server.js";
 import { HttpFailure } from "./failure.js";
+import { createHeaderTable, type HeaderTable } from "./headers.js";
 import { createHttpTransport, type HttpTransportOptions } from "./transport.js";
 
 const VERSION = "2026-07-28";
@@ -77,17 +78,21 @@ async function startedTransport(url: string) {
 
 describe("createHttpTransport: request headers", () => {
   it("sends every standard header, exact, with Mcp-Name and the client's Mcp-Param-* values encoded", async () => {
-    const asked: JsonRpcRequest[] = [];
-    const { server, transport } = await setup([{ method: "tools/call", reply: { kind: "json", body: result(2) } }], {
-      paramHeaders: (request) => {
-        asked.push(request);
-        return [
+    const asked: JsonRpcMessage[] = [];
+    const table = createHeaderTable();
+    const headerTable: HeaderTable = {
+      ...table,
+      forMessage: (message) => {
+        asked.push(message);
+        const paramHeaders = [
           { name: "Region", value: "Hello, 世界" },
           { name: "Priority", value: "42" },
           { name: "Verbose", value: "false" },
         ];
+        return { ...table.forMessage(message), paramHeaders };
       },
-    });
+    };
+    const { server, transport } = await setup([{ method: "tools/call", reply: { kind: "json", body: result(2) } }], { headerTable });
     const message = request(2, "tools/call", { name: "café", arguments: { region: "Hello, 世界", priority: 42, verbose: false, debug: null } });
     await transport.send(message);
 
@@ -136,7 +141,8 @@ describe("createHttpTransport: request headers", () => {
 
   it("sends the connection's version for a message without one, and the requested one for a legacy initialize", async () => {
     const accepted = { kind: "text", status: 202, body: "" } as const;
-    let inUse = VERSION;
+    const headerTable = createHeaderTable();
+    headerTable.speak(VERSION);
     const { server, transport } = await setup(
       [
         { method: "server/discover", reply: { kind: "json", body: result(0) } },
@@ -144,12 +150,12 @@ describe("createHttpTransport: request headers", () => {
         { method: "initialize", reply: { kind: "json", body: result(1) } },
         { method: "notifications/initialized", reply: accepted },
       ],
-      { protocolVersion: () => inUse },
+      { headerTable },
     );
     await transport.send(request(0, "server/discover"));
     await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     await transport.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25" } });
-    inUse = "2025-06-18";
+    headerTable.speak("2025-06-18");
     await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
 
     expect(server.received.map((r) => r.headers["mcp-protocol-version"])).toEqual([VERSION, VERSION, "2025-11-25", "2025-06-18"]);

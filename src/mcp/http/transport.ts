@@ -1,16 +1,15 @@
 // The Streamable HTTP transport (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http):
 // one POST per message over a keep-alive agent, built on node:http rather than fetch, which costs far more
-// client CPU per call on Node 20. It moves messages and nothing else: the headers are computed from the
-// message itself (and the `Mcp-Param-*` values the client names), a send's signal closes its response
-// stream, and the login answers challenges. Which tools declare `x-mcp-header`, and when to cancel, is the client's.
+// client CPU per call on Node 20. It moves messages and nothing else: what goes beside each message comes
+// from the header table it is built with (headers.ts), a send's signal closes its response stream, and the
+// login answers challenges. Which tools declare `x-mcp-header`, and when to cancel, is the client's.
 import http from "node:http";
 import https from "node:https";
-import { McpError, type JsonRpcMessage, type JsonRpcRequest, type Transport, type TransportHandlers } from "../jsonrpc.js";
-import { isLegacyVersion, messageProtocolVersion } from "../versions.js";
+import { McpError, type JsonRpcMessage, type Transport, type TransportHandlers } from "../jsonrpc.js";
 import { MAX_REPLY_BYTES, startExchange, type Exchange } from "./exchange.js";
 import { openListeningStream, type ListeningStream } from "./listening-stream.js";
 import { abortFailure, describeMessage, HttpFailure, shownUrl } from "./failure.js";
-import { buildRequestHeaders, createHeaderRedactor, userHeaders, type ParamHeader } from "./headers.js";
+import { buildRequestHeaders, createHeaderRedactor, createHeaderTable, userHeaders, type HeaderTable } from "./headers.js";
 import { withLogin, type HttpAuth } from "../auth/oauth-session.js";
 
 export type HttpTransportOptions = {
@@ -24,13 +23,11 @@ export type HttpTransportOptions = {
   /** The cap on one message, a JSON reply or one event of a stream; MAX_REPLY_BYTES (16 MiB) by default. */
   readonly maxReplyBytes?: number;
   /**
-   * The version the connection speaks (the client's `protocolVersion`), read for a message that names none
-   * in its own `_meta` — a legacy `notifications/initialized`, an answer to a legacy server's request — so
-   * that its MCP-Protocol-Version header is the version in use, not a copy kept here.
+   * MCP-Protocol-Version and `Mcp-Param-*` for each message, and whether it belongs to a legacy session: the
+   * table the connection's client keeps up to date. Absent: a table nobody tells, so each message's own
+   * version is all that is sent.
    */
-  readonly protocolVersion?: () => string | undefined;
-  /** The `x-mcp-header` values of a request (the client's `headerParams`), sent as `Mcp-Param-*` headers. */
-  readonly paramHeaders?: (request: JsonRpcRequest) => readonly ParamHeader[];
+  readonly headerTable?: HeaderTable;
   /**
    * The server's login (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization): its
    * `Authorization: Bearer` goes on every request, and a 401 or 403 `insufficient_scope` is handed to it;
@@ -61,6 +58,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   const extraHeaders = userHeaders(options.headers ?? {});
   // A token is a secret like the user's header values: never in an error's text.
   const redactWith = createHeaderRedactor(extraHeaders);
+  const headerTable = options.headerTable ?? createHeaderTable();
   const inFlight = new Set<Exchange>();
   let handlers: TransportHandlers | undefined;
   let sessionId: string | undefined;
@@ -88,15 +86,13 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
   ): Promise<void> {
     const subject = describeMessage(message);
     if (signal?.aborted === true) return Promise.reject(abortFailure(server, subject, signal.reason));
-    const protocolVersion = messageProtocolVersion(message) ?? options.protocolVersion?.();
+    const { protocolVersion, legacy, paramHeaders } = headerTable.forMessage(message);
     const body = Buffer.from(JSON.stringify(message), "utf8");
-    const request = "method" in message && "id" in message ? message : undefined;
-    const requestId = request?.id;
-    const legacy = protocolVersion !== undefined && isLegacyVersion(protocolVersion);
+    const requestId = "method" in message && "id" in message ? message.id : undefined;
     const headers = buildRequestHeaders({
       message,
       protocolVersion,
-      paramHeaders: request === undefined ? [] : (options.paramHeaders?.(request) ?? []),
+      paramHeaders,
       sessionId,
       userHeaders: {
         ...extraHeaders,
@@ -156,7 +152,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
    */
   async function getHeaders(): Promise<Record<string, string>> {
     const authorization = await options.auth?.authorization();
-    const protocolVersion = options.protocolVersion?.();
+    const protocolVersion = headerTable.version();
     const dpop = authorization === undefined ? undefined : await options.auth?.proof?.("GET", options.url);
     return {
       ...extraHeaders,
@@ -188,7 +184,7 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
    * or no answer changes nothing for us.
    */
   function endSession(id: string): Promise<void> {
-    const version = options.protocolVersion?.();
+    const version = headerTable.version();
     const headers: Record<string, string> = { ...extraHeaders, "Mcp-Session-Id": id, ...(version === undefined ? {} : { "MCP-Protocol-Version": version }) };
     return new Promise((resolve) => {
       const request = (url.protocol === "https:" ? https : http).request(url, { method: "DELETE", agent, headers, timeout: SESSION_DELETE_TIMEOUT_MS });
