@@ -10,7 +10,7 @@ import type { ListChange, MountedServers } from "../mcp/index.js";
 import type { ProjectState } from "../session/index.js";
 import type { InputAnswers } from "./input/answers-file.js";
 import type { CliInputResponder } from "./input/responder.js";
-import type { MountDeps, ScopedMcpConfig, ServerReconnect, ServerStatus, ServerStatusProvider } from "./mcp-servers.js";
+import type { MountDeps, ScopedMcpConfig, ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE, type Invocation } from "./program.js";
 import { runMode, sessionMode, stdinIsTerminal, type ModeInvocation } from "./run-mode.js";
 import { INTERRUPTED_EXIT_CODE, type Runtime } from "./runtime.js";
@@ -207,21 +207,8 @@ async function readServers(runtime: Runtime, workspace: Workspace): Promise<Conf
   return { workspace, config, lookedAt, mountDeps };
 }
 
-/** Redacted here as well: the chat prints statuses straight to the terminal, and one server's error may quote another's secret. */
-function shownStatus(status: ServerStatus, redact: (text: string) => string): ServerStatus {
-  return {
-    ...status,
-    error: status.error === null ? null : redact(status.error),
-    stderrTail: status.stderrTail === null ? null : redact(status.stderrTail),
-    ...(status.recentLogs === undefined ? {} : { recentLogs: status.recentLogs.map(redact) }),
-    ...(status.logs === undefined ? {} : { logs: status.logs.map(redact) }),
-    ...(status.endpoint === undefined ? {} : { endpoint: redact(status.endpoint) }),
-  };
-}
-
 /** The configured servers brought up, closed at shutdown; one line for each that did not come up. */
 async function mountServers(runtime: Runtime, configured: ConfiguredServers): Promise<Mounted> {
-  const shown = (status: ServerStatus): ServerStatus => shownStatus(status, runtime.redact);
   if (configured.config === null) return { configured, servers: undefined, statuses: () => [] };
   const { disabledStatuses, mountConfiguredServers, startupFailureLines, withOrigin } = await import("./mcp-servers.js");
   const servers = await mountConfiguredServers(configured.config, configured.mountDeps);
@@ -231,10 +218,10 @@ async function mountServers(runtime: Runtime, configured: ConfiguredServers): Pr
   return {
     configured,
     servers,
-    statuses: () => [...servers.statuses(), ...disabled].map((status) => shown(withOrigin(status, configured.config))),
+    statuses: () => [...servers.statuses(), ...disabled].map((status) => withOrigin(status, configured.config)),
     reconnectServer: async (alias, signal) => {
       const status = await servers.reconnect(alias, signal);
-      return status instanceof Error ? status : { status: shown(status), remoteTools: servers.tools };
+      return status instanceof Error ? status : { status, remoteTools: servers.tools };
     },
   };
 }
