@@ -1,5 +1,5 @@
-// Before any case runs: the CLI is built (`tsc -p tsconfig.build.json`, then its bundle, what `pnpm build`
-// does) for the start-up cases and the scale group's CLI runs, and the bench with the mca code it imports is compiled to plain JavaScript, so that no
+// Before any case runs: the CLI is built (`tsc -p tsconfig.build.json`, a type check only, then
+// scripts/bundle.mjs, what `pnpm build` does) for the start-up cases and the scale group's CLI runs, and the bench with the mca code it imports is compiled to plain JavaScript, so that no
 // case pays for a TypeScript loader. Both compilers run at once; emitting does not wait for type checks.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
