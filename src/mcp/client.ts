@@ -1,21 +1,22 @@
-// The MCP client for one server: it speaks one era at a time, owns the protocol version its requests speak
+// The MCP client for one server: it speaks one era at a time (what differs is asked of era-rules.ts, never
+// tested here), owns the protocol version its requests speak
 // and the `_meta` every request carries, retries a request once for each reason that allows it (-32022, a
 // lost legacy session, a broken read-only exchange), follows lists to their end, and returns tool results as
 // typed outcomes. Its failures are thrown McpErrors; the server's connection turns them into values.
 import { describeError, type ToolArgs } from "../kernel/index.js";
 import { parseCallOutcome, type CallToolOptions, type CallToolOutcome } from "./call-result.js";
 import { parseDiscoverResult, type DiscoverInfo } from "./discover.js";
-import { isLostSession } from "./http/failure.js";
 import { createHeaderTable, type HeaderTable } from "./http/headers.js";
 import type { InputResponder } from "./input.js";
-import { isJsonObject, McpError, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type JsonRpcRequest, type Transport } from "./jsonrpc.js";
-import { answerLegacyServerRequest, createLegacyLifecycle, type LegacyServerInfo } from "./legacy-lifecycle.js";
-import { changingLists, LISTEN_METHOD, listChangedKind, openListSubscription, type ListKind, type ListSubscription } from "./list-changes.js";
+import { McpError, METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject, type Transport } from "./jsonrpc.js";
+import { createLegacyRules, createModernRules, LOG_LEVEL_KEY, type EraRules } from "./era-rules.js";
+import { createLegacyLifecycle, type LegacyServerInfo } from "./legacy-lifecycle.js";
+import { changingLists, LISTEN_METHOD, openListSubscription, type ListKind, type ListSubscription } from "./list-changes.js";
 import { createNotificationRouter, createPeer, type NotificationListener, type RequestOptions } from "./peer.js";
 import { createResourceSubscriptions } from "./resource-subscriptions.js";
 import type { LogLevel } from "./server-log.js";
 import { listServerTools, type RemoteToolInfo } from "./tool-list.js";
-import { isLegacyVersion, LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS, type Era } from "./versions.js";
+import { LATEST_VERSION, pickMutualVersion, PROTOCOL_VERSION_KEY, readSupportedVersions, SUPPORTED_VERSIONS } from "./versions.js";
 
 export type { CallToolOptions } from "./call-result.js";
 export type { RequestOptions } from "./peer.js";
@@ -24,7 +25,6 @@ const REQUEST_TIMEOUT_MS = 60_000;
 
 const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
-const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 
 
 export interface McpClientOptions {
@@ -149,8 +149,6 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   const router = createNotificationRouter((notification) => options.onNotification?.(notification));
   let protocolVersion = versions[0] ?? LATEST_VERSION;
   let baseMeta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, ...logLevelOfConnection });
-  /** One era at a time: "legacy" from the handshake on, until a late modern answer to the probe wins. */
-  let era: Era = "modern";
   let progressTokens = 0;
   /** The tools being called, latest last: a legacy server's request for input names none, so it is taken to be about the latest. */
   const toolsInFlight: string[] = [];
@@ -180,7 +178,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
         if (notification.method === "notifications/message") options.onLog?.(notification.params);
         if (resources.take(notification)) return;
         // A legacy server's list changes come by themselves; a modern one's only on a subscription (routed).
-        const changed = era === "legacy" ? listChangedKind(notification) : undefined;
+        const changed = rules.listChangeOf(notification);
         if (changed === undefined) router.route(notification);
         else for (const watcher of listWatchers) watcher(changed);
       } catch (error) {
@@ -188,40 +186,37 @@ export function createMcpClient(options: McpClientOptions): McpClient {
       }
     },
     // Only a legacy server may send requests; a 2026 server's are a violation, warned about and left unanswered.
-    onRequest: (request) =>
-      era === "legacy" ? answerLegacyServerRequest(request, options.inputResponder, { server, tool: toolsInFlight.at(-1) ?? "" }) : undefined,
+    onRequest: (request) => rules.answer(request, toolsInFlight.at(-1) ?? ""),
     onWarning: warn,
     ...(options.onClose === undefined ? {} : { onClose: options.onClose }),
   });
   const resources = createResourceSubscriptions({
-    era: () => era,
+    era: () => rules.era,
     capabilities: () => described.capabilities,
     request: (method, params, requestOptions) => exchange(method, params, requestOptions),
     listen: (params, onNotification, signal) => listen(params, onNotification, signal),
     warn,
   });
-  const legacy = createLegacyLifecycle({ peer, server, clientVersion, capabilities: clientCapabilities, ...logLevelOfConnection, warn, useVersion });
-
   /**
-   * The request's params with `_meta` inside (never at the top level of the message). Keys the caller put
-   * in its own `_meta` (e.g. `traceparent`) stay; ours win where both name the same key. A plain request
-   * shares the connection's frozen `_meta`; only a progress token or a log level of its own makes a copy.
+   * The version `initialize` agreed: while requests speak it, they carry only what its revision defines (a
+   * -32022 may move a legacy server's connection to a 2026 version, and `_meta` with it).
    */
-  function withMeta(params: JsonObject, progressToken: string | undefined, logLevel: LogLevel | undefined): JsonObject {
-    const callerMeta = params._meta;
-    // A legacy revision defines none of the 2026 keys, and a two-era server routes any request that carries
-    // them to its modern handler, which refuses: such a request carries only what 2025-11-25 defines.
-    if (isLegacyVersion(protocolVersion)) {
-      if (progressToken === undefined) return params;
-      return { ...params, _meta: isJsonObject(callerMeta) ? { ...callerMeta, progressToken } : { progressToken } };
-    }
-    const ownLogLevel = logLevel === options.logLevel ? undefined : logLevel;
-    if (progressToken === undefined && ownLogLevel === undefined && callerMeta === undefined) return { ...params, _meta: baseMeta };
-    const meta: JsonObject = isJsonObject(callerMeta) ? { ...callerMeta, ...baseMeta } : { ...baseMeta };
-    if (progressToken !== undefined) meta.progressToken = progressToken;
-    if (ownLogLevel !== undefined) meta[LOG_LEVEL_KEY] = ownLogLevel;
-    return { ...params, _meta: meta };
-  }
+  let agreedVersion: string | undefined;
+  const agreeVersion = (version: string): void => {
+    agreedVersion = version;
+    useVersion(version);
+  };
+  const legacy = createLegacyLifecycle({ peer, server, clientVersion, capabilities: clientCapabilities, ...logLevelOfConnection, warn, useVersion: agreeVersion });
+  const modernRules = createModernRules({ meta: () => baseMeta, ...logLevelOfConnection });
+  const legacyRules = createLegacyRules({
+    server,
+    lifecycle: legacy,
+    ...(options.inputResponder === undefined ? {} : { inputResponder: options.inputResponder }),
+    speaksAgreedVersion: () => protocolVersion === agreedVersion,
+    modern: modernRules,
+  });
+  /** One era at a time: the legacy rules from the handshake on, until a late modern answer to the probe wins. */
+  let rules: EraRules = modernRules;
 
   /** -32022 UnsupportedProtocolVersion: once, switch to a version both sides speak, else say what each side speaks. */
   async function retryOnOtherVersion(attempt: () => Promise<JsonObject>): Promise<JsonObject> {
@@ -241,13 +236,12 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     }
   }
 
-  /** A legacy HTTP server that lost the session: once, a new session, then the request again. */
+  /** A failure the era can mend (a legacy HTTP server that lost the session: a new one): once, then the request again. */
   async function retryInNewSession(attempt: () => Promise<JsonObject>): Promise<JsonObject> {
     try {
       return await attempt();
     } catch (error) {
-      if (era !== "legacy" || !isLostSession(error)) throw error;
-      await legacy.renewSession();
+      if (!(await rules.recover(error))) throw error;
       return attempt();
     }
   }
@@ -271,7 +265,7 @@ export function createMcpClient(options: McpClientOptions): McpClient {
     const detach = onNotification && router.attach({ progressToken, wantsLogs: logLevel !== undefined }, onNotification);
     const peerOptions = signal === undefined && timeoutMs === undefined ? undefined : { signal, timeoutMs };
     // Each attempt builds `_meta` anew: a version switch changes it.
-    const send = (): Promise<JsonObject> => peer.request(method, withMeta(params, progressToken, logLevel), peerOptions);
+    const send = (): Promise<JsonObject> => peer.request(method, rules.withMeta(params, progressToken, logLevel), peerOptions);
     try {
       const result = await retryOnOtherVersion(() => retryInNewSession(() => resendWhenBroken(method, send)));
       // A tool whose header declarations are invalid is dropped as the page arrives; a first page starts the table over.
@@ -290,13 +284,13 @@ export function createMcpClient(options: McpClientOptions): McpClient {
   }
 
   function adoptModern(info: DiscoverInfo): void {
-    era = "modern";
+    rules = modernRules;
     described = info;
     useVersion(info.protocolVersion);
   }
 
   async function initializeLegacy(signal?: AbortSignal): Promise<LegacyServerInfo> {
-    era = "legacy";
+    rules = legacyRules;
     const info = await legacy.initialize(signal);
     described = info;
     return info;
@@ -341,13 +335,16 @@ export function createMcpClient(options: McpClientOptions): McpClient {
       detach?.();
       detach = router.attachListen(id, onNotification);
     };
-    const send = (): Promise<JsonObject> => peer.request(LISTEN_METHOD, withMeta(params, undefined, undefined), { noDeadline: true, signal, onSent });
+    const send = (): Promise<JsonObject> => peer.request(LISTEN_METHOD, rules.withMeta(params, undefined, undefined), { noDeadline: true, signal, onSent });
     return retryOnOtherVersion(send).finally(() => detach?.());
   }
 
   function watchLists(onChange: (kind: ListKind) => void): void {
     if (closing !== undefined) return;
-    if (era === "legacy") return void listWatchers.add(onChange);
+    rules.watchLists(onChange, { byNotification: (listener) => listWatchers.add(listener), bySubscription: subscribeToLists });
+  }
+
+  function subscribeToLists(onChange: (kind: ListKind) => void): void {
     const kinds = changingLists(described.capabilities);
     if (kinds.length === 0) return;
     const subscription = openListSubscription(kinds, { listen, onChange, warn });
