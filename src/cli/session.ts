@@ -177,7 +177,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<SessionSetup
   const maxBudgetUsd = options.maxBudgetUsd ?? limits.maxBudgetUsd;
   // A server that did not come up has no tools to match: a rule naming one of them is no typo; nor is one naming reads of a server's resources.
   const absent = deps.serverAliases.filter((alias) => !deps.remoteTools.some((tool) => tool.source === alias)).map(toolPrefix);
-  const reads: GateTool[] = resourceSources.filter(offersResources).map(({ alias }) => ({ name: serverSideName(alias, READ_RESOURCE_RULE_NAME), kind: "remote", source: alias, originalName: READ_RESOURCE_RULE_NAME }));
+  const reads: GateTool[] = resourceSources.filter(offersResources).map(({ alias }) => ({ name: serverSideName(alias, READ_RESOURCE_RULE_NAME), kind: "remote", source: alias, originalName: READ_RESOURCE_RULE_NAME, serverRuleName: READ_RESOURCE_RULE_NAME }));
   for (const rule of unmatchedRules(rules, [...tools, ...reads])) {
     if (absent.some((prefix) => rule.pattern.text.startsWith(prefix))) continue;
     deps.warn(`mca: rule ${JSON.stringify(rule.pattern.text)} (${rule.verdict}) from ${rule.origin} names no tool; check its spelling (\`mca tools\` lists them)`);

@@ -20,7 +20,7 @@ function local(name: string, kind: ToolKind): GateTool {
 
 const bash = local("bash", "exec");
 const writeFile = local("write_file", "write");
-const notesSearch: GateTool = { name: "mcp__notes__search", kind: "remote", source: "notes", originalName: "search" };
+const notesSearch: GateTool = { name: "mcp__notes__search", kind: "remote", source: "notes", originalName: "search", serverRuleName: "search" };
 
 function command(text: string, sandbox: CommandSandbox = "unavailable"): GateSubject {
   return { kind: "command", text, sandbox };
@@ -142,6 +142,7 @@ describe("decide", () => {
       kind: "remote",
       source: "tickets",
       originalName: "search",
+      serverRuleName: "search",
       annotations: { readOnlyHint: true },
       run: async () => ({ text: "", isError: false }),
     };
@@ -173,7 +174,7 @@ describe("decide", () => {
 
   it("matches an argument glob against the path argument of a tool without its own subject", () => {
     const rules = [rule("allow", "mcp__files__write(/repo/src/*)")];
-    const write: GateTool = { name: "mcp__files__write", kind: "remote", source: "files", originalName: "write" };
+    const write: GateTool = { name: "mcp__files__write", kind: "remote", source: "files", originalName: "write", serverRuleName: "write" };
     expect(decide(write, fromArgs(write, { path: "/repo/src/a.ts", content: "x" }), rules, NONE).verdict).toBe("allow");
     expect(decide(write, fromArgs(write, { path: "/etc/passwd", content: "x" }), rules, NONE).verdict).toBe("ask");
   });
@@ -616,7 +617,7 @@ describe("decide with a hostile rule", () => {
 });
 
 describe("decide on a remote tool", () => {
-  const deleteAll: GateTool = { name: "mcp__evil__delete_all_3f2a1b", kind: "remote", source: "evil", originalName: "delete_all" };
+  const deleteAll: GateTool = { name: "mcp__evil__delete_all_3f2a1b", kind: "remote", source: "evil", originalName: "delete_all", serverRuleName: "delete_all" };
 
   it("matches a rule by the tool's name on its server as well as by its flat name", () => {
     expect(decide(deleteAll, fromArgs(deleteAll, {}), [rule("deny", "mcp__evil__delete_all", "--deny")], NONE)).toEqual({
@@ -688,7 +689,7 @@ describe("decide on a remote tool whose definition changed", () => {
 
 describe("unmatchedRules", () => {
   it("names the rules without glob characters in their tool part that match no tool under either name", () => {
-    const deleteAll: GateTool = { name: "mcp__evil__delete_all_3f2a1b", kind: "remote", source: "evil", originalName: "delete_all" };
+    const deleteAll: GateTool = { name: "mcp__evil__delete_all_3f2a1b", kind: "remote", source: "evil", originalName: "delete_all", serverRuleName: "delete_all" };
     const rules = [
       rule("deny", "read_fiel"),
       rule("deny", "mcp__evil__delete_all"),

@@ -8,7 +8,7 @@ import { reachesAlias, serverSideName } from "./remote-names.js";
 import { isNetworkRule, NETWORK_RULE, VERDICT_RANK, type Rule, type Verdict } from "./rule.js";
 import { commandForms, isPlainCommand, MAX_WRAPPERS } from "./shell-command.js";
 import { stableJson } from "./stable-json.js";
-import { SERVER_SUBJECT_NAMES, type CommandSandbox, type GateSubject, type Tool, type ToolArgs, type ToolDefinition, type ToolKind } from "./tool.js";
+import type { CommandSandbox, GateSubject, Tool, ToolArgs, ToolDefinition, ToolKind } from "./tool.js";
 
 export interface Decision {
   readonly verdict: Verdict;
@@ -111,7 +111,7 @@ const OUTSIDE_THE_SANDBOX: Readonly<Record<CommandSandbox, Decision | null>> = {
 };
 
 /** The tool as the gate sees it: its names, kind and definition's identity, never its annotations. */
-export type GateTool = Pick<Tool, "name" | "kind" | "source" | "originalName" | "definitionHash" | "definition" | "definitionStatus">;
+export type GateTool = Pick<Tool, "name" | "kind" | "source" | "originalName" | "serverRuleName" | "definitionHash" | "definition" | "definitionStatus">;
 
 /** What a session allow of this call records of the tool's definition: a call that names its server is not the tool's own. */
 function allowedDefinition(tool: GateTool, subject: GateSubject): { definition?: AllowedDefinition } {
@@ -308,8 +308,8 @@ function toolMatches(glob: Glob, tool: GateTool, subject?: GateSubject): boolean
   const literal = literalPrefix(glob);
   if (globMatches(glob, tool.name) && (tool.kind !== "remote" || reachesAlias(literal, tool.source))) return true;
   if (subject?.kind === "server") return reachesAlias(literal, subject.alias) && globMatches(glob, serverSideName(subject.alias, subject.name));
-  if (tool.kind !== "remote" || SERVER_SUBJECT_NAMES.includes(tool.originalName)) return false;
-  return reachesAlias(literal, tool.source) && globMatches(glob, serverSideName(tool.source, tool.originalName));
+  if (tool.kind !== "remote" || tool.serverRuleName === undefined) return false;
+  return reachesAlias(literal, tool.source) && globMatches(glob, serverSideName(tool.source, tool.serverRuleName));
 }
 
 /**

@@ -13,7 +13,7 @@ function rule(verdict: Verdict, text: string, origin = "--test"): Rule {
 }
 
 function remote(name: string, source: string, originalName: string): GateTool {
-  return { name, kind: "remote", source, originalName };
+  return { name, kind: "remote", source, originalName, serverRuleName: originalName };
 }
 
 const CALL: GateSubject = { kind: "arguments", text: "{}" };

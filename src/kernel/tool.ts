@@ -83,15 +83,6 @@ export type CommandSandbox = "inside" | "unavailable" | "requested-outside" | "n
  * path relative to the project; `outside` when it leads out of the project, which no allow rule covers.
  * `arguments`: the stable JSON of all the arguments. `server`: a call that reaches the MCP server it names.
  */
-/**
- * What a call that reaches a server names under the server's prefix in rules: `mcp__<alias>__read_resource`
- * reads its resources. A server's own tool of such a name answers only to its flat name (which the namespace
- * hash-suffixes), never to its server's name for it: a rule or allow given for reading resources must not
- * reach a tool the server can add at any time.
- */
-export const READ_RESOURCE_RULE_NAME = "read_resource";
-export const SERVER_SUBJECT_NAMES: readonly string[] = [READ_RESOURCE_RULE_NAME];
-
 export type GateSubject =
   | { readonly kind: "command"; readonly text: string; readonly sandbox: CommandSandbox }
   | { readonly kind: "path"; readonly text: string; readonly outside: boolean }
@@ -143,6 +134,13 @@ export interface Tool<A = ToolArgs> {
   readonly source: string;
   /** The name the tool has at its source (the server's own name for a remote tool). */
   readonly originalName: string;
+  /**
+   * A remote tool's name under its server's prefix, which rules reach it by besides its flat name
+   * (`mcp__<alias>__<it>`, see remote-names.ts): its name on the server, given by whoever mounts it. Absent, rules
+   * reach it by its flat name only: so for a server's tool whose name is one a call naming its server answers to
+   * (a GateSubject of kind "server"), as a rule given for those calls must not reach a tool the server can add.
+   */
+  readonly serverRuleName?: string;
   /** A remote tool's self-declared annotations: shown to the user, never trusted by the gate. */
   readonly annotations?: Readonly<Record<string, unknown>>;
   /** A remote tool's icons, already checked safe to pass on: for scripts (`mca tools --json`), never drawn in the terminal. */

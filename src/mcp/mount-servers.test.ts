@@ -177,6 +177,28 @@ describe("mountServers", () => {
     expect(verdicts).toEqual(["ask", "deny", "ask"]);
   });
 
+  it("lets rules reach a tool by its name on the server, except one named as reads of the server's resources", async () => {
+    // A server of a few lines that lists a tool whose name is sanitised and one named read_resource.
+    const script = [
+      'const rl = require("node:readline").createInterface({ input: process.stdin });',
+      "const answer = (id, body) => console.log(JSON.stringify({ jsonrpc: '2.0', id, result: { resultType: 'complete', ...body } }));",
+      "const tools = ['find.notes', 'read_resource'].map((name) => ({ name, inputSchema: { type: 'object' } }));",
+      "rl.on('line', (line) => { const { id, method } = JSON.parse(line); if (id === undefined) return;",
+      "  if (method === 'server/discover') answer(id, { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } });",
+      "  else answer(id, { tools }); });",
+    ].join("\n");
+    const mounted = await mount([stdio("evil", { command: process.execPath, args: ["-e", script] })]);
+    const allows = ["mcp__evil__find.notes", "mcp__evil__read_resource"].map((text) => {
+      const rule = parseRule(text, "allow", "--allow");
+      if (rule instanceof Error) throw rule;
+      return rule;
+    });
+    expect(mounted.tools.map((tool) => [tool.originalName, tool.serverRuleName, decide(tool, callSubject(tool, {}, {}), allows, new Map()).verdict])).toEqual([
+      ["find.notes", "find.notes", "allow"],
+      ["read_resource", undefined, "ask"],
+    ]);
+  });
+
   it("mounts the first 1,000 of 300,000 tools listed over 3 pages, with one warning naming the cap and the setting", async () => {
     const warnings: string[] = [];
     const mounted = await mount([stdio("many", manyToolsServer("--tools=300000", "--pages=3"))], { ...deps, onWarning: (message) => warnings.push(message) });

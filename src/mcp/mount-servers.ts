@@ -3,7 +3,7 @@
 // remote tool as an ordinary Tool of kind "remote" under its flat name, whose run sends the server's
 // ORIGINAL name and turns every outcome, failures included, into a result. Each tool carries its definition's
 // hash, and how that compares with the pinned one and with the one first seen this session.
-import { serverSideName, SERVER_SUBJECT_NAMES, type DefinitionStatus, type Tool, type ToolArgs, type ToolContext, type ToolDefinition, type ToolResult } from "../kernel/index.js";
+import { serverSideName, type DefinitionStatus, type Tool, type ToolArgs, type ToolContext, type ToolDefinition, type ToolResult } from "../kernel/index.js";
 import { definitionChanges, definitionHash, pinnedChangesLine, toolDefinition, type DefinitionHashes } from "./definition-hash.js";
 import { completeResult, inputRequiredText } from "./call-result.js";
 import { callToolToCompletion, type InputResponder } from "./input.js";
@@ -11,6 +11,7 @@ import { McpError, type JsonRpcNotification } from "./jsonrpc.js";
 import type { ListChange } from "./list-changes.js";
 import { buildNamespace, toolPrefix, type Namespace, type NamespaceEntry, type ToolRef } from "./namespace.js";
 import type { ConnectionDeps, ServerConnection, ServerStatus } from "./server-connection.js";
+import { SERVER_SUBJECT_NAMES } from "./resources.js";
 import type { McpServerConfig } from "./server-spec.js";
 import { isAppOnly } from "./apps.js";
 import { isToolOffered, toolTitle, type RemoteToolInfo, type ToolLimit } from "./tool-list.js";
@@ -347,6 +348,7 @@ function createMountedTool(connection: ServerConnection, responder: InputRespond
     kind: "remote",
     source: connection.alias,
     originalName: info.name,
+    ...serverRuleName(info.name),
     ...(info.annotations === undefined ? {} : { annotations: info.annotations }),
     ...(info.icons === undefined ? {} : { icons: info.icons }),
     definitionHash: judged.hash,
@@ -373,6 +375,7 @@ function createWithdrawnTool(ref: ToolRef, flatName: string): Tool {
     kind: "remote",
     source: ref.alias,
     originalName: ref.tool,
+    ...serverRuleName(ref.tool),
     run: async () => withdrawnRefusal(ref),
   };
 }
@@ -386,6 +389,12 @@ function createUnavailableTool(connection: ServerConnection, responder: InputRes
     kind: "remote",
     source: connection.alias,
     originalName: flatName,
+    ...serverRuleName(flatName),
     run: async (args, context) => callRemote(connection, responder, flatName, args, context),
   };
+}
+
+/** The name rules reach a server's tool by under its prefix: its own, unless a call naming its server answers to that name. */
+function serverRuleName(name: string): { serverRuleName?: string } {
+  return SERVER_SUBJECT_NAMES.includes(name) ? {} : { serverRuleName: name };
 }

@@ -2,13 +2,20 @@
 // resources and templates it lists, one read by its URI, and the two local tools that offer both to the
 // model when a server declares resources. Everything a server says here is data for the model, kept plain.
 import { APP_VIEW_NOTE, isAppResource } from "./apps.js";
-import { READ_RESOURCE_RULE_NAME, type Tool, type ToolArgs, type ToolResult } from "../kernel/index.js";
-
-export { READ_RESOURCE_RULE_NAME };
+import type { Tool, ToolArgs, ToolResult } from "../kernel/index.js";
 import { describeBlock, parseBlock, readResultType, type ContentBlock, type Part } from "./call-result.js";
 import { isJsonObject, McpError, METHOD_NOT_FOUND, type JsonObject } from "./jsonrpc.js";
 import type { RequestOptions } from "./peer.js";
 import { collectPages, LISTING_READ_FACTOR } from "./tool-list.js";
+
+/**
+ * What a call that reaches a server names under the server's prefix in rules: `mcp__<alias>__read_resource`
+ * reads its resources. A server's own tool of such a name answers only to its flat name (which the namespace
+ * hash-suffixes), never to its server's name for it: a rule or allow given for reading resources must not
+ * reach a tool the server can add at any time.
+ */
+export const READ_RESOURCE_RULE_NAME = "read_resource";
+export const SERVER_SUBJECT_NAMES: readonly string[] = [READ_RESOURCE_RULE_NAME];
 
 /** What the resource tools need of a server; a ServerConnection is one. */
 export interface ResourceSource {

@@ -1,9 +1,9 @@
 // `mca mcp doctor`'s lint of the servers' tool definitions: what the model API would refuse, and what makes a
 // model choose worse (no description, names one letter apart across servers, no annotations). A table of
 // checks over each definition as its server lists it, plus one pass across servers for near-duplicate names.
-import { SERVER_SUBJECT_NAMES } from "../kernel/index.js";
 import { buildNamespace, MAX_FLAT_NAME_CHARS, sanitizeAlias, toolPrefix, type NamespaceEntry } from "./namespace.js";
 import { outputSchemaProblem } from "./output-schema.js";
+import { SERVER_SUBJECT_NAMES } from "./resources.js";
 import type { RemoteToolInfo } from "./tool-list.js";
 
 export type LintSeverity = "error" | "warning" | "info";

@@ -69,6 +69,7 @@ export function fakeTool(spec: ToolSpec): Tool {
     // A remote tool's source is its server's alias, as the namespace makes it (`mcp__<alias>__<tool>`).
     source: kind === "remote" ? (/^mcp__(.+?)__/u.exec(spec.name)?.[1] ?? "fake") : "local",
     originalName: spec.name,
+    ...(kind === "remote" ? { serverRuleName: spec.name } : {}),
     ...(spec.changes === undefined ? {} : { changes: spec.changes }),
     run: spec.run ?? (async (args) => ({ text: `${spec.name} ${JSON.stringify(args)}`, isError: false })),
   };
