@@ -10,7 +10,6 @@ import { clipToWidth, fitToWidth, visibleWidth } from "./text-layout.js";
 import type { Spinner } from "./spinner.js";
 import { untrustedText } from "./untrusted-text.js";
 
-export { createSpinner, type Spinner } from "./spinner.js";
 
 const ARGS_PREVIEW_CHARS = 200;
 const RESULT_PREVIEW_CHARS = 160;
