@@ -9,15 +9,13 @@ import https from "node:https";
 import { parseMessage, type JsonRpcMessage } from "../jsonrpc.js";
 import { mediaTypeOf } from "./failure.js";
 import { createSseReader, type SseReader } from "./sse-reader.js";
-import { DEFAULT_RECONNECTION_TIME_MS, MAX_RECONNECTION_TIME_MS, MAX_RESUMPTIONS_WITHOUT_PROGRESS } from "./stream-resumption.js";
+import { DEFAULT_RECONNECTION_TIME_MS, MAX_RECONNECTION_TIME_MS, MAX_RESUMPTIONS_WITHOUT_PROGRESS, SENDABLE_EVENT_ID } from "./stream-resumption.js";
 
 /**
  * "The server MAY close the SSE stream at any time", and should then send `retry` and let the client
  * reconnect. A stream the server keeps closing is reopened no more than once a second, whatever its `retry`.
  */
 export const MIN_LISTEN_RECONNECT_MS = 1000;
-/** An event id goes back in a header only when it is visible ASCII of a sane length. */
-const SENDABLE_EVENT_ID = /^[\x21-\x7e]{1,1024}$/;
 
 export type ListeningStreamInput = {
   readonly url: URL;

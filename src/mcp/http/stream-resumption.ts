@@ -20,7 +20,7 @@ export const MAX_RESUMPTIONS_WITHOUT_PROGRESS = 3;
 /** Resumptions of one request in all, however each went; the request's own timeout bounds them too. */
 export const MAX_RESUMPTIONS = 50;
 /** An id goes back in a header: visible ASCII, of a sane length, as a session id must be. */
-const SENDABLE_EVENT_ID = /^[\x21-\x7e]{1,1024}$/;
+export const SENDABLE_EVENT_ID = /^[\x21-\x7e]{1,1024}$/;
 
 /** What the resumptions of one request have seen so far. */
 export type StreamCursor = {
