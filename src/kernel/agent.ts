@@ -243,6 +243,14 @@ export function createAgent(deps: AgentDeps): Agent {
     return `context compacted: ${folded} earlier messages replaced by a summary; the latest turns are kept as they were`;
   }
 
+  /** One call the user made (`/call`, `!command`), its own prompt: run through the model's path, then the turn sealed. */
+  async function userCall(context: CallContext, name: string, args: ToolArgs, signal: AbortSignal): Promise<CallReport> {
+    callCount += 1;
+    const outcome = await runToolCall(context, { id: `user-call-${callCount}`, name, args }, signal);
+    await sealTurn(context);
+    return { tool: name, isError: outcome.isError, text: outcome.text, truncated: outcome.truncated, decision: outcome.decision };
+  }
+
   async function runTurns(context: CallContext, signal: AbortSignal): Promise<TurnEnd> {
     const cap = limits.maxTurnsPerPrompt;
     for (let step = 0; cap === null || step < cap; step++) {
@@ -337,22 +345,13 @@ export function createAgent(deps: AgentDeps): Agent {
       deps.emit({ type: "turn_end", reason });
       return reason;
     },
-    async call(name, args, signal) {
-      const context = startTurn();
-      callCount += 1;
-      const outcome = await runToolCall(context, { id: `user-call-${callCount}`, name, args }, signal);
-      await sealTurn(context);
-      return { tool: name, isError: outcome.isError, text: outcome.text, truncated: outcome.truncated, decision: outcome.decision };
-    },
+    call: (name, args, signal) => userCall(startTurn(), name, args, signal),
     async callAsPerson(name, args, signal, told) {
       // The person's "once" is given for them, and no approval line is shown: they typed the call themselves.
       const context: CallContext = { ...startTurn(), approve: async () => "once", emit: (event) => {
         if (event.type !== "approval") deps.emit(event);
       } };
-      callCount += 1;
-      const outcome = await runToolCall(context, { id: `user-call-${callCount}`, name, args }, signal);
-      await sealTurn(context);
-      const report = { tool: name, isError: outcome.isError, text: outcome.text, truncated: outcome.truncated, decision: outcome.decision };
+      const report = await userCall(context, name, args, signal);
       const text = told(report);
       if (text !== null) addMessage({ role: "user", content: [{ type: "text", text }] });
       return report;
