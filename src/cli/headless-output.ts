@@ -99,15 +99,22 @@ export function messageText(message: Message): string {
   return message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 }
 
-/** mca's Usage in the API's names, the earlier ones after them. */
-export function resultUsage(usage: Usage): ResultUsage {
+/** Tokens in the Messages API's names only, as a stream-json `assistant` line carries them. */
+export type ApiUsage = Omit<ResultUsage, "inputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "outputTokens">;
+
+/** mca's Usage in the API's names. */
+export function apiUsage(usage: Usage): ApiUsage {
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
     cache_creation_input_tokens: usage.cacheWriteTokens,
     cache_read_input_tokens: usage.cacheReadTokens,
-    ...usage,
   };
+}
+
+/** mca's Usage in the API's names, the earlier ones after them. */
+export function resultUsage(usage: Usage): ResultUsage {
+  return { ...apiUsage(usage), ...usage };
 }
 
 /** A turn that ended on one of these was cut short by a limit; on one of those, by a failure. */

@@ -3,8 +3,9 @@
 // message of the model, a `user` line for each batch of tool results, and (pipe-mode writes it) the result.
 // `--include-partial-messages` adds `stream_event` lines in the Messages API's streaming shapes, rebuilt from
 // the kernel's events; mca's own event lines come back with `--mca-events`.
-import type { AgentEvent, AssistantMessage, Message, StopReason, ToolResultBlock, Usage } from "../kernel/index.js";
-import { jsonLine, type ResultUsage } from "./headless-output.js";
+import type { AgentEvent, AssistantMessage, Message, StopReason, ToolResultBlock } from "../kernel/index.js";
+import { NO_USAGE } from "./cost.js";
+import { apiUsage, jsonLine, type ApiUsage } from "./headless-output.js";
 import type { ServerStatus } from "./mcp-servers.js";
 
 /** stream-json's first line: what the run works with, before anything happens. */
@@ -56,7 +57,7 @@ export interface ApiAssistantMessage {
   readonly content: readonly ApiContent[];
   readonly stop_reason: ApiStopReason | null;
   readonly stop_sequence: null;
-  readonly usage: Omit<ResultUsage, "inputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "outputTokens">;
+  readonly usage: ApiUsage;
 }
 
 type ApiStopReason = Exclude<StopReason, "other">;
@@ -90,7 +91,7 @@ export function createStreamJsonWriter(options: StreamJsonOptions): (event: Agen
   const openMessage = (model: string): PartialMessage => {
     if (partial !== null) return partial;
     partial = { id: nextId(), textIndex: null, nextIndex: 0 };
-    const start: ApiAssistantMessage = { id: partial.id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: apiUsage(undefined) };
+    const start: ApiAssistantMessage = { id: partial.id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: apiUsage(NO_USAGE) };
     streamEvent({ type: "message_start", message: start });
     return partial;
   };
@@ -132,7 +133,8 @@ export function createStreamJsonWriter(options: StreamJsonOptions): (event: Agen
       content: message.content.map((block): ApiContent => (block.type === "text" ? { type: "text", text: block.text } : { type: "tool_use", id: block.id, name: block.name, input: block.input })),
       stop_reason: apiStopReason(event.stopReason),
       stop_sequence: null,
-      usage: apiUsage(event.usage),
+      // The offline models report no tokens: their messages count none.
+      usage: apiUsage(event.usage ?? NO_USAGE),
     };
     write(jsonLine({ type: "assistant", message: apiMessage, parent_tool_use_id: null, session_id: sessionId }));
   };
@@ -178,16 +180,6 @@ export function createStreamJsonWriter(options: StreamJsonOptions): (event: Agen
         throw new Error(`unknown event ${JSON.stringify(unknown)}`);
       }
     }
-  };
-}
-
-/** The offline models report no tokens: their messages count none. */
-function apiUsage(usage: Usage | undefined): ApiAssistantMessage["usage"] {
-  return {
-    input_tokens: usage?.inputTokens ?? 0,
-    output_tokens: usage?.outputTokens ?? 0,
-    cache_creation_input_tokens: usage?.cacheWriteTokens ?? 0,
-    cache_read_input_tokens: usage?.cacheReadTokens ?? 0,
   };
 }
 
