@@ -1,6 +1,8 @@
 // Reading a config file into typed values, once, at the boundary: the one error a config file produces
 // (ConfigError: which file, where in it, what is wrong), typed readers over positioned JSON nodes that
 // throw it naming the exact path, line and column, and `${VAR}` expansion from a given environment.
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import { readRegularFile } from "./regular-file.js";
 import { positionAt, readJson, type JsonNode, type JsonReadError, type PathSegment, type SourcePosition } from "./json-reader.js";
 
@@ -285,6 +287,15 @@ export function readConfigText(file: string, cannotRead: string): string | null 
       const unknown: never = read;
       throw new Error(`unknown read ${JSON.stringify(unknown)}`);
     }
+  }
+}
+
+/** A project folder as the stores kept by project folder name it: its real path (resolved, when it has none). */
+export function projectKey(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
   }
 }
 

@@ -4,10 +4,9 @@
 // as written (the editors' `${workspaceFolder}` and kin too), so a limit on a server's tools is carried over,
 // never dropped; what mca never writes down (VS Code's inputs) or never applies (what lets tools run without
 // asking) is named here.
-import { realpathSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { ConfigError, readConfigText, type Env } from "./config-reader.js";
+import { ConfigError, projectKey, readConfigText, type Env } from "./config-reader.js";
 import { keysAt, parseEditable, toJsonValue, valueAt, type JsonValue } from "./jsonc-edit.js";
 
 export const HOST_NAMES = ["claude-code", "claude-desktop", "cursor", "vscode", "gemini", "codex", "windsurf"] as const;
@@ -100,14 +99,6 @@ function hostFiles(host: HostName, where: HostWhere): HostFile[] {
   }
 }
 
-function realPath(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
-}
-
 type JsonObject = { readonly [key: string]: JsonValue };
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
@@ -137,7 +128,7 @@ function rawEntries(file: HostFile, text: string, where: HostWhere): [string, Js
   if (file.shape === "vscode") return at(["servers"]);
   if (file.shape !== "claude-json") return at(["mcpServers"]);
   // ~/.claude.json: the user's servers at the top, this project's own (Claude Code's local scope) under its path.
-  const projects = new Set([where.projectDir, realPath(where.projectDir)]);
+  const projects = new Set([where.projectDir, projectKey(where.projectDir)]);
   return [...[...projects].flatMap((dir) => at(["projects", dir, "mcpServers"])), ...at(["mcpServers"])];
 }
 

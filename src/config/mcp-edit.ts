@@ -1,10 +1,9 @@
 // Adding and removing MCP servers in the scope files, as `mca mcp add` / `remove` / `get` do: each scope's
 // file is edited in place (jsonc-edit.ts), an entry is checked with the reader that reads it at start-up
 // before anything is written, and an alias is never written twice into one scope.
-import { realpathSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { sanitizeAlias } from "../mcp/index.js";
-import { ConfigError, readConfigJson, readingConfig, type Env } from "./config-reader.js";
+import { ConfigError, projectKey, readConfigJson, readingConfig, type Env } from "./config-reader.js";
 import { hostVariables } from "./host-variables.js";
 import { insertAt, keysAt, parseEditable, readEditable, removeAt, valueAt, writeAtomically, type JsonValue } from "./jsonc-edit.js";
 import { readServer, type ConfigPlace } from "./server-entry.js";
@@ -41,21 +40,13 @@ export function localMcpFile(env: Env): string {
 /** `.mcp.json` is written (as Claude Code writes it); the older `mcp.config.json` is read, and edited only where it holds the alias. */
 export const PROJECT_MCP_FILES = [".mcp.json", "mcp.config.json"] as const;
 
-function realPath(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
-}
-
 /** The scope's files, the one `add` writes first. */
 export function scopePlaces(scope: McpScope, context: EditContext): ServersPlace[] {
   switch (scope) {
     case "user":
       return [{ scope, file: userMcpFile(context.env), path: ["mcpServers"] }];
     case "local":
-      return [{ scope, file: localMcpFile(context.env), path: ["projects", realPath(context.projectDir), "mcpServers"] }];
+      return [{ scope, file: localMcpFile(context.env), path: ["projects", projectKey(context.projectDir), "mcpServers"] }];
     case "project":
       return PROJECT_MCP_FILES.map((name) => ({ scope, file: join(context.projectDir, name), path: ["mcpServers"] }));
     default: {

@@ -1,11 +1,10 @@
 // The tool definitions the user pinned (`mca mcp pin <alias>`): for each project folder and server alias, the
 // hash of each of that server's tool definitions as the user accepted them. Like the trust record it lives in
 // the user's config folder, never in the project, so no repository can pin (or unpin) a server for its user.
-import { realpathSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describeError } from "../kernel/index.js";
-import { ConfigError, optionalField, readObject, readProjectStore, readString, type Env, type JsonObjectNode, type Path, type ReadContext } from "./config-reader.js";
+import { ConfigError, optionalField, projectKey, readObject, readProjectStore, readString, type Env, type JsonObjectNode, type Path, type ReadContext } from "./config-reader.js";
 import { userConfigDir } from "./settings.js";
 
 /** A server's tools, each by its own name, with the hash of its definition. */
@@ -27,7 +26,7 @@ type Store = ReadonlyMap<string, ReadonlyMap<string, PinnedServer>>;
 export function readPins(projectDir: string, env: Env): ReadonlyMap<string, PinnedHashes> | ConfigError {
   const store = readStore(pinsFile(env));
   if (store instanceof ConfigError) return store;
-  const servers = store.get(realPath(projectDir)) ?? new Map<string, PinnedServer>();
+  const servers = store.get(projectKey(projectDir)) ?? new Map<string, PinnedServer>();
   return new Map([...servers].map(([alias, server]) => [alias, server.tools]));
 }
 
@@ -49,7 +48,7 @@ async function changeStore(env: Env, projectDir: string, change: (servers: Map<s
   const file = pinsFile(env);
   const store = readStore(file);
   if (store instanceof ConfigError) return store;
-  const key = realPath(projectDir);
+  const key = projectKey(projectDir);
   const servers = new Map(store.get(key));
   change(servers);
   const projects = new Map(store);
@@ -91,12 +90,4 @@ function readServer(server: JsonObjectNode, path: Path, context: ReadContext): P
     for (const [name, { value }] of readObject(tools, [...path, "tools"], context).members) hashes.set(name, readString(value, [...path, "tools", name], context));
   }
   return { pinnedAt: pinnedAt === undefined ? "" : readString(pinnedAt, [...path, "pinnedAt"], context), tools: hashes };
-}
-
-function realPath(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
 }

@@ -5,11 +5,11 @@
 // edited file (a `git pull`, a changed branch) asks again.
 import { createHash } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { describeError } from "../kernel/index.js";
 import { stdioServerCwd } from "../mcp/index.js";
-import { ConfigError, readConfigText, readProjectStore, type Env } from "./config-reader.js";
+import { ConfigError, projectKey, readConfigText, readProjectStore, type Env } from "./config-reader.js";
 import { neededInputs, parseMcpConfig } from "./mcp-config.js";
 import { readRegularFile } from "./regular-file.js";
 import { userConfigDir, type ProjectFileRead } from "./settings.js";
@@ -83,7 +83,7 @@ export function trustStoreFile(env: Readonly<Record<string, string | undefined>>
 
 /** The project's own files and their hash, read now; null when it has none of them (nothing to hash or trust). */
 function readProjectFiles(projectDir: string, env: Env): ProjectFiles | null {
-  const realDir = realPath(projectDir);
+  const realDir = projectKey(projectDir);
   const read = PROJECT_FILES.map((name) => ({ name, path: join(realDir, name), text: readConfigText(join(realDir, name), "cannot read the file") }));
   // A project without files of its own has nothing to hash: node:crypto is not even loaded (start-up time).
   if (read.every(({ text }) => text === null)) return null;
@@ -187,12 +187,4 @@ function readStore(file: string): ReadonlyMap<string, TrustRecord> | ConfigError
     // An entry that is not a whole record is no trust: that project is asked about again.
     return sha256?.kind === "string" && trustedAt?.kind === "string" ? { sha256: sha256.value, trustedAt: trustedAt.value } : undefined;
   });
-}
-
-function realPath(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
 }
