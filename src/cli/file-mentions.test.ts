@@ -54,6 +54,14 @@ describe("createMentions with project files", () => {
     });
   });
 
+  it("fences a file's text with more backticks than its longest run, so a fence inside it cannot close the block", async () => {
+    const dir = project();
+    writeFileSync(join(dir, "notes.md"), "```js\nx\n```\n");
+    const attached = await mentionsOf(dir).attach("@notes.md", signal());
+    if (attached instanceof Error) throw attached;
+    expect(attached.text).toBe("@notes.md\n\n@notes.md (as read_file shows it)\n````\n1\t```js\n2\tx\n3\t```\n````");
+  });
+
   it("attaches an image as an image", async () => {
     const dir = project();
     const attached = await mentionsOf(dir).attach("see @shot.png", signal());

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { statSync } from "node:fs";
 import { extname } from "node:path";
 import { formatBytes, imageLine, type Tool, type ToolImage } from "../kernel/index.js";
-import { checkImage, MAX_IMAGE_BASE64_BYTES } from "../mcp/index.js";
+import { checkImage, fenceFor, MAX_IMAGE_BASE64_BYTES } from "../mcp/index.js";
 import { openRegularFile, resolveInProject } from "../tools/index.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -77,7 +77,7 @@ export async function attachFile(path: string, reader: ProjectFileReader, signal
   }
   const read = await reader.readText(path, signal);
   if (read.isError) return new Error(`cannot attach ${named}: ${untrustedText(read.text)}`);
-  const fence = "`".repeat(Math.max(3, longestBacktickRun(read.text) + 1));
+  const fence = fenceFor(read.text);
   const lines = read.text.split("\n").length;
   return { block: `@${path} (as read_file shows it)\n${fence}\n${read.text}\n${fence}`, line: `${named}: [text, ${lines} ${lines === 1 ? "line" : "lines"} shown]` };
 }
@@ -102,8 +102,3 @@ async function readImage(projectDir: string, path: string, mediaType: string): P
   return checkImage(bytes.toString("base64"), mediaType);
 }
 
-function longestBacktickRun(text: string): number {
-  let longest = 0;
-  for (const run of text.match(/`+/gu) ?? []) longest = Math.max(longest, run.length);
-  return longest;
-}
