@@ -187,11 +187,7 @@ interface MatchingAllow {
 
 function verdictOf(tool: GateTool, subject: GateSubject, rules: readonly Rule[], sessionAllows: SessionAllows): Decision {
   const texts = subjectTexts(subject);
-  let strictest: Rule | undefined;
-  for (const rule of rules) {
-    if (rule.verdict === "allow" || !ruleMatches(rule, tool, subject, texts)) continue;
-    if (strictest === undefined || VERDICT_RANK[rule.verdict] > VERDICT_RANK[strictest.verdict]) strictest = rule;
-  }
+  const strictest = strictestRule(rules.filter((rule) => rule.verdict !== "allow" && ruleMatches(rule, tool, subject, texts)));
   if (strictest !== undefined) return fromRule(strictest);
   const allows: MatchingAllow[] = [
     ...[...sessionAllows.values()].filter((allow) => sessionAllowMatches(allow, tool, subject)).map(matchingSessionAllow),
@@ -209,6 +205,13 @@ function verdictOf(tool: GateTool, subject: GateSubject, rules: readonly Rule[],
   }
   const [first] = allows;
   return first !== undefined && because !== undefined && fallback.verdict === "ask" ? { verdict: "ask", reason: `${first.named} does not cover ${because}` } : fallback;
+}
+
+/** The highest-ranked of `rules` (the first of equals), so that their order never matters; undefined for none. */
+function strictestRule(rules: readonly Rule[]): Rule | undefined {
+  let strictest: Rule | undefined;
+  for (const rule of rules) if (strictest === undefined || VERDICT_RANK[rule.verdict] > VERDICT_RANK[strictest.verdict]) strictest = rule;
+  return strictest;
 }
 
 /** What "allow for this session" names: the tool, or for a call that names its server, that server's own name for it. */
@@ -327,10 +330,7 @@ export function unmatchedRules(rules: readonly Rule[], tools: readonly GateTool[
  */
 export function decideDomain(domain: string, rules: readonly Rule[], sessionDomains: ReadonlySet<string>): Decision {
   const matching = rules.filter((rule) => isNetworkRule(rule) && (rule.pattern.argument === null || globMatches(rule.pattern.argument, domain)));
-  let strictest: Rule | undefined;
-  for (const rule of matching) {
-    if (rule.verdict !== "allow" && (strictest === undefined || VERDICT_RANK[rule.verdict] > VERDICT_RANK[strictest.verdict])) strictest = rule;
-  }
+  const strictest = strictestRule(matching.filter((rule) => rule.verdict !== "allow"));
   if (strictest !== undefined) return fromRule(strictest);
   if (sessionDomains.has(domain)) return { verdict: "allow", reason: `allowed for this session: ${NETWORK_RULE}(${domain})` };
   const allow = matching.find((rule) => rule.verdict === "allow");
