@@ -17,7 +17,7 @@ export const MAX_WATCHED_RESOURCES = 100;
 const UNSUBSCRIBE_TIMEOUT_MS = 2000;
 
 /** "Servers that support subscriptions MUST declare the subscribe capability" (resources.subscribe: true). */
-export function offersSubscriptions(capabilities: JsonObject): boolean {
+function offersSubscriptions(capabilities: JsonObject): boolean {
   const resources = capabilities.resources;
   return isJsonObject(resources) && resources.subscribe === true;
 }

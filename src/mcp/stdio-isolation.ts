@@ -34,7 +34,7 @@ const DROPPED_CAPABILITIES = ["CAP_SYS_ADMIN", "CAP_SYS_PTRACE", "CAP_SYS_RAWIO"
  * server started in it, ends when bubblewrap or mca does (a process that left the server's process group
  * too). The working folder, the environment and the three pipes pass through as they are.
  */
-export function bubblewrapServerArgs(command: string, args: readonly string[]): string[] {
+function bubblewrapServerArgs(command: string, args: readonly string[]): string[] {
   return [
     "--dev-bind", "/", "/",
     "--unshare-pid", "--proc", "/proc",

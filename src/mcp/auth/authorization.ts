@@ -51,7 +51,7 @@ export type TokenRequestExtras = {
 const ASSERTION_LIFETIME_S = 60;
 const CLIENT_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 
-export function clientAssertion(key: SigningKey, clientId: string, issuer: string, now: number = Date.now()): string {
+function clientAssertion(key: SigningKey, clientId: string, issuer: string, now: number = Date.now()): string {
   const iat = Math.floor(now / 1000);
   return signJwt(key, { typ: "JWT" }, { iss: clientId, sub: clientId, aud: issuer, iat, exp: iat + ASSERTION_LIFETIME_S, jti: randomUUID() });
 }

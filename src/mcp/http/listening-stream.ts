@@ -15,7 +15,7 @@ import { DEFAULT_RECONNECTION_TIME_MS, MAX_RECONNECTION_TIME_MS, MAX_RESUMPTIONS
  * "The server MAY close the SSE stream at any time", and should then send `retry` and let the client
  * reconnect. A stream the server keeps closing is reopened no more than once a second, whatever its `retry`.
  */
-export const MIN_LISTEN_RECONNECT_MS = 1000;
+const MIN_LISTEN_RECONNECT_MS = 1000;
 
 export type ListeningStreamInput = {
   readonly url: URL;
