@@ -33,7 +33,7 @@ export function findRepository(project: string): TextRepository | undefined {
  * A `.git` file (a linked worktree, a submodule) says `gitdir: <path>`, relative to its own folder; that
  * folder's `commondir`, when present, names the folder with the shared config, relative to it.
  */
-function pointedRepository(workTree: string, dotGit: string): TextRepository {
+export function pointedRepository(workTree: string, dotGit: string): TextRepository {
   const text = readText(dotGit) ?? "";
   const pointer = text.startsWith("gitdir: ") ? text.slice("gitdir: ".length).trimEnd() : "";
   if (pointer === "") return { workTree, gitDirs: [], pointer, configs: [] };

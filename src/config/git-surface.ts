@@ -3,7 +3,7 @@
 // without git, what its files' text shows is used instead (git-config-text.ts), and the surface says so.
 import { readdirSync, statSync, type Dirent } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { coreHooksPath, findRepository, readText } from "./git-config-text.js";
+import { coreHooksPath, findRepository, pointedRepository, readText } from "./git-config-text.js";
 import { findGitProbe, type GitProbe } from "./git-probe.js";
 
 /**
@@ -288,7 +288,7 @@ function addNestedRepositories(found: Findings, dotGits: readonly string[]): voi
   for (const dotGit of dotGits) {
     const root = dirname(dotGit);
     found.add(dotGit, dotGitKind(dotGit), `the .git of the repository at ${root}`);
-    const gitDirs = dotGitKind(dotGit) === "git-dir" ? [dotGit] : pointedGitDirs(dotGit);
+    const gitDirs = dotGitKind(dotGit) === "git-dir" ? [dotGit] : pointedRepository(root, dotGit).gitDirs;
     for (const gitDir of gitDirs) found.add(gitDir, "git-dir", `a git folder ${dotGit} points to`);
     addUserLevelHooks(found, root);
     const hooks = coreHooksPath(readText(join(gitDirs.at(-1) ?? dotGit, "config")) ?? "");
@@ -302,15 +302,6 @@ function addUserLevelHooks(found: Findings, root: string): void {
   for (const hooks of found.userLevelHooks) {
     found.add(resolve(root, hooks), "hooks", `the git hooks folder of the repository at ${root} (core.hooksPath = ${JSON.stringify(hooks)} of the user's or the system's config)`);
   }
-}
-
-/** What a `.git` file names (`gitdir: <path>`, relative to its folder) and that folder's `commondir`. */
-function pointedGitDirs(dotGit: string): string[] {
-  const text = readText(dotGit) ?? "";
-  if (!text.startsWith("gitdir: ")) return [];
-  const gitDir = resolve(dirname(dotGit), text.slice("gitdir: ".length).trim());
-  const common = readText(join(gitDir, "commondir"))?.trim();
-  return common === undefined || common === "" ? [gitDir] : [gitDir, resolve(gitDir, common)];
 }
 
 /** Without git: the repository found upward as git would, and the hooks path of its config's and the user's config's text. */
