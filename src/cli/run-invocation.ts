@@ -86,7 +86,6 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
     const choice = chooseModel(env, invocation.options.model, sessionMode(invocation));
     if (choice instanceof Error) return usageError(runtime, choice, invocation);
   }
-  // Claude Code merges several --mcp-config files; mca's reader takes one file for now, and says so rather than drop the rest.
   const workspace = await settleWorkspace(runtime, invocation, projectDir, state);
   if (workspace instanceof Error) return usageError(runtime, workspace, invocation);
   const servers = await readServers(runtime, workspace);
@@ -109,7 +108,7 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
   if (invocation.kind === "mcp-list") {
     const { runMcpListCommand } = await import("./subcommands.js");
     const { noServersLine } = await import("./mcp-servers.js");
-    const noServers = noServersLine(servers.lookedAt, { projectDir, home: env.HOME ?? home });
+    const noServers = noServersLine(servers.lookedAt, { projectDir, home });
     return runMcpListCommand({ servers: mounted.statuses, out: runtime.writeOut, noServers }, invocation.json);
   }
   if (invocation.kind === "mcp-pin") {
