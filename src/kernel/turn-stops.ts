@@ -45,4 +45,4 @@ export function interruptedMark(signal: AbortSignal): string {
   return typeof reason === "string" && reason !== "" ? `[interrupted: ${reason}]` : INTERRUPTED_MARK;
 }
 
-export const INTERRUPTED_MARK = "[interrupted by the user]";
+const INTERRUPTED_MARK = "[interrupted by the user]";

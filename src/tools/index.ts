@@ -12,7 +12,7 @@ export { NOT_A_REGULAR_FILE, openRegularFile, resolveInProject } from "./project
 export { detectSandbox, findSandbox, homeInProjectNotice, type SandboxAvailability } from "./sandbox.js";
 export type { BashSandbox } from "./bash.js";
 export type { GuardedPlace } from "./read-only-places.js";
-export { programPlaces, sandboxPlaces, type SandboxPlaces, type SandboxPlaceSources } from "./sandbox-places.js";
+export { sandboxPlaces, type SandboxPlaces, type SandboxPlaceSources } from "./sandbox-places.js";
 
 export interface LocalToolOptions {
   /** Where bash commands run; absent: no sandbox. */

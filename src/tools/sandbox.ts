@@ -124,9 +124,9 @@ export interface ProxyForwarder {
 }
 
 /** Where the forwarder's script is bound inside the sandbox. */
-export const FORWARDER_INSIDE = "/run/mca/network-forwarder.cjs";
+const FORWARDER_INSIDE = "/run/mca/network-forwarder.cjs";
 /** The descriptor the forwarder reaches mca's proxy on: the spawn's fifth stdio entry. */
-export const CHANNEL_FD = 4;
+const CHANNEL_FD = 4;
 
 /**
  * The forwarder shipped with mca: beside this module in the source tree, beside the bundle in dist/
