@@ -18,11 +18,9 @@ import { createDpopProver, type DpopProver } from "./dpop.js";
 import { machineGrantParams, type MachineGrant } from "./grants.js";
 import { readSigningKey } from "./jwt.js";
 import {
-  defaultEndpoints,
   discoverAuthServer,
   discoverLegacyAuthServer,
   discoverProtectedResource,
-  findAuthServer,
   parseBearerChallenge,
   probeChallenge,
   type AuthServerMetadata,
@@ -177,7 +175,7 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
     if (metadata?.issuer === issuer) return metadata;
     // A 2025-03-26 login's issuer is the server's own origin, perhaps with no metadata behind it but the defaults.
     const ownOrigin = issuer === new URL(serverUrl).origin;
-    metadata = ownOrigin ? ((await findAuthServer(issuer, limits)) ?? defaultEndpoints(issuer)) : await discoverAuthServer(issuer, limits);
+    metadata = ownOrigin ? await discoverLegacyAuthServer(serverUrl, limits) : await discoverAuthServer(issuer, limits);
     return metadata;
   }
 
