@@ -2,7 +2,7 @@
 // (`{"type":"user","message":{"role":"user","content":"…" | [{"type":"text","text":"…"}]}}`), answered in
 // turn in one session. Each answer is one run of pipe mode over the same agent, so it ends with its own
 // result line, and the conversation goes on across messages.
-import type { Agent } from "../kernel/index.js";
+import { describeError, type Agent } from "../kernel/index.js";
 import { failedBeforeRun, jsonLine } from "./headless-output.js";
 import { PIPE_FAILED_EXIT_CODE, PIPE_NO_MODEL_EXIT_CODE, PIPE_OK_EXIT_CODE, runPipeMode, type PipeModeDeps } from "./pipe-mode.js";
 import { INTERRUPTED_EXIT_CODE } from "./runtime.js";
@@ -18,7 +18,7 @@ export function userMessageText(line: string): string | Error {
   try {
     value = JSON.parse(line);
   } catch (error) {
-    return new Error(`not JSON (${error instanceof Error ? error.message : String(error)})`);
+    return new Error(`not JSON (${describeError(error)})`);
   }
   if (!isRecord(value) || value.type !== "user") return new Error('expected a user message: {"type":"user","message":{"role":"user","content":…}} (control requests are not supported)');
   const message = value.message;
