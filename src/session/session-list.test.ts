@@ -128,6 +128,13 @@ describe("findSessionToResume", () => {
     expect(findSessionToResume(state(), undefined)).toEqual({ id: "chat", messages: [user("the chat")], snapshots: "chat", loadedTools: [] });
   });
 
+  it("with anyMode (`-c`), continues the newest conversation, a -p or pipe run's too, but never an `mca call`'s", () => {
+    writeSession("chat", [{ type: "message", message: user("the chat") }], 300);
+    writeSession("pipe", [{ type: "message", message: user("piped") }], 200, { mode: "pipe" });
+    writeSession("call", [{ type: "message", message: user("called") }], 100, { mode: "call" });
+    expect(findSessionToResume(state(), undefined, true)).toEqual({ id: "pipe", messages: [user("piped")], snapshots: "pipe", loadedTools: [] });
+  });
+
   it("continues the session named by its id, whatever its mode", () => {
     writeSession("chat", [{ type: "message", message: user("the chat") }], 300);
     writeSession("print", [{ type: "message", message: user("one shot") }], 200, { mode: "print" });
