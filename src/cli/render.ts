@@ -10,12 +10,11 @@ import { clipToWidth, fitToWidth, visibleWidth } from "./text-layout.js";
 import type { Spinner } from "./spinner.js";
 import { untrustedText } from "./untrusted-text.js";
 
-
 const ARGS_PREVIEW_CHARS = 200;
 const RESULT_PREVIEW_CHARS = 160;
 
 function previewArgs(args: ToolArgs, maxChars: number = ARGS_PREVIEW_CHARS): string {
-  return clip(untrustedText(JSON.stringify(args)), maxChars);
+  return clipToWidth(untrustedText(JSON.stringify(args)), maxChars);
 }
 
 /** The first non-empty line of a result, clipped, with how many more lines there are. */
@@ -24,16 +23,12 @@ function previewResult(text: string, maxChars: number = RESULT_PREVIEW_CHARS): s
   const first = lines[0];
   if (first === undefined) return "(no output)";
   const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
-  return `${clip(first.trim(), Math.max(1, maxChars - more.length))}${more}`;
+  return `${clipToWidth(first.trim(), Math.max(1, maxChars - more.length))}${more}`;
 }
 
 /** One line per image the model was sent with a result: `[image: image/png 1280×720, 84 kB]`. */
 function imageLines(images: readonly ImageInfo[] | undefined): string[] {
   return (images ?? []).map((image) => untrustedText(imageLine(image)));
-}
-
-function clip(text: string, maxChars: number): string {
-  return clipToWidth(text, maxChars);
 }
 
 export interface PlainStreams {
