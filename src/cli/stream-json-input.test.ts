@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { userMessageText } from "./stream-json-input.js";
+import { MAX_MESSAGE_LINE_CHARS, userMessageText } from "./stream-json-input.js";
 
 function jsonError(text: string): string {
   try {
@@ -25,5 +25,14 @@ describe("userMessageText", () => {
       '"message.content[0]" is a "image" block: mca reads text blocks only',
       '"message.content" is empty',
     ]);
+  });
+
+  it("refuses a line longer than MAX_MESSAGE_LINE_CHARS before parsing it, and reads one at the limit", () => {
+    const line = (chars: number) => {
+      const frame = JSON.stringify({ type: "user", message: { role: "user", content: "" } });
+      return JSON.stringify({ type: "user", message: { role: "user", content: "x".repeat(chars - frame.length) } });
+    };
+    expect((userMessageText(line(MAX_MESSAGE_LINE_CHARS + 1)) as Error).message).toBe(`a line of over ${MAX_MESSAGE_LINE_CHARS} characters`);
+    expect(userMessageText(line(MAX_MESSAGE_LINE_CHARS))).toBe("x".repeat(MAX_MESSAGE_LINE_CHARS - JSON.stringify({ type: "user", message: { role: "user", content: "" } }).length));
   });
 });
