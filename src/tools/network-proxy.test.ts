@@ -125,6 +125,27 @@ describeWithBubblewrap("bash's HTTP(S) through mca's proxy", () => {
     });
   });
 
+  it("fails a connection whose dialer throws with a 502 naming why, for plain HTTP and a tunnel alike", async () => {
+    const broken = createBashTool(project(), {
+      killGraceMs: 200,
+      env: { PATH: process.env.PATH },
+      dial: async () => {
+        throw new Error("the dialer broke");
+      },
+      sandbox: {
+        availability: BUBBLEWRAP,
+        network: false,
+        writable: [],
+        hidden: [],
+        places: { read: () => [], changed: () => undefined },
+        domains: createDomainAccess({ rules: () => rules(["network(broken.test)"]), approver: () => undefined }),
+      },
+    });
+    const result = await callTool(broken, { command: "curl -sS http://broken.test/a; curl -sS https://broken.test/b" }, context);
+    expect(result.text).toContain("mca's proxy: the dialer broke");
+    expect(result.text).toContain("CONNECT tunnel failed, response 502");
+  });
+
   it("passes on a reply with a content-length whole, its status line first", async () => {
     const result = await callTool(bash(rules(["network(sized.test)"])), { command: "curl -sS http://sized.test/sized" }, context);
     expect(result).toEqual({ isError: false, text: "exit code 0\nhello from sized.test/sized\n" });

@@ -9,6 +9,7 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { createServer as createHttp2Server, constants as http2Constants } from "node:http2";
 import { BlockList, connect, isIP, type Socket } from "node:net";
 import { Duplex } from "node:stream";
+import { describeError } from "../kernel/index.js";
 import type { DomainJudge } from "./domain-access.js";
 
 /** Opens a TCP connection to `host:port`; an Error says why not, in words for the command's user. */
@@ -74,10 +75,16 @@ export function serveProxy(channel: Duplex, deps: ProxyDeps): ProxyRun {
       client.on("close", () => upstream.destroy());
       upstream.on("close", () => client.destroy());
       client.pipe(upstream).pipe(client);
-    })();
+    })().catch((error: unknown) => {
+      // A judge or dialer that throws fails this connection, never mca (an unhandled rejection ends the run).
+      if (!client.destroyed) client.end(statusText(502, `mca's proxy: ${describeError(error)}\n`));
+    });
   });
   proxy.on("request", (request: IncomingMessage, response: ServerResponse) => {
-    void forward(request, response);
+    forward(request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(502, { "content-type": "text/plain; charset=utf-8", connection: "close" }).end(`mca's proxy: ${describeError(error)}\n`);
+      else response.destroy();
+    });
   });
 
   async function forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
