@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Message } from "../kernel/index.js";
 import { resumedView, resumedViewText } from "./resumed-view.js";
 import { shellContextText } from "./shell-line.js";
+import { visibleWidth } from "./text-layout.js";
 
 const prompt = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 const answer = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -93,5 +94,13 @@ describe("resumedViewText", () => {
     const line = resumedViewText(resumedView(history), { chalk: plain, markdown: null, width: 60 }).split("\n")[1] ?? "";
     expect(line.startsWith("● write_file")).toBe(true);
     expect(line.length).toBeLessThanOrEqual(60);
+  });
+
+  it("counts a wide character as two columns and never cuts one in half", () => {
+    const history = [prompt("go"), call("t1", "read_file", { path: "漢字".repeat(100) }), result("t1", "😀".repeat(100))];
+    const line = resumedViewText(resumedView(history), { chalk: plain, markdown: null, width: 60 }).split("\n")[1] ?? "";
+    expect(visibleWidth(line)).toBeLessThanOrEqual(60);
+    // A surrogate alone is half an emoji.
+    expect(line).not.toMatch(/\p{Surrogate}/u);
   });
 });

@@ -7,6 +7,7 @@ import type { Message, ToolArgs } from "../kernel/index.js";
 import type { MarkdownRenderer } from "./markdown.js";
 import { PIPED_TEXT_START } from "./mentions.js";
 import { parseShellContext } from "./shell-line.js";
+import { clipToWidth, visibleWidth } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** How many of the last turns a resumed chat shows; a turn is a prompt and everything up to the next. */
@@ -140,7 +141,7 @@ function promptLines(text: string): string[] {
   return [...lines.slice(0, PROMPT_LINES_SHOWN), `… (${lines.length - PROMPT_LINES_SHOWN} more lines)`];
 }
 
-/** `● tool {args} ✓ first line of the result`, on one line of at most `room` characters. */
+/** `● tool {args} ✓ first line of the result`, on one line of at most `room` columns. */
 function callLine(call: Extract<ResumedEntry, { kind: "call" }>, room: number, chalk: ChalkInstance): string {
   const name = untrustedText(call.tool);
   const outcome = call.outcome;
@@ -148,21 +149,17 @@ function callLine(call: Extract<ResumedEntry, { kind: "call" }>, room: number, c
   // One line: a tab (read_file's line numbers) or a run of spaces shows as one space.
   const result = outcome === null ? "no result" : (untrustedText(outcome.text).split("\n").find((line) => line.trim() !== "")?.trim().replace(/\s+/gu, " ") ?? "(no output)");
   const args = untrustedText(JSON.stringify(call.args));
-  const argsRoom = Math.max(10, Math.floor((room - name.length - 4) / 2));
-  const shownArgs = clip(args, argsRoom);
-  const shownResult = clip(result, Math.max(10, room - name.length - shownArgs.length - 5));
+  const argsRoom = Math.max(10, Math.floor((room - visibleWidth(name) - 4) / 2));
+  const shownArgs = clipToWidth(args, argsRoom);
+  const shownResult = clipToWidth(result, Math.max(10, room - visibleWidth(name) - visibleWidth(shownArgs) - 5));
   const colour = outcome === null ? chalk.yellow : outcome.isError ? chalk.red : chalk.green;
   return `${chalk.cyan(`● ${name}`)} ${chalk.dim(shownArgs)} ${colour(mark)} ${chalk.dim(shownResult)}`;
 }
 
-/** `! command ✓ first line of its output`, on one line of at most `room` characters. */
+/** `! command ✓ first line of its output`, on one line of at most `room` columns. */
 function shellLine(entry: Extract<ResumedEntry, { kind: "shell" }>, room: number, chalk: ChalkInstance): string {
-  const command = clip(untrustedText(entry.command).replace(/\s+/gu, " "), Math.max(10, Math.floor(room / 2)));
+  const command = clipToWidth(untrustedText(entry.command).replace(/\s+/gu, " "), Math.max(10, Math.floor(room / 2)));
   const output = untrustedText(entry.output.replace(/^exit code 0\n/u, "")).split("\n").find((line) => line.trim() !== "")?.trim().replace(/\s+/gu, " ") ?? "(no output)";
   const mark = entry.isError ? chalk.red("✗") : chalk.green("✓");
-  return `${chalk.bold("!")} ${command} ${mark} ${chalk.dim(clip(output, Math.max(10, room - command.length - 5)))}`;
-}
-
-function clip(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 1)}…`;
+  return `${chalk.bold("!")} ${command} ${mark} ${chalk.dim(clipToWidth(output, Math.max(10, room - visibleWidth(command) - 5)))}`;
 }
