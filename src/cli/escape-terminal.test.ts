@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeMessagesApi, type FakeMessagesApi } from "../model/test-support/fake-messages-api.js";
 import { replyEvents } from "../model/test-support/sse-replies.js";
-import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
+import { startPtyChat, textsOf, type PtyChat } from "./test-support/pty-chat.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 const ESCAPE = "\u001b";
@@ -39,16 +39,6 @@ async function scriptedChat(turns: unknown): Promise<PtyChat> {
   const script = join(project.home, "script.json");
   await writeFile(script, JSON.stringify(turns));
   return startPtyChat(project, ["--allow", "bash"], { MCA_MOCK_SCRIPT: script });
-}
-
-/** The conversation a request the fake API received carried: each message's role and its texts. */
-function textsOf(request: { readonly body: unknown } | undefined): Array<{ role: unknown; texts: unknown[] }> {
-  const messages = typeof request?.body === "object" && request.body !== null && "messages" in request.body ? request.body.messages : [];
-  if (!Array.isArray(messages)) return [];
-  return messages.map((message: { role?: unknown; content?: unknown }) => ({
-    role: message.role,
-    texts: Array.isArray(message.content) ? message.content.map((block: { text?: unknown }) => block.text) : [message.content],
-  }));
 }
 
 describe("Esc in the chat on a terminal", () => {

@@ -1,29 +1,15 @@
 // The model's Markdown on a real pseudo-terminal, streamed by a fake Messages API: each construct rendered
 // where it stands, tables kept whole within the width, and a long answer shown while it is being written.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeMessagesApi, type FakeMessagesApi } from "../model/test-support/fake-messages-api.js";
+import { describe, expect, it } from "vitest";
 import { replyEvents } from "../model/test-support/sse-replies.js";
-import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { ptyChatPerTest, type PtyChat } from "./test-support/pty-chat.js";
 
 const MODEL = "claude-sonnet-5-5";
 const SIZE = { columns: 60, rows: 24 };
 /** What the chat writes to take a block's preview off the screen before drawing its rendering. */
 const ERASE_BELOW = "\u001b[J";
 
-let project: TempProject;
-let chat: PtyChat | undefined;
-let api: FakeMessagesApi | undefined;
-beforeEach(async () => {
-  project = await createTempProject();
-});
-afterEach(async () => {
-  chat?.kill();
-  chat = undefined;
-  await api?.close();
-  api = undefined;
-  await project.remove();
-});
+const each = ptyChatPerTest();
 
 /** The screen without its styles and cursor movements: the text a reader sees, in the order it came. */
 function text(screen: string): string {
@@ -33,17 +19,16 @@ function text(screen: string): string {
 /** A chat on a 60-column terminal whose model answers with `chunks`, `paceMs` before each event. */
 async function chatAnswering(chunks: readonly string[], paceMs?: number | readonly number[]): Promise<PtyChat> {
   const events = replyEvents(MODEL, [{ type: "text", chunks }], "end_turn");
-  api = await startFakeMessagesApi([{ kind: "stream", events, ...(paceMs === undefined ? {} : { paceMs }) }]);
   // The Markdown renderer loads once the prompt is up, and an answer that starts before it stays plain. In the
   // bundle the launcher requires the renderer's file at once, in the same turn of the event loop that draws the
   // prompt, so it is ready before the chat reads a key.
-  const started = await startPtyChat(project, ["--model", MODEL], { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: api.baseURL }, "bundle", SIZE);
+  const started = await each.startApiChat([{ kind: "stream", events, ...(paceMs === undefined ? {} : { paceMs }) }], ["--model", MODEL], "bundle", SIZE);
   started.type("go\r");
   return started;
 }
 
 async function answerShown(chunks: readonly string[]): Promise<string> {
-  chat = await chatAnswering(chunks);
+  const chat = await chatAnswering(chunks);
   await chat.until(/this turn/);
   // From the last time a block's preview was erased for its rendering, if one was.
   const screen = chat.screen();
@@ -95,7 +80,7 @@ describe("streaming on the terminal", () => {
   it("shows a code block's lines while the block is still being written, and highlights it when it closes", async () => {
     const lines = Array.from({ length: 60 }, (_, index) => `const line${String(index).padStart(2, "0")} = ${index};\n`);
     // 60 lines over 3 s, each line an event of its own after 50 ms.
-    chat = await chatAnswering(["Here is the file:\n\n```js\n", ...lines, "```\n"], 50);
+    const chat = await chatAnswering(["Here is the file:\n\n```js\n", ...lines, "```\n"], 50);
     await chat.until(/const line05 = 5;/u);
     const early = text(chat.screen());
     expect(early).not.toContain("line59");
@@ -106,7 +91,7 @@ describe("streaming on the terminal", () => {
   }, 30_000);
 
   it("shows a paragraph as it streams, then its rendering once complete", async () => {
-    chat = await chatAnswering(["Some **bold", "** words that ", "keep coming", " slowly.\n\nNext."], 400);
+    const chat = await chatAnswering(["Some **bold", "** words that ", "keep coming", " slowly.\n\nNext."], 400);
     await chat.until(/Some \*\*bold/u);
     expect(text(chat.screen())).not.toContain("keep coming");
     await chat.until(/this turn/u);
@@ -118,7 +103,7 @@ describe("streaming on the terminal", () => {
   it("spins with the seconds counted when nothing has arrived for a second, below the line being written", async () => {
     // The third event (the first words) comes at once, the next after 2.5 s of silence.
     // The chat holds back the last few characters of streamed words until it knows they begin no secret.
-    chat = await chatAnswering(["Half a line that goes on for a while and then stops", " and the rest.\n"], [0, 0, 0, 0, 2500]);
+    const chat = await chatAnswering(["Half a line that goes on for a while and then stops", " and the rest.\n"], [0, 0, 0, 0, 2500]);
     await chat.until(/Half a line that goes on/u);
     await chat.until(/thinking · 1 s/u);
     await chat.until(/this turn/u);

@@ -2,11 +2,9 @@
 // cost line) are wrapped by word within the screen, never cut by the terminal at its edge, and a table whose
 // cells hold emoji keeps its borders in line. Widths are judged by string-width, not by mca's own measure.
 import stringWidth from "string-width";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeMessagesApi, type FakeMessagesApi } from "../model/test-support/fake-messages-api.js";
+import { describe, expect, it } from "vitest";
 import { replyEvents } from "../model/test-support/sse-replies.js";
-import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { ptyChatPerTest, type PtyChat } from "./test-support/pty-chat.js";
 import { screenRows } from "./test-support/screen-rows.js";
 
 const MODEL = "claude-sonnet-5-5";
@@ -17,25 +15,12 @@ const TABLE = "| check | result |\n|---|---|\n| lint | ✅ passed |\n| tests | �
 const MAX_ASKS = 8;
 const BORDERS = new Set(["│", "┌", "┬", "┐", "├", "┼", "┤", "└", "┴", "┘"]);
 
-let project: TempProject;
-let chat: PtyChat | undefined;
-let api: FakeMessagesApi | undefined;
-beforeEach(async () => {
-  project = await createTempProject();
-});
-afterEach(async () => {
-  chat?.kill();
-  chat = undefined;
-  await api?.close();
-  api = undefined;
-  await project.remove();
-});
+const each = ptyChatPerTest();
 
 /** A chat on a 60-column terminal whose model answers every prompt with `answer`. */
 async function narrowChat(answer: string): Promise<PtyChat> {
   const reply = { kind: "stream" as const, events: replyEvents(MODEL, [{ type: "text", chunks: [answer] }], "end_turn") };
-  api = await startFakeMessagesApi(Array.from({ length: MAX_ASKS }, () => reply));
-  return startPtyChat(project, ["--model", MODEL], { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: api.baseURL }, "source", SIZE);
+  return each.startApiChat(Array.from({ length: MAX_ASKS }, () => reply), ["--model", MODEL], "source", SIZE);
 }
 
 /** The rows the screen shows that are wider than it: the terminal would cut each one at its edge. */
@@ -57,16 +42,16 @@ function borderColumns(row: string): number[] {
 
 describe("the chat on a terminal 60 columns wide", () => {
   it("wraps the banner by word within the screen", async () => {
-    chat = await narrowChat("ok");
+    const chat = await narrowChat("ok");
     const rows = screenRows(chat.screen());
     expect(tooWide(rows)).toEqual([]);
     expect(words(rows)).toContain(`mca · model ${MODEL} · `);
-    expect(words(rows)).toContain(` · ${project.dir} · session `);
+    expect(words(rows)).toContain(` · ${each.project.dir} · session `);
     expect(words(rows)).toContain("/help lists the commands · ");
   }, 30_000);
 
   it("wraps /status and the cost line by word within the screen", async () => {
-    chat = await narrowChat("ok");
+    const chat = await narrowChat("ok");
     chat.type("/status\r");
     await chat.until(/session: /u);
     chat.type("go\r");
@@ -78,7 +63,7 @@ describe("the chat on a terminal 60 columns wide", () => {
   }, 30_000);
 
   it("keeps the borders of a table with ✅ and ❌ cells in line on every row", async () => {
-    chat = await narrowChat(TABLE);
+    const chat = await narrowChat(TABLE);
     let table: string[] = [];
     for (let asked = 1; asked <= MAX_ASKS && table.length === 0; asked += 1) {
       chat.type("go\r");
