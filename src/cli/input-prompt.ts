@@ -12,7 +12,7 @@ export interface InputPromptStreams {
 }
 
 /** The question: the input's description (the file's words, shown, never obeyed) and where it comes from. */
-export function inputQuestion(input: McpInput, file: string): string {
+function inputQuestion(input: McpInput, file: string): string {
   return untrustedText(`${input.description} (input "${input.id}" of ${file})`);
 }
 
