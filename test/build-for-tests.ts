@@ -9,9 +9,10 @@ import { dirname, join, relative } from "node:path";
 const ROOT = join(import.meta.dirname, "..");
 /** The last file the build writes (scripts/bundle.mjs copies the launcher at its very end). */
 const BUILT = join(ROOT, "dist", "src", "main.cjs");
-/** What the build reads: the folders esbuild bundles, the build's scripts, and its configuration. */
+/** What the build reads: the folders esbuild bundles, the build's scripts, and its configuration (esbuild reads
+ * tsconfig.json; tsconfig.build.json only type-checks, so a change to it leaves dist/ as it is). */
 const INPUT_FOLDERS = ["src", "servers", "scripts"];
-const INPUT_FILES = ["package.json", "pnpm-lock.yaml", "tsconfig.json", "tsconfig.build.json"];
+const INPUT_FILES = ["package.json", "pnpm-lock.yaml", "tsconfig.json"];
 /** Two test runs started together build once: the second waits for the first, then finds dist/ fresh. */
 const LOCK = join(ROOT, "dist", ".test-build.lock");
 /** A lock this old was left by a run that died mid-build. */
@@ -22,7 +23,7 @@ const BUILD_LIMIT_MS = 180_000;
 export default async function buildForTests(): Promise<void> {
   if (!isStale()) return;
   await withLock(() => {
-    if (isStale()) build();
+    if (isStale()) bundleInPlace();
   });
 }
 
@@ -49,22 +50,15 @@ function isStale(): boolean {
 }
 
 /**
- * `pnpm build` without its type-check: `tsc -p tsconfig.build.json` emits nothing, and vitest runs the sources
- * untyped anyway (`pnpm typecheck` is the check for them), so scripts/bundle.mjs alone writes dist/.
- */
-function build(): void {
-  process.stderr.write("dist/ is older than the sources: building it for the tests (node scripts/bundle.mjs)\n");
-  bundleInPlace();
-}
-
-/**
- * scripts/bundle.mjs writes its files where it runs, one write at a time, and another test run may be starting
- * `mca` from them meanwhile (a launcher caught half copied is an empty script that exits at once). So it runs in
+ * `pnpm build` without its type-check (`tsc -p tsconfig.build.json` emits nothing, and `pnpm typecheck` is the
+ * check for the sources), so scripts/bundle.mjs alone writes dist/. It writes its files where it runs, one
+ * write at a time, and another test run may be starting `mca` from them meanwhile (a launcher caught half copied is an empty script that exits at once). So it runs in
  * a folder of its own inside dist/, whose src, servers, scripts and node_modules are the project's, and each file it
  * wrote is then renamed into dist/ whole: the bundle before its code cache (a start in between compiles
  * without the cache, whose id no longer matches), the launcher last, as the build itself writes it last.
  */
 function bundleInPlace(): void {
+  process.stderr.write("dist/ is older than the sources: building it for the tests (node scripts/bundle.mjs)\n");
   const stage = mkdtempSync(join(ROOT, "dist", ".test-build-"));
   try {
     for (const name of ["src", "servers", "scripts", "node_modules", "package.json"]) symlinkSync(join(ROOT, name), join(stage, name));
