@@ -4,7 +4,7 @@ import type { InputRequest } from "../mcp/index.js";
 import { createCliInputResponder, type CliInputResponder } from "./input/responder.js";
 import type { SessionIo } from "./session.js";
 import { createFakeAgent, fakeTool } from "./test-support/fake-agent.js";
-import { startMemoryChat } from "./test-support/memory-chat.js";
+import { startMemoryChat, type MemoryChat } from "./test-support/memory-chat.js";
 import { destroyMemoryTerminals } from "./test-support/memory-terminal.js";
 import { waitFor } from "./test-support/wait-for.js";
 
@@ -42,6 +42,16 @@ function slowAgent(stubborn: boolean) {
       }),
   });
   return { seen, makeAgent, release: () => release() };
+}
+
+/** After an interruption the exit is not armed: a Ctrl-C gives only the hint a first one gives, and the chat goes on. */
+async function expectExitNotArmed(chat: MemoryChat): Promise<void> {
+  expect(chat.shown()).not.toContain("Ctrl-C again now to exit");
+  chat.type(CTRL_C);
+  await waitFor("the hint of a first Ctrl-C", () => chat.shown().includes("Ctrl-C again now to exit, or Ctrl-D"));
+  chat.setNow(10_000);
+  chat.type("/exit\r");
+  expect(await chat.status).toBe(0);
 }
 
 describe("runChat", () => {
@@ -129,12 +139,7 @@ describe("runChat", () => {
     chat.type(ESCAPE);
     await waitFor("the input line to come back", () => promptsShown(chat.shown()) === 2);
     expect(chat.shown()).toContain("interrupted");
-    expect(chat.shown()).not.toContain("Ctrl-C again now to exit");
-    chat.type(CTRL_C);
-    await waitFor("the hint of a first Ctrl-C", () => chat.shown().includes("Ctrl-C again now to exit, or Ctrl-D"));
-    chat.setNow(10_000);
-    chat.type("/exit\r");
-    expect(await chat.status).toBe(0);
+    await expectExitNotArmed(chat);
   });
 
   it("does nothing on Esc at the prompt: the line typed so far stays and is sent as typed", async () => {
@@ -292,12 +297,7 @@ describe("runChat", () => {
     await waitFor("the answer", () => chat.shown().includes("answer: deny"));
     await waitFor("the input line to come back", () => promptsShown(chat.shown()) >= 2);
     expect(aborted).toBe(true);
-    expect(chat.shown()).not.toContain("Ctrl-C again now to exit");
-    chat.type(CTRL_C);
-    await waitFor("the hint of a first Ctrl-C", () => chat.shown().includes("Ctrl-C again now to exit, or Ctrl-D"));
-    chat.setNow(10_000);
-    chat.type("/exit\r");
-    expect(await chat.status).toBe(0);
+    await expectExitNotArmed(chat);
   });
 
   it("denies the call when the approval question is cancelled with Ctrl-C", async () => {
