@@ -3,26 +3,20 @@
 // that a second within DOUBLE_INTERRUPT_WINDOW_MS exits, which it does; Ctrl-D on an empty line exits.
 // Esc interrupts what runs as the first Ctrl-C does, but never leads to an exit, and does nothing at the
 // prompt (the line typed stays). A prompt typed while a turn runs is queued and sent when the turn ends.
-import { describeError, type Redact } from "../kernel/index.js";
+import { describeError } from "../kernel/index.js";
 import { promptForApproval, toolDisplayName } from "./approval.js";
 import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
-import { runLine, SLASH_COMMANDS, type LastResult, type PromptCatalog } from "./commands.js";
+import { runLine, SLASH_COMMANDS, type ModeView } from "./commands.js";
 import { resumedView, resumedViewText } from "./resumed-view.js";
 import { SHELL_LINE_PREFIX } from "./shell-line.js";
-import type { CountTokens } from "./context-report.js";
-import { createCostTally } from "./cost.js";
 import { createTabCompleter } from "./completion.js";
-import type { Mentions } from "./mentions.js";
 import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
-import type { ProjectState } from "../session/index.js";
-import type { ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
 import { createTtyRenderer } from "./render.js";
 import { createSpinner } from "./spinner.js";
-import { statusLines } from "./session-status.js";
 import { fitToWidth } from "./text-layout.js";
-import type { AgentFactory } from "./session.js";
+import type { Session } from "./session-seam.js";
 import { createChatInput } from "./chat-input.js";
-import { createPromptsAsker, redactingAsker, showInPager, type Asker, type TerminalInput, type TerminalLender, type TerminalOutput } from "./terminal.js";
+import { createPromptsAsker, redactingAsker, showInPager, type Asker, type TerminalLender } from "./terminal.js";
 
 export const DOUBLE_INTERRUPT_WINDOW_MS = 1500;
 export const END_SETTLE_LIMIT_MS = 3000;
@@ -32,71 +26,25 @@ export const INTERRUPT_HINT = "esc to interrupt";
 /** The key that interrupted a turn: only Ctrl-C leads on to an exit. */
 type InterruptKey = "ctrl-c" | "esc";
 
-export interface ChatDeps {
-  readonly makeAgent: AgentFactory;
-  readonly servers: ServerStatusProvider;
-  readonly input: TerminalInput;
-  readonly output: TerminalOutput;
-  readonly errorOutput: TerminalOutput;
-  readonly color: boolean;
-  /** First line shown: the model and how many tools, told by main. */
-  readonly banner: string;
-  /** Injected so the double Ctrl-C window is testable; main passes Date.now. */
-  readonly nowMs: () => number;
-  /** Aborted when the process must end (SIGTERM, a crash): the session ends as with Ctrl-D. */
-  readonly signal: AbortSignal;
-  /** Given the chat's terminal lender once, for questions from inside a turn (MCP servers' input requests). */
-  readonly onTerminal?: (lend: TerminalLender) => void;
-  /** Where Tab completes file names from. */
-  readonly projectDir: string;
-  /** The project's state folder, where the input history is kept. */
-  readonly state: ProjectState;
-  /** What the terminal says about itself (whether it draws hyperlinks). */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** `/model <name>`: the model for the next turn. */
-  readonly switchModel?: (name: string) => Promise<string | Error>;
-  /** The API's count of a request's tokens for /context; absent for a model that cannot count. */
-  readonly countTokens?: CountTokens;
-  /** The model answering now, and the session's id, for /status. */
-  readonly modelName?: () => string;
-  readonly sessionId?: string;
-  /** `/mcp login <alias>`: 0 once logged in; a question it has (another authorization server) is asked on the lent terminal. */
-  readonly mcpLogin?: (alias: string, print: (text: string) => void, fail: (text: string) => void, lend: TerminalLender) => Promise<number>;
-  /** `/mcp reconnect <alias>`; absent when no server is mounted. */
-  readonly reconnectServer?: ServerReconnect;
-  /** The servers' prompts as commands (`/mcp__<alias>__<prompt>`); absent when no server is mounted. */
-  readonly promptCommands?: PromptCatalog;
-  /** `@alias:uri` in a prompt, and Tab after `@alias:`; absent when no server declares resources. */
-  readonly mentions?: Mentions;
-  /**
-   * Given once the chat is up: where the run's warnings go from then on (a server that disconnects, its log
-   * lines), so that they stand above the input line, or between the turn's lines, instead of cutting through them.
-   */
-  readonly onNotices?: (show: (text: string) => void) => void;
-  /**
-   * The run's secrets, hidden in all the chat writes itself (what a command prints, what a question shows:
-   * an approval's arguments or diff, a server's message), as the session hides them in the agent's events.
-   */
-  readonly redact?: Redact;
-  /** `mca "<prompt>"`: sent as soon as the chat is up, as if typed. */
-  readonly firstPrompt?: string;
-}
-
 /** Resolves with the exit status when the session ends; the caller then shuts everything down. */
-export async function runChat(deps: ChatDeps): Promise<number> {
+export async function runChat(session: Session, firstPrompt: string | undefined): Promise<number> {
+  const { runtime, servers, mentions } = session;
+  const { env, redact, now, interrupt: signal } = runtime;
+  const output = runtime.terminal.output;
+  const terminalInput = runtime.terminal.input();
+  // Answers are rendered as Markdown in colour; without colour (NO_COLOR, not a terminal) they stay plain text.
+  const color = (env.NO_COLOR ?? "") === "" && output.isTTY === true;
   const { Chalk } = await import("chalk");
-  const chalk = new Chalk(deps.color ? {} : { level: 0 });
-  const redact = deps.redact ?? ((text: string) => text);
+  const chalk = new Chalk(color ? {} : { level: 0 });
   const out = (text: string): void => {
-    deps.output.write(redact(text));
+    output.write(redact(text));
   };
   // A terminal that reports no size (0 columns, as under script(1) without one) counts as one of unknown width.
-  const width = (): number | undefined => (deps.output.isTTY === true && (deps.output.columns ?? 0) > 0 ? deps.output.columns : undefined);
-  const spinner = createSpinner((text) => deps.errorOutput.write(text), deps.errorOutput.isTTY === true, width, INTERRUPT_HINT);
-  // Answers are rendered as Markdown in colour; without colour (NO_COLOR, not a terminal) they stay plain text.
+  const width = (): number | undefined => (output.isTTY === true && (output.columns ?? 0) > 0 ? output.columns : undefined);
+  const spinner = createSpinner((text) => runtime.terminal.errorOutput.write(text), runtime.terminal.errorOutput.isTTY === true, width, INTERRUPT_HINT);
   let markdown: MarkdownRenderer | undefined;
-  const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown, height: () => (width() === undefined ? undefined : deps.output.rows), displayName: shownToolName });
-  const terminal = { stdin: deps.input, stdout: deps.output };
+  const renderer = createTtyRenderer({ out, chalk, spinner, width, markdown: () => markdown, height: () => (width() === undefined ? undefined : output.rows), displayName: shownToolName });
+  const terminal = { stdin: terminalInput, stdout: output };
   /** Every text of a question passes the redaction too: a server's question may echo what it was given. */
   const asker = (): Asker => redactingAsker(createPromptsAsker(terminal), redact);
 
@@ -108,38 +56,39 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   let interruptedBy: InterruptKey | undefined;
   /** Prompts typed while a turn ran, in order: sent as the next prompt when it ends. */
   let queued: string[] = [];
-  /** The newest tool result, for /last. */
-  let lastResult: LastResult | undefined;
-  /** Tokens and estimated cost, per turn and for the session (/cost). */
-  const costs = createCostTally();
   let ended = false;
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => {
-    finish = resolve;
+    finish = (code) => {
+      // Ended: the warnings go to stderr again, and the agent's events to no one.
+      runtime.showWarningsIn(null);
+      detach();
+      resolve(code);
+    };
   });
   /** Ctrl-C arms the exit (a second within the window ends the chat); Esc never does. */
   const interrupt = (key: InterruptKey): void => {
-    if (key === "ctrl-c") lastInterruptMs = deps.nowMs();
+    if (key === "ctrl-c") lastInterruptMs = now();
     interruptedBy = interruptedBy === "ctrl-c" ? "ctrl-c" : key;
     running?.abort();
   };
 
   // The input line and the turns call each other: what the line reports (a line, Ctrl-C, Ctrl-D) goes to
   // the function declarations further down, which read the line, the agent and the commands' context.
-  const historyFile = promptHistoryFile(deps.state);
+  const historyFile = promptHistoryFile(session.state);
   const input = createChatInput({
-    input: deps.input,
-    output: deps.output,
+    input: terminalInput,
+    output,
     promptText: chalk.bold.cyan("› "),
     history: loadPromptHistory(historyFile),
     complete: createTabCompleter({
       get commands() {
-        return [...SLASH_COMMANDS, ...(deps.promptCommands?.current() ?? [])].map((command) => command.name);
+        return [...SLASH_COMMANDS, ...servers.prompts().current()].map((command) => command.name);
       },
       tools: offeredToolNames,
-      projectDir: deps.projectDir,
-      promptCommands: () => deps.promptCommands?.current() ?? [],
-      ...(deps.mentions === undefined ? {} : { mentions: deps.mentions }),
+      projectDir: session.projectDir,
+      promptCommands: () => servers.prompts().current(),
+      mentions,
     }),
     onLine: (text) => {
       // Kept as the user wrote it: a prompt of several lines is one entry.
@@ -157,20 +106,17 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   /** Ctrl-C or Esc at a question (an approval, a server's): it interrupts the turn, as that key does elsewhere. */
   const interruptAtQuestion = (): void => interrupt(input.lentEndedByEscape ? "esc" : "ctrl-c");
 
-  const agent = deps.makeAgent({
+  const { agent } = session;
+  const detach = session.attach({
     approve: async (request) => {
       renderer.pause();
-      const answer = await input.suspend(() => promptForApproval(request, chalk, asker(), deps.output.rows));
+      const answer = await input.suspend(() => promptForApproval(request, chalk, asker(), output.rows));
       if (answer !== "cancelled") return answer;
       // Ctrl-C or Esc at the question: deny this call and interrupt the turn.
       interruptAtQuestion();
       return "deny";
     },
-    emit: (event) => {
-      if (event.type === "tool_end") lastResult = { tool: event.tool, text: event.text, truncated: event.truncated, ...(event.spill === undefined ? {} : { spill: event.spill }) };
-      if (event.type === "usage") costs.add(event.model, event.usage);
-      renderer.emit(event);
-    },
+    emit: (event) => renderer.emit(event),
   });
 
   const lendTerminal: TerminalLender = async (question) => {
@@ -180,37 +126,24 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     interruptAtQuestion();
     return undefined;
   };
-  deps.onTerminal?.(lendTerminal);
-  const { mcpLogin } = deps;
+  servers.answerOn(lendTerminal);
   // Above the input line when it is shown, held while a question owns the terminal, else between the turn's
   // lines; dim in both places, as beside the conversation rather than in it.
-  deps.onNotices?.((text) => (running === null || input.suspended ? input.printAbove(chalk.dim(text)) : renderer.note(text)));
+  runtime.showWarningsIn((text) => (running === null || input.suspended ? input.printAbove(chalk.dim(text)) : renderer.note(text)));
 
-  const context = {
-    agent,
-    servers: deps.servers,
-    // A command's output steps the spinner aside (/call's result comes after its tool's "thinking").
-    // Every line mca prints wraps by word at the terminal's width, rather than being cut by the terminal.
-    print: (text: string) => spinner.aside(() => out(`${fitToWidth(text.replace(/\n$/u, ""), width())}\n`)),
-    warn: (text: string) => spinner.aside(() => out(`${fitToWidth(chalk.red(text), width())}\n`)),
-    get width() {
-      return width();
-    },
-    lastResult: () => lastResult,
-    costLines: () => costs.sessionLines(),
-    statusLines: () => statusLines({ agent, servers: deps.servers, projectDir: deps.projectDir, modelName: deps.modelName, sessionId: deps.sessionId }),
-    ...(deps.switchModel === undefined ? {} : { switchModel: deps.switchModel }),
-    ...(deps.modelName === undefined ? {} : { modelName: deps.modelName }),
-    ...(mcpLogin === undefined ? {} : { mcpLogin: (alias: string, print: (text: string) => void, fail: (text: string) => void) => mcpLogin(alias, print, fail, lendTerminal) }),
-    ...(deps.reconnectServer === undefined ? {} : { reconnectServer: deps.reconnectServer }),
-    ...(deps.promptCommands === undefined ? {} : { promptCommands: deps.promptCommands }),
-    ...(deps.mentions === undefined ? {} : { mentions: deps.mentions }),
-    ...(deps.countTokens === undefined ? {} : { countTokens: deps.countTokens }),
-    onTurnStart: () => renderer.thinking(),
-    // The person types these lines: `!command` runs as their own call.
-    shellLines: true,
+  // A command's output steps the spinner aside (/call's result comes after its tool's "thinking").
+  // Every line mca prints wraps by word at the terminal's width, rather than being cut by the terminal.
+  const print = (text: string): void => spinner.aside(() => out(`${fitToWidth(text.replace(/\n$/u, ""), width())}\n`));
+  const view: ModeView = {
+    print,
+    warn: (text) => spinner.aside(() => out(`${fitToWidth(chalk.red(text), width())}\n`)),
+    note: print,
+    width,
     // A pager needs a real terminal; elsewhere /last prints.
-    ...(deps.output.isTTY === true ? { page: (text: string) => input.suspend(() => showInPager(text, deps.output, deps.input)) } : {}),
+    page: async (text) => (output.isTTY === true ? input.suspend(() => showInPager(text, output, terminalInput)) : print(text)),
+    turnStarts: () => renderer.thinking(),
+    // The person types these lines: `!command` runs as their own call, and `/mcp login` asks here.
+    terminal: lendTerminal,
   };
 
   function offeredToolNames(): string[] {
@@ -228,7 +161,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     ended = true;
     input.close();
     // Ended by main (SIGTERM, SIGHUP): the call cut short says why, not "Aborted by the user".
-    running?.abort(deps.signal.aborted ? deps.signal.reason : undefined);
+    running?.abort(signal.aborted ? signal.reason : undefined);
     renderer.pause();
     out("\n");
     // Only once the aborted turn has settled are its tools' processes gone; a turn that ignores the
@@ -244,11 +177,11 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     const controller = new AbortController();
     running = controller;
     interruptedBy = undefined;
-    runningLine = runLine(text, { ...context, signal: controller.signal }).then((outcome) => {
+    runningLine = runLine(text, { session, view, signal: controller.signal }).then((outcome) => {
       running = null;
       if (ended) return;
       renderer.pause();
-      const cost = costs.endTurn();
+      const cost = session.costs.endTurn();
       if (cost !== undefined) out(`${fitToWidth(chalk.dim(cost), width())}\n`);
       if (outcome === "exit") return end(0);
       const waiting = queued;
@@ -295,20 +228,20 @@ export async function runChat(deps: ChatDeps): Promise<number> {
   }
 
   function onInterrupt(hadText: boolean): void {
-    if (deps.nowMs() - lastInterruptMs <= DOUBLE_INTERRUPT_WINDOW_MS) return end(0);
+    if (now() - lastInterruptMs <= DOUBLE_INTERRUPT_WINDOW_MS) return end(0);
     if (running !== null) return interrupt("ctrl-c");
-    lastInterruptMs = deps.nowMs();
+    lastInterruptMs = now();
     // The input line stays where the Ctrl-C left it: the hint goes below it, then a fresh prompt.
     out(`\n${chalk.dim(`${hadText ? "cleared · " : ""}Ctrl-C again now to exit, or Ctrl-D`)}\n`);
     input.prompt();
   }
 
-  if (deps.signal.aborted) end(0);
-  else deps.signal.addEventListener("abort", () => end(0), { once: true });
-  out(`${fitToWidth(deps.banner, width())}\n${fitToWidth(chalk.dim("/help lists the commands · Esc interrupts · Ctrl-D exits"), width())}\n`);
+  if (signal.aborted) end(0);
+  else signal.addEventListener("abort", () => end(0), { once: true });
+  out(`${fitToWidth(session.banner, width())}\n${fitToWidth(chalk.dim("/help lists the commands · Esc interrupts · Ctrl-D exits"), width())}\n`);
   const loadMarkdown = async (): Promise<void> => {
-    if (!deps.color) return;
-    await loadMarkdownRenderer(width, terminalDrawsHyperlinks(deps.env)).then(
+    if (!color) return;
+    await loadMarkdownRenderer(width, terminalDrawsHyperlinks(env)).then(
       (loaded) => (markdown = loaded),
       (error: unknown) => out(chalk.dim(`(answers shown as plain text: ${describeError(error)})\n`)),
     );
@@ -320,7 +253,7 @@ export async function runChat(deps: ChatDeps): Promise<number> {
     if (ended) return finished;
     out(resumedViewText(resumedView(resumed), { chalk, markdown: markdown ?? null, width: width() }));
   }
-  const first = deps.firstPrompt?.trim() ?? "";
+  const first = firstPrompt?.trim() ?? "";
   if (first === "") input.prompt();
   else {
     appendPromptHistory(historyFile, first);

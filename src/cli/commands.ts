@@ -7,15 +7,17 @@ import { describeError, type Tool, type TurnUndo } from "../kernel/index.js";
 import { READ_RESOURCE_TOOL } from "../mcp/index.js";
 import { definitionMark, toolClaims, toolDisplayName } from "./approval.js";
 import { parseCallLine, unknownToolProblem } from "./call-line.js";
-import type { CommandContext, CommandOutcome, LastResult, LineOutcome, SlashCommand, UserTurn } from "./command-context.js";
+import type { CommandOutcome, LastResult, LineOutcome, LineRun, SlashCommand, UserTurn } from "./session-seam.js";
 import { contextReport, formatContextReport } from "./context-report.js";
 import { knownModelFamilies } from "./cost.js";
 import { MCP_COMMAND } from "./mcp-command.js";
 import { runShellLine, SHELL_LINE_PREFIX } from "./shell-line.js";
+import { statusLines } from "./session-status.js";
 import { formatColumns } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
 
-export type { CommandContext, CommandOutcome, LastResult, LineOutcome, PromptCatalog, SlashCommand, UserTurn } from "./command-context.js";
+export type { CommandOutcome, LastResult, LineOutcome, LineRun, ModeView, PromptCatalog, SlashCommand, UserTurn } from "./session-seam.js";
+export { plainView } from "./session-seam.js";
 
 /** What /undo says it could not take back of a turn's commands: all they did without a checkpoint, else what it does not see. */
 function commandsNotUndone(tools: string, checkpoint: TurnUndo["commandCheckpoint"]): string {
@@ -55,17 +57,17 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "help",
     usage: "/help",
     summary: "list the commands; any other line is a prompt for the model",
-    async run(context) {
-      for (const line of formatColumns([...SLASH_COMMANDS.map((command) => [command.usage, command.summary]), ...LINE_PREFIXES], context.width, "wrap")) {
-        context.print(line);
+    async run(line) {
+      for (const row of formatColumns([...SLASH_COMMANDS.map((command) => [command.usage, command.summary]), ...LINE_PREFIXES], line.view.width(), "wrap")) {
+        line.view.print(row);
       }
       // A server that never answers prompts/list must not hold /help: what is listed by then is shown.
-      const catalog = context.promptCommands;
-      const settled = catalog === undefined ? "listed" : await Promise.race([catalog.settled().then(() => "listed" as const), delay(HELP_WAITS_FOR_PROMPTS_MS)]);
-      const prompts = catalog?.current() ?? [];
-      if (prompts.length > 0) context.print("\nMCP prompts");
-      for (const line of formatColumns(prompts.map((command) => [command.usage, command.summary]), context.width, "wrap")) context.print(line);
-      if (settled !== "listed") context.print("(the prompts of some MCP servers are still being listed)");
+      const catalog = line.session.servers.prompts();
+      const settled = await Promise.race([catalog.settled().then(() => "listed" as const), delay(HELP_WAITS_FOR_PROMPTS_MS)]);
+      const prompts = catalog.current();
+      if (prompts.length > 0) line.view.print("\nMCP prompts");
+      for (const row of formatColumns(prompts.map((command) => [command.usage, command.summary]), line.view.width(), "wrap")) line.view.print(row);
+      if (settled !== "listed") line.view.print("(the prompts of some MCP servers are still being listed)");
       return "ok";
     },
   },
@@ -73,11 +75,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "tools",
     usage: "/tools",
     summary: "every tool the model sees: name (after its title when its server gives one), source, approval, whether its definition is pinned or changed, and what a server claims about its tool",
-    async run(context) {
-      const { agent } = context;
+    async run(line) {
+      const { agent } = line.session;
       const notes = (tool: Tool): string => [definitionMark(tool), toolClaims(tool)].filter((note) => note !== "").join("; ");
       const rows = agent.tools.map((tool) => [toolDisplayName(tool), tool.source, agent.decide(tool.name).verdict, notes(tool)]);
-      for (const line of formatColumns(rows, context.width)) context.print(line);
+      for (const row of formatColumns(rows, line.view.width())) line.view.print(row);
       return "ok";
     },
   },
@@ -85,14 +87,14 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "approvals",
     usage: "/approvals",
     summary: "each tool's approval decision and its reason, and what is allowed for this session",
-    async run(context) {
-      const { agent } = context;
+    async run(line) {
+      const { agent } = line.session;
       const rows = agent.tools.map((tool) => {
         const decision = agent.decide(tool.name);
         return [tool.name, decision.verdict, decision.reason];
       });
-      for (const line of formatColumns(rows, context.width)) context.print(line);
-      for (const allow of agent.sessionAllows()) context.print(untrustedText(`allowed for this session: ${allow}`));
+      for (const row of formatColumns(rows, line.view.width())) line.view.print(row);
+      for (const allow of agent.sessionAllows()) line.view.print(untrustedText(`allowed for this session: ${allow}`));
       return "ok";
     },
   },
@@ -100,21 +102,21 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "call",
     usage: "/call <tool> <json>",
     summary: "call a tool yourself, through the same gate, snapshots and truncation as the model",
-    async run(context, argText) {
+    async run(line, argText) {
       const parsed = parseCallLine(argText);
       if (parsed instanceof Error) {
-        context.warn(`/call: ${parsed.message}`);
+        line.view.warn(`/call: ${parsed.message}`);
         return "failed";
       }
-      const unknown = unknownToolProblem(context.agent, parsed.tool);
+      const unknown = unknownToolProblem(line.session.agent, parsed.tool);
       if (unknown !== undefined) {
-        context.warn(`/call: ${unknown}`);
+        line.view.warn(`/call: ${unknown}`);
         return "failed";
       }
-      const report = await context.agent.call(parsed.tool, parsed.args, context.signal);
-      context.print(untrustedText(report.text));
+      const report = await line.session.agent.call(parsed.tool, parsed.args, line.signal);
+      line.view.print(untrustedText(report.text));
       if (!report.isError) return "ok";
-      context.warn(untrustedText(`/call ${report.tool} failed; approval: ${report.decision.verdict} (${report.decision.reason})`));
+      line.view.warn(untrustedText(`/call ${report.tool} failed; approval: ${report.decision.verdict} (${report.decision.reason})`));
       return "failed";
     },
   },
@@ -122,21 +124,21 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "undo",
     usage: "/undo",
     summary: "undo the last turn's file changes that nothing changed again since",
-    async run(context) {
-      const report = await context.agent.undo();
+    async run(line) {
+      const report = await line.session.agent.undo();
       if (report.nothingToUndo) {
-        context.print("nothing to undo");
+        line.view.print("nothing to undo");
         return "ok";
       }
       const { restored, removed, leftAlone, notUndoable, commandCheckpoint } = report;
-      if (restored.length + removed.length + leftAlone.length === 0) context.print("no file to restore");
-      for (const path of restored) context.print(`restored ${untrustedText(path)}`);
-      for (const path of removed) context.print(`removed ${untrustedText(path)} (the turn created it)`);
-      for (const { path, reason } of leftAlone) context.print(`not restored ${untrustedText(path)}: ${untrustedText(reason)}`);
+      if (restored.length + removed.length + leftAlone.length === 0) line.view.print("no file to restore");
+      for (const path of restored) line.view.print(`restored ${untrustedText(path)}`);
+      for (const path of removed) line.view.print(`removed ${untrustedText(path)} (the turn created it)`);
+      for (const { path, reason } of leftAlone) line.view.print(`not restored ${untrustedText(path)}: ${untrustedText(reason)}`);
       const commands = notUndoable.filter((what) => what.kind === "command").map((what) => untrustedText(what.tool));
       const remote = notUndoable.filter((what) => what.kind === "remote").map((what) => untrustedText(what.tool));
-      if (commands.length > 0) context.print(commandsNotUndone(commands.join(", "), commandCheckpoint));
-      if (remote.length > 0) context.print(`not undone: the remote calls ${remote.join(", ")} (their servers keep what they did)`);
+      if (commands.length > 0) line.view.print(commandsNotUndone(commands.join(", "), commandCheckpoint));
+      if (remote.length > 0) line.view.print(`not undone: the remote calls ${remote.join(", ")} (their servers keep what they did)`);
       return "ok";
     },
   },
@@ -144,15 +146,14 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "last",
     usage: "/last",
     summary: "the full text of the last tool result (in a pager on a terminal)",
-    async run(context) {
-      const last = context.lastResult?.();
+    async run(line) {
+      const last = line.session.lastResult();
       if (last === undefined) {
-        context.print("no tool result yet");
+        line.view.print("no tool result yet");
         return "ok";
       }
       const text = `${untrustedText(last.tool)}${lastResultText(last)}`;
-      if (context.page === undefined) context.print(text);
-      else await context.page(text);
+      await line.view.page(text);
       return "ok";
     },
   },
@@ -160,8 +161,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "cost",
     usage: "/cost",
     summary: "the session's tokens (cache reads and writes too) and estimated cost",
-    async run(context) {
-      for (const line of context.costLines?.() ?? ["no model usage is kept outside the chat"]) context.print(line);
+    async run(line) {
+      for (const row of line.session.costs.sessionLines()) line.view.print(row);
       return "ok";
     },
   },
@@ -169,8 +170,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "status",
     usage: "/status",
     summary: "the model, how full the context is, the MCP servers and the session id",
-    async run(context) {
-      for (const line of context.statusLines?.() ?? ["no status is kept outside the chat"]) context.print(line);
+    async run(line) {
+      for (const row of statusLines(line.session)) line.view.print(row);
       return "ok";
     },
   },
@@ -178,8 +179,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "context",
     usage: "/context",
     summary: "what the next request carries, in tokens: system prompt, AGENTS.md, tools by server (loaded, deferred), messages, free space",
-    async run(context) {
-      for (const line of formatContextReport(await contextReport(context.agent, context.countTokens, context.signal))) context.print(line);
+    async run(line) {
+      for (const row of formatContextReport(await contextReport(line.session.agent, line.session.model.countTokens, line.signal))) line.view.print(row);
       return "ok";
     },
   },
@@ -187,23 +188,23 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "model",
     usage: "/model [<name>]",
     summary: "the Claude model for the next turn; alone, the model in use and the known ones",
-    async run(context, argText) {
+    async run(line, argText) {
       const name = argText.trim();
       if (name === "") {
-        context.print(`model: ${untrustedText(context.modelName?.() ?? "chosen at start (--model)")}`);
-        context.print(`known: ${knownModelFamilies().join(", ")} (the families mca knows the prices of); /model <name> switches, e.g. /model claude-haiku-4-5`);
+        line.view.print(`model: ${untrustedText(line.session.model.answering.name)}`);
+        line.view.print(`known: ${knownModelFamilies().join(", ")} (the families mca knows the prices of); /model <name> switches, e.g. /model claude-haiku-4-5`);
         return "ok";
       }
       if (!/^[A-Za-z0-9._:@-]+$/u.test(name)) {
-        context.warn("usage: /model <name>, e.g. /model claude-haiku-4-5");
+        line.view.warn("usage: /model <name>, e.g. /model claude-haiku-4-5");
         return "failed";
       }
-      const switched = (await context.switchModel?.(name)) ?? new Error("the model is chosen at start outside the chat (--model)");
+      const switched = await line.session.model.switchTo(name);
       if (switched instanceof Error) {
-        context.warn(`/model: ${switched.message}`);
+        line.view.warn(`/model: ${switched.message}`);
         return "failed";
       }
-      context.print(`the next turn uses ${untrustedText(switched)}`);
+      line.view.print(`the next turn uses ${untrustedText(switched)}`);
       return "ok";
     },
   },
@@ -211,8 +212,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "compact",
     usage: "/compact",
     summary: "replace the older turns by the model's summary of them (done by itself near the context window)",
-    async run(context) {
-      context.print(await context.agent.compact(context.signal));
+    async run(line) {
+      line.view.print(await line.session.agent.compact(line.signal));
       return "ok";
     },
   },
@@ -220,9 +221,9 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "clear",
     usage: "/clear",
     summary: "forget the conversation so far",
-    async run(context) {
-      context.agent.clear();
-      context.print("conversation cleared");
+    async run(line) {
+      line.session.agent.clear();
+      line.view.print("conversation cleared");
       return "ok";
     },
   },
@@ -242,53 +243,53 @@ export function findSlashCommand(name: string, commands: readonly SlashCommand[]
 }
 
 /** Never rejects: a bug surfacing as an exception is reported and the line counts as failed. */
-export async function runLine(line: string, context: CommandContext): Promise<LineOutcome> {
-  const text = line.trim();
+export async function runLine(typed: string, line: LineRun): Promise<LineOutcome> {
+  const text = typed.trim();
   if (text === "") return "ok";
   try {
-    if (text.startsWith(SHELL_LINE_PREFIX)) return await runShellLine(text, context);
-    const outcome = text.startsWith("/") ? await runSlashCommand(text, context) : await typedTurn(text, context);
-    return typeof outcome === "string" ? outcome : await runTurn(outcome, context);
+    if (text.startsWith(SHELL_LINE_PREFIX)) return await runShellLine(text, line);
+    const outcome = text.startsWith("/") ? await runSlashCommand(text, line) : await typedTurn(text, line);
+    return typeof outcome === "string" ? outcome : await runTurn(outcome, line);
   } catch (error) {
-    context.warn(`error: ${untrustedText(describeError(error))}`);
+    line.view.warn(`error: ${untrustedText(describeError(error))}`);
     return "failed";
   }
 }
 
-async function runSlashCommand(text: string, context: CommandContext): Promise<CommandOutcome> {
+async function runSlashCommand(text: string, line: LineRun): Promise<CommandOutcome> {
   const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text);
   const name = match?.[1] ?? "";
   // A server's prompt may still be listed: only a name no built-in command has waits for the listings.
-  const command = findSlashCommand(name) ?? findSlashCommand(name, (await context.promptCommands?.settled()) ?? []);
+  const command = findSlashCommand(name) ?? findSlashCommand(name, await line.session.servers.prompts().settled());
   if (command === undefined) {
-    context.warn(`unknown command /${name} (try /help)`);
+    line.view.warn(`unknown command /${name} (try /help)`);
     return "failed";
   }
-  return command.run(context, match?.[2] ?? "");
+  return command.run(line, match?.[2] ?? "");
 }
 
 /**
  * A typed prompt with the resources its `@alias:uri` mentions attached, one line shown for each; nothing is
  * sent when one cannot be (only what the user typed is read for mentions, never a server's prompt).
  */
-async function typedTurn(text: string, context: CommandContext): Promise<CommandOutcome> {
+async function typedTurn(text: string, line: LineRun): Promise<CommandOutcome> {
+  const { agent, mentions } = line.session;
   // A mention is the person's own request to read: it needs no question, but a deny rule still refuses it.
   const denied = (alias: string, uri: string): string | undefined => {
-    const decision = context.agent.decide(READ_RESOURCE_TOOL, { server: alias, uri });
+    const decision = agent.decide(READ_RESOURCE_TOOL, { server: alias, uri });
     return decision.verdict === "deny" ? `refused: ${decision.reason}` : undefined;
   };
-  const attached = await context.mentions?.attach(text, context.signal, denied);
-  if (attached === undefined) return { prompt: text };
+  const attached = await mentions.attach(text, line.signal, denied);
   if (attached instanceof Error) {
-    context.warn(attached.message);
+    line.view.warn(attached.message);
     return "failed";
   }
-  for (const line of attached.lines) (context.note ?? context.print)(line);
+  for (const note of attached.lines) line.view.note(note);
   return { prompt: attached.text, images: attached.images };
 }
 
 /** A turn succeeds when it ends normally: aborted, limited or failed turns count as failed. */
-async function runTurn(turn: UserTurn, context: CommandContext): Promise<LineOutcome> {
-  context.onTurnStart?.();
-  return (await context.agent.prompt(turn.prompt, context.signal, turn.images)) === "done" ? "ok" : "failed";
+async function runTurn(turn: UserTurn, line: LineRun): Promise<LineOutcome> {
+  line.view.turnStarts();
+  return (await line.session.agent.prompt(turn.prompt, line.signal, turn.images)) === "done" ? "ok" : "failed";
 }

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import type { SlashCommand } from "./command-context.js";
+import type { SlashCommand } from "./session-seam.js";
 import { ANSWER_REUSE_MS, completeLine, createTabCompleter, TAB_TIME_LIMIT_MS } from "./completion.js";
 import type { ServerQuestion } from "./server-completion.js";
 

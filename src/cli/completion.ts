@@ -4,7 +4,7 @@
 // and a resource template's variable are asked of their server (`completion/complete`), within a short time limit.
 import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
-import type { SlashCommand } from "./command-context.js";
+import type { SlashCommand } from "./session-seam.js";
 import type { Mentions } from "./mentions.js";
 import type { ServerQuestion } from "./server-completion.js";
 

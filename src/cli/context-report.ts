@@ -2,9 +2,8 @@
 // the system prompt, the project's instructions in it, the local tools, tool search and its list of deferred
 // tools, each server's loaded definitions, the messages, and what is left of the window. Sections are
 // estimated (4 characters a token) and add up; the total is the API's count when a model can ask for one.
-import { CHARS_PER_TOKEN, CONTEXT_WINDOW_TOKENS, definitionTokens, estimatedTokens as estimatedRequestTokens, TOOL_SEARCH_NAME, type Agent, type TokenCountRequest, type Tool, type ToolSpec } from "../kernel/index.js";
-import { createApproverWithoutTerminal } from "./approval.js";
-import type { AgentFactory } from "./session.js";
+import { CHARS_PER_TOKEN, CONTEXT_WINDOW_TOKENS, definitionTokens, estimatedTokens as estimatedRequestTokens, TOOL_SEARCH_NAME, type Agent, type Tool, type ToolSpec } from "../kernel/index.js";
+import type { CountTokens } from "./session-model.js";
 import { untrustedJson, untrustedText } from "./untrusted-text.js";
 
 /** How long the API's count may take before the estimate is shown instead. */
@@ -15,9 +14,6 @@ const INSTRUCTIONS_START = /\n\nThe project's own instructions, from its (.+?) \
 const DEFERRED_LIST_START = "\n\nMCP tools not loaded yet:";
 /** Characters of the one-line bar of the window. */
 const BAR_CHARS = 40;
-
-/** Asks the API to count a request's input tokens; absent for a model that cannot (the mock, a scripted one). */
-export type CountTokens = (request: TokenCountRequest) => Promise<number>;
 
 /** `mca context --json`: a scripting contract, so fields are only ever added. */
 export interface ContextReport {
@@ -127,25 +123,4 @@ export function formatContextReport(report: ContextReport): string[] {
     ...rows.map(([label, tokens]) => untrustedText(`  ${label.padEnd(width)}  ≈${number(tokens)}`)),
     `  ${"free".padEnd(width)}  ${number(report.freeTokens)}`,
   ];
-}
-
-export interface ContextCommandDeps {
-  readonly makeAgent: AgentFactory;
-  readonly countTokens?: CountTokens;
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly signal: AbortSignal;
-}
-
-/** `mca context [--json]`: the report for a fresh session of this project (its resumed one with --resume). */
-export async function runContextCommand(deps: ContextCommandDeps, json: boolean): Promise<number> {
-  const agent = deps.makeAgent({
-    approve: createApproverWithoutTerminal((line) => deps.err(`${line}\n`)),
-    emit: (event) => {
-      if (event.type === "error" || event.type === "notice") deps.err(`${untrustedText(event.message)}\n`);
-    },
-  });
-  const report = await contextReport(agent, deps.countTokens, deps.signal);
-  deps.out(json ? untrustedJson(report) : formatContextReport(report).map((line) => `${line}\n`).join(""));
-  return 0;
 }

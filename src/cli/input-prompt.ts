@@ -4,11 +4,12 @@
 // never written anywhere.
 import type { McpInput } from "../config/index.js";
 import type { InputAsker } from "./mcp-servers.js";
+import type { TerminalInput, TerminalOutput } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export interface InputPromptStreams {
-  readonly stdin: NodeJS.ReadStream;
-  readonly stdout: NodeJS.WriteStream;
+  readonly stdin: TerminalInput;
+  readonly stdout: TerminalOutput;
 }
 
 /** The question: the input's description (the file's words, shown, never obeyed) and where it comes from. */

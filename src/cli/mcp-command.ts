@@ -1,36 +1,38 @@
 // `/mcp` in every mode: each MCP server's status, and by alias, a restart (reconnect), a login, or the log
 // messages it sent. A row of the slash command table (commands.ts), with the helpers only it uses.
 import { APP_VIEW_NOTE } from "../mcp/index.js";
-import { formatServerStatus, NO_SERVERS_MESSAGE, type ServerStatus } from "./mcp-servers.js";
+import { formatServerStatus, type ServerStatus } from "./mcp-servers.js";
 import type { AppView } from "./mentions.js";
-import type { CommandContext, CommandOutcome, SlashCommand } from "./command-context.js";
+import type { CommandOutcome, LineRun, SlashCommand } from "./session-seam.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export const MCP_COMMAND: SlashCommand = {
   name: "mcp",
   usage: "/mcp [reconnect|login|logs <alias>]",
   summary: "each MCP server's transport, state, protocol version, tools and errors; reconnect: restart one; login: log in to one that needs it; logs: the log messages it sent",
-  async run(context, argText) {
+  async run(line, argText) {
     const [verb, alias, ...rest] = argText.trim().split(/\s+/u).filter((word) => word !== "");
     if (verb === undefined) {
-      for (const line of formatServerStatus(context.servers())) context.print(line);
-      for (const line of await appViewLines(context)) context.print(line);
+      const { servers } = line.session;
+      for (const row of formatServerStatus(servers.statuses())) line.view.print(row);
+      for (const row of await appViewLines(line)) line.view.print(row);
       return "ok";
     }
     if ((verb !== "login" && verb !== "reconnect" && verb !== "logs") || alias === undefined || rest.length > 0) {
-      context.warn("usage: /mcp, /mcp reconnect <alias>, /mcp login <alias> or /mcp logs <alias>");
+      line.view.warn("usage: /mcp, /mcp reconnect <alias>, /mcp login <alias> or /mcp logs <alias>");
       return "failed";
     }
-    if (verb === "reconnect") return reconnectServer(context, alias);
-    if (verb === "logs") return showServerLogs(context, alias);
-    if (context.mcpLogin === undefined) {
-      context.warn(`/mcp login needs a terminal and a browser: run \`mca mcp login ${untrustedText(alias)}\` in one`);
+    if (verb === "reconnect") return reconnectServer(line, alias);
+    if (verb === "logs") return showServerLogs(line, alias);
+    const { terminal } = line.view;
+    if (terminal === null) {
+      line.view.warn(`/mcp login needs a terminal and a browser: run \`mca mcp login ${untrustedText(alias)}\` in one`);
       return "failed";
     }
-    const code = await context.mcpLogin(alias, (text) => context.print(text.trimEnd()), (text) => context.warn(text.trimEnd()));
+    const code = await line.session.servers.login(alias, (text) => line.view.print(text.trimEnd()), (text) => line.view.warn(text.trimEnd()), terminal);
     if (code !== 0) return "failed";
     // Logged in: the server comes up with the login now, its tools offered from the next prompt on.
-    return reconnectServer(context, alias);
+    return reconnectServer(line, alias);
   },
 };
 
@@ -38,9 +40,9 @@ export const MCP_COMMAND: SlashCommand = {
 const APP_VIEWS_WAIT_MS = 2000;
 
 /** The servers' MCP Apps views, as their resources were last listed: shown as what they are, never rendered. */
-async function appViewLines(context: CommandContext): Promise<string[]> {
+async function appViewLines(line: LineRun): Promise<string[]> {
   // A server that never answers resources/list must not hold /mcp: its views are left out.
-  const listed = await Promise.race([context.mentions?.apps(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), APP_VIEWS_WAIT_MS).unref())]);
+  const listed = await Promise.race([line.session.mentions.apps(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), APP_VIEWS_WAIT_MS).unref())]);
   const views = [...(listed ?? new Map<string, readonly AppView[]>())].flatMap(([alias, apps]) =>
     apps.map((app) => untrustedText(`  ${alias}  ${app.uri}${app.title === undefined ? "" : `  ${app.title.replace(/\s+/gu, " ")}`}`)),
   );
@@ -51,34 +53,31 @@ async function appViewLines(context: CommandContext): Promise<string[]> {
 type StatusWithLogs = ServerStatus & { readonly logs?: readonly string[] };
 
 /** `/mcp logs <alias>`: what the server logged, oldest first; only its warnings and errors were shown as they came. */
-function showServerLogs(context: CommandContext, alias: string): CommandOutcome {
-  const server: StatusWithLogs | undefined = context.servers().find((status) => status.alias === alias);
+function showServerLogs(line: LineRun, alias: string): CommandOutcome {
+  const server: StatusWithLogs | undefined = line.session.servers.statuses().find((status) => status.alias === alias);
   if (server === undefined) {
-    context.warn(untrustedText(`/mcp logs: no MCP server is named ${JSON.stringify(alias)} (/mcp lists them)`));
+    line.view.warn(untrustedText(`/mcp logs: no MCP server is named ${JSON.stringify(alias)} (/mcp lists them)`));
     return "failed";
   }
   const logs = server.logs ?? [];
-  if (logs.length === 0) context.print(untrustedText(`${alias} has sent no log message`));
+  if (logs.length === 0) line.view.print(untrustedText(`${alias} has sent no log message`));
   // The server's own words: shown, never obeyed.
-  for (const line of logs) context.print(untrustedText(line));
+  for (const log of logs) line.view.print(untrustedText(log));
   return "ok";
 }
 
 /** Restarts one server and offers the tools it lists now in place of the remote tools offered before. */
-async function reconnectServer(context: CommandContext, alias: string): Promise<CommandOutcome> {
-  if (context.reconnectServer === undefined) {
-    context.warn(NO_SERVERS_MESSAGE);
-    return "failed";
-  }
-  const reconnected = await context.reconnectServer(alias, context.signal);
+async function reconnectServer(line: LineRun, alias: string): Promise<CommandOutcome> {
+  const { agent, servers, mentions } = line.session;
+  const reconnected = await servers.reconnect(alias, line.signal);
   if (reconnected instanceof Error) {
-    context.warn(untrustedText(reconnected.message));
+    line.view.warn(untrustedText(reconnected.message));
     return "failed";
   }
-  const local = context.agent.tools.filter((tool) => tool.source === "local");
-  context.agent.setTools([...local, ...reconnected.remoteTools]);
-  await context.promptCommands?.refresh(alias);
-  context.mentions?.refresh(alias);
-  for (const line of formatServerStatus([reconnected.status])) context.print(line);
+  const local = agent.tools.filter((tool) => tool.source === "local");
+  agent.setTools([...local, ...reconnected.remoteTools]);
+  await servers.prompts().refresh(alias);
+  mentions.refresh(alias);
+  for (const row of formatServerStatus([reconnected.status])) line.view.print(row);
   return reconnected.status.state === "connected" ? "ok" : "failed";
 }

@@ -1,7 +1,6 @@
 // `mca mcp add`, `add-json`, `remove` and `get` (declared in mcp-edit-program.ts): the user's servers written
 // into a scope's file, checked first by the reader that reads them at start-up, and shown with every secret
 // hidden. `mca mcp import` runs in mcp-import-command.ts.
-import { isatty } from "node:tty";
 import {
   addServer,
   checkServerEntry,
@@ -19,6 +18,7 @@ import type { McpEditCommand } from "./mcp-edit-program.js";
 import { runMcpImportCommand, type ImportDeps } from "./mcp-import-command.js";
 import { USAGE_EXIT_CODE } from "./program.js";
 import { entryLines, entrySummary } from "./server-entry-view.js";
+import type { RuntimeTerminal } from "./runtime.js";
 import { createPromptsAsker } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -28,9 +28,9 @@ export interface McpEditDeps extends EditContext, ImportDeps {
 }
 
 /** A yes/no question on the terminal when stdin and stdout are one; absent otherwise (`import` then needs --yes). */
-export function terminalConfirm(): ImportDeps["confirm"] {
-  if (!isatty(0) || process.stdout.isTTY !== true) return undefined;
-  const asker = createPromptsAsker({ stdin: process.stdin, stdout: process.stdout });
+export function terminalConfirm(terminal: RuntimeTerminal): ImportDeps["confirm"] {
+  if (!terminal.interactive()) return undefined;
+  const asker = createPromptsAsker({ stdin: terminal.input(), stdout: terminal.output });
   return (question) => asker.confirm(question, false);
 }
 

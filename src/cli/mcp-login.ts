@@ -51,7 +51,7 @@ export type LoginDepsForCommand = {
   readonly openBrowser?: (url: URL) => void | Promise<void>;
   /** Told each new token, as loginDeps' `addSecret` is. */
   readonly addSecret?: (secret: string) => void;
-  /** The terminal for a question during the login (the chat lends its own); the process's when interactive. */
+  /** The terminal for a question during the login (the chat lends its own; `mca mcp login`, the process's); absent, the question is answered no. */
   readonly lend?: TerminalLender;
 };
 
@@ -98,12 +98,6 @@ function httpServer(config: McpConfig | null, alias: string) {
   if (server.transport === "stdio") return `${alias} is a stdio server: it takes its credentials from its environment, not from a login`;
   return server;
 }
-
-/** `mca mcp login` in a terminal: the question is asked on the process's own streams. */
-const processTerminal: TerminalLender = async (question) => {
-  const [{ createPromptsAsker }, { Chalk }] = await Promise.all([import("./terminal.js"), import("chalk")]);
-  return question({ asker: createPromptsAsker({ stdin: process.stdin, stdout: process.stdout }), chalk: new Chalk() });
-};
 
 /**
  * Whether the config's client secret may go, for this login, to an authorization server the config does not
@@ -152,7 +146,7 @@ export async function runMcpLogin(deps: LoginDepsForCommand, alias: string): Pro
       ...loginSettings(server.oauth),
       authorizer,
       ...(deps.addSecret === undefined ? {} : { onSecret: deps.addSecret }),
-      ...(deps.interactive ? { confirmIssuer: askAboutIssuer(deps.lend ?? processTerminal) } : {}),
+      ...(deps.interactive && deps.lend !== undefined ? { confirmIssuer: askAboutIssuer(deps.lend) } : {}),
     });
     await session.login();
     deps.out(`Logged in to ${alias}; the token is kept in ${store.fileFor(server.url)} (mca mcp logout ${alias} removes it)\n`);

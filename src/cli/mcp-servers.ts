@@ -38,7 +38,6 @@ import {
   type ServerStatus as McpServerStatus,
   type StdioLauncher,
 } from "../mcp/index.js";
-import type { Tool } from "../kernel/index.js";
 import { unknownAliasError, type InputAnswers } from "./input/answers-file.js";
 import type { SettledTrust } from "./trust.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -285,12 +284,6 @@ export function disabledStatuses(config: McpConfig): ServerStatus[] {
     .filter((server) => !server.enabled)
     .map((server) => ({ alias: server.alias, transport: server.transport, state: "disabled", protocolVersion: null, tools: 0, error: null, stderrTail: null }));
 }
-
-/** Called each time a view is drawn, so a server that died since start-up shows as disconnected. */
-export type ServerStatusProvider = () => readonly ServerStatus[];
-
-/** `/mcp reconnect <alias>`: the server closed and connected again; its status, and every remote tool offered now. */
-export type ServerReconnect = (alias: string, signal: AbortSignal) => Promise<{ readonly status: ServerStatus; readonly remoteTools: readonly Tool[] } | Error>;
 
 export const NO_SERVERS_MESSAGE = "no MCP servers configured";
 

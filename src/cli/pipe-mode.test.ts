@@ -4,9 +4,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../kernel/index.js";
 import type { OutputFormat } from "./headless-output.js";
-import { runPipeMode } from "./pipe-mode.js";
+import { runPipeMode, type HeadlessFlags } from "./pipe-mode.js";
 import type { SessionIo } from "./session.js";
 import { createFakeAgent, fakeTool } from "./test-support/fake-agent.js";
+import { fakeSession } from "./test-support/fake-session.js";
+
+/** The flags of a run given only --output-format (and --output-schema). */
+function flagsOf(outputFormat: OutputFormat, outputSchemaFile?: string): HeadlessFlags {
+  return { outputFormat, includePartialMessages: false, mcaEvents: false, outputSchemaFile, permissionMode: "default" };
+}
 
 async function* linesOf(...lines: string[]): AsyncIterable<string> {
   yield* lines;
@@ -40,19 +46,18 @@ function run(lines: AsyncIterable<string>, signal = new AbortController().signal
     );
     return { ...agent, prompt: async (text: string, abort: AbortSignal) => { received.push(text); return agent.prompt(text, abort); } };
   };
-  const status = runPipeMode({
-    lines,
-    makeAgent,
-    servers: () => [],
-    out: (text) => written.push(`out:${text}`),
-    err: (text) => written.push(`err:${text}`),
-    signal,
-    outputFormat,
-    sessionId: "20261202-100000-1",
-    modelName: () => "claude-sonnet-5-5",
+  const session = fakeSession({
+    agent: makeAgent,
+    model: { answering: { name: "claude-sonnet-5-5", complete: () => Promise.reject(new Error("unused")) } },
     projectDir: "/p",
-    nowMs: () => (clockMs += 7),
+    runtime: {
+      writeOut: (text) => void written.push(`out:${text}`),
+      writeErr: (text) => void written.push(`err:${text}`),
+      interrupt: signal,
+      now: () => (clockMs += 7),
+    },
   });
+  const status = runPipeMode({ ...session, id: "20261202-100000-1" }, lines, flagsOf(outputFormat));
   return { status, written, received };
 }
 
@@ -190,20 +195,8 @@ describe("runPipeMode --output-schema", () => {
       return { ...agent, prompt: async (text: string, abort: AbortSignal) => { received.push(text); return agent.prompt(text, abort); } };
     };
     try {
-      const status = await runPipeMode({
-        lines: linesOf("what is 2+2?"),
-        makeAgent,
-        servers: () => [],
-        out: (text) => written.push(text),
-        err: () => undefined,
-        signal: new AbortController().signal,
-        outputFormat,
-        outputSchemaFile: file,
-        sessionId: "s",
-        modelName: () => "m",
-        projectDir: "/p",
-        nowMs: () => 0,
-      });
+      const session = fakeSession({ agent: makeAgent, runtime: { writeOut: (text) => void written.push(text), writeErr: () => undefined, now: () => 0 } });
+      const status = await runPipeMode(session, linesOf("what is 2+2?"), flagsOf(outputFormat, file));
       const result: unknown = outputFormat === "text" ? written.join("") : JSON.parse(written.at(-1) ?? "");
       return { status, result, received };
     } finally {

@@ -1,12 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpError, type JsonObject, type ListChange, type PromptArgument, type PromptSource } from "../mcp/index.js";
 import { runChat } from "./chat.js";
-import { runLine, type CommandContext, type SlashCommand } from "./commands.js";
+import { plainView, runLine, type LineRun, type PromptCatalog, type SlashCommand } from "./commands.js";
 import { createPromptCatalog, parsePromptArguments, promptUsage } from "./prompt-commands.js";
 import { createFakeAgent } from "./test-support/fake-agent.js";
+import { fakeSession } from "./test-support/fake-session.js";
 import { createMemoryTerminal, destroyMemoryTerminals } from "./test-support/memory-terminal.js";
 import { waitFor } from "./test-support/wait-for.js";
 
@@ -112,16 +110,16 @@ const catalogOptions = () => {
 
 const rows = (commands: readonly SlashCommand[]) => commands.map(({ name, usage, summary }) => ({ name, usage, summary }));
 
-function commandContext() {
+/** A line run on a session whose servers offer `prompts` (none when absent), its output kept as `out:`/`err:` lines. */
+function commandLine(prompts?: PromptCatalog) {
   const written: string[] = [];
-  const context: CommandContext = {
-    agent: createFakeAgent({}, () => undefined),
-    servers: () => [],
-    print: (text) => written.push(`out:${text}`),
-    warn: (text) => written.push(`err:${text}`),
-    signal: new AbortController().signal,
-  };
-  return { written, context };
+  const session = fakeSession({ agent: (io) => createFakeAgent({}, io.emit), ...(prompts === undefined ? {} : { servers: { prompts: () => prompts } }) });
+  const view = plainView(
+    (text) => written.push(`out:${text}`),
+    (text) => written.push(`err:${text}`),
+  );
+  const line: LineRun = { session, view, signal: new AbortController().signal };
+  return { written, line };
 }
 
 describe("createPromptCatalog", () => {
@@ -230,8 +228,8 @@ describe("createPromptCatalog", () => {
   it("shows /help without waiting for a server that never answers prompts/list, and says it is still listing", async () => {
     const silent: PromptSource = { alias: "slow", capabilities: { prompts: {} }, request: () => new Promise(() => undefined) };
     const catalog = createPromptCatalog([silent], catalogOptions().options);
-    const { written, context } = commandContext();
-    expect(await runLine("/help", { ...context, promptCommands: catalog })).toBe("ok");
+    const { written, line } = commandLine(catalog);
+    expect(await runLine("/help", line)).toBe("ok");
     expect(written.at(-1)).toBe("out:(the prompts of some MCP servers are still being listed)");
   });
 
@@ -241,8 +239,8 @@ describe("createPromptCatalog", () => {
     ]);
     const { options } = catalogOptions();
     const [review] = await createPromptCatalog([docs.source], options).settled();
-    const { context, written } = commandContext();
-    expect(await review?.run(context, `a.ts focus=speed`)).toEqual({ prompt: "Review a.ts for speed" });
+    const { line, written } = commandLine();
+    expect(await review?.run(line, `a.ts focus=speed`)).toEqual({ prompt: "Review a.ts for speed" });
     expect({ sent: docs.sent.at(-1), written }).toEqual({ sent: 'prompts/get {"name":"review","arguments":{"file":"a.ts","focus":"speed"}}', written: [] });
   });
 
@@ -250,8 +248,8 @@ describe("createPromptCatalog", () => {
     const docs = promptServer("docs", [{ listed: { name: "review", arguments: [{ name: "file", required: true }] } }]);
     const { options } = catalogOptions();
     const [review] = await createPromptCatalog([docs.source], options).settled();
-    const { context, written } = commandContext();
-    expect(await review?.run(context, "")).toBe("failed");
+    const { line, written } = commandLine();
+    expect(await review?.run(line, "")).toBe("failed");
     expect({ sent: docs.sent, written }).toEqual({
       sent: ["prompts/list {}"],
       written: ['err:/mcp__docs__review: missing the required argument "file"; usage: /mcp__docs__review <file>'],
@@ -262,52 +260,41 @@ describe("createPromptCatalog", () => {
     const docs = promptServer("docs", [{ listed: { name: "review" }, reply: new McpError("server", "Invalid \u001b[31mresourceId", { server: "docs", code: -32602 }) }]);
     const { options } = catalogOptions();
     const [review] = await createPromptCatalog([docs.source], options).settled();
-    const { context, written } = commandContext();
-    expect(await review?.run(context, "")).toBe("failed");
+    const { line, written } = commandLine();
+    expect(await review?.run(line, "")).toBe("failed");
     expect(written).toEqual(['err:/mcp__docs__review: MCP server "docs": Invalid \\u001b[31mresourceId']);
   });
 });
 
 describe("prompt commands in the chat", () => {
   it("complete on Tab, and run the prompt as the user's turn with the answer shown", async () => {
-    const folder = await mkdtemp(join(tmpdir(), "mca-prompt-chat-"));
     const terminal = createMemoryTerminal();
     const docs = promptServer("docs", [{ listed: { name: "review", arguments: [{ name: "file", required: true }] }, reply: { messages: [{ role: "user", content: { type: "text", text: "Review a.ts" } }] } }]);
     const { options } = catalogOptions();
     const promptCommands = createPromptCatalog([docs.source], options);
     await promptCommands.settled();
     const received: string[] = [];
-    const status = runChat({
-      makeAgent: (io) => {
+    const session = fakeSession({
+      agent: (io) => {
         const agent = createFakeAgent({ promptEvents: (text) => [{ type: "text", delta: `answer to ${text}` }, { type: "turn_end", reason: "done" }] }, io.emit);
         return { ...agent, prompt: async (text, signal) => (received.push(text), agent.prompt(text, signal)) };
       },
-      servers: () => [],
-      input: terminal.input,
-      output: terminal.output,
-      errorOutput: terminal.output,
-      color: false,
-      banner: "banner",
-      nowMs: () => 0,
-      signal: new AbortController().signal,
-      projectDir: folder,
-      state: { projectDir: folder, dir: join(folder, "state") },
-      env: {},
-      promptCommands,
+      servers: { prompts: () => promptCommands },
+      runtime: {
+        terminal: { input: () => terminal.input, output: terminal.output, errorOutput: terminal.output, inputIsTerminal: () => true, interactive: () => true },
+        now: () => 0,
+      },
     });
-    try {
-      terminal.type("/mcp__do\t");
-      await waitFor("the completed command", () => terminal.shown().includes("/mcp__docs__review"));
-      terminal.type(" a.ts\r");
-      await waitFor("the answer", () => terminal.shown().includes("answer to Review a.ts"));
-      terminal.type("/exit\r");
-      expect({ code: await status, received, sent: docs.sent.at(-1) }).toEqual({
-        code: 0,
-        received: ["Review a.ts"],
-        sent: 'prompts/get {"name":"review","arguments":{"file":"a.ts"}}',
-      });
-    } finally {
-      await rm(folder, { recursive: true, force: true });
-    }
+    const status = runChat(session, undefined);
+    terminal.type("/mcp__do\t");
+    await waitFor("the completed command", () => terminal.shown().includes("/mcp__docs__review"));
+    terminal.type(" a.ts\r");
+    await waitFor("the answer", () => terminal.shown().includes("answer to Review a.ts"));
+    terminal.type("/exit\r");
+    expect({ code: await status, received, sent: docs.sent.at(-1) }).toEqual({
+      code: 0,
+      received: ["Review a.ts"],
+      sent: 'prompts/get {"name":"review","arguments":{"file":"a.ts"}}',
+    });
   });
 });

@@ -4,7 +4,7 @@
 // messages become the user's turn. Whatever a server wrote is shown through untrustedText.
 import { describeError } from "../kernel/index.js";
 import { buildNamespace, getPrompt, listPrompts, McpError, offersPrompts, type ListChange, type PromptArgument, type PromptInfo, type PromptSource } from "../mcp/index.js";
-import type { CommandOutcome, PromptCatalog, SlashCommand } from "./commands.js";
+import type { CommandOutcome, PromptCatalog, SlashCommand } from "./session-seam.js";
 import { promptArgumentQuestion } from "./server-completion.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -109,15 +109,15 @@ function promptCommand(source: PromptSource, prompt: PromptInfo, command: string
     usage,
     summary: `${about === "" ? "" : `${about} `}(MCP server "${source.alias}")`,
     complete: (argText) => promptArgumentQuestion(source, prompt.name, prompt.arguments, argText),
-    async run(context, argText): Promise<CommandOutcome> {
+    async run(line, argText): Promise<CommandOutcome> {
       const args = parsePromptArguments(argText, prompt.arguments);
       if (args instanceof Error) {
-        context.warn(untrustedText(`/${command}: ${args.message}; usage: ${usage}`));
+        line.view.warn(untrustedText(`/${command}: ${args.message}; usage: ${usage}`));
         return "failed";
       }
-      const turn = await getPrompt(source, prompt.name, args, { signal: context.signal });
+      const turn = await getPrompt(source, prompt.name, args, { signal: line.signal });
       if (turn instanceof McpError) {
-        context.warn(untrustedText(`/${command}: MCP server "${source.alias}": ${turn.message}`));
+        line.view.warn(untrustedText(`/${command}: MCP server "${source.alias}": ${turn.message}`));
         return "failed";
       }
       return turn.images.length === 0 ? { prompt: turn.text } : { prompt: turn.text, images: turn.images };

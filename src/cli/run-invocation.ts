@@ -10,11 +10,11 @@ import type { ListChange, MountedServers } from "../mcp/index.js";
 import type { ProjectState } from "../session/index.js";
 import type { InputAnswers } from "./input/answers-file.js";
 import type { CliInputResponder } from "./input/responder.js";
-import type { MountDeps, ScopedMcpConfig, ServerReconnect, ServerStatusProvider } from "./mcp-servers.js";
+import type { MountDeps, ScopedMcpConfig } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE, type Invocation } from "./program.js";
-import { runMode, sessionMode, stdinIsTerminal, type ModeInvocation } from "./run-mode.js";
+import { runMode, sessionMode, type ModeInvocation } from "./run-mode.js";
 import { INTERRUPTED_EXIT_CODE, type Runtime } from "./runtime.js";
-import type { AgentFactory } from "./session.js";
+import type { SessionServers } from "./session-seam.js";
 import type { SettledTrust } from "./trust.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -43,14 +43,11 @@ interface ConfiguredServers {
   readonly mountDeps: MountDeps;
 }
 
-/** The configured servers brought up (none when none is configured), as the modes see them. */
+/** The configured servers brought up (none when none is configured), and the same as the modes see them. */
 interface Mounted {
   readonly configured: ConfiguredServers;
   readonly servers: MountedServers | undefined;
-  /** Each server's status as /mcp and `mca mcp list` show it: read afresh, redacted. */
-  readonly statuses: ServerStatusProvider;
-  /** `/mcp reconnect <alias>`; absent when no server is mounted. */
-  readonly reconnectServer?: ServerReconnect;
+  readonly sessionServers: SessionServers;
 }
 
 export async function runInvocation(runtime: Runtime, invocation: Invocation): Promise<number> {
@@ -66,7 +63,7 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
   }
   if (invocation.kind === "mcp-edit") {
     const { runMcpEditCommand, terminalConfirm } = await import("./mcp-edit-commands.js");
-    const editDeps = { projectDir, env, home, platform: process.platform, confirm: terminalConfirm(), out: runtime.writeOut, err: runtime.writeErr };
+    const editDeps = { projectDir, env, home, platform: process.platform, confirm: terminalConfirm(runtime.terminal), out: runtime.writeOut, err: runtime.writeErr };
     return runMcpEditCommand(editDeps, invocation.command);
   }
   if (invocation.kind === "mcp-unpin") {
@@ -82,8 +79,8 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
   }
   if (invocation.kind === "session") {
     // Before any server starts: a run that cannot reach its model ends at once, with nothing else said.
-    const { chooseModel } = await import("./session.js");
-    const choice = chooseModel(env, invocation.options.model, sessionMode(invocation));
+    const { chooseModel } = await import("./session-model.js");
+    const choice = chooseModel(env, invocation.options.model, sessionMode(invocation, runtime.terminal));
     if (choice instanceof Error) return usageError(runtime, choice, invocation);
   }
   const workspace = await settleWorkspace(runtime, invocation, projectDir, state);
@@ -94,8 +91,9 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
     const { runMcpLogin, runMcpLogout } = await import("./mcp-login.js");
     const commandDeps = { config: servers.config, env, out: runtime.writeOut, err: runtime.writeErr };
     if (invocation.kind === "mcp-logout") return runMcpLogout(commandDeps, invocation.alias);
-    const interactive = stdinIsTerminal() && process.stdout.isTTY === true;
-    return runMcpLogin({ ...commandDeps, interactive, addSecret: runtime.addSecret }, invocation.alias);
+    const { streamsLender } = await import("./terminal.js");
+    const lend = streamsLender({ stdin: runtime.terminal.input(), stdout: runtime.terminal.output });
+    return runMcpLogin({ ...commandDeps, interactive: runtime.terminal.interactive(), addSecret: runtime.addSecret, lend }, invocation.alias);
   }
   if (invocation.kind === "mcp-doctor") {
     const { runDoctorCommand } = await import("./doctor.js");
@@ -107,9 +105,7 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
   if (runtime.interrupt.aborted) return INTERRUPTED_EXIT_CODE;
   if (invocation.kind === "mcp-list") {
     const { runMcpListCommand } = await import("./subcommands.js");
-    const { noServersLine } = await import("./mcp-servers.js");
-    const noServers = noServersLine(servers.lookedAt, { projectDir, home });
-    return runMcpListCommand({ servers: mounted.statuses, out: runtime.writeOut, noServers }, invocation.json);
+    return runMcpListCommand(mounted.sessionServers, runtime.writeOut, invocation.json);
   }
   if (invocation.kind === "mcp-pin") {
     const { runMcpPinCommand } = await import("./subcommands.js");
@@ -130,8 +126,8 @@ async function usageError(runtime: Runtime, error: Error, invocation?: WorkInvoc
 }
 
 /** Whether the chat can ask the user questions on the terminal (trust, approvals, MCP input requests). */
-function isInteractive(invocation: WorkInvocation): boolean {
-  return invocation.kind === "session" && sessionMode(invocation) === "chat";
+function isInteractive(runtime: Runtime, invocation: WorkInvocation): boolean {
+  return invocation.kind === "session" && sessionMode(invocation, runtime.terminal) === "chat";
 }
 
 /**
@@ -141,11 +137,11 @@ function isInteractive(invocation: WorkInvocation): boolean {
  */
 async function settleWorkspace(runtime: Runtime, invocation: WorkInvocation, projectDir: string, state: ProjectState): Promise<Workspace | Error> {
   const { settleProjectTrust } = await import("./trust.js");
-  const interactive = isInteractive(invocation);
+  const interactive = isInteractive(runtime, invocation);
   let asker;
   if (interactive) {
     const { createPromptsAsker } = await import("./terminal.js");
-    asker = createPromptsAsker({ stdin: process.stdin, stdout: process.stdout });
+    asker = createPromptsAsker({ stdin: runtime.terminal.input(), stdout: runtime.terminal.output });
   }
   const { options } = invocation;
   const project = await settleProjectTrust({
@@ -195,7 +191,7 @@ async function readServers(runtime: Runtime, workspace: Workspace): Promise<Conf
     // Stdio servers cannot see mca through /proc (its environment holds the API key), where bubblewrap works.
     stdioLauncher: stdioLauncher(env, runtime.warn),
     // A VS Code input (`${input:id}`) is asked only where someone can type it.
-    ...(stdinIsTerminal() && process.stdout.isTTY === true ? { askInput: (await import("./input-prompt.js")).createInputPrompt({ stdin: process.stdin, stdout: process.stdout }) } : {}),
+    ...(runtime.terminal.interactive() ? { askInput: (await import("./input-prompt.js")).createInputPrompt({ stdin: runtime.terminal.input(), stdout: runtime.terminal.output }) } : {}),
   };
   // `--strict-mcp-config` without `--mcp-config`: no server at all, as Claude Code's flag alone gives.
   if (workspace.invocation.options.strictMcpConfig === true && workspace.invocation.options.mcpConfigs.length === 0) return { workspace, config: null, lookedAt: [], mountDeps };
@@ -208,86 +204,58 @@ async function readServers(runtime: Runtime, workspace: Workspace): Promise<Conf
 
 /** The configured servers brought up, closed at shutdown; one line for each that did not come up. */
 async function mountServers(runtime: Runtime, configured: ConfiguredServers): Promise<Mounted> {
-  if (configured.config === null) return { configured, servers: undefined, statuses: () => [] };
-  const { disabledStatuses, mountConfiguredServers, startupFailureLines, withOrigin } = await import("./mcp-servers.js");
-  const servers = await mountConfiguredServers(configured.config, configured.mountDeps);
-  runtime.addCloser(() => servers.close());
-  for (const line of startupFailureLines(servers)) runtime.warn(line);
-  const disabled = disabledStatuses(configured.config);
-  return {
-    configured,
-    servers,
-    statuses: () => [...servers.statuses(), ...disabled].map((status) => withOrigin(status, configured.config)),
-    reconnectServer: async (alias, signal) => {
-      const status = await servers.reconnect(alias, signal);
-      return status instanceof Error ? status : { status, remoteTools: servers.tools };
-    },
-  };
+  const { createSessionServers } = await import("./session-servers.js");
+  const { mountConfiguredServers, noServersLine, startupFailureLines } = await import("./mcp-servers.js");
+  const { config, workspace } = configured;
+  const noneLine = noServersLine(configured.lookedAt, { projectDir: workspace.projectDir, home: runtime.env.HOME ?? homedir() });
+  const servers = config === null ? undefined : await mountConfiguredServers(config, configured.mountDeps);
+  if (servers !== undefined) {
+    runtime.addCloser(() => servers.close());
+    for (const line of startupFailureLines(servers)) runtime.warn(line);
+  }
+  const sessionServers = createSessionServers({ mounted: servers, config, noneLine, inputResponder: workspace.inputResponder, runtime });
+  return { configured, servers, sessionServers };
 }
 
 /** The session of a mode: its id, model and agent, over the mounted servers' tools. */
 async function startSession(runtime: Runtime, invocation: ModeInvocation, mounted: Mounted): Promise<number> {
   const { setUpSession } = await import("./session.js");
-  const { runMcpLogin } = await import("./mcp-login.js");
   const { workspace, config } = mounted.configured;
+  const { servers } = mounted;
   const startedAt = new Date().toISOString();
-  const sessionId = newSessionId(startedAt, process.pid);
-  const setup = await setUpSession({
+  const session = await setUpSession({
+    runtime,
     projectDir: workspace.projectDir,
     state: workspace.state,
-    env: runtime.env,
     options: invocation.options,
     project: workspace.project,
-    sessionId,
-    mode: sessionMode(invocation),
+    sessionId: newSessionId(startedAt, process.pid),
+    mode: sessionMode(invocation, runtime.terminal),
     startedAt,
-    remoteTools: mounted.servers?.tools ?? [],
-    resourceSources: mounted.servers?.connections ?? [],
+    servers: mounted.sessionServers,
+    remoteTools: servers?.tools ?? [],
+    resourceSources: servers?.connections ?? [],
     serverAliases: config?.servers.map((server) => server.alias) ?? [],
-    redact: runtime.redact,
-    ...(mounted.servers === undefined ? {} : { findTool: mounted.servers.findTool }),
-    serverInstructions: (alias) => mounted.servers?.connections.find((connection) => connection.alias === alias)?.instructions,
-    warn: runtime.warn,
+    findTool: (name) => servers?.findTool(name),
+    serverInstructions: (alias) => servers?.connections.find((connection) => connection.alias === alias)?.instructions,
     announceModel: invocation.kind === "session",
   });
-  if (setup instanceof Error) return usageError(runtime, setup, invocation);
-  workspace.inputResponder.attachModel(setup.model);
-  return runMode(runtime, invocation, {
-    makeAgent: offerChangedTools(mounted.servers, setup.makeAgent, runtime.warn),
-    banner: setup.banner,
-    inputResponder: workspace.inputResponder,
-    projectDir: workspace.projectDir,
-    state: workspace.state,
-    sessionId,
-    statuses: mounted.statuses,
-    ...(mounted.reconnectServer === undefined ? {} : { reconnectServer: mounted.reconnectServer }),
-    ...(mounted.servers === undefined ? {} : { promptServers: mounted.servers }),
-    ...(setup.mentions === undefined ? {} : { mentions: setup.mentions }),
-    ...(setup.promptsRefused === undefined ? {} : { promptsRefused: setup.promptsRefused }),
-    mcpLogin: (alias, print, fail, lend) => runMcpLogin({ config, env: runtime.env, out: print, err: fail, interactive: true, addSecret: runtime.addSecret, lend }, alias),
-    switchModel: setup.switchModel,
-    modelName: () => setup.model.name,
-    ...(setup.model.countTokens === undefined ? {} : { countTokens: setup.model.countTokens }),
-  });
+  if (session instanceof Error) return usageError(runtime, session, invocation);
+  workspace.inputResponder.attachModel(session.model.answering);
+  if (servers !== undefined) offerChangedTools(servers, session.agent, runtime.warn);
+  return runMode(session, invocation);
 }
 
 /**
- * Every agent a mode makes is offered a server's tools anew when the server says they changed, from its next
+ * The session's agent is offered a server's tools anew when the server says they changed, from its next
  * model request on (its local tools kept), and the user reads one line per change.
  */
-export function offerChangedTools(servers: MountedServers | undefined, makeAgent: AgentFactory, warn: (text: string) => void): AgentFactory {
-  if (servers === undefined) return makeAgent;
-  const agents: Agent[] = [];
+export function offerChangedTools(servers: MountedServers, agent: Agent, warn: (text: string) => void): void {
   servers.onListChanged((change) => {
     if (change.kind !== "tools") return;
-    for (const agent of agents) agent.setTools([...agent.tools.filter((tool) => tool.source === "local"), ...servers.tools]);
+    agent.setTools([...agent.tools.filter((tool) => tool.source === "local"), ...servers.tools]);
     warn(toolsChangedLine(change));
   });
-  return (io) => {
-    const agent = makeAgent(io);
-    agents.push(agent);
-    return agent;
-  };
 }
 
 /** Names past this many are counted, not listed: a server may swap a thousand tools at once. */

@@ -2,7 +2,9 @@
 // run's redactor, and nothing once a reader closed the output), what stops the work (a signal, Ctrl-C, a
 // crash), and the one way out — the work settles, every MCP connection and child is closed, each bounded
 // by CLOSE_TIMEOUT_MS, what was written reaches its reader, then the process exits with the work's status.
+import { isatty } from "node:tty";
 import { createRedactor, describeError, liveRedactor, secretsIn, type Redact } from "../kernel/index.js";
+import type { TerminalInput, TerminalOutput } from "./terminal.js";
 
 /** Exit statuses as a shell reports a process ended by the signal (128 + its number). */
 const EXIT_ON_SIGNAL: Readonly<Record<"SIGTERM" | "SIGHUP", number>> = { SIGTERM: 143, SIGHUP: 129 };
@@ -32,8 +34,41 @@ export interface RuntimeProcess {
   exit(code: number): void;
 }
 
+/**
+ * The terminal a person may be at, reached only through the runtime: standard input, made on first use
+ * (creating Node's stream costs a run that never reads it ~3 ms), and the outputs as they are, for the chat
+ * and the questions, which redact what they write themselves.
+ */
+export interface RuntimeTerminal {
+  input(): TerminalInput;
+  readonly output: TerminalOutput;
+  readonly errorOutput: TerminalOutput;
+  /** Whether a person types on standard input: asked of descriptor 0, not of the stream. */
+  inputIsTerminal(): boolean;
+  /** Whether a question can be asked and answered: standard input and output are both a terminal. */
+  interactive(): boolean;
+}
+
+/** The process's own terminal. */
+export function processTerminal(): RuntimeTerminal {
+  const inputIsTerminal = (): boolean => isatty(0);
+  return {
+    input: () => process.stdin,
+    output: process.stdout,
+    errorOutput: process.stderr,
+    inputIsTerminal,
+    interactive: () => inputIsTerminal() && process.stdout.isTTY === true,
+  };
+}
+
 export interface Runtime {
   readonly env: NodeJS.ProcessEnv;
+  readonly terminal: RuntimeTerminal;
+  /**
+   * The wall clock, in milliseconds (Date.now): the chat's double Ctrl-C window, a run's duration. Not
+   * performance.now(): its first touch loads Node's perf_hooks, ~2 ms of every start.
+   */
+  readonly now: () => number;
   /** mca's own version, from its package.json. */
   readonly version: string;
   /** Every line mca itself writes passes the run's redactor; nothing is written once the output is closed. */
@@ -69,7 +104,7 @@ export interface Runtime {
  * The runtime of one process. Its handlers are on the process before this returns, so no child can start
  * before a signal or an exit would take it down: every step that starts one is given this runtime.
  */
-export function createRuntime(proc: RuntimeProcess, version: string, closeTimeoutMs = CLOSE_TIMEOUT_MS): Runtime {
+export function createRuntime(proc: RuntimeProcess, version: string, closeTimeoutMs = CLOSE_TIMEOUT_MS, terminal: RuntimeTerminal = processTerminal()): Runtime {
   let outputClosed = false;
   const secrets = growingRedactor([]);
   const writeTo = (stream: OutputStream) => (text: string) => void (outputClosed || stream.write(secrets.redact(text)));
@@ -129,6 +164,8 @@ export function createRuntime(proc: RuntimeProcess, version: string, closeTimeou
 
   return {
     env: proc.env,
+    terminal,
+    now: Date.now,
     version,
     writeOut,
     writeErr,

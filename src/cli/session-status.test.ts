@@ -7,7 +7,8 @@ const SERVER: ServerStatus = { alias: "notes\u001b[31m", transport: "stdio", sta
 describe("statusLines", () => {
   it("names the model, the context against the window, each server's state and the session", () => {
     const agent = { contextUse: () => ({ tokens: 12_345, estimated: false }) };
-    expect(statusLines({ agent, servers: () => [SERVER], modelName: () => "claude-x", sessionId: "20261202-100000-1", projectDir: "/p" })).toEqual([
+    const model = { answering: { name: "claude-x" } };
+    expect(statusLines({ agent, servers: { statuses: () => [SERVER] }, model, id: "20261202-100000-1", projectDir: "/p" })).toEqual([
       "model: claude-x",
       "context: 12,345 tokens at the last request (of 200,000)",
       "MCP servers: notes\\u001b[31m connected",
@@ -15,12 +16,12 @@ describe("statusLines", () => {
     ]);
   });
 
-  it("says when no request was made yet, and what it was not told", () => {
-    expect(statusLines({ agent: { contextUse: () => null }, servers: () => [], modelName: undefined, sessionId: undefined, projectDir: "/p" })).toEqual([
-      "model: unknown",
+  it("says when no request was made yet, and when no server is configured", () => {
+    expect(statusLines({ agent: { contextUse: () => null }, servers: { statuses: () => [] }, model: { answering: { name: "mock" } }, id: "s-1", projectDir: "/p" })).toEqual([
+      "model: mock",
       "context: no request yet (or none since the last /clear or compaction)",
       "MCP servers: none",
-      "session: unknown · project /p",
+      "session: s-1 · project /p",
     ]);
   });
 });

@@ -1,25 +1,25 @@
 // `/status`: the model answering now, how full the context is, the MCP servers' states and the session —
 // the same lines in the chat and in pipe mode.
 import { CONTEXT_WINDOW_TOKENS, type Agent, type ContextUse } from "../kernel/index.js";
-import type { ServerStatusProvider } from "./mcp-servers.js";
+import type { SessionServers } from "./session-seam.js";
 import { untrustedText } from "./untrusted-text.js";
 
+/** What of a session its status is read from. */
 export interface StatusSources {
   readonly agent: Pick<Agent, "contextUse">;
-  readonly servers: ServerStatusProvider;
-  /** Unknown where the caller was given none (a chat in a test). */
-  readonly modelName: (() => string) | undefined;
-  readonly sessionId: string | undefined;
+  readonly servers: Pick<SessionServers, "statuses">;
+  readonly model: { readonly answering: { readonly name: string } };
+  readonly id: string;
   readonly projectDir: string;
 }
 
-export function statusLines(sources: StatusSources): string[] {
-  const servers = sources.servers();
+export function statusLines(session: StatusSources): string[] {
+  const servers = session.servers.statuses();
   return [
-    `model: ${sources.modelName?.() ?? "unknown"}`,
-    `context: ${contextText(sources.agent.contextUse())}`,
+    `model: ${session.model.answering.name}`,
+    `context: ${contextText(session.agent.contextUse())}`,
     `MCP servers: ${servers.length === 0 ? "none" : servers.map((server) => `${untrustedText(server.alias)} ${server.state}`).join(", ")}`,
-    `session: ${sources.sessionId ?? "unknown"} · project ${untrustedText(sources.projectDir)}`,
+    `session: ${session.id} · project ${untrustedText(session.projectDir)}`,
   ];
 }
 

@@ -6,8 +6,10 @@ import { REDACTED, type Message } from "../kernel/index.js";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { openTranscript } from "../session/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { chooseModel, NO_KEY_HEADLESS_ERROR, NO_KEY_NOTICE, setUpSession } from "./session.js";
+import { setUpSession } from "./session.js";
+import { chooseModel, NO_KEY_HEADLESS_ERROR, NO_KEY_NOTICE } from "./session-model.js";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS, readProjectInstructions, systemPrompt } from "./system-prompt.js";
+import { fakeRuntime, noServers } from "./test-support/fake-session.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 describe("chooseModel", () => {
@@ -78,18 +80,20 @@ describe("setUpSession with --resume", () => {
   const options = { mcpConfigs: [], allow: [], deny: [], allowedTools: [], disallowedTools: [], model: undefined, resume: true, resumeId: undefined, inputResponses: undefined, trustProject: false, noSandbox: true as const };
   const setUp = (warned: string[] = []) =>
     setUpSession({
+      runtime: fakeRuntime({ env: { MOCK: "1", HOME: dir() }, warn: (text: string) => void warned.push(text) }),
       projectDir: dir(),
       state: { projectDir: dir(), dir: join(dir(), ".state") },
-      env: { MOCK: "1", HOME: dir() },
       options,
       project: { trusted: false, files: null },
       sessionId: "20261202-100000-2",
       mode: "chat",
       startedAt: "2026-12-02T10:00:00.000Z",
+      servers: noServers(),
       remoteTools: [],
+      resourceSources: [],
       serverAliases: [],
-      redact: (text) => text,
-      warn: (text) => warned.push(text),
+      findTool: () => undefined,
+      serverInstructions: () => undefined,
       announceModel: false,
     });
 

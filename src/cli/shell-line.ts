@@ -3,7 +3,7 @@
 // the command with its output joins the conversation as the person's message for the model's next turn, as
 // Claude Code's bash mode does (https://code.claude.com/docs/en/interactive-mode).
 import type { CallReport } from "../kernel/index.js";
-import type { CommandContext, LineOutcome } from "./command-context.js";
+import type { LineOutcome, LineRun } from "./session-seam.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export const SHELL_LINE_PREFIX = "!";
@@ -40,28 +40,28 @@ export function parseShellContext(text: string): ShellContext | null {
  * since its lines may come from a file or a program, and there a command goes through the approval gate
  * (`/call bash {...}`).
  */
-export async function runShellLine(line: string, context: CommandContext): Promise<LineOutcome> {
-  const command = line.slice(SHELL_LINE_PREFIX.length).trim();
-  if (context.shellLines !== true) {
-    context.warn("a !command line runs only in the chat, where you type it; here, /call bash {\"command\": ...} goes through the approval gate");
+export async function runShellLine(typed: string, line: LineRun): Promise<LineOutcome> {
+  const command = typed.slice(SHELL_LINE_PREFIX.length).trim();
+  if (line.view.terminal === null) {
+    line.view.warn("a !command line runs only in the chat, where you type it; here, /call bash {\"command\": ...} goes through the approval gate");
     return "failed";
   }
   if (command === "") {
-    context.warn("usage: !<command>, e.g. !npm test (runs in the sandbox; the command and its output join the conversation)");
+    line.view.warn("usage: !<command>, e.g. !npm test (runs in the sandbox; the command and its output join the conversation)");
     return "failed";
   }
-  if (!context.agent.hasTool(BASH_TOOL)) {
-    context.warn("!command needs the bash tool, which this session does not have");
+  if (!line.session.agent.hasTool(BASH_TOOL)) {
+    line.view.warn("!command needs the bash tool, which this session does not have");
     return "failed";
   }
-  const report = await context.agent.callAsPerson(BASH_TOOL, { command }, context.signal, (done) => (done.decision.verdict === "deny" ? null : shellContextText(command, done)));
+  const report = await line.session.agent.callAsPerson(BASH_TOOL, { command }, line.signal, (done) => (done.decision.verdict === "deny" ? null : shellContextText(command, done)));
   if (report.decision.verdict === "deny") {
-    context.warn(untrustedText(`!${command}: refused by the approval gate: ${report.decision.reason}`));
+    line.view.warn(untrustedText(`!${command}: refused by the approval gate: ${report.decision.reason}`));
     return "failed";
   }
   // Stopped (Esc, Ctrl-C): the call's own line already says so, and no output came back.
-  if (context.signal.aborted) return "failed";
+  if (line.signal.aborted) return "failed";
   const shown = report.text.replace(/^exit code 0\n/u, "").trimEnd();
-  if (shown !== "") context.print(untrustedText(shown));
+  if (shown !== "") line.view.print(untrustedText(shown));
   return report.isError ? "failed" : "ok";
 }

@@ -2,11 +2,11 @@
 // (`{"type":"user","message":{"role":"user","content":"…" | [{"type":"text","text":"…"}]}}`), answered in
 // turn in one session. Each answer is one run of pipe mode over the same agent, so it ends with its own
 // result line, and the conversation goes on across messages.
-import { describeError, type Agent } from "../kernel/index.js";
+import { describeError } from "../kernel/index.js";
 import { failedBeforeRun, jsonLine } from "./headless-output.js";
-import { PIPE_FAILED_EXIT_CODE, PIPE_NO_MODEL_EXIT_CODE, PIPE_OK_EXIT_CODE, runPipeMode, type PipeModeDeps } from "./pipe-mode.js";
+import { PIPE_FAILED_EXIT_CODE, PIPE_NO_MODEL_EXIT_CODE, PIPE_OK_EXIT_CODE, runPipeMode, type HeadlessFlags } from "./pipe-mode.js";
 import { INTERRUPTED_EXIT_CODE } from "./runtime.js";
-import type { AgentFactory, SessionIo } from "./session.js";
+import type { Session } from "./session-seam.js";
 
 /** A longer message line is refused: it is more than a model's whole window. */
 export const MAX_MESSAGE_LINE_CHARS = 4 * 1024 * 1024;
@@ -39,43 +39,32 @@ export function userMessageText(line: string): string | Error {
 }
 
 /**
- * Answers each user message of `lines` in turn, one pipe-mode run each over one agent (made at the first
- * message), so that every answer has its result line and the session its history. A line that is no user
- * message gets a result line with `is_error` and its reason, so a driver waiting for one answer a message
- * never hangs; the run then exits 1. An interrupt, or no model to answer, ends the session at once.
+ * Answers each user message of `lines` in turn, one pipe-mode run each in the one session, so that every
+ * answer has its result line and the conversation goes on. A line that is no user message gets a result line
+ * with `is_error` and its reason, so a driver waiting for one answer a message never hangs; the run then exits
+ * 1. An interrupt, or no model to answer, ends the session at once.
  */
-export async function runStreamJsonInput(lines: AsyncIterable<string>, deps: Omit<PipeModeDeps, "lines">): Promise<number> {
-  let current: SessionIo | undefined;
-  let agent: Agent | undefined;
-  const io = (): SessionIo => {
-    if (current === undefined) throw new Error("the agent was used before a message's run made it");
-    return current;
-  };
-  // Every run asks for an agent: the first makes it, later ones get it back with their own events and approvals.
-  const makeAgent: AgentFactory = (runIo) => {
-    current = runIo;
-    agent ??= deps.makeAgent({ approve: (request) => io().approve(request), emit: (event) => io().emit(event) });
-    return agent;
-  };
+export async function runStreamJsonInput(session: Session, lines: AsyncIterable<string>, flags: HeadlessFlags): Promise<number> {
+  const { writeOut, writeErr, interrupt } = session.runtime;
   let code = PIPE_OK_EXIT_CODE;
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber += 1;
-    if (deps.signal.aborted) return INTERRUPTED_EXIT_CODE;
+    if (interrupt.aborted) return INTERRUPTED_EXIT_CODE;
     if (line.trim() === "") continue;
     const prompt = userMessageText(line);
     if (prompt instanceof Error) {
       const reason = `stdin line ${lineNumber}: ${prompt.message}`;
-      deps.err(`mca: ${reason}\n`);
-      deps.out(jsonLine({ ...failedBeforeRun(reason), session_id: deps.sessionId }));
+      writeErr(`mca: ${reason}\n`);
+      writeOut(jsonLine({ ...failedBeforeRun(reason), session_id: session.id }));
       code = PIPE_FAILED_EXIT_CODE;
       continue;
     }
-    const answered = await runPipeMode({ ...deps, makeAgent, lines: [prompt] });
+    const answered = await runPipeMode(session, [prompt], flags);
     if (answered === INTERRUPTED_EXIT_CODE || answered === PIPE_NO_MODEL_EXIT_CODE) return answered;
     if (answered !== PIPE_OK_EXIT_CODE) code = PIPE_FAILED_EXIT_CODE;
   }
-  return deps.signal.aborted ? INTERRUPTED_EXIT_CODE : code;
+  return interrupt.aborted ? INTERRUPTED_EXIT_CODE : code;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-// `mca tools`, `mca call`, `mca mcp list` and `mca sessions`: the slash commands' views for scripts, each with `--json`
+// `mca tools`, `mca call`, `mca context`, `mca mcp list` and `mca sessions`: the slash commands' views for scripts, each with `--json`
 // (the scripting contract, docs/scripting.md). The JSON shapes are built field by field, so that what scripts parse
 // never changes when an internal type grows. Nobody can be asked for approval here, so `ask` means deny. And
 // `mca mcp pin` / `unpin`: the servers' tool definitions as the user accepts them.
@@ -7,64 +7,62 @@ import type { AgentEvent, CallReport, Decision, DefinitionStatus, Tool, ToolIcon
 import { toolTitle, type MountedServers } from "../mcp/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
 import { parseCallArgs, unknownToolProblem } from "./call-line.js";
+import { plainView } from "./session-seam.js";
 import { findSlashCommand } from "./commands.js";
-import { formatServerStatus, type ServerStatus, type ServerStatusProvider } from "./mcp-servers.js";
+import { contextReport, formatContextReport } from "./context-report.js";
+import { formatServerStatus, type ServerStatus } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE } from "./program.js";
-import type { AgentFactory } from "./session.js";
+import type { Session } from "./session-seam.js";
+import type { SessionServers } from "./session-seam.js";
 import type { SessionSummary } from "../session/index.js";
 import { untrustedJson, untrustedText } from "./untrusted-text.js";
-
-export interface SubcommandDeps {
-  readonly makeAgent: AgentFactory;
-  readonly servers: ServerStatusProvider;
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-  readonly signal: AbortSignal;
-  /** The tools servers keep for their apps (MCP Apps), never offered to the model: listed by `mca tools --json` as such. */
-  readonly appOnlyTools?: () => readonly Tool[];
-}
 
 /** What `mca tools --json` says of a tool kept for its server's app: it is never offered, and a call is refused. */
 const APP_ONLY_DECISION: Decision = { verdict: "deny", reason: "for its server's app only (MCP Apps): never offered to the model, and a call is refused" };
 
-export async function runToolsCommand(deps: SubcommandDeps, json: boolean): Promise<number> {
-  const agent = makeQuietAgent(deps);
-  if (json) {
-    const offered = agent.tools.map((tool) => toolView(tool, agent.decide(tool.name)));
-    const appOnly = (deps.appOnlyTools?.() ?? []).map((tool) => ({ ...toolView(tool, APP_ONLY_DECISION), appOnly: true }));
-    deps.out(untrustedJson([...offered, ...appOnly]));
-    return 0;
-  }
-  return runSlashView(deps, "tools");
+export async function runToolsCommand(session: Session, json: boolean): Promise<number> {
+  const { agent, runtime } = session;
+  if (!json) return quietly(session, () => runSlashView(session, "tools"));
+  const offered = agent.tools.map((tool) => toolView(tool, agent.decide(tool.name)));
+  const appOnly = session.servers.appOnlyTools().map((tool) => ({ ...toolView(tool, APP_ONLY_DECISION), appOnly: true }));
+  runtime.writeOut(untrustedJson([...offered, ...appOnly]));
+  return 0;
 }
 
-export async function runCallCommand(deps: SubcommandDeps, tool: string, argsText: string | undefined, json: boolean): Promise<number> {
+/** `mca context [--json]`: the report for a fresh session of this project (its resumed one with --resume). */
+export async function runContextCommand(session: Session, json: boolean): Promise<number> {
+  const { writeOut, interrupt } = session.runtime;
+  const report = await quietly(session, () => contextReport(session.agent, session.model.countTokens, interrupt));
+  writeOut(json ? untrustedJson(report) : formatContextReport(report).map((line) => `${line}\n`).join(""));
+  return 0;
+}
+
+export async function runCallCommand(session: Session, tool: string, argsText: string | undefined, json: boolean): Promise<number> {
+  const { agent, runtime } = session;
   const args = parseCallArgs(tool, argsText);
   if (args instanceof Error) {
-    deps.err(`mca call: ${args.message}\n`);
+    runtime.writeErr(`mca call: ${args.message}\n`);
     return USAGE_EXIT_CODE;
   }
-  const agent = makeQuietAgent(deps);
   const unknown = unknownToolProblem(agent, tool);
   if (unknown !== undefined) {
-    deps.err(`mca call: ${unknown}\n`);
+    runtime.writeErr(`mca call: ${unknown}\n`);
     return USAGE_EXIT_CODE;
   }
-  const report = await agent.call(tool, args, deps.signal);
-  if (json) deps.out(untrustedJson(callView(report)));
+  const report = await quietly(session, () => agent.call(tool, args, runtime.interrupt));
+  if (json) runtime.writeOut(untrustedJson(callView(report)));
   else {
     const text = untrustedText(report.text);
-    deps.out(text.endsWith("\n") ? text : `${text}\n`);
+    runtime.writeOut(text.endsWith("\n") ? text : `${text}\n`);
   }
   if (!report.isError) return 0;
-  deps.err(`${untrustedText(`mca call ${report.tool} failed; approval: ${report.decision.verdict} (${report.decision.reason})`)}\n`);
+  runtime.writeErr(`${untrustedText(`mca call ${report.tool} failed; approval: ${report.decision.verdict} (${report.decision.reason})`)}\n`);
   return 1;
 }
 
-/** `noServers`: what an empty list says, naming the files looked at. */
-export async function runMcpListCommand(deps: Pick<SubcommandDeps, "servers" | "out"> & { readonly noServers?: string }, json: boolean): Promise<number> {
-  const servers = deps.servers();
-  deps.out(json ? untrustedJson(servers.map(serverView)) : formatServerStatus(servers, deps.noServers).map((line) => `${line}\n`).join(""));
+export async function runMcpListCommand(servers: SessionServers, out: (text: string) => void, json: boolean): Promise<number> {
+  const statuses = servers.statuses();
+  out(json ? untrustedJson(statuses.map(serverView)) : formatServerStatus(statuses, servers.noneLine).map((line) => `${line}\n`).join(""));
   return 0;
 }
 
@@ -88,31 +86,34 @@ export function runSessionsCommand(deps: { readonly sessions: readonly SessionSu
   return 0;
 }
 
-async function runSlashView(deps: SubcommandDeps, name: string): Promise<number> {
+/** A slash command's view, printed plain: the same rows the chat shows, without a terminal's width. */
+async function runSlashView(session: Session, name: string): Promise<number> {
   const command = findSlashCommand(name);
   if (command === undefined) throw new Error(`no slash command /${name}`);
-  const outcome = await command.run(
-    {
-      agent: makeQuietAgent(deps),
-      servers: deps.servers,
-      print: (text) => deps.out(`${text}\n`),
-      warn: (text) => deps.err(`${text}\n`),
-      signal: deps.signal,
-    },
-    "",
-  );
+  const { writeOut, writeErr, interrupt } = session.runtime;
+  const view = plainView((text) => writeOut(`${text}\n`), (text) => writeErr(`${text}\n`));
+  const outcome = await command.run({ session, view, signal: interrupt }, "");
   return outcome === "failed" ? 1 : 0;
 }
 
-/** Only what went wrong reaches stderr: stdout carries the view, untouched. */
-function makeQuietAgent(deps: SubcommandDeps) {
-  return deps.makeAgent({
-    approve: createApproverWithoutTerminal((line) => deps.err(`${line}\n`)),
+/**
+ * Runs `work` with the session's agent attached to a mode without a terminal: nobody is asked (`ask` means
+ * deny), and only what went wrong reaches stderr, so that stdout carries the view, untouched.
+ */
+export async function quietly<T>(session: Session, work: () => Promise<T>): Promise<T> {
+  const { writeErr } = session.runtime;
+  const detach = session.attach({
+    approve: createApproverWithoutTerminal((line) => writeErr(`${line}\n`)),
     emit: (event: AgentEvent) => {
-      if (event.type === "error") deps.err(`error: ${untrustedText(event.message)}\n`);
-      if (event.type === "notice") deps.err(`${untrustedText(event.message)}\n`);
+      if (event.type === "error") writeErr(`error: ${untrustedText(event.message)}\n`);
+      if (event.type === "notice") writeErr(`${untrustedText(event.message)}\n`);
     },
   });
+  try {
+    return await work();
+  } finally {
+    detach();
+  }
 }
 
 interface ApprovalView {

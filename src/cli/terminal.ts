@@ -10,6 +10,14 @@ import type { PromptObject } from "prompts";
 export type TerminalInput = Readable & { readonly isTTY?: boolean };
 export type TerminalOutput = Writable & { readonly isTTY?: boolean; readonly columns?: number; readonly rows?: number };
 
+/** Questions asked on these streams, outside the chat (`mca mcp login`, `mca mcp import`). */
+export function streamsLender(streams: { readonly stdin: TerminalInput; readonly stdout: TerminalOutput }): TerminalLender {
+  return async (question) => {
+    const { Chalk } = await import("chalk");
+    return question({ asker: createPromptsAsker(streams), chalk: new Chalk() });
+  };
+}
+
 /**
  * A long text in `$PAGER` (default `less -R`, which shows the text's own escapes as given: the caller passes
  * text already made safe) on the chat's terminal; printed as it is when no pager can start.

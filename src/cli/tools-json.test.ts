@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Tool } from "../kernel/index.js";
 import { runToolsCommand } from "./subcommands.js";
 import { createFakeAgent, fakeTool } from "./test-support/fake-agent.js";
+import { fakeSession } from "./test-support/fake-session.js";
 
 /** A remote tool as mounted: its server's definition, title and icons included. */
 function remoteTool(name: string, extra: Partial<Tool> = {}): Tool {
@@ -9,19 +10,9 @@ function remoteTool(name: string, extra: Partial<Tool> = {}): Tool {
 }
 
 async function toolsJson(tools: readonly Tool[], appOnly: readonly Tool[]): Promise<unknown> {
-  let out = "";
-  const deps = {
-    makeAgent: () => createFakeAgent({ tools }),
-    servers: () => [],
-    out: (text: string) => {
-      out += text;
-    },
-    err: () => undefined,
-    signal: new AbortController().signal,
-    appOnlyTools: () => appOnly,
-  };
-  expect(await runToolsCommand(deps, true)).toBe(0);
-  return JSON.parse(out);
+  const session = fakeSession({ agent: () => createFakeAgent({ tools }), servers: { appOnlyTools: () => appOnly } });
+  expect(await runToolsCommand(session, true)).toBe(0);
+  return JSON.parse(session.written.out.join(""));
 }
 
 describe("mca tools --json", () => {

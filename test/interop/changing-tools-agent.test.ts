@@ -16,7 +16,7 @@ function toolResults(messages: readonly Message[]): { text: string; isError: boo
   );
 }
 
-/** The agent as the chat, pipe mode and -p make it, over an SDK v1 (1.32.2) stdio server whose tools change at run time. */
+/** The session's agent as every mode runs it, over an SDK v1 (1.32.2) stdio server whose tools change at run time. */
 describe("an agent over a server whose tools change", () => {
   let folder = "";
   let mount: MountedConfig | undefined;
@@ -42,22 +42,18 @@ describe("an agent over a server whose tools change", () => {
       seeing(() => reply(text("done"))),
     ]);
     const lines: string[] = [];
-    const makeAgent = offerChangedTools(
-      mounted,
-      (io) =>
-        createAgent({
-          model,
-          tools: [fakeTool({ name: "read_file" }), ...mounted.tools],
-          findTool: mounted.findTool,
-          rules: [],
-          system: "test",
-          snapshots: memorySnapshots(),
-          transcript: memoryTranscript(),
-          ...io,
-        }),
-      (line) => lines.push(line),
-    );
-    const agent = makeAgent({ approve: async () => "session", emit: () => undefined });
+    const agent = createAgent({
+      model,
+      tools: [fakeTool({ name: "read_file" }), ...mounted.tools],
+      findTool: mounted.findTool,
+      rules: [],
+      system: "test",
+      snapshots: memorySnapshots(),
+      transcript: memoryTranscript(),
+      approve: async () => "session",
+      emit: () => undefined,
+    });
+    offerChangedTools(mounted, agent, (line) => lines.push(line));
     const changed = new Promise<void>((resolve) => mounted.onListChanged((change) => change.kind === "tools" && change.added.length > 0 && resolve()));
     await agent.prompt("enable the extra tools", AbortSignal.timeout(10_000));
     await changed;
