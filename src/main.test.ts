@@ -60,11 +60,11 @@ describe("mca in pipe mode", () => {
     expect(await readFile(join(project.dir, "README.md"), "utf8")).toBe(README_TEXT);
   });
 
-  it("goes on after an unknown command and exits 1 at the end", async () => {
+  it("goes on after an unknown command and exits 1 at the end; /mcp without servers names the files it looked at", async () => {
     const run = await project.run([], "/frobnicate\n/mcp\n");
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("unknown command /frobnicate (try /help)");
-    expect(run.stdout).toBe("no MCP servers configured\n");
+    expect(run.stdout).toBe("no MCP servers configured (looked at ~/.config/mca/local-mcp.json, mcp.config.json, .mcp.json, ~/.config/mca/mcp.json)\n");
   });
 
   it("sends other lines to the model as prompts", async () => {

@@ -14,7 +14,7 @@ export const MCP_COMMAND: SlashCommand = {
     const [verb, alias, ...rest] = argText.trim().split(/\s+/u).filter((word) => word !== "");
     if (verb === undefined) {
       const { servers } = line.session;
-      for (const row of formatServerStatus(servers.statuses())) line.view.print(row);
+      for (const row of formatServerStatus(servers.statuses(), servers.noneLine)) line.view.print(row);
       for (const row of await appViewLines(line)) line.view.print(row);
       return "ok";
     }
