@@ -2,13 +2,14 @@ import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { REDACTED, type Message } from "../kernel/index.js";
+import { REDACTED, type ApprovalRequest, type Message } from "../kernel/index.js";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { openTranscript } from "../session/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { setUpSession } from "./session.js";
+import { modeSwitchboard, setUpSession } from "./session.js";
 import { chooseModel, NO_KEY_HEADLESS_ERROR, NO_KEY_NOTICE } from "./session-model.js";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS, readProjectInstructions, systemPrompt } from "./system-prompt.js";
+import { fakeTool } from "./test-support/fake-agent.js";
 import { fakeRuntime, noServers } from "./test-support/fake-session.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
@@ -146,5 +147,30 @@ describe("project instructions", () => {
     const prompt = systemPrompt("/p", { file: "AGENTS.md", text: "Run make test before you finish." });
     expect(prompt).toContain("from its AGENTS.md");
     expect(prompt.endsWith("Run make test before you finish.")).toBe(true);
+  });
+});
+
+describe("the mode attached to a session", () => {
+  const request: ApprovalRequest = { tool: fakeTool("write_file", "write"), args: {}, decision: { verdict: "ask", reason: "default" }, sessionAllow: null };
+
+  it("answers the approvals and hears the events while attached; with none attached, nobody is asked and events go nowhere", async () => {
+    const modes = modeSwitchboard();
+    const heard: string[] = [];
+    expect(await modes.approve(request)).toEqual({ kind: "nobody_to_ask", reason: "no mode is running to ask in" });
+    modes.emit({ type: "notice", message: "unheard" });
+    const detach = modes.attach({ approve: async () => "once", emit: (event) => void heard.push(event.type) });
+    expect(await modes.approve(request)).toBe("once");
+    modes.emit({ type: "notice", message: "heard" });
+    detach();
+    modes.emit({ type: "notice", message: "unheard again" });
+    expect(heard).toEqual(["notice"]);
+  });
+
+  it("stays the one attached last when an earlier one detaches", async () => {
+    const modes = modeSwitchboard();
+    const detachFirst = modes.attach({ approve: async () => "deny", emit: () => undefined });
+    modes.attach({ approve: async () => "session", emit: () => undefined });
+    detachFirst();
+    expect(await modes.approve(request)).toBe("session");
   });
 });
