@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createMcpClient, type McpClient } from "../../src/mcp/index.js";
+import { createWire, type McpClient, type Wire } from "../../src/mcp/index.js";
 import { McpError } from "../../src/mcp/index.js";
 import { createHeaderTable, createHttpTransport } from "../../src/mcp/index.js";
 import { callToolToCompletion, type InputAnswer } from "../../src/mcp/index.js";
@@ -249,14 +249,15 @@ async function main(): Promise<number> {
   // One login for the whole run: the era negotiation may open more than one connection.
   const files = await configFiles();
   const auth = name.startsWith("auth/") ? await oauthSession(url, name, context, files) : undefined;
-  let client: McpClient | undefined;
-  const open = async (): Promise<McpClient> => {
-    await client?.close();
+  let wire: Wire | undefined;
+  let mounted: McpClient | undefined;
+  const open = async (): Promise<Wire> => {
+    await wire?.close();
     // A legacy server's notifications/initialized names no version of its own: the header is the version the
     // client tells the table, and so are the `x-mcp-header` values of a call.
     const headerTable = createHeaderTable();
     const transport = createHttpTransport({ label: "conformance", url, headerTable, auth });
-    client = createMcpClient({
+    wire = createWire({
       transport,
       headerTable,
       clientVersion: PACKAGE_VERSION,
@@ -265,19 +266,19 @@ async function main(): Promise<number> {
       inputResponder: { support: SUPPORT, answer: name === "elicitation-sep1034-client-defaults" ? acceptAsShown : acceptForms },
       onWarning: (message) => log(`warning: ${message}`),
     });
-    await client.start();
-    return client;
+    await wire.start();
+    return wire;
   };
   try {
     // What mca does when it mounts a server: settle its era (server/discover), then list every page of tools.
-    const mounted = (await negotiateEra(open, { transport: "http" })).client;
+    mounted = (await negotiateEra(open, { transport: "http" })).client;
     await scenario(mounted, await mounted.listTools(), context);
     return 0;
   } catch (error) {
     log(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
-    await client?.close();
+    await (mounted === undefined ? wire?.close() : mounted.close());
     await files.remove();
   }
 }

@@ -1,23 +1,26 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { buildRequestMeta, createMcpClient, type McpClient, type McpClientOptions } from "./client.js";
+import type { McpClient } from "./client.js";
 import { isJsonObject, McpError, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from "./jsonrpc.js";
 import { createHeaderTable } from "./http/headers.js";
 import { createHttpTransport } from "./http/transport.js";
+import { createLegacyClient, handshake, openLegacyClient } from "./legacy-client.js";
+import { createModernClient, discover, openModernClient } from "./modern-client.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import { createInMemoryTransport, type ScriptedReply } from "./test-support/in-memory-transport.js";
 import { rejection, summary } from "./test-support/mcp-rejection.js";
 import { receivedByServer } from "./test-support/received-by-server.js";
 import { sseEvent, startScriptedHttpServer } from "./test-support/scripted-http-server.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
+import { buildRequestMeta, createWire, type WireOptions } from "./wire.js";
 
 const META = buildRequestMeta({ protocolVersion: "2026-07-28", clientCapabilities: {}, clientVersion: "9.9.9" });
 
 async function startClient(answer: (request: JsonRpcRequest) => ScriptedReply) {
   const transport = createInMemoryTransport({ label: "srv", answer });
   const warnings: string[] = [];
-  const client = createMcpClient({ transport, clientVersion: "9.9.9", onWarning: (w) => warnings.push(w) });
-  await client.start();
-  return { client, transport, warnings };
+  const wire = createWire({ transport, clientVersion: "9.9.9", onWarning: (w) => warnings.push(w) });
+  await wire.start();
+  return { client: createModernClient(wire), wire, transport, warnings };
 }
 
 const broken = (): ScriptedReply => ({ sendFails: new McpError("broken", "the event stream ended before the response", { server: "srv" }) });
@@ -41,7 +44,7 @@ describe("buildRequestMeta", () => {
   });
 });
 
-describe("createMcpClient", () => {
+describe("a client", () => {
   it("puts the connection's _meta inside the params of a plain request, keeping the caller's own keys", async () => {
     const { client, transport } = await startClient(() => ({ result: { resources: [], resultType: "complete" } }));
     expect(await client.request("resources/list", { cursor: "x" })).toEqual({ resources: [], resultType: "complete" });
@@ -125,9 +128,9 @@ describe("createMcpClient", () => {
     const inputSchema = { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" } } };
     const headerTable = createHeaderTable();
     const transport = createInMemoryTransport({ label: "srv", answer: () => toolsPage([{ name: "deploy", inputSchema }]) });
-    const client = createMcpClient({ transport, headerTable, clientVersion: "9.9.9" });
-    await client.start();
-    await client.listTools();
+    const wire = createWire({ transport, headerTable, clientVersion: "9.9.9" });
+    await wire.start();
+    await createModernClient(wire).listTools();
     const call = (name: string, method = "tools/call"): JsonRpcRequest => ({ jsonrpc: "2.0", id: 9, method, params: { name, arguments: { region: "eu", n: 3 } } });
     expect([call("deploy"), call("other"), call("deploy", "prompts/get")].map((request) => headerTable.forMessage(request))).toEqual([
       {
@@ -147,9 +150,10 @@ describe("createMcpClient", () => {
     let attempts = 0;
     const headerTable = createHeaderTable();
     const transport = createInMemoryTransport({ label: "srv", answer: () => ((attempts += 1) === 1 ? versionError(["2026-07-28", "2030-01-01"]) : toolsPage([])) });
-    const client = createMcpClient({ transport, headerTable, clientVersion: "9.9.9", versions: ["2030-01-01", "2026-07-28"] });
+    const wire = createWire({ transport, headerTable, clientVersion: "9.9.9", versions: ["2030-01-01", "2026-07-28"] });
     const first = headerTable.version();
-    await client.start();
+    await wire.start();
+    const client = createModernClient(wire);
     await client.listTools();
     expect([first, headerTable.version(), client.protocolVersion()]).toEqual(["2030-01-01", "2026-07-28", "2026-07-28"]);
   });
@@ -157,7 +161,7 @@ describe("createMcpClient", () => {
   it("survives a notification listener that throws, with a warning", async () => {
     const transport = createInMemoryTransport({ label: "srv" });
     const warnings: string[] = [];
-    const client = createMcpClient({
+    const wire = createWire({
       transport,
       clientVersion: "1",
       onWarning: (w) => warnings.push(w),
@@ -165,14 +169,15 @@ describe("createMcpClient", () => {
         throw new Error("listener bug");
       },
     });
-    await client.start();
+    await wire.start();
+    createModernClient(wire);
     transport.deliver({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     expect(warnings).toEqual(["a notification listener failed: listener bug"]);
   });
 
   it("fails discover when the server speaks no version in common", async () => {
-    const { client } = await startClient(() => ({ result: { supportedVersions: ["2025-11-25"], capabilities: {} } }));
-    expect(summary(await rejection(client.discover()))).toEqual({
+    const { wire } = await startClient(() => ({ result: { supportedVersions: ["2025-11-25"], capabilities: {} } }));
+    expect(summary(await rejection(discover(wire)))).toEqual({
       kind: "protocol",
       message: "server/discover: no protocol version in common: the server supports 2025-11-25; mca supports 2026-07-28",
       server: "srv",
@@ -182,20 +187,23 @@ describe("createMcpClient", () => {
   it("reports the end of its connection, but not its own close", async () => {
     const transport = createInMemoryTransport({ label: "srv" });
     const ends: McpError[] = [];
-    const client = createMcpClient({ transport, clientVersion: "1", onClose: (reason) => ends.push(reason) });
-    await client.start();
+    const wire = createWire({ transport, clientVersion: "1", onClose: (reason) => ends.push(reason) });
+    await wire.start();
+    const client = createModernClient(wire);
     transport.die(new Error("the child exited"));
     await client.close();
     expect(ends.map(summary)).toEqual([{ kind: "closed", message: "the child exited", server: "srv" }]);
   });
 });
 
-describe("createMcpClient.initializeLegacy", () => {
+describe("the legacy handshake and its client", () => {
   const initializeResult = (protocolVersion: string): ScriptedReply => ({ result: { protocolVersion, capabilities: {}, serverInfo: { name: "old", version: "1" } } });
 
   it("sends initialize without _meta, then notifications/initialized, and from then on only what the agreed revision defines", async () => {
-    const { client, transport } = await startClient((request) => (request.method === "initialize" ? initializeResult("2025-06-18") : toolsPage([])));
-    expect(await client.initializeLegacy()).toEqual({ protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "old", version: "1" } });
+    const { wire, transport } = await startClient((request) => (request.method === "initialize" ? initializeResult("2025-06-18") : toolsPage([])));
+    const info = await handshake(wire);
+    expect(info).toEqual({ protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "old", version: "1" } });
+    const client = createLegacyClient(wire, info);
     await client.listTools();
     expect(transport.sent.map((message) => ("params" in message ? [message.method ?? "", message.params] : message))).toEqual([
       ["initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mca", version: "9.9.9" } }],
@@ -208,9 +216,9 @@ describe("createMcpClient.initializeLegacy", () => {
 
   it("keeps what the server declared of itself: its capabilities and instructions", async () => {
     const declared = { protocolVersion: "2025-06-18", capabilities: { resources: { listChanged: true } }, instructions: "read me" };
-    const { client } = await startClient(() => ({ result: declared }));
-    expect([client.serverCapabilities(), client.instructions()]).toEqual([{}, undefined]);
-    await client.initializeLegacy();
+    const { client: undescribed, wire } = await startClient(() => ({ result: declared }));
+    expect([undescribed.serverCapabilities(), undescribed.instructions()]).toEqual([{}, undefined]);
+    const client = await openLegacyClient(wire);
     expect([client.serverCapabilities(), client.instructions()]).toEqual([{ resources: { listChanged: true } }, "read me"]);
   });
 
@@ -219,54 +227,53 @@ describe("createMcpClient.initializeLegacy", () => {
       request.method === "initialize"
         ? { result: { protocolVersion: "2025-06-18", capabilities } }
         : { error: { code: -32601, message: "Method not found" } };
-    const onlyResources = (await startClient(refusing({ resources: {} }))).client;
-    await onlyResources.initializeLegacy();
+    const onlyResources = await openLegacyClient((await startClient(refusing({ resources: {} }))).wire);
     expect(await onlyResources.listTools()).toEqual([]);
-    const withTools = (await startClient(refusing({ tools: {} }))).client;
-    await withTools.initializeLegacy();
+    const withTools = await openLegacyClient((await startClient(refusing({ tools: {} }))).wire);
     expect(summary(await rejection(withTools.listTools()))).toMatchObject({ kind: "server", server: "srv" });
   });
 
   it("does not send notifications/initialized after an answer it refuses", async () => {
-    const { client, transport } = await startClient(() => initializeResult("1999-01-01"));
-    expect(summary(await rejection(client.initializeLegacy()))).toEqual({
+    const { wire, transport } = await startClient(() => initializeResult("1999-01-01"));
+    expect(summary(await rejection(handshake(wire)))).toEqual({
       kind: "protocol",
       message: "initialize: the server chose protocol version 1999-01-01; with initialize mca speaks 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05",
       server: "srv",
     });
     expect(transport.notifications()).toEqual([]);
-    expect(client.protocolVersion()).toBe("2026-07-28");
+    expect(wire.protocolVersion()).toBe("2026-07-28");
   });
 });
 
-describe("createMcpClient over stdio", () => {
+describe("a modern client over stdio", () => {
   const opened: McpClient[] = [];
 
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((client) => client.close()));
   });
 
-  async function startStdioClient(flags: string[] = [], options: Partial<McpClientOptions> = {}) {
+  async function startStdioClient(flags: string[] = [], options: Partial<WireOptions> = {}) {
     const warnings: string[] = [];
     const notifications: JsonRpcNotification[] = [];
     const transport = createStdioTransport({ label: "scripted", ...scriptedStdioServer(...flags) });
-    const client = createMcpClient({
+    const wire = createWire({
       transport,
       clientVersion: "0.15.0",
       onWarning: (w) => warnings.push(w),
       onNotification: (n) => notifications.push(n),
       ...options,
     });
+    const client = createModernClient(wire);
     opened.push(client);
-    await client.start();
-    return { client, warnings, notifications };
+    await wire.start();
+    return { client, wire, warnings, notifications };
   }
 
   const requestsOf = (messages: JsonObject[], method: string) => messages.filter((m) => m.method === method && "id" in m);
 
   it("discovers the server's versions, capabilities, instructions and identity", async () => {
-    const { client } = await startStdioClient();
-    expect(await client.discover()).toEqual({
+    const { wire } = await startStdioClient();
+    expect(await discover(wire)).toEqual({
       protocolVersion: "2026-07-28",
       supportedVersions: ["2026-07-28"],
       capabilities: { tools: {} },
@@ -276,8 +283,8 @@ describe("createMcpClient over stdio", () => {
   });
 
   it("puts _meta with version, capabilities and client info on the params of every request", async () => {
-    const { client } = await startStdioClient([], { capabilities: { elicitation: {} } });
-    await client.discover();
+    const { client, wire } = await startStdioClient([], { capabilities: { elicitation: {} } });
+    await discover(wire);
     await client.listTools();
     await client.callTool("echo", { a: 1 });
     const requests = (await receivedByServer(client)).filter((m) => "id" in m);
@@ -329,15 +336,15 @@ describe("createMcpClient over stdio", () => {
   });
 
   it("retries once under a new id with a mutual version after -32022", async () => {
-    const { client } = await startStdioClient(["--reject-first-version", "--versions=2099-01-01,2026-07-28"]);
-    expect((await client.discover()).protocolVersion).toBe("2026-07-28");
+    const { client, wire } = await startStdioClient(["--reject-first-version", "--versions=2099-01-01,2026-07-28"]);
+    expect((await discover(wire)).protocolVersion).toBe("2026-07-28");
     const discovers = requestsOf(await receivedByServer(client), "server/discover");
     expect(discovers.map((r) => r.id)).toEqual([1, 2]);
   });
 
   it("surfaces -32022 without retrying when no version is mutual", async () => {
-    const { client } = await startStdioClient(["--versions=2099-01-01"]);
-    const error = await rejection(client.discover());
+    const { wire } = await startStdioClient(["--versions=2099-01-01"]);
+    const error = await rejection(discover(wire));
     expect({ ...summary(error), code: error.code, data: error.data }).toEqual({
       kind: "server",
       message: "Unsupported protocol version (code -32022); the server supports 2099-01-01, mca supports 2026-07-28",
@@ -417,15 +424,16 @@ describe("createMcpClient over stdio", () => {
 
   it("fails start at once when the server cannot be spawned", async () => {
     const transport = createStdioTransport({ label: "ghost", command: "/nonexistent/mca-server" });
-    const client = createMcpClient({ transport, clientVersion: "0.15.0" });
+    const wire = createWire({ transport, clientVersion: "0.15.0" });
+    const client = createModernClient(wire);
     opened.push(client);
-    const error = await rejection(client.start());
+    const error = await rejection(wire.start());
     expect(summary(error)).toEqual({ kind: "unreachable", message: "cannot start `/nonexistent/mca-server`: command not found (ENOENT)", server: "ghost" });
     expect(await rejection(client.listTools())).toBe(error);
   });
 });
 
-describe("createMcpClient.watchLists", () => {
+describe("a client's watchLists", () => {
   const discovered = (capabilities: JsonObject): ScriptedReply => ({
     result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities, serverInfo: { name: "notes", version: "1" }, ttlMs: 0, cacheScope: "public" },
   });
@@ -437,9 +445,9 @@ describe("createMcpClient.watchLists", () => {
 
   async function modernClient(capabilities: JsonObject) {
     const transport = createInMemoryTransport({ label: "notes", answer: (request) => (request.method === "server/discover" ? discovered(capabilities) : "silent") });
-    const client = createMcpClient({ transport, clientVersion: "9.9.9", requestTimeoutMs: 5 });
-    await client.start();
-    await client.discover();
+    const wire = createWire({ transport, clientVersion: "9.9.9", requestTimeoutMs: 5 });
+    await wire.start();
+    const client = await openModernClient(wire);
     const changes: string[] = [];
     client.watchLists((kind) => void changes.push(kind));
     return { client, transport, changes };
@@ -483,9 +491,9 @@ describe("createMcpClient.watchLists", () => {
       label: "old",
       answer: () => ({ result: { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: { name: "old", version: "1" } } }),
     });
-    const client = createMcpClient({ transport, clientVersion: "9.9.9" });
-    await client.start();
-    await client.initializeLegacy();
+    const wire = createWire({ transport, clientVersion: "9.9.9" });
+    await wire.start();
+    const client = await openLegacyClient(wire);
     const changes: string[] = [];
     client.watchLists((kind) => void changes.push(kind));
     transport.deliver({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
@@ -495,7 +503,7 @@ describe("createMcpClient.watchLists", () => {
   });
 });
 
-describe("createMcpClient.watchLists over Streamable HTTP", () => {
+describe("a client's watchLists over Streamable HTTP", () => {
   it("hears the changes on the listen request's event stream as it stays open, and closes that stream as the client closes", async () => {
     const subscription = { _meta: { "io.modelcontextprotocol/subscriptionId": 2 } };
     const server = await startScriptedHttpServer([
@@ -520,10 +528,10 @@ describe("createMcpClient.watchLists over Streamable HTTP", () => {
     ]);
     // Long enough for server/discover on a loaded machine, short enough to wait past.
     const requestTimeoutMs = 400;
-    const client = createMcpClient({ transport: createHttpTransport({ label: "notes", url: server.url }), clientVersion: "9.9.9", requestTimeoutMs });
+    const wire = createWire({ transport: createHttpTransport({ label: "notes", url: server.url }), clientVersion: "9.9.9", requestTimeoutMs });
     try {
-      await client.start();
-      await client.discover();
+      await wire.start();
+      const client = await openModernClient(wire);
       const changed = new Promise<string>((resolve) => client.watchLists(resolve));
       const listen = await server.request(1);
       expect({ kind: await changed, accepted: client.subscribedLists(), body: listen.body }).toEqual({
@@ -538,7 +546,7 @@ describe("createMcpClient.watchLists over Streamable HTTP", () => {
       await listen.socketClosed;
       expect({ missing: server.missing(), unexpected: server.unexpected.length }).toEqual({ missing: [], unexpected: 0 });
     } finally {
-      await client.close();
+      await wire.close();
       await server.close();
     }
   });

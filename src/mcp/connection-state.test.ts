@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createMcpClient, type McpClient } from "./client.js";
+import type { McpClient } from "./client.js";
 import { nextState, type ConnectionState } from "./connection-state.js";
 import type { Started } from "./server-start.js";
+import { createModernClient } from "./modern-client.js";
 import { createInMemoryTransport } from "./test-support/in-memory-transport.js";
+import { createWire } from "./wire.js";
 
 function client(): McpClient {
-  return createMcpClient({ transport: createInMemoryTransport(), clientVersion: "0.0.0" });
+  return createModernClient(createWire({ transport: createInMemoryTransport(), clientVersion: "0.0.0" }));
 }
 
 const first = client();

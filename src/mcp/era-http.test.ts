@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createMcpClient, type McpClient } from "./client.js";
 import { negotiateEra } from "./era.js";
 import { HttpFailure } from "./http/failure.js";
 import { createHeaderTable } from "./http/headers.js";
@@ -12,6 +11,7 @@ import {
   type ScriptedHttpServer,
   type ScriptedReply,
 } from "./test-support/scripted-http-server.js";
+import { createWire, type Wire } from "./wire.js";
 
 const opened: Array<{ close(): Promise<void> }> = [];
 
@@ -29,17 +29,17 @@ const LEGACY_SESSION: readonly ScriptedExchange[] = [
   { method: "tools/list", reply: { kind: "json", body: { jsonrpc: "2.0", id: 3, result: { tools: [] } } } },
 ];
 
-async function serve(script: readonly ScriptedExchange[]): Promise<{ server: ScriptedHttpServer; open: () => Promise<McpClient> }> {
+async function serve(script: readonly ScriptedExchange[]): Promise<{ server: ScriptedHttpServer; open: () => Promise<Wire> }> {
   const server = await startScriptedHttpServer(script);
   opened.push(server);
-  // As the connection composes them: the client and its transport share one header table.
-  const open = async (): Promise<McpClient> => {
+  // As the connection composes them: the wire and its transport share one header table.
+  const open = async (): Promise<Wire> => {
     const headerTable = createHeaderTable();
     const transport = createHttpTransport({ label: "web", url: server.url, headerTable });
-    const client = createMcpClient({ transport, headerTable, clientVersion: "0.15.0" });
-    opened.push(client);
-    await client.start();
-    return client;
+    const wire = createWire({ transport, headerTable, clientVersion: "0.15.0" });
+    opened.push(wire);
+    await wire.start();
+    return wire;
   };
   return { server, open };
 }

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createMcpClient, type McpClient } from "./client.js";
 import { parseDiscoverResult } from "./discover.js";
 import { judgeDiscoverResult, judgeProbeFailure, negotiateEra } from "./era.js";
 import { HttpFailure } from "./http/failure.js";
@@ -11,23 +10,24 @@ import { legacyStdioServer } from "./test-support/legacy-stdio-server.js";
 import { rejection } from "./test-support/mcp-rejection.js";
 import { receivedByServer } from "./test-support/received-by-server.js";
 import { scriptedStdioServer } from "./test-support/scripted-stdio-server.js";
+import { createWire, type Wire } from "./wire.js";
 
-const opened: McpClient[] = [];
+const opened: Wire[] = [];
 
 afterEach(async () => {
-  await Promise.all(opened.splice(0).map((client) => client.close()));
+  await Promise.all(opened.splice(0).map((wire) => wire.close()));
 });
 
-/** Opens a fresh client on a fresh child each time it is called, and counts the calls. */
+/** Opens a fresh wire on a fresh child each time it is called, and counts the calls. */
 function stdioOpener(server: { command: string; args: string[] }) {
   const opener = {
     opens: 0,
-    open: async (): Promise<McpClient> => {
+    open: async (): Promise<Wire> => {
       opener.opens += 1;
-      const client = createMcpClient({ transport: createStdioTransport({ label: "srv", ...server }), clientVersion: "0.15.0" });
-      opened.push(client);
-      await client.start();
-      return client;
+      const wire = createWire({ transport: createStdioTransport({ label: "srv", ...server }), clientVersion: "0.15.0" });
+      opened.push(wire);
+      await wire.start();
+      return wire;
     },
   };
   return opener;
@@ -168,11 +168,11 @@ describe("answerLegacyServerRequest with an input responder", () => {
 
 describe("a legacy stdio server's own requests", () => {
   it("are answered on the wire, so the call that sent them completes", async () => {
-    const open = async (): Promise<McpClient> => {
-      const client = createMcpClient({ transport: createStdioTransport({ label: "srv", ...legacyStdioServer() }), clientVersion: "0.15.0" });
-      opened.push(client);
-      await client.start();
-      return client;
+    const open = async (): Promise<Wire> => {
+      const wire = createWire({ transport: createStdioTransport({ label: "srv", ...legacyStdioServer() }), clientVersion: "0.15.0" });
+      opened.push(wire);
+      await wire.start();
+      return wire;
     };
     const { client } = await negotiateEra(open, { transport: "stdio" });
     const outcome = await client.callTool("ask", {});

@@ -1,13 +1,18 @@
 // One server's era, settled when mca connects: probe with `server/discover` — a modern answer keeps it
 // modern, any other answer means legacy (never keyed on one error code), and what proves nothing about the
 // era (auth, a dead HTTP server) stays an error — then stay modern or run the 2025-11-25 handshake, on a
-// fresh child when the first one died of the probe. The 2026-07-28 revision's rules for this are in
+// fresh child when the first one died of the probe — all on the wire, before any client exists; then the
+// client of the era settled is built over it. The 2026-07-28 revision's rules for this are in
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle (backwards compatibility).
 import type { McpClient } from "./client.js";
 import { parseDiscoverResult, type DiscoverInfo } from "./discover.js";
 import { httpStatusOf } from "./http/failure.js";
 import { McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject } from "./jsonrpc.js";
+import { createLegacyClient, handshake, openLegacyClient } from "./legacy-client.js";
+import type { LegacyServerInfo } from "./legacy-lifecycle.js";
+import { createModernClient, modernExchange } from "./modern-client.js";
 import { isLegacyVersion, readSupportedVersions, SUPPORTED_VERSIONS, type Era } from "./versions.js";
+import type { Wire } from "./wire.js";
 
 export type { Era } from "./versions.js";
 
@@ -101,30 +106,28 @@ export function judgeProbeFailure(error: McpError, transport: ProbeOptions["tran
 }
 
 /**
- * Asks `server/discover` which era the server speaks; a modern server's version is adopted by the client,
- * unless `signal` was aborted meanwhile (the handshake won the race). Never rejects on an McpError: a
- * failure is judged too.
+ * Asks `server/discover` on the wire which era the server speaks, as a 2026-07-28 request (a -32022 moves
+ * the wire to a version in common). Never rejects on an McpError: a failure is judged too.
  */
-export async function probeEra(client: McpClient, options: ProbeOptions): Promise<ProbeVerdict> {
+export async function probeEra(wire: Wire, options: ProbeOptions): Promise<ProbeVerdict> {
   const requestOptions = {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
-  let verdict: ProbeVerdict;
   try {
-    const result = await client.request("server/discover", {}, requestOptions);
-    verdict = judgeDiscoverResult(result, client.protocolVersion(), client.server);
+    const result = await modernExchange(wire).request("server/discover", {}, requestOptions);
+    return judgeDiscoverResult(result, wire.protocolVersion(), wire.server);
   } catch (error) {
     if (!(error instanceof McpError)) throw error;
-    verdict = judgeProbeFailure(error, options.transport);
+    return judgeProbeFailure(error, options.transport);
   }
-  // A late modern answer may come while initialize is already on its way: the server is modern all the same.
-  if (verdict.era === "modern" && options.signal?.aborted !== true) client.adoptModern(verdict.info);
-  return verdict;
 }
 
 // ---------------------------------------------------------------------------------------------------
 // The negotiation.
+
+/** What the negotiation settled: the era, and what the server said of itself as it settled it. */
+type Settled = { readonly era: "modern"; readonly info: DiscoverInfo } | { readonly era: "legacy"; readonly info: LegacyServerInfo };
 
 export interface NegotiatedEra {
   readonly client: McpClient;
@@ -137,38 +140,51 @@ export interface NegotiateOptions {
   readonly probeTimeoutMs?: number;
 }
 
+/** The client of the era settled, built over the wire it was settled on. */
+function clientFor(wire: Wire, settled: Settled): NegotiatedEra {
+  const client = settled.era === "modern" ? createModernClient(wire, settled.info) : createLegacyClient(wire, settled.info);
+  return { client, era: settled.era };
+}
+
 /**
- * `open` starts a fresh client (on stdio, a fresh child); it is called a second time only after the child
- * died. On failure the client it opened last is closed before the error is passed on. The version agreed
- * is the client's own (`client.protocolVersion()`): it is kept nowhere else.
+ * A client for a server whose era is known already (a restarted child, the old HTTP+SSE transport): a
+ * legacy server's after the handshake, a modern server's at once (it is stateless: nothing to settle).
  */
-export async function negotiateEra(open: () => Promise<McpClient>, options: NegotiateOptions): Promise<NegotiatedEra> {
-  let client = await open();
+export async function clientInEra(wire: Wire, era: Era): Promise<McpClient> {
+  return era === "legacy" ? openLegacyClient(wire) : createModernClient(wire);
+}
+
+/**
+ * Settles the era on a started wire from `open`, then builds the client of that era over it. `open` is
+ * called a second time only after a stdio child died of the probe (a fresh child). On failure the wire
+ * opened last is closed before the error is passed on. The version agreed is the wire's own
+ * (`client.protocolVersion()` reads it): it is kept nowhere else.
+ */
+export async function negotiateEra(open: () => Promise<Wire>, options: NegotiateOptions): Promise<NegotiatedEra> {
+  let wire = await open();
   try {
     const { transport } = options;
     if (transport === "http") {
       // Over HTTP the probe waits as long as any request: silence proves nothing about the era there.
-      const verdict = await probeEra(client, { transport });
+      const verdict = await probeEra(wire, { transport });
       if (verdict.era === "unknown") throw verdict.failure;
-      if (verdict.era === "modern") return { client, era: "modern" };
-      await client.initializeLegacy();
-      return { client, era: "legacy" };
+      if (verdict.era === "modern") return clientFor(wire, verdict);
+      return clientFor(wire, { era: "legacy", info: await handshake(wire) });
     }
     const probeStop = new AbortController();
-    const probing = probeEra(client, { transport, signal: probeStop.signal });
+    const probing = probeEra(wire, { transport, signal: probeStop.signal });
     const early = await answeredWithin(probing, options.probeTimeoutMs ?? PROBE_TIMEOUT_MS);
-    if (early === LATE) return { client, era: await raceLateProbe(client, probing, probeStop) };
+    if (early === LATE) return clientFor(wire, await raceLateProbe(wire, probing, probeStop));
     if (early.era === "unknown") throw early.failure;
-    if (early.era === "modern") return { client, era: "modern" };
+    if (early.era === "modern") return clientFor(wire, early);
     if (early.connectionLost) {
       // Some legacy servers exit on any request before `initialize`: restart once and go straight to it.
-      await client.close();
-      client = await open();
+      await wire.close();
+      wire = await open();
     }
-    await client.initializeLegacy();
-    return { client, era: "legacy" };
+    return clientFor(wire, { era: "legacy", info: await handshake(wire) });
   } catch (error) {
-    await client.close();
+    await wire.close();
     throw error;
   }
 }
@@ -196,10 +212,10 @@ export async function answeredWithin<T>(pending: Promise<T>, limitMs: number): P
  * `initialize` is then ignored); a successful `initialize` makes the server legacy. When one fails, the other
  * decides; when both fail, the error of `initialize` is the one reported.
  */
-function raceLateProbe(client: McpClient, probing: Promise<ProbeVerdict>, probeStop: AbortController): Promise<Era> {
+function raceLateProbe(wire: Wire, probing: Promise<ProbeVerdict>, probeStop: AbortController): Promise<Settled> {
   const initializeStop = new AbortController();
-  const initializing = client.initializeLegacy(initializeStop.signal);
-  return new Promise<Era>((resolve, reject) => {
+  const initializing = handshake(wire, initializeStop.signal);
+  return new Promise<Settled>((resolve, reject) => {
     let pending = 2;
     let initializeError: unknown;
     const settledOne = (): void => {
@@ -210,14 +226,14 @@ function raceLateProbe(client: McpClient, probing: Promise<ProbeVerdict>, probeS
       (verdict) => {
         if (verdict.era !== "modern") return settledOne();
         initializeStop.abort();
-        resolve("modern");
+        resolve(verdict);
       },
       () => settledOne(),
     );
     initializing.then(
-      () => {
+      (info) => {
         probeStop.abort();
-        resolve("legacy");
+        resolve({ era: "legacy", info });
       },
       (error: unknown) => {
         initializeError = error;

@@ -2,8 +2,10 @@
 export { createOAuthSession, MAX_AUTHORIZATIONS_WITHOUT_SUCCESS, type Authorizer, type HttpAuth, type OAuthSession, type OAuthSessionOptions } from "./auth/oauth-session.js";
 export { LOGIN_WAIT_MS, startLoopbackAuthorizer, type LoopbackAuthorizer, type LoopbackOptions } from "./auth/loopback-redirect.js";
 export { createMemoryTokenStore, createTokenStore, type StoredLogin, type TokenStore } from "./auth/token-store.js";
-export { createMcpClient, type McpClient } from "./client.js";
+export type { McpClient } from "./client.js";
 export { negotiateEra } from "./era.js";
+export { createModernClient, openModernClient } from "./modern-client.js";
+export { createWire, type Wire, type WireOptions } from "./wire.js";
 export { decodeHeaderValue, encodeHeaderValue } from "./http/headers.js";
 export { createHttpTransport } from "./http/transport.js";
 export {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMcpClient, type McpClient } from "./client.js";
+import type { McpClient } from "./client.js";
 import {
   callToolToCompletion,
   clientCapabilities,
@@ -10,7 +10,9 @@ import {
   type InputRequest,
 } from "./input.js";
 import { McpError, type JsonObject, type JsonRpcRequest } from "./jsonrpc.js";
+import { createModernClient } from "./modern-client.js";
 import { createInMemoryTransport, type InMemoryTransport, type ScriptedReply } from "./test-support/in-memory-transport.js";
+import { createWire } from "./wire.js";
 
 const SCHEMA = { type: "object", properties: { login: { type: "string" } }, required: ["login"] };
 
@@ -96,9 +98,9 @@ const inputRequired = (fields: JsonObject): ScriptedReply => ({ result: { result
 
 async function startClient(answer: (request: JsonRpcRequest) => ScriptedReply): Promise<{ client: McpClient; transport: InMemoryTransport }> {
   const transport = createInMemoryTransport({ label: "srv", answer });
-  const client = createMcpClient({ transport, clientVersion: "1.0.0" });
-  await client.start();
-  return { client, transport };
+  const wire = createWire({ transport, clientVersion: "1.0.0" });
+  await wire.start();
+  return { client: createModernClient(wire), transport };
 }
 
 /** The params of every tools/call sent, without `_meta`, with the request's id. */

@@ -1,10 +1,10 @@
-// Bringing one configured server up: clients opened on fresh transports (every client of one start sharing
-// one login), the era settled, the tools listed — all within the start-up budget. A start never throws:
+// Bringing one configured server up: wires opened on fresh transports (every wire of one start sharing one
+// login), the era settled on them and its client built, the tools listed — all within the start-up budget. A start never throws:
 // it gives back what came up, or the McpError that says why nothing did.
 import { describeError, type Redact } from "../kernel/index.js";
 import { createOAuthSession, type HttpAuth } from "./auth/oauth-session.js";
-import { createMcpClient, type McpClient } from "./client.js";
-import { answeredWithin, LATE, negotiateEra, type Era } from "./era.js";
+import type { McpClient } from "./client.js";
+import { answeredWithin, clientInEra, LATE, negotiateEra, type Era, type NegotiatedEra } from "./era.js";
 import { HttpFailure, shownUrl } from "./http/failure.js";
 import { createLegacySseTransport } from "./http/legacy-sse-transport.js";
 import { createHttpTransport } from "./http/transport.js";
@@ -18,6 +18,7 @@ import { DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry } from "./server
 import { loginSettings, serverEnvironment, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
 import { createStdioTransport, type StdioLauncher } from "./stdio-transport.js";
 import type { RemoteToolInfo } from "./tool-list.js";
+import { createWire, type Wire } from "./wire.js";
 
 /**
  * How long a server has to come up — the era settled, the handshake done, its tools listed — unless its
@@ -68,7 +69,7 @@ const STOPPED: unique symbol = Symbol("stopped");
 /** How a server's messages travel: the config's transport, or the old HTTP+SSE one an "http" URL answered as. */
 export type ServerTransport = McpServerConfig["transport"];
 
-/** What a start brought up. The login is the one its clients share; a restart of the same server keeps it. */
+/** What a start brought up. The login is the one its wires share; a restart of the same server keeps it. */
 export interface Started {
   readonly client: McpClient;
   readonly era: Era;
@@ -87,11 +88,12 @@ export interface ServerOpener {
   /** The tail of the latest child's stderr ("" for HTTP, or before any child). */
   stderrTail(): string;
   /**
-   * A started client on a fresh transport (`via`, the config's by default); with `era` "legacy" (a restart,
-   * or the old HTTP+SSE transport), the handshake done too. `onCreated` hears of the client before it
-   * starts, so that a budget run out can close it.
+   * A client on a fresh wire (`via`, the config's transport by default): of `era` when it is known (a
+   * restart, or the old HTTP+SSE transport: a legacy one after the handshake), else of the era negotiated
+   * first. `onCreated` hears of each wire before it starts, so that a budget run out can close it; it
+   * throws to refuse one.
    */
-  open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (client: McpClient) => void, via?: ServerTransport): Promise<McpClient>;
+  open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (wire: Wire) => void, via?: ServerTransport): Promise<NegotiatedEra>;
 }
 
 export interface OpenerDeps {
@@ -111,7 +113,7 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
   let stderrTail: () => string = () => "";
   const responder = deps.inputResponder === undefined ? undefined : serverResponder(deps.inputResponder, spec);
 
-  /** `headerTable`: the client's and the HTTP transport's, so that the version in use and a call's `Mcp-Param-*` go on its headers. */
+  /** `headerTable`: the wire's and the HTTP transport's, so that the version in use and a call's `Mcp-Param-*` go on its headers. */
   function createTransport(via: ServerTransport, headerTable: HeaderTable, login: HttpAuth | undefined): Transport {
     if (spec.transport === "stdio") {
       const transport = createStdioTransport({
@@ -132,32 +134,49 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
     return via === "sse" ? createLegacySseTransport(common) : createHttpTransport(common);
   }
 
-  async function open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (client: McpClient) => void, via = spec.transport): Promise<McpClient> {
-    const wrap = deps.seams?.wrapTransport ?? ((created: Transport) => created);
-    const headerTable = createHeaderTable();
-    const transport = wrap(createTransport(via, headerTable, login), spec);
-    const client = createMcpClient({
-      transport,
-      headerTable,
-      clientVersion: deps.clientVersion,
-      capabilities: deps.capabilities ?? clientCapabilities(responder?.support),
-      requestTimeoutMs: spec.timeoutMs,
-      ...(responder === undefined ? {} : { inputResponder: responder }),
-      logLevel: spec.logLevel ?? DEFAULT_LOG_LEVEL,
-      onLog: (params) => log.take(params),
-      onWarning: (message) => deps.onWarning(`${spec.alias}: ${redact(message)}`),
-      onClose: (reason) => onClientClosed(client, reason),
-    });
-    onCreated(client);
+  async function open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (wire: Wire) => void, via = spec.transport): Promise<NegotiatedEra> {
+    /** The client built at the end: a wire that ends on its own is reported as its end; none while the era is settled. */
+    let client: McpClient | undefined;
+    const openWire = async (): Promise<Wire> => {
+      const wrap = deps.seams?.wrapTransport ?? ((created: Transport) => created);
+      const headerTable = createHeaderTable();
+      const transport = wrap(createTransport(via, headerTable, login), spec);
+      const wire = createWire({
+        transport,
+        headerTable,
+        clientVersion: deps.clientVersion,
+        capabilities: deps.capabilities ?? clientCapabilities(responder?.support),
+        requestTimeoutMs: spec.timeoutMs,
+        ...(responder === undefined ? {} : { inputResponder: responder }),
+        logLevel: spec.logLevel ?? DEFAULT_LOG_LEVEL,
+        onLog: (params) => log.take(params),
+        onWarning: (message) => deps.onWarning(`${spec.alias}: ${redact(message)}`),
+        onClose: (reason) => {
+          if (client !== undefined) onClientClosed(client, reason);
+        },
+      });
+      onCreated(wire);
+      try {
+        await wire.start();
+      } catch (error) {
+        await wire.close();
+        throw error;
+      }
+      return wire;
+    };
+    const opened = era === undefined ? await negotiateEra(openWire, { transport: via === "stdio" ? "stdio" : "http" }) : { era, client: await openInEra(await openWire(), era) };
+    client = opened.client;
+    return opened;
+  }
+
+  /** A restarted legacy child knows nothing yet: it needs the handshake before any other request. */
+  async function openInEra(wire: Wire, era: Era): Promise<McpClient> {
     try {
-      await client.start();
-      // A restarted legacy child knows nothing yet: it needs the handshake before any other request.
-      if (era === "legacy") await client.initializeLegacy();
+      return await clientInEra(wire, era);
     } catch (error) {
-      await client.close();
+      await wire.close();
       throw error;
     }
-    return client;
   }
 
   /** Never interactive here: a server that needs a browser login says so, and `mca mcp login` gives it one. */
@@ -185,26 +204,24 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
 
 /**
  * Start-up has its own budget, apart from each request's timeout: past it (or once `signal` aborts), the
- * client being opened is closed (which fails whatever it waits for), nothing more is opened, and the error
+ * wire being opened is closed (which fails whatever it waits for), nothing more is opened, and the error
  * says what was seen in that time.
  */
 async function withinStartupBudget<T>(
   spec: McpServerConfig,
   opener: ServerOpener,
-  startUp: (open: (era?: Era, via?: ServerTransport) => Promise<McpClient>) => Promise<T>,
+  startUp: (open: (era?: Era, via?: ServerTransport) => Promise<NegotiatedEra>) => Promise<T>,
   login: HttpAuth | undefined,
   signal: AbortSignal | undefined,
 ): Promise<T | McpError> {
-  let opening: McpClient | undefined;
+  let opening: Wire | undefined;
   let gaveUp: McpError | undefined;
-  const open = (era?: Era, via?: ServerTransport): Promise<McpClient> => {
-    // No fresh child either: the era negotiation reads a closed client as a legacy server that died of the probe.
-    if (gaveUp !== undefined) return Promise.reject(gaveUp);
-    const onCreated = (client: McpClient): void => {
-      opening = client;
-    };
-    return opener.open(era, login, onCreated, via);
+  const onCreated = (wire: Wire): void => {
+    // No fresh child either: the era negotiation reads a closed wire as a legacy server that died of the probe.
+    if (gaveUp !== undefined) throw gaveUp;
+    opening = wire;
   };
+  const open = (era?: Era, via?: ServerTransport): Promise<NegotiatedEra> => opener.open(era, login, onCreated, via);
   const budgetMs = spec.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
   const starting = startUp(open);
   const stopped = new Promise<typeof STOPPED>((resolve) => {
@@ -268,16 +285,16 @@ type Connected = { readonly client: McpClient; readonly era: Era; readonly trans
  * the server URL, expecting that this will open an SSE stream and return an endpoint event as the first
  * event." A 401 or 403 asks for a login, never for another transport.
  */
-async function connect(spec: McpServerConfig, open: (era?: Era, via?: ServerTransport) => Promise<McpClient>): Promise<Connected> {
-  if (spec.transport === "sse") return { client: await open("legacy"), era: "legacy", transport: "sse", detected: false };
+async function connect(spec: McpServerConfig, open: (era?: Era, via?: ServerTransport) => Promise<NegotiatedEra>): Promise<Connected> {
+  if (spec.transport === "sse") return { ...(await open("legacy")), transport: "sse", detected: false };
   const { transport } = spec;
   try {
-    return { ...(await negotiateEra(() => open(), { transport: transport === "stdio" ? "stdio" : "http" })), transport, detected: false };
+    return { ...(await open()), transport, detected: false };
   } catch (error) {
     const status = error instanceof HttpFailure ? error.status : 0;
     if (transport !== "http" || !(error instanceof McpError) || status < 400 || status >= 500 || status === 401 || status === 403) throw error;
     try {
-      return { client: await open("legacy", "sse"), era: "legacy", transport: "sse", detected: true };
+      return { ...(await open("legacy", "sse")), transport: "sse", detected: true };
     } catch (sseError) {
       const why = `a GET there found no old HTTP+SSE transport either: ${describeError(sseError)}`;
       throw new McpError(error.kind, `${error.message}; ${why}`, { server: spec.alias });
@@ -287,5 +304,5 @@ async function connect(spec: McpServerConfig, open: (era?: Era, via?: ServerTran
 
 /** A fresh child for a stdio server that died, in the era it was settled in; the same budget as a start. */
 export function restartServer(spec: McpServerConfig, opener: ServerOpener, era: Era, login: HttpAuth | undefined): Promise<McpClient | McpError> {
-  return withinStartupBudget(spec, opener, (open) => open(era), login, undefined);
+  return withinStartupBudget(spec, opener, async (open) => (await open(era)).client, login, undefined);
 }

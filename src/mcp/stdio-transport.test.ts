@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { buildRequestMeta } from "./client.js";
+import { buildRequestMeta } from "./wire.js";
 import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
 import { createPeer, type Peer } from "./peer.js";
 import { createStdioTransport, killAllChildrenSync, type StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";

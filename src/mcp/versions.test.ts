@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildRequestMeta } from "./client.js";
+import { buildRequestMeta } from "./wire.js";
 import type { JsonRpcMessage } from "./jsonrpc.js";
 import { isLegacyVersion, messageProtocolVersion, pickMutualVersion, readSupportedVersions } from "./versions.js";
 

@@ -2,7 +2,7 @@
 // validation and version negotiation — each against the real demo servers or a real child process.
 import { NOTES, LONG_NOTE_CHARS } from "../../servers/notes/library.js";
 import type { StdioServerConfig } from "../config/index.js";
-import { createHttpTransport, createMcpClient, isJsonObject, McpError, type JsonObject, type JsonRpcMessage, type Transport } from "../mcp/index.js";
+import { createHttpTransport, createModernClient, createWire, isJsonObject, McpError, type JsonObject, type JsonRpcMessage, type Transport } from "../mcp/index.js";
 import { createLineFramer } from "../mcp/index.js";
 import { ServerConnection } from "../mcp/index.js";
 import { callSignal, check, SELFTEST_CALL_LIMIT_MS, type Assertion } from "./check.js";
@@ -71,9 +71,11 @@ async function listToolsSpeaking(transport: Transport, versions: readonly string
     const meta = message.params._meta;
     asked.push(String(isJsonObject(meta) ? meta[VERSION_KEY] : undefined));
   });
-  const client = createMcpClient({ transport: observed, clientVersion: "mca-selftest", versions, requestTimeoutMs: SELFTEST_CALL_LIMIT_MS });
+  const wire = createWire({ transport: observed, clientVersion: "mca-selftest", versions, requestTimeoutMs: SELFTEST_CALL_LIMIT_MS });
+  // No server/discover first: the first tools/list is what meets the server's -32022.
+  const client = createModernClient(wire);
   try {
-    await client.start();
+    await wire.start();
     return { label: transport.label, asked, outcome: (await client.listTools()).length };
   } catch (error) {
     return { label: transport.label, asked, outcome: error instanceof Error ? error : new Error(String(error)) };

@@ -1,6 +1,6 @@
-// mca's own MCP client (src/mcp) behind the bench interface: the stdio or HTTP transport and createMcpClient,
+// mca's own MCP client (src/mcp) behind the bench interface: the stdio or HTTP transport, its wire and client,
 // exactly as the CLI composes them, with nothing tuned for the bench.
-import { createMcpClient } from "../../../src/mcp/index.js";
+import { createWire, openModernClient } from "../../../src/mcp/index.js";
 import { createHttpTransport } from "../../../src/mcp/index.js";
 import { createStdioTransport } from "../../../src/mcp/index.js";
 import type { Transport } from "../../../src/mcp/index.js";
@@ -26,9 +26,9 @@ function transportFor(endpoint: Endpoint, options: McaClientOptions): Transport 
 }
 
 export async function connectMca(endpoint: Endpoint, options: McaClientOptions = {}): Promise<BenchClient> {
-  const client = createMcpClient({ transport: transportFor(endpoint, options), clientVersion: "bench" });
-  await client.start();
-  await client.discover();
+  const wire = createWire({ transport: transportFor(endpoint, options), clientVersion: "bench" });
+  await wire.start();
+  const client = await openModernClient(wire);
   return {
     async call(bytes) {
       const outcome = await client.callTool(PAYLOAD_TOOL, { bytes });

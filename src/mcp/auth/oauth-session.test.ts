@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createMcpClient } from "../client.js";
 import { negotiateEra } from "../era.js";
 import { LoginNeeded } from "../http/failure.js";
 import { createHttpTransport } from "../http/transport.js";
 import { McpError } from "../jsonrpc.js";
 import { startOAuthLoopbackServer, type OAuthLoopbackServer } from "../test-support/oauth-loopback-server.js";
+import { createWire, type Wire } from "../wire.js";
 import { startLoopbackAuthorizer, type LoopbackAuthorizer } from "./loopback-redirect.js";
 import { createOAuthSession, type OAuthSessionOptions } from "./oauth-session.js";
 import { createMemoryTokenStore } from "./token-store.js";
@@ -102,19 +102,19 @@ describe("createOAuthSession", () => {
 
   it("lets the HTTP transport log in on the first request and carry the token on every one after", async () => {
     const { server, session } = await setUp({ authorizer: await agreeingBrowser() });
-    let client: ReturnType<typeof createMcpClient> | undefined;
+    let wire: Wire | undefined;
     const open = async () => {
-      await client?.close();
-      client = createMcpClient({ transport: createHttpTransport({ label: "tickets", url: server.url, auth: session }), clientVersion: "0.0.0" });
-      await client.start();
-      return client;
+      await wire?.close();
+      wire = createWire({ transport: createHttpTransport({ label: "tickets", url: server.url, auth: session }), clientVersion: "0.0.0" });
+      await wire.start();
+      return wire;
     };
     try {
       const { client: mounted } = await negotiateEra(open, { transport: "http" });
       expect((await mounted.listTools()).length).toBeGreaterThan(0);
       expect(server.grants).toEqual(["authorization_code"]);
     } finally {
-      await client?.close();
+      await wire?.close();
     }
   });
 });

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createMcpClient, type McpClient } from "../client.js";
+import type { McpClient } from "../client.js";
 import { negotiateEra } from "../era.js";
 import { createHttpTransport } from "../http/transport.js";
 import { startApiKeyServer, type ApiKeyServer, type Refusal } from "../test-support/api-key-server.js";
+import { createWire, type Wire } from "../wire.js";
 import { startLoopbackAuthorizer, type LoopbackAuthorizer } from "./loopback-redirect.js";
 import { createOAuthSession, type Authorizer } from "./oauth-session.js";
 import { createMemoryTokenStore } from "./token-store.js";
@@ -19,17 +20,17 @@ afterEach(async () => {
 /** Mounts the server as mca does for an HTTP server with a login (none possible here unless `authorizer`). */
 async function mount(url: string, headers: Record<string, string>, authorizer?: Authorizer): Promise<McpClient> {
   const auth = createOAuthSession({ label: "keyed", serverUrl: url, store: createMemoryTokenStore(), client: { clientName: "mca test" }, ...(authorizer === undefined ? {} : { authorizer }) });
-  let client: McpClient | undefined;
+  let wire: Wire | undefined;
   const open = async () => {
-    await client?.close();
-    client = createMcpClient({ transport: createHttpTransport({ label: "keyed", url, headers, auth }), clientVersion: "0.0.0" });
-    await client.start();
-    return client;
+    await wire?.close();
+    wire = createWire({ transport: createHttpTransport({ label: "keyed", url, headers, auth }), clientVersion: "0.0.0" });
+    await wire.start();
+    return wire;
   };
   try {
     return (await negotiateEra(open, { transport: "http" })).client;
   } catch (error) {
-    await client?.close();
+    await wire?.close();
     throw error;
   }
 }

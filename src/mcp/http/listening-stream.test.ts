@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createMcpClient, type McpClient } from "../client.js";
+import type { McpClient } from "../client.js";
+import { openLegacyClient } from "../legacy-client.js";
+import { createWire } from "../wire.js";
 import type { InputRequest, InputResponder } from "../input.js";
 import { startScriptedHttpServer } from "../test-support/scripted-http-server.js";
 import { startStatefulSdkServer } from "../test-support/sdk-v1-http-server.js";
@@ -29,11 +31,10 @@ const FORM = {
 async function legacyClient(url: string, responder: InputResponder): Promise<McpClient> {
   const headerTable = createHeaderTable();
   const transport = createHttpTransport({ label: "v1", url, headerTable });
-  const client = createMcpClient({ transport, headerTable, clientVersion: "0.15.0", capabilities: { elicitation: { form: {} } }, inputResponder: responder });
-  cleanups.push(() => client.close());
-  await client.start();
-  await client.initializeLegacy();
-  return client;
+  const wire = createWire({ transport, headerTable, clientVersion: "0.15.0", capabilities: { elicitation: { form: {} } }, inputResponder: responder });
+  cleanups.push(() => wire.close());
+  await wire.start();
+  return openLegacyClient(wire);
 }
 
 describe("a legacy HTTP session's listening stream", () => {

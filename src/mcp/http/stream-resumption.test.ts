@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createMcpClient } from "../client.js";
+import { openLegacyClient } from "../legacy-client.js";
+import { createWire } from "../wire.js";
 import { McpError, type JsonRpcMessage } from "../jsonrpc.js";
 import { createMessageInbox } from "../test-support/http-message-inbox.js";
 import { rejection, summary } from "../test-support/mcp-rejection.js";
@@ -178,10 +179,10 @@ describe("a legacy call whose stream is never resumed", () => {
     cleanups.push(() => server.close());
     const headerTable = createHeaderTable();
     const transport = createHttpTransport({ label: "old", url: server.url, headerTable });
-    const client = createMcpClient({ transport, headerTable, clientVersion: "0.15.0", requestTimeoutMs: 300 });
-    cleanups.push(() => client.close());
-    await client.start();
-    await client.initializeLegacy();
+    const wire = createWire({ transport, headerTable, clientVersion: "0.15.0", requestTimeoutMs: 300 });
+    cleanups.push(() => wire.close());
+    await wire.start();
+    const client = await openLegacyClient(wire);
     const failure = await rejection(client.callTool("slow", {}));
     expect({ failure: summary(failure), resumed: (await server.request(3)).headers["last-event-id"] }).toEqual({
       failure: { kind: "timeout", message: "tools/call timed out after 300 ms", server: "old" },

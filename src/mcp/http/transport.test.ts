@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { buildRequestMeta } from "../client.js";
+import { buildRequestMeta } from "../wire.js";
 import { McpError, type JsonObject, type JsonRpcMessage, type JsonRpcRequest } from "../jsonrpc.js";
 import { createMessageInbox, type MessageInbox } from "../test-support/http-message-inbox.js";
 import { rejection as failure, summary } from "../test-support/mcp-rejection.js";
