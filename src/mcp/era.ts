@@ -149,9 +149,15 @@ function clientFor(wire: Wire, settled: Settled): NegotiatedEra {
 /**
  * A client for a server whose era is known already (a restarted child, the old HTTP+SSE transport): a
  * legacy server's after the handshake, a modern server's at once (it is stateless: nothing to settle).
+ * On failure the wire is closed before the error is passed on.
  */
 export async function clientInEra(wire: Wire, era: Era): Promise<McpClient> {
-  return era === "legacy" ? openLegacyClient(wire) : createModernClient(wire);
+  try {
+    return era === "legacy" ? await openLegacyClient(wire) : createModernClient(wire);
+  } catch (error) {
+    await wire.close();
+    throw error;
+  }
 }
 
 /**

@@ -164,19 +164,10 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
       }
       return wire;
     };
-    const opened = era === undefined ? await negotiateEra(openWire, { transport: via === "stdio" ? "stdio" : "http" }) : { era, client: await openInEra(await openWire(), era) };
+    // A restarted legacy child knows nothing yet: it needs the handshake before any other request.
+    const opened = era === undefined ? await negotiateEra(openWire, { transport: via === "stdio" ? "stdio" : "http" }) : { era, client: await clientInEra(await openWire(), era) };
     client = opened.client;
     return opened;
-  }
-
-  /** A restarted legacy child knows nothing yet: it needs the handshake before any other request. */
-  async function openInEra(wire: Wire, era: Era): Promise<McpClient> {
-    try {
-      return await clientInEra(wire, era);
-    } catch (error) {
-      await wire.close();
-      throw error;
-    }
   }
 
   /** Never interactive here: a server that needs a browser login says so, and `mca mcp login` gives it one. */

@@ -216,17 +216,17 @@ export type MessageHeaders = {
 
 /**
  * What an HTTP transport sends beside each message (MCP-Protocol-Version, Mcp-Param-*), given to it when it
- * is built and shared with the connection's client, which tells it the version in use and screens each
- * tools/list page into `params`. The transport only reads it: it never reads a protocol version itself, and
+ * is built and shared with the connection's wire, which tells it the version in use, and whose requests
+ * screen each tools/list page into `params`. The transport only reads it: it never reads a protocol version itself, and
  * never calls back into a client.
  */
 export interface HeaderTable {
-  /** Told by the client: the version its messages speak from now on. */
+  /** Told by the wire: the version its messages speak from now on. */
   speak(version: string): void;
   /** The `x-mcp-header` declarations of the tools listed last. */
   readonly params: ParamHeaderTable;
   forMessage(message: JsonRpcMessage): MessageHeaders;
-  /** The version in use, for a legacy session's GET and DELETE; undefined until a client speaks one. */
+  /** The version in use, for a legacy session's GET and DELETE; undefined until a wire speaks one. */
   version(): string | undefined;
 }
 

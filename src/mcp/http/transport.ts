@@ -24,7 +24,7 @@ export type HttpTransportOptions = {
   readonly maxReplyBytes?: number;
   /**
    * MCP-Protocol-Version and `Mcp-Param-*` for each message, and whether it belongs to a legacy session: the
-   * table the connection's client keeps up to date. Absent: a table nobody tells, so each message's own
+   * table the connection's wire keeps up to date. Absent: a table nobody tells, so each message's own
    * version is all that is sent.
    */
   readonly headerTable?: HeaderTable;
