@@ -231,6 +231,7 @@ function raceLateProbe(wire: Wire, probing: Promise<ProbeVerdict>, probeStop: Ab
     probing.then(
       (verdict) => {
         if (verdict.era !== "modern") return settledOne();
+        // A late modern answer may come while initialize is already on its way: the server is modern all the same.
         initializeStop.abort();
         resolve(verdict);
       },
