@@ -10,7 +10,7 @@ import { httpStatusOf } from "./http/failure.js";
 import { McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject } from "./jsonrpc.js";
 import { createLegacyClient, handshake, openLegacyClient } from "./legacy-client.js";
 import type { LegacyServerInfo } from "./legacy-lifecycle.js";
-import { createModernClient, modernExchange } from "./modern-client.js";
+import { createModernClient, modernExchange, openModernClient } from "./modern-client.js";
 import { isLegacyVersion, readSupportedVersions, SUPPORTED_VERSIONS, type Era } from "./versions.js";
 import type { Wire } from "./wire.js";
 
@@ -148,12 +148,13 @@ function clientFor(wire: Wire, settled: Settled): NegotiatedEra {
 
 /**
  * A client for a server whose era is known already (a restarted child, the old HTTP+SSE transport): a
- * legacy server's after the handshake, a modern server's at once (it is stateless: nothing to settle).
+ * legacy server's after the handshake; a modern server's after `server/discover`, since a new child may
+ * declare other capabilities (which lists change, whether it has resources) than the one it replaces.
  * On failure the wire is closed before the error is passed on.
  */
 export async function clientInEra(wire: Wire, era: Era): Promise<McpClient> {
   try {
-    return era === "legacy" ? await openLegacyClient(wire) : createModernClient(wire);
+    return era === "legacy" ? await openLegacyClient(wire) : await openModernClient(wire);
   } catch (error) {
     await wire.close();
     throw error;

@@ -53,6 +53,8 @@ describe("ServerConnection", () => {
     const afterRestart = await connection.callTool("echo", { n: 1 }, {});
     expect(afterRestart).toMatchObject({ kind: "complete", isError: false });
     expect(connection.state).toBe("connected");
+    // The new child was asked what it declares, as the first was: its lists and their changes are known again.
+    expect(connection.capabilities).toHaveProperty("tools");
 
     await connection.callTool("exit", { code: 4 }, {});
     const refused = await connection.callTool("echo", {}, {});
