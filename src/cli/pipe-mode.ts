@@ -8,7 +8,7 @@ import { createJsonCollector, failedBeforeRun, jsonLine, messageText, type Outpu
 import { createPlainRenderer } from "./render.js";
 import { INTERRUPTED_EXIT_CODE } from "./runtime.js";
 import type { Session } from "./session-seam.js";
-import { createStreamJsonWriter, initLine } from "./stream-json.js";
+import { createStreamJsonWriter, initLine, messageIds } from "./stream-json.js";
 import { checkFinalMessage, loadOutputSchema, retryPrompt, schemaInstruction, type OutputSchema } from "./structured-output.js";
 import { untrustedJson, untrustedText } from "./untrusted-text.js";
 
@@ -33,9 +33,9 @@ export const PIPE_NO_MODEL_EXIT_CODE = 2;
 
 /**
  * Runs `lines` in `session`, attached to it while they run. An interrupt (the runtime's) stops the running line
- * and no further line runs.
+ * and no further line runs. `ids` names stream-json's messages: a session answering in several runs gives each the same.
  */
-export async function runPipeMode(session: Session, lines: AsyncIterable<string> | Iterable<string>, flags: HeadlessFlags): Promise<number> {
+export async function runPipeMode(session: Session, lines: AsyncIterable<string> | Iterable<string>, flags: HeadlessFlags, ids = messageIds(session.id)): Promise<number> {
   const { writeOut: out, writeErr: err, interrupt: signal, now } = session.runtime;
   const format = flags.outputFormat;
   const startedMs = now();
@@ -50,7 +50,7 @@ export async function runPipeMode(session: Session, lines: AsyncIterable<string>
     schema = loaded;
   }
   const collector = createJsonCollector(now);
-  const render = rendererFor(format, session, flags, collector.emit);
+  const render = rendererFor(format, session, flags, ids, collector.emit);
   /** The text of the model's latest message, and how the latest turn ended: what is printed, checked and retried. */
   let finalText = "";
   let lastEnd: string | null = null;
@@ -132,7 +132,7 @@ async function structuredOutput(
 }
 
 /** Where the agent's events go: tool lines for the person (text), gathered for the one object at the end, or also stream-json lines as they happen. */
-function rendererFor(format: OutputFormat, session: Session, flags: HeadlessFlags, collect: (event: AgentEvent) => void): (event: AgentEvent) => void {
+function rendererFor(format: OutputFormat, session: Session, flags: HeadlessFlags, nextId: () => string, collect: (event: AgentEvent) => void): (event: AgentEvent) => void {
   const { writeOut, writeErr } = session.runtime;
   switch (format) {
     case "text": {
@@ -146,7 +146,7 @@ function rendererFor(format: OutputFormat, session: Session, flags: HeadlessFlag
       return collect;
     case "stream-json": {
       const model = (): string => session.model.answering.name;
-      const write = createStreamJsonWriter({ sessionId: session.id, model, write: writeOut, partialMessages: flags.includePartialMessages, mcaEvents: flags.mcaEvents });
+      const write = createStreamJsonWriter({ sessionId: session.id, nextId, model, write: writeOut, partialMessages: flags.includePartialMessages, mcaEvents: flags.mcaEvents });
       return (event) => {
         collect(event);
         write(event);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { MAX_MESSAGE_LINE_CHARS, userMessageText } from "./stream-json-input.js";
+import type { AgentEvent } from "../kernel/index.js";
+import type { HeadlessFlags } from "./pipe-mode.js";
+import { MAX_MESSAGE_LINE_CHARS, runStreamJsonInput, userMessageText } from "./stream-json-input.js";
+import { createFakeAgent } from "./test-support/fake-agent.js";
+import { fakeSession } from "./test-support/fake-session.js";
 
 function jsonError(text: string): string {
   try {
@@ -34,5 +38,25 @@ describe("userMessageText", () => {
     };
     expect((userMessageText(line(MAX_MESSAGE_LINE_CHARS + 1)) as Error).message).toBe(`a line of over ${MAX_MESSAGE_LINE_CHARS} characters`);
     expect(userMessageText(line(MAX_MESSAGE_LINE_CHARS))).toBe("x".repeat(MAX_MESSAGE_LINE_CHARS - JSON.stringify({ type: "user", message: { role: "user", content: "" } }).length));
+  });
+});
+
+describe("runStreamJsonInput", () => {
+  it("answers each message with its own result line, and names the session's assistant messages once each across the answers", async () => {
+    const flags: HeadlessFlags = { outputFormat: "stream-json", includePartialMessages: false, mcaEvents: false, outputSchemaFile: undefined, permissionMode: "default" };
+    const reply = (text: string): AgentEvent[] => [
+      { type: "message", message: { role: "assistant", content: [{ type: "text", text: `you said ${text}` }] }, model: "m", stopReason: "end_turn" },
+      { type: "turn_end", reason: "done" },
+    ];
+    const session = fakeSession({ agent: (io) => createFakeAgent({ promptEvents: reply }, io.emit) });
+    const message = (content: string): string => JSON.stringify({ type: "user", message: { role: "user", content } });
+    async function* lines(): AsyncIterable<string> {
+      yield message("one");
+      yield message("two");
+    }
+    expect(await runStreamJsonInput(session, lines(), flags)).toBe(0);
+    const written = session.written.out.map((line) => JSON.parse(line) as { type: string; message?: { id: string }; result?: string });
+    expect(written.filter((line) => line.type === "result").map((line) => line.result)).toEqual(["you said one", "you said two"]);
+    expect(written.filter((line) => line.type === "assistant").map((line) => line.message?.id)).toEqual([`msg_mca_${session.id}_1`, `msg_mca_${session.id}_2`]);
   });
 });

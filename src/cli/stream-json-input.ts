@@ -6,6 +6,7 @@ import { describeError } from "../kernel/index.js";
 import { failedBeforeRun, jsonLine } from "./headless-output.js";
 import { PIPE_FAILED_EXIT_CODE, PIPE_NO_MODEL_EXIT_CODE, PIPE_OK_EXIT_CODE, runPipeMode, type HeadlessFlags } from "./pipe-mode.js";
 import { INTERRUPTED_EXIT_CODE } from "./runtime.js";
+import { messageIds } from "./stream-json.js";
 import type { Session } from "./session-seam.js";
 
 /** A longer message line is refused: it is more than a model's whole window. */
@@ -46,6 +47,7 @@ export function userMessageText(line: string): string | Error {
  */
 export async function runStreamJsonInput(session: Session, lines: AsyncIterable<string>, flags: HeadlessFlags): Promise<number> {
   const { writeOut, writeErr, interrupt } = session.runtime;
+  const ids = messageIds(session.id);
   let code = PIPE_OK_EXIT_CODE;
   let lineNumber = 0;
   for await (const line of lines) {
@@ -60,7 +62,7 @@ export async function runStreamJsonInput(session: Session, lines: AsyncIterable<
       code = PIPE_FAILED_EXIT_CODE;
       continue;
     }
-    const answered = await runPipeMode(session, [prompt], flags);
+    const answered = await runPipeMode(session, [prompt], flags, ids);
     if (answered === INTERRUPTED_EXIT_CODE || answered === PIPE_NO_MODEL_EXIT_CODE) return answered;
     if (answered !== PIPE_OK_EXIT_CODE) code = PIPE_FAILED_EXIT_CODE;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../kernel/index.js";
-import { createStreamJsonWriter, initLine, type StreamJsonOptions } from "./stream-json.js";
+import { createStreamJsonWriter, initLine, messageIds, type StreamJsonOptions } from "./stream-json.js";
 
 /** The events of a prompt whose reply says a word, calls read_file, and then answers. */
 const TURN: readonly AgentEvent[] = [
@@ -24,7 +24,7 @@ const TURN: readonly AgentEvent[] = [
 
 function linesOf(events: readonly AgentEvent[], options: Partial<StreamJsonOptions> = {}): unknown[] {
   const lines: string[] = [];
-  const write = createStreamJsonWriter({ sessionId: "s1", model: () => "claude-sonnet-5-5", write: (line) => lines.push(line), partialMessages: false, mcaEvents: false, ...options });
+  const write = createStreamJsonWriter({ sessionId: "s1", nextId: messageIds("s1"), model: () => "claude-sonnet-5-5", write: (line) => lines.push(line), partialMessages: false, mcaEvents: false, ...options });
   for (const event of events) write(event);
   return lines.map((line): unknown => JSON.parse(line));
 }

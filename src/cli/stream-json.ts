@@ -64,6 +64,8 @@ type ApiStopReason = Exclude<StopReason, "other">;
 
 export interface StreamJsonOptions {
   readonly sessionId: string;
+  /** Gives each assistant message its id (messageIds): one for the session, however many runs write its lines. */
+  readonly nextId: () => string;
   /** The model answering now: a message_start names it before the message itself does. */
   readonly model: () => string;
   readonly write: (line: string) => void;
@@ -81,11 +83,17 @@ interface PartialMessage {
 }
 
 /** The agent's events as stream-json lines (all but the first and the last). */
-export function createStreamJsonWriter(options: StreamJsonOptions): (event: AgentEvent) => void {
-  const { sessionId, write } = options;
+/**
+ * The ids of a session's assistant messages, in order: `msg_mca_<session>_<n>`. Unique within the session
+ * only (the kernel is not told the API's own message ids), across every answer of `--input-format stream-json`.
+ */
+export function messageIds(sessionId: string): () => string {
   let count = 0;
-  /** Only unique within the run: the kernel is not told the API's own message ids. */
-  const nextId = (): string => `msg_mca_${sessionId}_${(count += 1)}`;
+  return () => `msg_mca_${sessionId}_${(count += 1)}`;
+}
+
+export function createStreamJsonWriter(options: StreamJsonOptions): (event: AgentEvent) => void {
+  const { sessionId, write, nextId } = options;
   let partial: PartialMessage | null = null;
   const streamEvent = (event: object): void => write(jsonLine({ type: "stream_event", event, parent_tool_use_id: null, session_id: sessionId }));
   const openMessage = (model: string): PartialMessage => {
