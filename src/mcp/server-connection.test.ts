@@ -112,6 +112,18 @@ describe("ServerConnection", () => {
     await expect.poll(() => processesNaming("mca-test-silent-server", process.pid)).toEqual([]);
   });
 
+  it("keeps what the server wrote on stderr when a reconnect is stopped while the era probe waits", async () => {
+    const slow = scriptedStdioServer("--stderr=booting slowly", "--discover-delay=20000");
+    const connection = open(stdio("slow", slow, { startupTimeoutMs: 20_000 }));
+    const stop = new AbortController();
+    const reconnecting = connection.reconnect(stop.signal);
+    await expect.poll(() => connection.status().stderrTail, { timeout: 5000 }).toBe("booting slowly");
+    // The probe fails as the wire closes, which reads as a legacy server that died of it: no fresh child is started.
+    stop.abort();
+    await reconnecting;
+    expect(connection.status()).toMatchObject({ state: "failed", stderrTail: "booting slowly", error: "stopped while it came up; its stderr said: booting slowly" });
+  });
+
   it("lets a call made during a reconnect wait for it, and a reconnect already stopped leaves the server as it was", async () => {
     const connection = open(stdio("waited", scriptedStdioServer()));
     await connection.connect();
@@ -347,6 +359,8 @@ describe("ServerConnection start-up", () => {
     expect(connection.status()).toMatchObject({
       state: "failed",
       error: "no answer on stdout after 300 ms (startupTimeoutMs); its stderr said: npm error code EAI_AGAIN\nnpm error request to registry.npmjs.org failed",
+      // The budget ran out while the era probe waited: no fresh child took the place of this one.
+      stderrTail: "npm error code EAI_AGAIN\nnpm error request to registry.npmjs.org failed",
     });
   });
 

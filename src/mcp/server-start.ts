@@ -90,10 +90,20 @@ export interface ServerOpener {
   /**
    * A client on a fresh wire (`via`, the config's transport by default): of `era` when it is known (a
    * restart, or the old HTTP+SSE transport: a legacy one after the handshake), else of the era negotiated
-   * first. `onCreated` hears of each wire before it starts, so that a budget run out can close it; it
-   * throws to refuse one.
+   * first. `watch` is asked before each wire is built and told of it before it starts.
    */
-  open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (wire: Wire) => void, via?: ServerTransport): Promise<NegotiatedEra>;
+  open(era: Era | undefined, login: HttpAuth | undefined, watch: WireWatch, via?: ServerTransport): Promise<NegotiatedEra>;
+}
+
+/** How a start's budget follows the wires it opens. */
+interface WireWatch {
+  /**
+   * Asked before anything of a wire is built; throws to refuse it. Nothing is spawned then, and the stderr
+   * tail stays the last child's: what it wrote before a start was given up is what the failure shows.
+   */
+  mayOpen(): void;
+  /** Told of each wire before it starts, so that a budget run out can close it. */
+  opened(wire: Wire): void;
 }
 
 export interface OpenerDeps {
@@ -134,10 +144,11 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
     return via === "sse" ? createLegacySseTransport(common) : createHttpTransport(common);
   }
 
-  async function open(era: Era | undefined, login: HttpAuth | undefined, onCreated: (wire: Wire) => void, via = spec.transport): Promise<NegotiatedEra> {
+  async function open(era: Era | undefined, login: HttpAuth | undefined, watch: WireWatch, via = spec.transport): Promise<NegotiatedEra> {
     /** The client built at the end: a wire that ends on its own is reported as its end; none while the era is settled. */
     let client: McpClient | undefined;
     const openWire = async (): Promise<Wire> => {
+      watch.mayOpen();
       const wrap = deps.seams?.wrapTransport ?? ((created: Transport) => created);
       const headerTable = createHeaderTable();
       const transport = wrap(createTransport(via, headerTable, login), spec);
@@ -155,7 +166,7 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
           if (client !== undefined) onClientClosed(client, reason);
         },
       });
-      onCreated(wire);
+      watch.opened(wire);
       try {
         await wire.start();
       } catch (error) {
@@ -207,12 +218,16 @@ async function withinStartupBudget<T>(
 ): Promise<T | McpError> {
   let opening: Wire | undefined;
   let gaveUp: McpError | undefined;
-  const onCreated = (wire: Wire): void => {
-    // No fresh child either: the era negotiation reads a closed wire as a legacy server that died of the probe.
-    if (gaveUp !== undefined) throw gaveUp;
-    opening = wire;
+  const watch: WireWatch = {
+    mayOpen() {
+      // No fresh child either: the era negotiation reads a closed wire as a legacy server that died of the probe.
+      if (gaveUp !== undefined) throw gaveUp;
+    },
+    opened(wire) {
+      opening = wire;
+    },
   };
-  const open = (era?: Era, via?: ServerTransport): Promise<NegotiatedEra> => opener.open(era, login, onCreated, via);
+  const open = (era?: Era, via?: ServerTransport): Promise<NegotiatedEra> => opener.open(era, login, watch, via);
   const budgetMs = spec.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
   const starting = startUp(open);
   const stopped = new Promise<typeof STOPPED>((resolve) => {
