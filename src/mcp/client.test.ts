@@ -4,7 +4,8 @@ import { isJsonObject, McpError, type JsonObject, type JsonRpcNotification, type
 import { createHeaderTable } from "./http/headers.js";
 import { createHttpTransport } from "./http/transport.js";
 import { createLegacyClient, handshake, openLegacyClient } from "./legacy-client.js";
-import { createModernClient, discover, openModernClient } from "./modern-client.js";
+import { discover, openModernClient } from "./era.js";
+import { createModernClient } from "./modern-client.js";
 import { createStdioTransport } from "./stdio-transport.js";
 import { createInMemoryTransport, type ScriptedReply } from "./test-support/in-memory-transport.js";
 import { rejection, summary } from "./test-support/mcp-rejection.js";
@@ -176,12 +177,21 @@ describe("a client", () => {
   });
 
   it("fails discover when the server speaks no version in common", async () => {
-    const { wire } = await startClient(() => ({ result: { supportedVersions: ["2025-11-25"], capabilities: {} } }));
+    const { wire } = await startClient(() => ({ result: { resultType: "complete", supportedVersions: ["2027-01-01"], capabilities: {} } }));
     expect(summary(await rejection(discover(wire)))).toEqual({
       kind: "protocol",
-      message: "server/discover: no protocol version in common: the server supports 2025-11-25; mca supports 2026-07-28",
+      message: "server/discover: no protocol version in common: the server supports 2027-01-01; mca supports 2026-07-28",
       server: "srv",
     });
+  });
+
+  it("fails discover on an answer the era probe would take for a legacy server's", async () => {
+    const answers = [{ supportedVersions: ["2026-07-28"], capabilities: {} }, { resultType: "complete", supportedVersions: ["2025-11-25"], capabilities: {} }];
+    const { wire } = await startClient(() => ({ result: answers.shift() ?? {} }));
+    expect([summary(await rejection(discover(wire))), summary(await rejection(discover(wire)))]).toEqual([
+      { kind: "protocol", message: "server/discover answered a result without resultType: not a 2026-07-28 server", server: "srv" },
+      { kind: "protocol", message: "server/discover offered only 2025-11-25: not a 2026-07-28 server", server: "srv" },
+    ]);
   });
 
   it("reports the end of its connection, but not its own close", async () => {

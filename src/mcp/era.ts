@@ -10,7 +10,8 @@ import { httpStatusOf } from "./http/failure.js";
 import { McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject } from "./jsonrpc.js";
 import { createLegacyClient, handshake, openLegacyClient } from "./legacy-client.js";
 import type { LegacyServerInfo } from "./legacy-lifecycle.js";
-import { createModernClient, modernExchange, openModernClient } from "./modern-client.js";
+import { createModernClient, modernExchange } from "./modern-client.js";
+import type { RequestOptions } from "./peer.js";
 import { isLegacyVersion, readSupportedVersions, SUPPORTED_VERSIONS, type Era } from "./versions.js";
 import type { Wire } from "./wire.js";
 
@@ -105,22 +106,40 @@ export function judgeProbeFailure(error: McpError, transport: ProbeOptions["tran
   }
 }
 
-/**
- * Asks `server/discover` on the wire which era the server speaks, as a 2026-07-28 request (a -32022 moves
- * the wire to a version in common). Never rejects on an McpError: a failure is judged too.
- */
+/** `server/discover` as a 2026-07-28 request (a -32022 moves the wire to a version in common), its answer judged. */
+async function askDiscover(wire: Wire, options: RequestOptions): Promise<ProbeVerdict> {
+  const result = await modernExchange(wire).request("server/discover", {}, options);
+  return judgeDiscoverResult(result, wire.protocolVersion(), wire.server);
+}
+
+/** Asks `server/discover` on the wire which era the server speaks. Never rejects on an McpError: a failure is judged too. */
 export async function probeEra(wire: Wire, options: ProbeOptions): Promise<ProbeVerdict> {
   const requestOptions = {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };
   try {
-    const result = await modernExchange(wire).request("server/discover", {}, requestOptions);
-    return judgeDiscoverResult(result, wire.protocolVersion(), wire.server);
+    return await askDiscover(wire, requestOptions);
   } catch (error) {
     if (!(error instanceof McpError)) throw error;
     return judgeProbeFailure(error, options.transport);
   }
+}
+
+/**
+ * `server/discover` to a server known to be modern (a restarted child, a client that needs no
+ * negotiation), its answer judged as the probe's is: anything but a modern answer fails, a failure too.
+ */
+export async function discover(wire: Wire): Promise<DiscoverInfo> {
+  const verdict = await askDiscover(wire, {});
+  if (verdict.era === "modern") return verdict.info;
+  if (verdict.era === "unknown") throw verdict.failure;
+  throw new McpError("protocol", `${verdict.evidence}: not a 2026-07-28 server`, { server: wire.server });
+}
+
+/** `server/discover` on the wire, then the client of what it told. */
+export async function openModernClient(wire: Wire): Promise<McpClient> {
+  return createModernClient(wire, await discover(wire));
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@ export { createOAuthSession, MAX_AUTHORIZATIONS_WITHOUT_SUCCESS, type Authorizer
 export { LOGIN_WAIT_MS, startLoopbackAuthorizer, type LoopbackAuthorizer, type LoopbackOptions } from "./auth/loopback-redirect.js";
 export { createMemoryTokenStore, createTokenStore, type StoredLogin, type TokenStore } from "./auth/token-store.js";
 export type { McpClient } from "./client.js";
-export { negotiateEra } from "./era.js";
-export { createModernClient, openModernClient } from "./modern-client.js";
+export { negotiateEra, openModernClient } from "./era.js";
+export { createModernClient } from "./modern-client.js";
 export { createWire, type Wire, type WireOptions } from "./wire.js";
 export { decodeHeaderValue, encodeHeaderValue } from "./http/headers.js";
 export { createHttpTransport } from "./http/transport.js";

@@ -2,9 +2,9 @@
 // stateless, with no handshake. Every request carries `_meta` in its params; list changes come only on a
 // `subscriptions/listen`; the server's own requests are a violation, warned about and left unanswered.
 import { createClientCore, type EraRules, type McpClient } from "./client.js";
-import { parseDiscoverResult, type DiscoverInfo } from "./discover.js";
+import type { DiscoverInfo } from "./discover.js";
 import { createExchange, type Exchange } from "./exchange.js";
-import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
+import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 import type { LogLevel } from "./server-log.js";
 import { LOG_LEVEL_KEY, type Wire } from "./wire.js";
 
@@ -53,13 +53,6 @@ export function modernExchange(wire: Wire): Exchange {
   return createExchange(wire, modernRulesOf(wire));
 }
 
-/** `server/discover`: what the server speaks and declares. Nothing is adopted here: the client built on it adopts its version. */
-export async function discover(wire: Wire): Promise<DiscoverInfo> {
-  const info = parseDiscoverResult(await modernExchange(wire).request("server/discover", {}, {}), wire.protocolVersion());
-  if (info instanceof Error) throw new McpError("protocol", `server/discover: ${info.message}`, { server: wire.server });
-  return info;
-}
-
 /**
  * A client of a modern server: from `info` (what `server/discover` told), requests speak its version. A
  * client built without it knows nothing of the server (`{}` declared) and speaks the wire's version: a
@@ -68,9 +61,4 @@ export async function discover(wire: Wire): Promise<DiscoverInfo> {
 export function createModernClient(wire: Wire, info?: DiscoverInfo): McpClient {
   if (info !== undefined) wire.useVersion(info.protocolVersion);
   return createClientCore(wire, info ?? { capabilities: {} }, modernRulesOf(wire));
-}
-
-/** `server/discover` on the wire, then the client of what it told. */
-export async function openModernClient(wire: Wire): Promise<McpClient> {
-  return createModernClient(wire, await discover(wire));
 }
