@@ -61,9 +61,12 @@ describe("runChat", () => {
     );
     chat.type("hello\r");
     await waitFor("the answer", () => chat.shown().includes("you said hello"));
+    expect([chat.warningsShownIn(), chat.attached()]).toEqual([["chat"], true]);
     chat.type(CTRL_D);
     expect(await chat.status).toBe(0);
     expect(chat.shown()).toContain("mca test banner");
+    // Ended: the run's warnings go to stderr again, and the session has no mode attached.
+    expect([chat.warningsShownIn(), chat.attached()]).toEqual([["chat", "stderr"], false]);
   });
 
   it("interrupts a running turn on Ctrl-C and goes on with the next line", async () => {

@@ -6,7 +6,7 @@
 import { describeError } from "../kernel/index.js";
 import { promptForApproval, toolDisplayName } from "./approval.js";
 import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
-import { runLine, SLASH_COMMANDS, type ModeView } from "./commands.js";
+import { runLine, SLASH_COMMANDS } from "./commands.js";
 import { resumedView, resumedViewText } from "./resumed-view.js";
 import { SHELL_LINE_PREFIX } from "./shell-line.js";
 import { createTabCompleter } from "./completion.js";
@@ -14,7 +14,7 @@ import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./pro
 import { createTtyRenderer } from "./render.js";
 import { createSpinner } from "./spinner.js";
 import { fitToWidth } from "./text-layout.js";
-import type { Session } from "./session-seam.js";
+import type { ModeView, Session } from "./session-seam.js";
 import { createChatInput } from "./chat-input.js";
 import { createPromptsAsker, redactingAsker, showInPager, type Asker, type TerminalLender } from "./terminal.js";
 
@@ -74,7 +74,7 @@ export async function runChat(session: Session, firstPrompt: string | undefined)
   };
 
   // The input line and the turns call each other: what the line reports (a line, Ctrl-C, Ctrl-D) goes to
-  // the function declarations further down, which read the line, the agent and the commands' context.
+  // the function declarations further down, which read the line, the agent and the view lines run with.
   const historyFile = promptHistoryFile(session.state);
   const input = createChatInput({
     input: terminalInput,
@@ -140,7 +140,7 @@ export async function runChat(session: Session, firstPrompt: string | undefined)
     note: print,
     width,
     // A pager needs a real terminal; elsewhere /last prints.
-    page: async (text) => (output.isTTY === true ? input.suspend(() => showInPager(text, output, terminalInput)) : print(text)),
+    page: async (text) => (output.isTTY === true ? input.suspend(() => showInPager(redact(text), output, terminalInput)) : print(text)),
     turnStarts: () => renderer.thinking(),
     // The person types these lines: `!command` runs as their own call, and `/mcp login` asks here.
     terminal: lendTerminal,

@@ -16,8 +16,6 @@ import { statusLines } from "./session-status.js";
 import { formatColumns } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
 
-export type { CommandOutcome, LastResult, LineOutcome, LineRun, ModeView, PromptCatalog, SlashCommand, UserTurn } from "./session-seam.js";
-export { plainView } from "./session-seam.js";
 
 /** What /undo says it could not take back of a turn's commands: all they did without a checkpoint, else what it does not see. */
 function commandsNotUndone(tools: string, checkpoint: TurnUndo["commandCheckpoint"]): string {

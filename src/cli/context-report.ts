@@ -4,7 +4,7 @@
 // estimated (4 characters a token) and add up; the total is the API's count when a model can ask for one.
 import { CHARS_PER_TOKEN, CONTEXT_WINDOW_TOKENS, definitionTokens, estimatedTokens as estimatedRequestTokens, TOOL_SEARCH_NAME, type Agent, type Tool, type ToolSpec } from "../kernel/index.js";
 import type { CountTokens } from "./session-model.js";
-import { untrustedJson, untrustedText } from "./untrusted-text.js";
+import { untrustedText } from "./untrusted-text.js";
 
 /** How long the API's count may take before the estimate is shown instead. */
 const COUNT_TIMEOUT_MS = 10_000;

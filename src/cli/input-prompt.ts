@@ -7,9 +7,10 @@ import type { InputAsker } from "./mcp-servers.js";
 import type { TerminalInput, TerminalOutput } from "./terminal.js";
 import { untrustedText } from "./untrusted-text.js";
 
-export interface InputPromptStreams {
-  readonly stdin: TerminalInput;
-  readonly stdout: TerminalOutput;
+/** The terminal asked on: standard input is made only when a question comes. */
+export interface InputPromptTerminal {
+  input(): TerminalInput;
+  readonly output: TerminalOutput;
 }
 
 /** The question: the input's description (the file's words, shown, never obeyed) and where it comes from. */
@@ -18,12 +19,12 @@ function inputQuestion(input: McpInput, file: string): string {
 }
 
 /** An asker on the terminal's streams; Ctrl-C, Escape or an empty answer leave the input unanswered. */
-export function createInputPrompt(streams: InputPromptStreams): InputAsker {
+export function createInputPrompt(terminal: InputPromptTerminal): InputAsker {
   return async (input, file) => {
     const { default: prompts } = await import("prompts");
     let cancelled = false;
     const response: { answer?: unknown } = await prompts(
-      { type: input.password ? "invisible" : "text", name: "answer", message: inputQuestion(input, file), stdin: streams.stdin, stdout: streams.stdout },
+      { type: input.password ? "invisible" : "text", name: "answer", message: inputQuestion(input, file), stdin: terminal.input(), stdout: terminal.output },
       {
         onCancel: () => {
           cancelled = true;

@@ -30,8 +30,8 @@ export interface McpEditDeps extends EditContext, ImportDeps {
 /** A yes/no question on the terminal when stdin and stdout are one; absent otherwise (`import` then needs --yes). */
 export function terminalConfirm(terminal: RuntimeTerminal): ImportDeps["confirm"] {
   if (!terminal.interactive()) return undefined;
-  const asker = createPromptsAsker({ stdin: terminal.input(), stdout: terminal.output });
-  return (question) => asker.confirm(question, false);
+  // Standard input is made only when `import` asks (add, get and remove never do).
+  return (question) => createPromptsAsker({ stdin: terminal.input(), stdout: terminal.output }).confirm(question, false);
 }
 
 export async function runMcpEditCommand(deps: McpEditDeps, command: McpEditCommand): Promise<number> {

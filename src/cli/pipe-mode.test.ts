@@ -58,7 +58,7 @@ function run(lines: AsyncIterable<string>, signal = new AbortController().signal
     },
   });
   const status = runPipeMode({ ...session, id: "20261202-100000-1" }, lines, flagsOf(outputFormat));
-  return { status, written, received };
+  return { status, written, received, session };
 }
 
 describe("runPipeMode", () => {
@@ -72,6 +72,13 @@ describe("runPipeMode", () => {
     const { status, written } = run(linesOf("/nope", "/mcp"));
     expect(await status).toBe(1);
     expect(written).toEqual(["err:unknown command /nope (try /help)\n", "out:no MCP servers configured\n"]);
+  });
+
+  it("leaves the session once its lines are run, so that another mode can attach", async () => {
+    const { status, session } = run(linesOf("hello"));
+    expect(() => session.attach({ approve: async () => "once", emit: () => undefined })).toThrow("a mode is attached to this session already");
+    expect(await status).toBe(0);
+    expect(() => session.attach({ approve: async () => "once", emit: () => undefined })).not.toThrow();
   });
 
   it("stops at /exit without reading further lines", async () => {

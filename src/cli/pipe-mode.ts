@@ -3,11 +3,11 @@
 // stream-json; the exit status says whether any line failed.
 import type { AgentEvent } from "../kernel/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
-import { plainView, runLine } from "./commands.js";
+import { runLine } from "./commands.js";
 import { createJsonCollector, failedBeforeRun, jsonLine, messageText, type OutputFormat, type StructuredOutcome } from "./headless-output.js";
 import { createPlainRenderer } from "./render.js";
 import { INTERRUPTED_EXIT_CODE } from "./runtime.js";
-import type { Session } from "./session-seam.js";
+import { plainView, type Session } from "./session-seam.js";
 import { createStreamJsonWriter, initLine, messageIds } from "./stream-json.js";
 import { checkFinalMessage, loadOutputSchema, retryPrompt, schemaInstruction, type OutputSchema } from "./structured-output.js";
 import { untrustedJson, untrustedText } from "./untrusted-text.js";

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpError, type JsonObject, type ListChange, type PromptArgument, type PromptSource } from "../mcp/index.js";
 import { runChat } from "./chat.js";
-import { plainView, runLine, type LineRun, type PromptCatalog, type SlashCommand } from "./commands.js";
+import { runLine } from "./commands.js";
+import { plainView, type LineRun, type PromptCatalog, type SlashCommand } from "./session-seam.js";
 import { createPromptCatalog, parsePromptArguments, promptUsage } from "./prompt-commands.js";
 import { createFakeAgent } from "./test-support/fake-agent.js";
 import { fakeSession } from "./test-support/fake-session.js";

@@ -11,7 +11,8 @@ import { memorySnapshots, memoryTranscript } from "../kernel/test-support/fakes.
 import { mountServers, type MountedServers } from "../mcp/index.js";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { promptForApproval } from "./approval.js";
-import { plainView, runLine, type LineRun } from "./commands.js";
+import { runLine } from "./commands.js";
+import { plainView, type LineRun } from "./session-seam.js";
 import { fakeSession } from "./test-support/fake-session.js";
 import { createScriptedAsker } from "./test-support/scripted-asker.js";
 

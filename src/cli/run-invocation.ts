@@ -59,7 +59,7 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
   const projectDir = findProjectRoot(process.cwd(), home);
   if (invocation.kind === "trust") {
     const { runTrustCommand } = await import("./trust.js");
-    return runTrustCommand({ projectDir, env, out: runtime.writeOut, err: runtime.writeErr, now: () => new Date() });
+    return runTrustCommand({ projectDir, env, out: runtime.writeOut, err: runtime.writeErr, now: () => new Date(runtime.now()) });
   }
   if (invocation.kind === "mcp-edit") {
     const { runMcpEditCommand, terminalConfirm } = await import("./mcp-edit-commands.js");
@@ -91,9 +91,10 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
     const { runMcpLogin, runMcpLogout } = await import("./mcp-login.js");
     const commandDeps = { config: servers.config, env, out: runtime.writeOut, err: runtime.writeErr };
     if (invocation.kind === "mcp-logout") return runMcpLogout(commandDeps, invocation.alias);
-    const { streamsLender } = await import("./terminal.js");
-    const lend = streamsLender({ stdin: runtime.terminal.input(), stdout: runtime.terminal.output });
-    return runMcpLogin({ ...commandDeps, interactive: runtime.terminal.interactive(), addSecret: runtime.addSecret, lend }, invocation.alias);
+    const { terminalLender } = await import("./terminal.js");
+    const interactive = runtime.terminal.interactive();
+    const lend = terminalLender(runtime.terminal, runtime.redact);
+    return runMcpLogin({ ...commandDeps, interactive, addSecret: runtime.addSecret, lend }, invocation.alias);
   }
   if (invocation.kind === "mcp-doctor") {
     const { runDoctorCommand } = await import("./doctor.js");
@@ -109,7 +110,7 @@ export async function runInvocation(runtime: Runtime, invocation: Invocation): P
   }
   if (invocation.kind === "mcp-pin") {
     const { runMcpPinCommand } = await import("./subcommands.js");
-    const pinDeps = { projectDir, env, servers: mounted.servers, out: runtime.writeOut, err: runtime.writeErr, now: () => new Date() };
+    const pinDeps = { projectDir, env, servers: mounted.servers, out: runtime.writeOut, err: runtime.writeErr, now: () => new Date(runtime.now()) };
     return runMcpPinCommand(pinDeps, invocation.alias, invocation.all);
   }
   return startSession(runtime, invocation, mounted);
@@ -151,7 +152,7 @@ async function settleWorkspace(runtime: Runtime, invocation: WorkInvocation, pro
     trustFlag: options.trustProject,
     asker,
     warn: runtime.warn,
-    now: () => new Date(),
+    now: () => new Date(runtime.now()),
   });
   if (project instanceof Error) return project;
   let answers: InputAnswers | undefined;
@@ -191,7 +192,7 @@ async function readServers(runtime: Runtime, workspace: Workspace): Promise<Conf
     // Stdio servers cannot see mca through /proc (its environment holds the API key), where bubblewrap works.
     stdioLauncher: stdioLauncher(env, runtime.warn),
     // A VS Code input (`${input:id}`) is asked only where someone can type it.
-    ...(runtime.terminal.interactive() ? { askInput: (await import("./input-prompt.js")).createInputPrompt({ stdin: runtime.terminal.input(), stdout: runtime.terminal.output }) } : {}),
+    ...(runtime.terminal.interactive() ? { askInput: (await import("./input-prompt.js")).createInputPrompt(runtime.terminal) } : {}),
   };
   // `--strict-mcp-config` without `--mcp-config`: no server at all, as Claude Code's flag alone gives.
   if (workspace.invocation.options.strictMcpConfig === true && workspace.invocation.options.mcpConfigs.length === 0) return { workspace, config: null, lookedAt: [], mountDeps };
@@ -222,7 +223,7 @@ async function startSession(runtime: Runtime, invocation: ModeInvocation, mounte
   const { setUpSession } = await import("./session.js");
   const { workspace, config } = mounted.configured;
   const { servers } = mounted;
-  const startedAt = new Date().toISOString();
+  const startedAt = new Date(runtime.now()).toISOString();
   const session = await setUpSession({
     runtime,
     projectDir: workspace.projectDir,

@@ -37,7 +37,7 @@ export interface RuntimeProcess {
 /**
  * The terminal a person may be at, reached only through the runtime: standard input, made on first use
  * (creating Node's stream costs a run that never reads it ~3 ms), and the outputs as they are, for the chat
- * and the questions, which redact what they write themselves.
+ * and the questions, which pass what they write through the run's redactor themselves.
  */
 export interface RuntimeTerminal {
   input(): TerminalInput;
@@ -50,7 +50,7 @@ export interface RuntimeTerminal {
 }
 
 /** The process's own terminal. */
-export function processTerminal(): RuntimeTerminal {
+function processTerminal(): RuntimeTerminal {
   const inputIsTerminal = (): boolean => isatty(0);
   return {
     input: () => process.stdin,

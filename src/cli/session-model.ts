@@ -34,6 +34,7 @@ export async function createSessionModel(choice: ModelChoice): Promise<SessionMo
     // A Claude model can count, the offline ones cannot; `/model` only ever switches between Claude models.
     countTokens: chosen.countTokens === undefined ? undefined : (request) => current.countTokens?.(request) ?? Promise.reject(new Error(`${current.name} cannot count tokens`)),
     switchTo: async (name) => {
+      if (choice.kind === "none") return new Error(choice.why);
       if (choice.kind !== "anthropic") return new Error(`the ${choice.kind === "mock" ? "offline mock" : "scripted"} model answers here: set ANTHROPIC_API_KEY to choose a Claude model`);
       const next = await createChosenModel({ ...choice, model: name }).catch((error: unknown) => new Error(describeError(error)));
       if (next instanceof Error) return next;

@@ -1,7 +1,7 @@
 // The seam between a session and what runs in it: the Session value every mode (the chat, pipe mode, -p,
 // the subcommands) takes whole, the servers as it offers them, what a line of input runs with, and what a
-// slash command is. Types only: session.ts builds a Session, session-servers.ts its servers, the modes and
-// commands.ts use them.
+// slash command is, with the plain view of a mode without a terminal. session.ts builds a Session,
+// session-servers.ts its servers, the modes and commands.ts use them.
 import type { Agent, AgentEvent, ApprovalAnswer, ApprovalRequest, NobodyToAsk, Tool, ToolImage, UserDenial } from "../kernel/index.js";
 import type { ProjectState } from "../session/index.js";
 import type { CostTally } from "./cost.js";

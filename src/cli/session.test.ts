@@ -7,41 +7,10 @@ import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.j
 import { openTranscript } from "../session/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { modeSwitchboard, setUpSession } from "./session.js";
-import { chooseModel, NO_KEY_HEADLESS_ERROR, NO_KEY_NOTICE } from "./session-model.js";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS, readProjectInstructions, systemPrompt } from "./system-prompt.js";
 import { fakeTool } from "./test-support/fake-agent.js";
 import { fakeRuntime, noServers } from "./test-support/fake-session.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
-
-describe("chooseModel", () => {
-  it("uses the mock silently when MOCK=1, even with a key, in every mode", () => {
-    for (const mode of ["chat", "print", "pipe", "call"] as const) expect(chooseModel({ MOCK: "1", ANTHROPIC_API_KEY: "k" }, undefined, mode)).toEqual({ kind: "mock", notice: null });
-  });
-
-  it("uses the mock with a one-line notice when there is no key in the chat and where no model is asked", () => {
-    expect(chooseModel({ ANTHROPIC_API_KEY: "" }, undefined, "chat")).toEqual({ kind: "mock", notice: NO_KEY_NOTICE });
-    expect(chooseModel({ MOCK: "0" }, undefined, "call")).toEqual({ kind: "mock", notice: NO_KEY_NOTICE });
-  });
-
-  it("refuses -p without a key, and gives pipe mode no model, naming ANTHROPIC_API_KEY", () => {
-    expect([chooseModel({}, undefined, "print"), chooseModel({ ANTHROPIC_API_KEY: "", MOCK: "0" }, undefined, "pipe")]).toEqual([
-      new Error(NO_KEY_HEADLESS_ERROR),
-      { kind: "none", why: NO_KEY_HEADLESS_ERROR },
-    ]);
-    expect(NO_KEY_HEADLESS_ERROR).toContain("ANTHROPIC_API_KEY");
-  });
-
-  it("uses scripted turns when MCA_MOCK_SCRIPT names a file", () => {
-    expect(chooseModel({ MCA_MOCK_SCRIPT: "/tmp/turns.json", MOCK: "1" }, undefined, "print")).toEqual({ kind: "scripted", file: "/tmp/turns.json" });
-  });
-
-  it("talks to Anthropic with a key, the flag's model winning over MCA_MODEL", () => {
-    const env = { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "http://127.0.0.1:9", MCA_MODEL: "from-env" };
-    expect(chooseModel(env, "from-flag", "print")).toEqual({ kind: "anthropic", apiKey: "k", baseURL: "http://127.0.0.1:9", model: "from-flag" });
-    expect(chooseModel(env, undefined, "chat")).toEqual({ kind: "anthropic", apiKey: "k", baseURL: "http://127.0.0.1:9", model: "from-env" });
-    expect(chooseModel({ ANTHROPIC_API_KEY: "k" }, undefined, "pipe")).toEqual({ kind: "anthropic", apiKey: "k", baseURL: undefined, model: undefined });
-  });
-});
 
 describe("a session over a real MCP server", () => {
   let project: TempProject;
@@ -166,11 +135,13 @@ describe("the mode attached to a session", () => {
     expect(heard).toEqual(["notice"]);
   });
 
-  it("stays the one attached last when an earlier one detaches", async () => {
+  it("refuses a second mode while one is attached, and takes one again once it detached", async () => {
     const modes = modeSwitchboard();
     const detachFirst = modes.attach({ approve: async () => "deny", emit: () => undefined });
-    modes.attach({ approve: async () => "session", emit: () => undefined });
+    expect(() => modes.attach({ approve: async () => "session", emit: () => undefined })).toThrow("a mode is attached to this session already");
+    expect(await modes.approve(request)).toBe("deny");
     detachFirst();
+    modes.attach({ approve: async () => "session", emit: () => undefined });
     expect(await modes.approve(request)).toBe("session");
   });
 });

@@ -4,7 +4,7 @@
 // the agent's events and answer its approvals; configuration problems are an Error for main (exit 2).
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { createAgent, describeError, judgeCall, redactEvents, serverSideName, unmatchedRules, type ProtectedFolder, type GateTool, type AgentEvent, type Tool } from "../kernel/index.js";
+import { createAgent, describeError, judgeCall, redactEvents, serverSideName, unmatchedRules, type ProtectedFolder, type GateTool, type AgentEvent, type Redact, type Tool } from "../kernel/index.js";
 import { createResourceTools, offersResources, READ_RESOURCE_RULE_NAME, toolPrefix, type ResourceSource } from "../mcp/index.js";
 import type { LastResult, Session, SessionIo, SessionServers } from "./session-seam.js";
 import { createCostTally, estimateCost, type CostTally } from "./cost.js";
@@ -122,8 +122,8 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<Session | Er
     const added = await addAllowRule(file, rule);
     if (added instanceof ConfigError) warn(`mca: ${rule} is allowed for this session only: it could not be added to your settings (${added.message})`);
   };
-  const modes = modeSwitchboard();
-  const domains = createDomainAccess({ rules: () => domainRules, approver: () => modes.approve, keepRule });
+  const modes = sessionEvents(redact);
+  const domains = createDomainAccess({ rules: () => domainRules, approve: modes.approve, keepRule });
   const sandbox = { availability, network: sandboxSettings.network, writable: sandboxSettings.writable, hidden, places, domains };
   const { resourceSources } = deps;
   // Results cut to the budget are kept whole with the session; those of sessions removed since go now.
@@ -158,12 +158,6 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<Session | Er
   const system = systemPrompt(projectDir, readProjectInstructions(projectDir), prompts);
 
   const budget = promptBudget(maxBudgetUsd);
-  const record = sessionRecord();
-  // What a mode prints, the model's streamed words included, is redacted on the way to it.
-  const toMode = redactEvents((event) => {
-    record.observe(event);
-    modes.emit(event);
-  }, redact);
   const agent = createAgent({
     model: model.answering,
     tools,
@@ -176,7 +170,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<Session | Er
     emit: (event) => {
       budget.observe(event);
       if (event.type === "tool_end" && writeTools.has(event.tool) && !event.isError) git.invalidate();
-      toMode(event);
+      modes.emit(event);
     },
     ...(maxTurns === undefined ? {} : { limits: { maxTurnsPerPrompt: maxTurns } }),
     ...(budget.overBudget === undefined ? {} : { overBudget: budget.overBudget }),
@@ -214,8 +208,8 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<Session | Er
     model,
     servers: deps.servers,
     mentions,
-    lastResult: record.lastResult,
-    costs: record.costs,
+    lastResult: modes.lastResult,
+    costs: modes.costs,
     runtime,
   };
 }
@@ -247,6 +241,8 @@ export function modeSwitchboard(): { readonly approve: SessionIo["approve"]; emi
     approve: (request) => attached?.approve(request) ?? Promise.resolve({ kind: "nobody_to_ask", reason: "no mode is running to ask in" }),
     emit: (event) => attached?.emit(event),
     attach: (mode) => {
+      // One mode runs a session at a time: a second one would take the first's approvals and events unseen.
+      if (attached !== undefined) throw new Error("a mode is attached to this session already");
       attached = mode;
       return () => {
         if (attached === mode) attached = undefined;
@@ -255,8 +251,28 @@ export function modeSwitchboard(): { readonly approve: SessionIo["approve"]; emi
   };
 }
 
+export interface SessionEvents extends Pick<Session, "attach" | "lastResult" | "costs"> {
+  readonly approve: SessionIo["approve"];
+  emit(event: AgentEvent): void;
+}
+
+/**
+ * The agent's side of a session: who answers its approvals (the mode attached) and where its events go —
+ * redacted, kept for /last and /cost, then to the mode attached. What a mode prints, the model's streamed
+ * words included, is redacted on the way to it.
+ */
+export function sessionEvents(redact: Redact): SessionEvents {
+  const modes = modeSwitchboard();
+  const record = sessionRecord();
+  const emit = redactEvents((event) => {
+    record.observe(event);
+    modes.emit(event);
+  }, redact);
+  return { approve: modes.approve, emit, attach: modes.attach, lastResult: record.lastResult, costs: record.costs };
+}
+
 /** What the session's turns leave for /last and /cost, in every mode, read from the agent's events. */
-export function sessionRecord(): { observe(event: AgentEvent): void; lastResult(): LastResult | undefined; readonly costs: CostTally } {
+function sessionRecord(): { observe(event: AgentEvent): void; lastResult(): LastResult | undefined; readonly costs: CostTally } {
   const costs = createCostTally();
   let last: LastResult | undefined;
   return {

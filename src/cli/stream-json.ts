@@ -82,7 +82,6 @@ interface PartialMessage {
   nextIndex: number;
 }
 
-/** The agent's events as stream-json lines (all but the first and the last). */
 /**
  * The ids of a session's assistant messages, in order: `msg_mca_<session>_<n>`. Unique within the session
  * only (the kernel is not told the API's own message ids), across every answer of `--input-format stream-json`.
@@ -92,6 +91,7 @@ export function messageIds(sessionId: string): () => string {
   return () => `msg_mca_${sessionId}_${(count += 1)}`;
 }
 
+/** The agent's events as stream-json lines (all but the first and the last). */
 export function createStreamJsonWriter(options: StreamJsonOptions): (event: AgentEvent) => void {
   const { sessionId, write, nextId } = options;
   let partial: PartialMessage | null = null;

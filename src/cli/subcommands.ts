@@ -7,13 +7,11 @@ import type { AgentEvent, CallReport, Decision, DefinitionStatus, Tool, ToolIcon
 import { toolTitle, type MountedServers } from "../mcp/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
 import { parseCallArgs, unknownToolProblem } from "./call-line.js";
-import { plainView } from "./session-seam.js";
 import { findSlashCommand } from "./commands.js";
 import { contextReport, formatContextReport } from "./context-report.js";
 import { formatServerStatus, type ServerStatus } from "./mcp-servers.js";
 import { USAGE_EXIT_CODE } from "./program.js";
-import type { Session } from "./session-seam.js";
-import type { SessionServers } from "./session-seam.js";
+import { plainView, type Session, type SessionServers } from "./session-seam.js";
 import type { SessionSummary } from "../session/index.js";
 import { untrustedJson, untrustedText } from "./untrusted-text.js";
 
@@ -100,7 +98,7 @@ async function runSlashView(session: Session, name: string): Promise<number> {
  * Runs `work` with the session's agent attached to a mode without a terminal: nobody is asked (`ask` means
  * deny), and only what went wrong reaches stderr, so that stdout carries the view, untouched.
  */
-export async function quietly<T>(session: Session, work: () => Promise<T>): Promise<T> {
+async function quietly<T>(session: Session, work: () => Promise<T>): Promise<T> {
   const { writeErr } = session.runtime;
   const detach = session.attach({
     approve: createApproverWithoutTerminal((line) => writeErr(`${line}\n`)),

@@ -10,11 +10,15 @@ import type { PromptObject } from "prompts";
 export type TerminalInput = Readable & { readonly isTTY?: boolean };
 export type TerminalOutput = Writable & { readonly isTTY?: boolean; readonly columns?: number; readonly rows?: number };
 
-/** Questions asked on these streams, outside the chat (`mca mcp login`, `mca mcp import`). */
-export function streamsLender(streams: { readonly stdin: TerminalInput; readonly stdout: TerminalOutput }): TerminalLender {
+/**
+ * Questions asked on the process's terminal outside the chat (`mca mcp login`), each text through the run's
+ * redactor; standard input is made only when a question comes.
+ */
+export function terminalLender(terminal: { input(): TerminalInput; readonly output: TerminalOutput }, redact: (text: string) => string): TerminalLender {
   return async (question) => {
     const { Chalk } = await import("chalk");
-    return question({ asker: createPromptsAsker(streams), chalk: new Chalk() });
+    const asker = redactingAsker(createPromptsAsker({ stdin: terminal.input(), stdout: terminal.output }), redact);
+    return question({ asker, chalk: new Chalk() });
   };
 }
 

@@ -22,7 +22,7 @@ function heldApprover(): { readonly asked: ApprovalRequest[]; readonly answer: (
 describe("createDomainAccess", () => {
   it("puts one question for a domain however many connections wait on it, naming the command, the domain and its port", async () => {
     const approver = heldApprover();
-    const judge = createDomainAccess({ rules: () => [], approver: () => approver.approve }).forCommand(bash, "npm install");
+    const judge = createDomainAccess({ rules: () => [], approve: approver.approve }).forCommand(bash, "npm install");
     const both = Promise.all([judge("registry.npmjs.org", 443), judge("registry.npmjs.org.", 443)]);
     approver.answer("once");
     expect(await both).toEqual([{ kind: "allowed" }, { kind: "allowed" }]);
@@ -38,7 +38,7 @@ describe("createDomainAccess", () => {
 
   it("keeps a refusal for the rest of the command, so a client's retries are refused without a question", async () => {
     const approver = heldApprover();
-    const judge = createDomainAccess({ rules: () => [], approver: () => approver.approve }).forCommand(bash, "npm view x");
+    const judge = createDomainAccess({ rules: () => [], approve: approver.approve }).forCommand(bash, "npm view x");
     const first = judge("registry.npmjs.org", 443);
     approver.answer({ kind: "denied", because: "use the mirror" });
     expect([await first, await judge("registry.npmjs.org", 443)]).toEqual([
@@ -50,7 +50,7 @@ describe("createDomainAccess", () => {
 
   it("remembers 'allow for this session' across commands and lists it as a rule would name it", async () => {
     const approver = heldApprover();
-    const access = createDomainAccess({ rules: () => [], approver: () => approver.approve });
+    const access = createDomainAccess({ rules: () => [], approve: approver.approve });
     const first = access.forCommand(bash, "a")("pypi.org", 443);
     approver.answer("session");
     expect([await first, await access.forCommand(bash, "b")("pypi.org", 443), access.sessionAllows()]).toEqual([{ kind: "allowed" }, { kind: "allowed" }, ["network(pypi.org)"]]);
@@ -66,7 +66,7 @@ describe("createDomainAccess", () => {
         kept.push(rule);
         keeping = done;
       });
-    const access = createDomainAccess({ rules: () => [], approver: () => approver.approve, keepRule });
+    const access = createDomainAccess({ rules: () => [], approve: approver.approve, keepRule });
     let verdict: unknown;
     const first = access.forCommand(bash, "npm install")("registry.npmjs.org", 443).then((given) => (verdict = given));
     approver.answer("always");
@@ -85,17 +85,17 @@ describe("createDomainAccess", () => {
 
   it("on 'always', still allows the domain for the session when keeping its rule fails", async () => {
     const approver = heldApprover();
-    const access = createDomainAccess({ rules: () => [], approver: () => approver.approve, keepRule: () => Promise.reject(new Error("disk full")) });
+    const access = createDomainAccess({ rules: () => [], approve: approver.approve, keepRule: () => Promise.reject(new Error("disk full")) });
     const first = access.forCommand(bash, "a")("pypi.org", 443);
     approver.answer("always");
     expect([await first, access.sessionAllows()]).toEqual([{ kind: "allowed" }, ["network(pypi.org)"]]);
   });
 
-  it("refuses when no mode has given an approver yet, or when the question fails", async () => {
-    const none = createDomainAccess({ rules: () => [], approver: () => undefined }).forCommand(bash, "a");
-    const failing = createDomainAccess({ rules: () => [], approver: () => () => Promise.reject(new Error("input closed")) }).forCommand(bash, "a");
+  it("refuses when nobody can be asked, saying why, or when the question fails", async () => {
+    const none = createDomainAccess({ rules: () => [], approve: async () => ({ kind: "nobody_to_ask", reason: "no mode is running to ask in" }) }).forCommand(bash, "a");
+    const failing = createDomainAccess({ rules: () => [], approve: () => Promise.reject(new Error("input closed")) }).forCommand(bash, "a");
     expect([await none("x.test", 80), await failing("x.test", 80)]).toEqual([
-      { kind: "refused", why: "no rule allows x.test, and nobody can be asked" },
+      { kind: "refused", why: "no mode is running to ask in" },
       { kind: "refused", why: "the question about x.test failed (input closed)" },
     ]);
   });

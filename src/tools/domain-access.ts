@@ -8,7 +8,7 @@ import { decideDomain, sessionAllowText, type ApprovalAnswer, type ApprovalReque
 
 export type DomainVerdict = { readonly kind: "allowed" } | { readonly kind: "refused"; readonly why: string };
 
-/** The session's approver (the chat's question, or the headless refusal); undefined until a mode gives one. */
+/** The session's approver: the question of the mode attached (the chat's, or the headless refusal); nobody to ask while none is. */
 export type DomainApprover = (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk | UserDenial>;
 
 /** One command's judge: `host` as the proxy read it (lower case, an IPv6 address in brackets). */
@@ -23,11 +23,11 @@ export interface DomainAccess {
 
 /**
  * Where the answers come from, read at each connection: the session's rules (its `network(…)` ones count) and
- * the approver of the mode that runs it (the session is made before its mode gives one).
+ * the session's approver, which asks the mode running then.
  */
 export interface DomainSources {
   readonly rules: () => readonly Rule[];
-  readonly approver: () => DomainApprover | undefined;
+  readonly approve: DomainApprover;
   /**
    * Keeps `network(<domain>)` as an allow rule after an "always" (session.ts: in the user's settings file),
    * telling the person itself whether it could. Absent, "always" holds for this session only.
@@ -35,7 +35,7 @@ export interface DomainSources {
   readonly keepRule?: (rule: string) => Promise<void>;
 }
 
-export function createDomainAccess({ rules, approver, keepRule }: DomainSources): DomainAccess {
+export function createDomainAccess({ rules, approve, keepRule }: DomainSources): DomainAccess {
   const sessionDomains = new Set<string>();
   return {
     forCommand(tool, command) {
@@ -53,7 +53,7 @@ export function createDomainAccess({ rules, approver, keepRule }: DomainSources)
             case "deny":
               return Promise.resolve({ kind: "refused", why: decision.reason });
             case "ask":
-              return ask(approver(), { tool, args: { command }, decision: questionDecision(domain, port, decision.reason), sessionAllow: { kind: "domain", domain } });
+              return ask({ tool, args: { command }, decision: questionDecision(domain, port, decision.reason), sessionAllow: { kind: "domain", domain } });
             default: {
               const unknown: never = decision.verdict;
               throw new Error(`unknown verdict ${JSON.stringify(unknown)}`);
@@ -67,9 +67,8 @@ export function createDomainAccess({ rules, approver, keepRule }: DomainSources)
     sessionAllows: () => [...sessionDomains].map((domain) => sessionAllowText({ kind: "domain", domain })),
   };
 
-  async function ask(approve: DomainApprover | undefined, request: ApprovalRequest): Promise<DomainVerdict> {
+  async function ask(request: ApprovalRequest): Promise<DomainVerdict> {
     const domain = request.sessionAllow?.kind === "domain" ? request.sessionAllow.domain : "";
-    if (approve === undefined) return { kind: "refused", why: `no rule allows ${domain}, and nobody can be asked` };
     let reply: ApprovalAnswer | NobodyToAsk | UserDenial;
     try {
       reply = await approve(request);

@@ -79,7 +79,8 @@ describeWithBubblewrap("bash's HTTP(S) through mca's proxy", () => {
   });
   afterEach(() => internet.server.close());
 
-  const bash = (ruleList: readonly Rule[], approve?: DomainApprover) =>
+  const nobody: DomainApprover = async () => ({ kind: "nobody_to_ask", reason: "nobody can be asked here" });
+  const bash = (ruleList: readonly Rule[], approve: DomainApprover = nobody) =>
     createBashTool(project(), {
       killGraceMs: 200,
       env: { PATH: process.env.PATH },
@@ -90,7 +91,7 @@ describeWithBubblewrap("bash's HTTP(S) through mca's proxy", () => {
         writable: [],
         hidden: [],
         places: { read: () => [], changed: () => undefined },
-        domains: createDomainAccess({ rules: () => ruleList, approver: () => approve }),
+        domains: createDomainAccess({ rules: () => ruleList, approve }),
       },
     });
 
@@ -138,7 +139,7 @@ describeWithBubblewrap("bash's HTTP(S) through mca's proxy", () => {
         writable: [],
         hidden: [],
         places: { read: () => [], changed: () => undefined },
-        domains: createDomainAccess({ rules: () => rules(["network(broken.test)"]), approver: () => undefined }),
+        domains: createDomainAccess({ rules: () => rules(["network(broken.test)"]), approve: nobody }),
       },
     });
     const result = await callTool(broken, { command: "curl -sS http://broken.test/a; curl -sS https://broken.test/b" }, context);

@@ -1,14 +1,14 @@
 // A Session for unit tests of the modes and commands: the agent a test makes (attached as the real one is,
-// through the session's switchboard, with /last and /cost read from its events), servers and a model that
+// through the session's switchboard, its events redacted, with /last and /cost read from them), servers and a model that
 // do what the test says, and a runtime that keeps what is written. Whatever the test leaves out behaves as a
 // run without servers, on the offline model, with no terminal.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Agent, AgentEvent } from "../../kernel/index.js";
+import type { Agent } from "../../kernel/index.js";
 import type { Mentions } from "../mentions.js";
 import type { Runtime, RuntimeTerminal } from "../runtime.js";
-import { modeSwitchboard, sessionRecord } from "../session.js";
+import { sessionEvents } from "../session.js";
 import type { Session, SessionIo, SessionServers } from "../session-seam.js";
 import type { SessionModel } from "../session-model.js";
 import { NO_SERVERS_MESSAGE } from "../mcp-servers.js";
@@ -33,17 +33,10 @@ export interface FakeSession extends Session {
 }
 
 export function fakeSession(parts: FakeSessionParts): FakeSession {
-  const modes = modeSwitchboard();
-  const record = sessionRecord();
-  const agent = parts.agent({
-    approve: modes.approve,
-    emit: (event: AgentEvent) => {
-      record.observe(event);
-      modes.emit(event);
-    },
-  });
   const written = { out: [] as string[], err: [] as string[] };
   const runtime = fakeRuntime(parts.runtime, written);
+  const events = sessionEvents(runtime.redact);
+  const agent = parts.agent({ approve: events.approve, emit: events.emit });
   const projectDir = parts.projectDir ?? scratch;
   return {
     id: "20261206-000000-1",
@@ -51,12 +44,12 @@ export function fakeSession(parts: FakeSessionParts): FakeSession {
     state: { projectDir, dir: join(scratch, "state") },
     banner: "mca test banner",
     agent,
-    attach: modes.attach,
+    attach: events.attach,
     model: { answering: { name: "fake-model", complete: () => Promise.reject(new Error("the fake model answers nothing")) }, switchTo: async () => new Error("the fake model cannot switch"), countTokens: undefined, refusal: null, ...parts.model },
     servers: { ...noServers(), ...parts.servers },
     mentions: parts.mentions ?? noMentions(),
-    lastResult: record.lastResult,
-    costs: record.costs,
+    lastResult: events.lastResult,
+    costs: events.costs,
     runtime,
     written,
   };

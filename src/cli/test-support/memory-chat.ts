@@ -2,7 +2,6 @@
 // `shown()`, the clock is set by `setNow`, and `stop` aborts the session as a SIGTERM would.
 import type { Redact } from "../../kernel/index.js";
 import { runChat } from "../chat.js";
-import type { SessionIo } from "../session-seam.js";
 import type { TerminalLender } from "../terminal.js";
 import { fakeSession, type FakeSessionParts } from "./fake-session.js";
 import { createMemoryTerminal } from "./memory-terminal.js";
@@ -13,19 +12,25 @@ export interface MemoryChat {
   shown(): string;
   setNow(ms: number): void;
   stop(): void;
+  /** Where the run's warnings were sent, in order: "chat" while the chat shows them, "stderr" once it gave them back. */
+  warningsShownIn(): readonly string[];
+  /** Whether a mode is attached to the chat's session now. */
+  attached(): boolean;
 }
 
-export function startMemoryChat(makeAgent: FakeSessionParts["agent"], onTerminal?: (lend: TerminalLender) => void, redact?: Redact): MemoryChat {
+export function startMemoryChat(agent: FakeSessionParts["agent"], onTerminal?: (lend: TerminalLender) => void, redact?: Redact): MemoryChat {
   const terminal = createMemoryTerminal();
   let nowMs = 0;
   const stop = new AbortController();
+  const shownIn: string[] = [];
   const session = fakeSession({
-    agent: (io: SessionIo) => makeAgent(io),
+    agent,
     servers: { answerOn: onTerminal ?? (() => undefined) },
     runtime: {
       terminal: { input: () => terminal.input, output: terminal.output, errorOutput: terminal.output, inputIsTerminal: () => true, interactive: () => true },
       now: () => nowMs,
       interrupt: stop.signal,
+      showWarningsIn: (show) => void shownIn.push(show === null ? "stderr" : "chat"),
       ...(redact === undefined ? {} : { redact }),
     },
   });
@@ -38,5 +43,14 @@ export function startMemoryChat(makeAgent: FakeSessionParts["agent"], onTerminal
       nowMs = ms;
     },
     stop: () => stop.abort(),
+    warningsShownIn: () => shownIn,
+    attached: () => {
+      try {
+        session.attach({ approve: async () => "deny", emit: () => undefined })();
+        return false;
+      } catch {
+        return true;
+      }
+    },
   };
 }
