@@ -211,9 +211,9 @@ describe("the legacy handshake and its client", () => {
 
   it("sends initialize without _meta, then notifications/initialized, and from then on only what the agreed revision defines", async () => {
     const { wire, transport } = await startClient((request) => (request.method === "initialize" ? initializeResult("2025-06-18") : toolsPage([])));
-    const info = await handshake(wire);
-    expect(info).toEqual({ protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "old", version: "1" } });
-    const client = createLegacyClient(wire, info);
+    const handshaken = await handshake(wire);
+    expect(handshaken.info).toEqual({ protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "old", version: "1" } });
+    const client = createLegacyClient(wire, handshaken);
     await client.listTools();
     expect(transport.sent.map((message) => ("params" in message ? [message.method ?? "", message.params] : message))).toEqual([
       ["initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mca", version: "9.9.9" } }],

@@ -8,8 +8,7 @@ import type { McpClient } from "./client.js";
 import { parseDiscoverResult, type DiscoverInfo } from "./discover.js";
 import { httpStatusOf } from "./http/failure.js";
 import { McpError, UNSUPPORTED_PROTOCOL_VERSION, type JsonObject } from "./jsonrpc.js";
-import { createLegacyClient, handshake, openLegacyClient } from "./legacy-client.js";
-import type { LegacyServerInfo } from "./legacy-lifecycle.js";
+import { createLegacyClient, handshake, openLegacyClient, type Handshaken } from "./legacy-client.js";
 import { createModernClient, modernExchange } from "./modern-client.js";
 import type { RequestOptions } from "./peer.js";
 import { isLegacyVersion, readSupportedVersions, SUPPORTED_VERSIONS, type Era } from "./versions.js";
@@ -145,8 +144,8 @@ export async function openModernClient(wire: Wire): Promise<McpClient> {
 // ---------------------------------------------------------------------------------------------------
 // The negotiation.
 
-/** What the negotiation settled: the era, and what the server said of itself as it settled it. */
-type Settled = { readonly era: "modern"; readonly info: DiscoverInfo } | { readonly era: "legacy"; readonly info: LegacyServerInfo };
+/** What the negotiation settled: the era, and what the server said of itself as it settled it (a legacy one, in its handshake). */
+type Settled = { readonly era: "modern"; readonly info: DiscoverInfo } | { readonly era: "legacy"; readonly handshaken: Handshaken };
 
 export interface NegotiatedEra {
   readonly client: McpClient;
@@ -161,7 +160,7 @@ export interface NegotiateOptions {
 
 /** The client of the era settled, built over the wire it was settled on. */
 function clientFor(wire: Wire, settled: Settled): NegotiatedEra {
-  const client = settled.era === "modern" ? createModernClient(wire, settled.info) : createLegacyClient(wire, settled.info);
+  const client = settled.era === "modern" ? createModernClient(wire, settled.info) : createLegacyClient(wire, settled.handshaken);
   return { client, era: settled.era };
 }
 
@@ -195,7 +194,7 @@ export async function negotiateEra(open: () => Promise<Wire>, options: Negotiate
       const verdict = await probeEra(wire, { transport });
       if (verdict.era === "unknown") throw verdict.failure;
       if (verdict.era === "modern") return clientFor(wire, verdict);
-      return clientFor(wire, { era: "legacy", info: await handshake(wire) });
+      return clientFor(wire, { era: "legacy", handshaken: await handshake(wire) });
     }
     const probeStop = new AbortController();
     const probing = probeEra(wire, { transport, signal: probeStop.signal });
@@ -208,7 +207,7 @@ export async function negotiateEra(open: () => Promise<Wire>, options: Negotiate
       await wire.close();
       wire = await open();
     }
-    return clientFor(wire, { era: "legacy", info: await handshake(wire) });
+    return clientFor(wire, { era: "legacy", handshaken: await handshake(wire) });
   } catch (error) {
     await wire.close();
     throw error;
@@ -258,9 +257,9 @@ function raceLateProbe(wire: Wire, probing: Promise<ProbeVerdict>, probeStop: Ab
       () => settledOne(),
     );
     initializing.then(
-      (info) => {
+      (handshaken) => {
         probeStop.abort();
-        resolve({ era: "legacy", info });
+        resolve({ era: "legacy", handshaken });
       },
       (error: unknown) => {
         initializeError = error;

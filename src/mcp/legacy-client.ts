@@ -47,46 +47,64 @@ export function createLegacyRules(deps: LegacyRulesDeps): EraRules {
   };
 }
 
-/** The lifecycle on the wire; `useVersion` hears the version each `initialize` agrees. */
-function lifecycleOn(wire: Wire, useVersion: (version: string) => void): LegacyLifecycle {
-  const { peer, server, clientVersion, capabilities, warn } = wire;
-  return createLegacyLifecycle({ peer, server, clientVersion, capabilities, ...(wire.logLevel === undefined ? {} : { logLevel: wire.logLevel }), warn, useVersion });
-}
-
 /**
- * The 2025-11-25 handshake on a wire no client owns yet; afterwards requests speak the agreed version.
- * From its start the server's requests are answered (about no tool yet) and its list changes are nobody's:
- * a server may ask, or say, something as soon as it is initialized. Aborted by `signal` (a late modern
- * answer to the probe won), it changes nothing.
+ * What the handshake leaves for the client: what `initialize` told, and the rules of the connection it
+ * began, with the one lifecycle that runs each `initialize` of it (the handshake's, then a new session's).
  */
-export function handshake(wire: Wire, signal?: AbortSignal): Promise<LegacyServerInfo> {
-  wire.hear({
-    notification(notification) {
-      if (listChangedKind(notification) === undefined) wire.router.route(notification);
-    },
-    request: (request) => answerLegacyServerRequest(request, wire.inputResponder, { server: wire.server, tool: "" }),
-  });
-  return lifecycleOn(wire, (version) => wire.useVersion(version)).initialize(signal);
+export interface Handshaken {
+  readonly info: LegacyServerInfo;
+  readonly rules: EraRules;
 }
 
-/** A client of a legacy server, built over the wire its handshake was done on, with what `initialize` told. */
-export function createLegacyClient(wire: Wire, info: LegacyServerInfo): McpClient {
+/** The lifecycle on the wire and the rules over it. */
+function legacyConnection(wire: Wire): { readonly lifecycle: LegacyLifecycle; readonly rules: EraRules } {
+  const { peer, server, clientVersion, capabilities, warn } = wire;
   /**
-   * The version `initialize` agreed: while requests speak it, they carry only what its revision defines (a
-   * -32022 may move a legacy server's connection to a 2026 version, and `_meta` with it).
+   * The version `initialize` agreed last: while requests speak it, they carry only what its revision defines
+   * (a -32022 may move a legacy server's connection to a 2026 version, and `_meta` with it).
    */
-  let agreedVersion = info.protocolVersion;
-  const lifecycle = lifecycleOn(wire, (version) => {
-    agreedVersion = version;
-    wire.useVersion(version);
+  let agreedVersion: string | undefined;
+  const lifecycle = createLegacyLifecycle({
+    peer,
+    server,
+    clientVersion,
+    capabilities,
+    ...(wire.logLevel === undefined ? {} : { logLevel: wire.logLevel }),
+    warn,
+    useVersion(version) {
+      agreedVersion = version;
+      wire.useVersion(version);
+    },
   });
   const rules = createLegacyRules({
-    server: wire.server,
+    server,
     lifecycle,
     ...(wire.inputResponder === undefined ? {} : { inputResponder: wire.inputResponder }),
     speaksAgreedVersion: () => wire.protocolVersion() === agreedVersion,
     modern: modernRulesOf(wire),
   });
+  return { lifecycle, rules };
+}
+
+/**
+ * The 2025-11-25 handshake on a wire no client owns yet; afterwards requests speak the agreed version.
+ * From its start the server is heard under the legacy rules, about no tool yet and with its list changes
+ * nobody's: a server may ask, or say, something as soon as it is initialized. `signal`: as the lifecycle's
+ * `initialize` takes it.
+ */
+export async function handshake(wire: Wire, signal?: AbortSignal): Promise<Handshaken> {
+  const { lifecycle, rules } = legacyConnection(wire);
+  wire.hear({
+    notification(notification) {
+      if (rules.listChangeOf(notification) === undefined) wire.router.route(notification);
+    },
+    request: (request) => rules.answer(request, ""),
+  });
+  return { info: await lifecycle.initialize(signal), rules };
+}
+
+/** A client of a legacy server, built over the wire its handshake was done on, with what the handshake left. */
+export function createLegacyClient(wire: Wire, { info, rules }: Handshaken): McpClient {
   return createClientCore(wire, info, rules);
 }
 
