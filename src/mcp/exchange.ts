@@ -25,7 +25,6 @@ export interface Exchange {
 
 export function createExchange(wire: Wire, rules: ExchangeRules): Exchange {
   const { server, peer, router, versions } = wire;
-  let progressTokens = 0;
 
   /** -32022 UnsupportedProtocolVersion: once, switch to a version both sides speak, else say what each side speaks. */
   async function retryOnOtherVersion(attempt: () => Promise<JsonObject>): Promise<JsonObject> {
@@ -70,7 +69,7 @@ export function createExchange(wire: Wire, rules: ExchangeRules): Exchange {
     const { signal, timeoutMs, wantProgress, onNotification } = requestOptions;
     const logLevel = requestOptions.logLevel ?? wire.logLevel;
     // One token per logical request: an attempt that failed is no longer active, so a retry may reuse it.
-    const progressToken = wantProgress ? `mca-${(progressTokens += 1)}` : undefined;
+    const progressToken = wantProgress ? wire.newProgressToken() : undefined;
     const detach = onNotification && router.attach({ progressToken, wantsLogs: logLevel !== undefined }, onNotification);
     const peerOptions = signal === undefined && timeoutMs === undefined ? undefined : { signal, timeoutMs };
     // Each attempt builds `_meta` anew: a version switch changes it.

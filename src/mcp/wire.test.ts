@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createHeaderTable } from "./http/headers.js";
-import type { JsonRpcNotification, JsonRpcRequest } from "./jsonrpc.js";
+import { isJsonObject, type JsonRpcNotification, type JsonRpcRequest } from "./jsonrpc.js";
 import { handshake } from "./legacy-client.js";
-import { createModernClient } from "./modern-client.js";
+import { createModernClient, modernExchange } from "./modern-client.js";
 import { createInMemoryTransport } from "./test-support/in-memory-transport.js";
 import { createWire } from "./wire.js";
 
@@ -40,6 +40,16 @@ describe("createWire", () => {
       answers: [{ jsonrpc: "2.0", id: 1, result: {} }],
       warnings: ["ignoring a request from the server (ping)"],
     });
+  });
+
+  it("gives each request that wants progress its own token, whichever exchange over the wire sends it", async () => {
+    const { wire, transport } = await startWire();
+    const client = createModernClient(wire);
+    await client.request("tools/call", { name: "a" }, { wantProgress: true });
+    await modernExchange(wire).request("tools/call", { name: "b" }, { wantProgress: true });
+    await modernExchange(wire).request("tools/call", { name: "c" }, { wantProgress: true });
+    const tokens = transport.requests().map((request) => (isJsonObject(request.params._meta) ? request.params._meta.progressToken : undefined));
+    expect(tokens).toEqual(["mca-1", "mca-2", "mca-3"]);
   });
 
   it("speaks a new version in one frozen _meta, built once for it, and tells its header table", () => {

@@ -64,6 +64,8 @@ export interface Wire {
   readonly peer: Peer;
   /** Progress and log messages to the calls that asked for them; the rest to `onNotification`. */
   readonly router: NotificationRouter;
+  /** A progress token no other request on the wire has had: the router tells each progress message to one caller by it. */
+  newProgressToken(): string;
   /** The `x-mcp-header` declarations of the tools listed last, in the header table. */
   readonly paramHeaders: ParamHeaderTable;
   readonly clientVersion: string;
@@ -126,6 +128,7 @@ export function createWire(options: WireOptions): Wire {
   let meta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, ...logLevelOfConnection });
   const headerTable = options.headerTable ?? createHeaderTable();
   headerTable.speak(protocolVersion);
+  let progressTokens = 0;
   let hearing: Hearing = { notification: (notification) => router.route(notification), request: () => undefined };
 
   const peer = createPeer({
@@ -148,6 +151,7 @@ export function createWire(options: WireOptions): Wire {
     server: transport.label,
     peer,
     router,
+    newProgressToken: () => `mca-${(progressTokens += 1)}`,
     paramHeaders: headerTable.params,
     clientVersion,
     capabilities: clientCapabilities,
