@@ -7,7 +7,7 @@ import { isJsonObject, McpError, type JsonObject } from "./jsonrpc.js";
 import { createPeer, type Peer } from "./peer.js";
 import { createStdioTransport, killAllChildrenSync, type StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
 import { rejection, summary } from "./test-support/mcp-rejection.js";
-import { isProcessGone, recordedSteps, scriptedStdioServer, waitUntilGone } from "./test-support/scripted-stdio-server.js";
+import { handClock, isProcessGone, recordedSteps, scriptedStdioServer, waitForSteps, waitUntilGone } from "./test-support/scripted-stdio-server.js";
 
 const META = buildRequestMeta({ protocolVersion: "2026-07-28", clientCapabilities: {}, clientVersion: "0.15.0" });
 const opened: StdioTransport[] = [];
@@ -49,10 +49,6 @@ function firstText(result: JsonObject): unknown {
 
 /** The transport's wait after closing stdin, and again after SIGTERM. */
 const TEARDOWN_GRACE_MS = 2000;
-/** A timer may fire a millisecond or two early by the wall clock both processes record with. */
-const TIMER_SLACK_MS = 10;
-/** The server beats every 100 ms; on two busy cores a beat can come late, so the last one before SIGKILL may be early. */
-const HEARTBEAT_SLACK_MS = 500;
 
 const recordFolder = mkdtempSync(join(tmpdir(), "mca-stdio-teardown-"));
 let recordFiles = 0;
@@ -63,11 +59,14 @@ function recordFile(): string {
   return join(recordFolder, `steps-${recordFiles}.jsonl`);
 }
 
-/** Closes the transport and returns the teardown steps the server recorded, each timed from the moment close was called. */
-async function closeAndRead(harness: Harness, file: string): Promise<{ event: string; afterMs: number }[]> {
-  const closedAtMs = Date.now();
-  await harness.transport.close();
-  return recordedSteps(file).map(({ event, atMs }) => ({ event, afterMs: atMs - closedAtMs }));
+/** The steps the server recorded, its heartbeats left out. */
+function stepsOf(events: readonly string[]): string[] {
+  return events.filter((event) => event !== "waiting" && event !== "alive");
+}
+
+/** How many heartbeats of `kind` the server recorded. */
+function beats(events: readonly string[], kind: "waiting" | "alive"): number {
+  return events.filter((event) => event === kind).length;
 }
 
 async function serverPids(harness: Harness): Promise<{ server: number; grandchild: number }> {
@@ -173,31 +172,42 @@ describe("StdioTransport", () => {
     const file = recordFile();
     const harness = await startServer(["--grandchild", `--record=${file}`]);
     const { server, grandchild } = await serverPids(harness);
-    const steps = await closeAndRead(harness, file);
-    expect(steps.map(({ event }) => event)).toEqual(["stdin closed"]);
+    await harness.transport.close();
+    expect(stepsOf(await waitForSteps(file, "stdin closed", (events) => events.length > 0))).toEqual(["stdin closed"]);
     expect([isProcessGone(server), await waitUntilGone(grandchild, 2000)]).toEqual([true, true]);
   });
 
-  it("sends SIGTERM to the group only after the grace, when the server ignores the end of stdin", async () => {
+  it("sends SIGTERM to the group only once the grace after closing stdin has passed, when the server ignores the end of stdin", async () => {
     const file = recordFile();
-    const harness = await startServer(["--grandchild", "--ignore-stdin-eof", `--record=${file}`]);
+    const clock = handClock();
+    const harness = await startServer(["--grandchild", "--ignore-stdin-eof", `--record=${file}`], { clock });
     const { server, grandchild } = await serverPids(harness);
-    const steps = await closeAndRead(harness, file);
-    expect(steps.map(({ event }) => event)).toEqual(["stdin closed", "SIGTERM"]);
-    expect(steps[1]?.afterMs).toBeGreaterThanOrEqual(TEARDOWN_GRACE_MS - TIMER_SLACK_MS);
+    const closed = harness.transport.close();
+    // While the grace has not passed, the server beats on and no signal comes, however long that takes.
+    await waitForSteps(file, "three beats after stdin closed", (events) => beats(events, "waiting") >= 3);
+    clock.advance(TEARDOWN_GRACE_MS - 1);
+    const held = await waitForSteps(file, "three beats more", (events) => beats(events, "waiting") >= 6);
+    expect(stepsOf(held)).toEqual(["stdin closed"]);
+    clock.advance(1);
+    await closed;
+    expect(stepsOf(recordedSteps(file).map(({ event }) => event))).toEqual(["stdin closed", "SIGTERM"]);
     expect([isProcessGone(server), await waitUntilGone(grandchild, 2000)]).toEqual([true, true]);
   });
 
-  it("sends SIGKILL to the group only a grace after SIGTERM, when the server also ignores SIGTERM", async () => {
+  it("sends SIGKILL to the group only once a grace after SIGTERM has passed, when the server also ignores SIGTERM", async () => {
     const file = recordFile();
-    const harness = await startServer(["--grandchild", "--ignore-stdin-eof", "--ignore-sigterm", `--record=${file}`]);
+    const clock = handClock();
+    const harness = await startServer(["--grandchild", "--ignore-stdin-eof", "--ignore-sigterm", `--record=${file}`], { clock });
     const { server, grandchild } = await serverPids(harness);
-    const steps = await closeAndRead(harness, file);
-    const [stdinClosed, sigterm, ...heartbeat] = steps;
-    expect([stdinClosed?.event, sigterm?.event, [...new Set(heartbeat.map(({ event }) => event))]]).toEqual(["stdin closed", "SIGTERM", ["alive"]]);
-    // The server was still beating a whole grace after SIGTERM, less what a loaded machine may delay a beat.
-    const aliveAfterSigtermMs = (heartbeat.at(-1)?.afterMs ?? 0) - (sigterm?.afterMs ?? 0);
-    expect(aliveAfterSigtermMs).toBeGreaterThanOrEqual(TEARDOWN_GRACE_MS - HEARTBEAT_SLACK_MS);
+    const closed = harness.transport.close();
+    await waitForSteps(file, "stdin closed", (events) => events.includes("stdin closed"));
+    clock.advance(TEARDOWN_GRACE_MS);
+    await waitForSteps(file, "three beats after SIGTERM", (events) => beats(events, "alive") >= 3);
+    clock.advance(TEARDOWN_GRACE_MS - 1);
+    const held = await waitForSteps(file, "three beats more", (events) => beats(events, "alive") >= 6);
+    expect([stepsOf(held), isProcessGone(server)]).toEqual([["stdin closed", "SIGTERM"], false]);
+    clock.advance(1);
+    await closed;
     expect([isProcessGone(server), await waitUntilGone(grandchild, 2000)]).toEqual([true, true]);
   });
 

@@ -35,7 +35,21 @@ export interface StdioTransportOptions {
   readonly redact?: Redact;
   /** What runs the command (a PID namespace of its own, stdio-isolation.ts); absent: the command is spawned as it is. */
   readonly launcher?: StdioLauncher;
+  /** The clock of the transport's waits (the graces before SIGTERM and SIGKILL above all); the real one by default, a hand-moved one in tests. */
+  readonly clock?: TeardownClock;
 }
+
+/** Starts a timer; the function returned stops it. */
+export interface TeardownClock {
+  setTimer(ms: number, fire: () => void): () => void;
+}
+
+const REAL_CLOCK: TeardownClock = {
+  setTimer(ms, fire) {
+    const timer = setTimeout(fire, ms);
+    return () => clearTimeout(timer);
+  },
+};
 
 /** What a launcher spawns for a server: a program that runs its command (bubblewrap), or the command itself. */
 export type LaunchPlan =
@@ -284,14 +298,14 @@ export class StdioTransport implements Transport {
     if (condition()) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (): void => {
-        clearTimeout(timer);
+        stopTimer();
         this.#wakes.delete(check);
         resolve(condition());
       };
       const check = (): void => {
         if (condition()) done();
       };
-      const timer = setTimeout(done, limitMs);
+      const stopTimer = (this.#options.clock ?? REAL_CLOCK).setTimer(limitMs, done);
       this.#wakes.add(check);
     });
   }

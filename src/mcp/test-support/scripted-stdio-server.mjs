@@ -181,7 +181,7 @@ if (flags.has("exit-at-start")) process.exit(Number(flags.get("exit-at-start")))
 if (flags.has("grandchild")) grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
 if (flags.has("ignore-stdin-eof")) setInterval(() => undefined, 60_000);
 
-/** `--record=<file>`: one JSON line ({ event, atMs }) per teardown step the server sees, so a test can read their order and spacing. */
+/** `--record=<file>`: one JSON line ({ event, atMs }) per teardown step the server sees (and its heartbeats), so a test can read their order. */
 const record = (event) => {
   if (flags.has("record")) appendFileSync(flags.get("record"), `${JSON.stringify({ event, atMs: Date.now() })}\n`);
 };
@@ -207,4 +207,6 @@ lines.on("line", (line) => {
 lines.on("close", () => {
   record("stdin closed");
   if (!flags.has("ignore-stdin-eof")) process.exit(0);
+  // Still here: a heartbeat shows the time that passes while the client waits, until a signal comes.
+  setInterval(() => record("waiting"), HEARTBEAT_MS);
 });

@@ -66,3 +66,38 @@ export function recordedSteps(file: string): RecordedStep[] {
     return { event, atMs };
   });
 }
+
+/**
+ * Polls the steps recorded in `file` until `condition` holds of them, failing after `limitMs` with what was
+ * awaited and what was recorded: a wait for the server's own events, never a decision by the clock.
+ */
+export async function waitForSteps(file: string, what: string, condition: (events: readonly string[]) => boolean, limitMs = 10_000): Promise<string[]> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const events = recordedSteps(file).map(({ event }) => event);
+    if (condition(events)) return events;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}; the server recorded ${JSON.stringify(events)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A clock the test moves by hand: timers fire only when `advance` passes their time. */
+export function handClock(): { setTimer(ms: number, fire: () => void): () => void; advance(ms: number): void } {
+  let now = 0;
+  const timers = new Set<{ readonly at: number; readonly fire: () => void }>();
+  return {
+    setTimer(ms, fire) {
+      const timer = { at: now + ms, fire };
+      timers.add(timer);
+      return () => void timers.delete(timer);
+    },
+    advance(ms) {
+      now += ms;
+      for (const timer of [...timers].sort((a, b) => a.at - b.at)) {
+        if (timer.at > now) continue;
+        timers.delete(timer);
+        timer.fire();
+      }
+    },
+  };
+}
