@@ -1,7 +1,7 @@
 // What a person types to call one tool — `/call <tool> <json>` in any mode, `mca call <tool> [json]` — read
 // into a tool name and an arguments object, with errors that say what is wrong, and the person's sentence
 // for a tool that does not exist (with the closest names there are).
-import { describeError, type Agent, type ToolArgs } from "../kernel/index.js";
+import { describeError, isRecord, type Agent, type ToolArgs } from "../kernel/index.js";
 import { untrustedText } from "./untrusted-text.js";
 
 export interface CallLine {
@@ -67,14 +67,10 @@ export function parseCallArgs(tool: string, json: string | undefined): ToolArgs 
   } catch (error) {
     return new Error(`invalid JSON arguments for ${tool}: ${describeError(error)}`);
   }
-  if (!isArgsObject(value)) {
+  if (!isRecord(value)) {
     return new Error(`arguments for ${tool} must be a JSON object, got ${describeJson(value)}`);
   }
   return value;
-}
-
-function isArgsObject(value: unknown): value is ToolArgs {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function describeJson(value: unknown): string {

@@ -2,7 +2,7 @@
 // (`{"type":"user","message":{"role":"user","content":"…" | [{"type":"text","text":"…"}]}}`), answered in
 // turn in one session. Each answer is one run of pipe mode over the same agent, so it ends with its own
 // result line, and the conversation goes on across messages.
-import { describeError } from "../kernel/index.js";
+import { describeError, isRecord } from "../kernel/index.js";
 import { failedBeforeRun, jsonLine } from "./headless-output.js";
 import { PIPE_FAILED_EXIT_CODE, PIPE_NO_MODEL_EXIT_CODE, PIPE_OK_EXIT_CODE, runPipeMode, type HeadlessFlags } from "./pipe-mode.js";
 import { INTERRUPTED_EXIT_CODE } from "./runtime.js";
@@ -69,6 +69,3 @@ export async function runStreamJsonInput(session: Session, lines: AsyncIterable<
   return interrupt.aborted ? INTERRUPTED_EXIT_CODE : code;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -185,7 +185,7 @@ export function parseToolArgs(tool: Tool, args: ToolArgs): ToolArgs | Error {
 
 /** null when the arguments pass; otherwise every problem found, in one sentence the model can act on. */
 export function checkArgs(schema: JsonSchema, args: unknown): string | null {
-  if (!isPlainObject(args)) return `arguments must be a JSON object, got ${typeName(args)}`;
+  if (!isRecord(args)) return `arguments must be a JSON object, got ${typeName(args)}`;
   const problems: string[] = [];
   const required = schema.required;
   if (Array.isArray(required)) {
@@ -194,10 +194,10 @@ export function checkArgs(schema: JsonSchema, args: unknown): string | null {
     }
   }
   const properties = schema.properties;
-  if (isPlainObject(properties)) {
+  if (isRecord(properties)) {
     for (const [key, property] of Object.entries(properties)) {
       const value = args[key];
-      if (value === undefined || !isPlainObject(property)) continue;
+      if (value === undefined || !isRecord(property)) continue;
       const expected = expectedTypes(property.type);
       if (expected.length > 0 && !expected.some((type) => hasType(value, type))) {
         problems.push(`"${key}" must be ${expected.join(" or ")}, got ${typeName(value)}`);
@@ -227,7 +227,7 @@ function hasType(value: unknown, type: string): boolean {
     case "boolean":
       return typeof value === "boolean";
     case "object":
-      return isPlainObject(value);
+      return isRecord(value);
     case "array":
       return Array.isArray(value);
     case "null":
@@ -244,6 +244,7 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not an array, not null): what arguments, schemas and records read from files must be. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 // The scripted model: plays a fixed list of turns, one per request, whatever the request says — for
 // tests and for `MCA_MOCK_SCRIPT=<file>`. A turn is either a text reply or a list of tool calls.
 import { readFileSync } from "node:fs";
-import { describeError, type AssistantMessage, type Model, type ToolArgs } from "../kernel/index.js";
+import { describeError, isRecord, type AssistantMessage, type Model, type ToolArgs } from "../kernel/index.js";
 
 export interface ScriptedToolCall {
   readonly name: string;
@@ -65,6 +65,3 @@ export function parseScript(value: unknown, origin: string): ScriptedTurn[] {
   });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

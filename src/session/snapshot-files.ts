@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { chmod, copyFile, lstat, mkdir, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { NotUndoable, SnapshotStore, TurnUndo } from "../kernel/index.js";
+import { isRecord, type NotUndoable, type SnapshotStore, type TurnUndo } from "../kernel/index.js";
 import { NOT_A_REGULAR_FILE, openRegularFile } from "../tools/index.js";
 import { ensureStateFolder, PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, type ProjectState } from "./state-folder.js";
 import type { TreeChange, TreeCheckpoints } from "./tree-checkpoint.js";
@@ -279,9 +279,6 @@ async function readRecord(dir: string): Promise<TurnRecord | null> {
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 const DANGLING = Symbol("dangling symlink");
 

@@ -5,6 +5,7 @@ import { appendFileSync, lstatSync, readdirSync, readFileSync, statSync } from "
 import { join } from "node:path";
 import {
   IMAGE_MEDIA_TYPES,
+  isRecord,
   type Redact,
   type AssistantMessage,
   type HistoryEntry,
@@ -247,6 +248,3 @@ function parseAll<T>(value: unknown, parse: (item: unknown) => T | null): T[] | 
   return parsed;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
