@@ -16,12 +16,18 @@ import { buildRequestMeta, createWire, type WireOptions } from "./wire.js";
 
 const META = buildRequestMeta({ protocolVersion: "2026-07-28", clientCapabilities: {}, clientVersion: "9.9.9" });
 
-async function startClient(answer: (request: JsonRpcRequest) => ScriptedReply) {
+/** A started wire that no client hears yet. */
+async function startWire(answer: (request: JsonRpcRequest) => ScriptedReply) {
   const transport = createInMemoryTransport({ label: "srv", answer });
   const warnings: string[] = [];
   const wire = createWire({ transport, clientVersion: "9.9.9", onWarning: (w) => warnings.push(w) });
   await wire.start();
-  return { client: createModernClient(wire), wire, transport, warnings };
+  return { wire, transport, warnings };
+}
+
+async function startClient(answer: (request: JsonRpcRequest) => ScriptedReply) {
+  const started = await startWire(answer);
+  return { client: createModernClient(started.wire), ...started };
 }
 
 const broken = (): ScriptedReply => ({ sendFails: new McpError("broken", "the event stream ended before the response", { server: "srv" }) });
@@ -210,7 +216,7 @@ describe("the legacy handshake and its client", () => {
   const initializeResult = (protocolVersion: string): ScriptedReply => ({ result: { protocolVersion, capabilities: {}, serverInfo: { name: "old", version: "1" } } });
 
   it("sends initialize without _meta, then notifications/initialized, and from then on only what the agreed revision defines", async () => {
-    const { wire, transport } = await startClient((request) => (request.method === "initialize" ? initializeResult("2025-06-18") : toolsPage([])));
+    const { wire, transport } = await startWire((request) => (request.method === "initialize" ? initializeResult("2025-06-18") : toolsPage([])));
     const handshaken = await handshake(wire);
     expect(handshaken.info).toEqual({ protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "old", version: "1" } });
     const client = createLegacyClient(wire, handshaken);
@@ -226,9 +232,9 @@ describe("the legacy handshake and its client", () => {
 
   it("keeps what the server declared of itself: its capabilities and instructions", async () => {
     const declared = { protocolVersion: "2025-06-18", capabilities: { resources: { listChanged: true } }, instructions: "read me" };
-    const { client: undescribed, wire } = await startClient(() => ({ result: declared }));
+    const { client: undescribed } = await startClient(() => ({ result: declared }));
     expect([undescribed.serverCapabilities(), undescribed.instructions()]).toEqual([{}, undefined]);
-    const client = await openLegacyClient(wire);
+    const client = await openLegacyClient((await startWire(() => ({ result: declared }))).wire);
     expect([client.serverCapabilities(), client.instructions()]).toEqual([{ resources: { listChanged: true } }, "read me"]);
   });
 
@@ -237,14 +243,14 @@ describe("the legacy handshake and its client", () => {
       request.method === "initialize"
         ? { result: { protocolVersion: "2025-06-18", capabilities } }
         : { error: { code: -32601, message: "Method not found" } };
-    const onlyResources = await openLegacyClient((await startClient(refusing({ resources: {} }))).wire);
+    const onlyResources = await openLegacyClient((await startWire(refusing({ resources: {} }))).wire);
     expect(await onlyResources.listTools()).toEqual([]);
-    const withTools = await openLegacyClient((await startClient(refusing({ tools: {} }))).wire);
+    const withTools = await openLegacyClient((await startWire(refusing({ tools: {} }))).wire);
     expect(summary(await rejection(withTools.listTools()))).toMatchObject({ kind: "server", server: "srv" });
   });
 
   it("does not send notifications/initialized after an answer it refuses", async () => {
-    const { wire, transport } = await startClient(() => initializeResult("1999-01-01"));
+    const { wire, transport } = await startWire(() => initializeResult("1999-01-01"));
     expect(summary(await rejection(handshake(wire)))).toEqual({
       kind: "protocol",
       message: "initialize: the server chose protocol version 1999-01-01; with initialize mca speaks 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05",

@@ -99,7 +99,7 @@ export function createClientCore(wire: Wire, described: ServerDescription, rules
     warn,
   });
 
-  wire.hear({
+  wire.hear("client", {
     notification(notification) {
       if (resources.take(notification)) return;
       // A legacy server's list changes come by themselves; a modern one's only on a subscription (routed).

@@ -5,7 +5,7 @@ export { createMemoryTokenStore, createTokenStore, type StoredLogin, type TokenS
 export type { McpClient } from "./client.js";
 export { negotiateEra, openModernClient } from "./era.js";
 export { createModernClient } from "./modern-client.js";
-export { createWire, type Wire, type WireOptions } from "./wire.js";
+export { createWire, type Wire } from "./wire.js";
 export { decodeHeaderValue, encodeHeaderValue } from "./http/headers.js";
 export { createHttpTransport } from "./http/transport.js";
 export {

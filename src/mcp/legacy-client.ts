@@ -94,7 +94,7 @@ function legacyConnection(wire: Wire): { readonly lifecycle: LegacyLifecycle; re
  */
 export async function handshake(wire: Wire, signal?: AbortSignal): Promise<Handshaken> {
   const { lifecycle, rules } = legacyConnection(wire);
-  wire.hear({
+  wire.hear("negotiation", {
     notification(notification) {
       if (rules.listChangeOf(notification) === undefined) wire.router.route(notification);
     },

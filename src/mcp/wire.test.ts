@@ -42,6 +42,20 @@ describe("createWire", () => {
     });
   });
 
+  it("hands the server over one way: no second client, and no handshake once a client hears it", async () => {
+    const { wire } = await startWire();
+    await handshake(wire);
+    createModernClient(wire);
+    expect(() => createModernClient(wire)).toThrow("srv: the client hears this wire already, the client cannot take it");
+    await expect(handshake(wire)).rejects.toThrow("srv: the client hears this wire already, the negotiation cannot take it");
+  });
+
+  it("declares frozen capabilities: a copy of what it was given", () => {
+    const capabilities = { elicitation: { form: {} } };
+    const wire = createWire({ transport: createInMemoryTransport(), clientVersion: "9.9.9", capabilities });
+    expect([wire.capabilities, wire.capabilities === capabilities, Object.isFrozen(wire.capabilities.elicitation)]).toEqual([capabilities, false, true]);
+  });
+
   it("gives each request that wants progress its own token, whichever exchange over the wire sends it", async () => {
     const { wire, transport } = await startWire();
     const client = createModernClient(wire);

@@ -52,7 +52,7 @@ export interface WireOptions {
 }
 
 /** Who hears what the server sends of its own: the negotiation while it runs, then the client it picked. */
-export interface Hearing {
+interface Hearing {
   notification(notification: JsonRpcNotification): void;
   /** The answer to the server's request; undefined: a violation, warned about and left unanswered. */
   request(request: JsonRpcRequest): ServerRequestAnswer | Promise<ServerRequestAnswer> | undefined;
@@ -69,7 +69,8 @@ export interface Wire {
   /** The `x-mcp-header` declarations of the tools listed last, in the header table. */
   readonly paramHeaders: ParamHeaderTable;
   readonly clientVersion: string;
-  readonly capabilities: JsonObject;
+  /** What mca declares on this wire; frozen. */
+  readonly capabilities: Readonly<JsonObject>;
   readonly versions: readonly string[];
   readonly logLevel?: LogLevel;
   readonly inputResponder?: InputResponder;
@@ -79,12 +80,20 @@ export interface Wire {
   useVersion(version: string): void;
   /** The connection's frozen `_meta` for the version in use. */
   meta(): JsonObject;
-  /** From now on `hearing` hears the server; until the first call, notifications are routed and requests left unanswered. */
-  hear(hearing: Hearing): void;
+  /**
+   * From now on `hearing` hears the server. Before anyone does, its notifications are routed and its requests
+   * left unanswered. The hand-over goes one way: to the negotiation (the legacy handshake), then to one
+   * client, for good; handing it back, or to a second client, throws.
+   */
+  hear(who: Hearer, hearing: Hearing): void;
   start(): Promise<void>;
   /** Idempotent: fails whatever is still waiting, then closes the transport. */
   close(): Promise<void>;
 }
+
+/** Who may hear the server, in the order they may take it. */
+const HEARERS = ["nobody", "negotiation", "client"] as const;
+type Hearer = Exclude<(typeof HEARERS)[number], "nobody">;
 
 export interface RequestMetaInput {
   readonly protocolVersion: string;
@@ -119,7 +128,7 @@ export function buildRequestMeta(input: RequestMetaInput): JsonObject {
 
 export function createWire(options: WireOptions): Wire {
   const { transport, clientVersion } = options;
-  const clientCapabilities = structuredClone(options.capabilities ?? {});
+  const clientCapabilities = deepFreeze(structuredClone(options.capabilities ?? {}));
   const logLevelOfConnection = options.logLevel === undefined ? {} : { logLevel: options.logLevel };
   const versions = options.versions ?? SUPPORTED_VERSIONS;
   const warn = (message: string): void => options.onWarning?.(message);
@@ -129,6 +138,7 @@ export function createWire(options: WireOptions): Wire {
   const headerTable = options.headerTable ?? createHeaderTable();
   headerTable.speak(protocolVersion);
   let progressTokens = 0;
+  let heardBy: (typeof HEARERS)[number] = "nobody";
   let hearing: Hearing = { notification: (notification) => router.route(notification), request: () => undefined };
 
   const peer = createPeer({
@@ -167,7 +177,9 @@ export function createWire(options: WireOptions): Wire {
       meta = buildRequestMeta({ protocolVersion, clientCapabilities, clientVersion, ...logLevelOfConnection });
     },
     meta: () => meta,
-    hear(next) {
+    hear(who, next) {
+      if (HEARERS.indexOf(who) <= HEARERS.indexOf(heardBy)) throw new Error(`${transport.label}: the ${heardBy} hears this wire already, the ${who} cannot take it`);
+      heardBy = who;
       hearing = next;
     },
     start: () => peer.start(),
