@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { McpClient } from "./client.js";
-import { isJsonObject, McpError, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from "./jsonrpc.js";
+import { isJsonObject, McpError, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from "./jsonrpc.js";
 import { createHeaderTable } from "./http/headers.js";
 import { createHttpTransport } from "./http/transport.js";
 import { createLegacyClient, handshake, openLegacyClient } from "./legacy-client.js";
@@ -247,6 +247,24 @@ describe("the legacy handshake and its client", () => {
     expect(await onlyResources.listTools()).toEqual([]);
     const withTools = await openLegacyClient((await startWire(refusing({ tools: {} }))).wire);
     expect(summary(await rejection(withTools.listTools()))).toMatchObject({ kind: "server", server: "srv" });
+  });
+
+  it("sends no logging/setLevel once stopped, even when initialize was answered before", async () => {
+    const answered = { result: { protocolVersion: "2025-11-25", capabilities: { logging: {} } } };
+    const inMemory = createInMemoryTransport({ label: "srv", answer: () => answered });
+    const stop = new AbortController();
+    // The stop lands while notifications/initialized is on its way, as a late modern answer to the probe may.
+    const transport = {
+      ...inMemory,
+      send: (message: JsonRpcMessage, signal?: AbortSignal) => {
+        if ("method" in message && message.method === "notifications/initialized") stop.abort();
+        return inMemory.send(message, signal);
+      },
+    };
+    const wire = createWire({ transport, clientVersion: "9.9.9", logLevel: "info" });
+    await wire.start();
+    await expect(handshake(wire, stop.signal)).rejects.toThrow();
+    expect(inMemory.sent.map((message) => ("method" in message ? message.method : "?"))).toEqual(["initialize", "notifications/initialized"]);
   });
 
   it("does not send notifications/initialized after an answer it refuses", async () => {

@@ -84,7 +84,11 @@ export interface LegacyLifecycleOptions {
 }
 
 export interface LegacyLifecycle {
-  /** The handshake; aborted by `signal` (a late modern answer to the probe won), it changes nothing. */
+  /**
+   * The handshake. Aborted by `signal` (a late modern answer to the probe won) before `initialize` is
+   * answered, it sends nothing more; after, `notifications/initialized` may have gone already, but
+   * `logging/setLevel` is not sent.
+   */
   initialize(signal?: AbortSignal): Promise<LegacyServerInfo>;
   /**
    * 2025-11-25: on a 404 to a request with a session id the client "MUST start a new session by sending a
@@ -120,6 +124,7 @@ export function createLegacyLifecycle(options: LegacyLifecycleOptions): LegacyLi
     // `notifications/initialized` that follows included.
     options.useVersion(info.protocolVersion);
     await peer.notify("notifications/initialized");
+    signal?.throwIfAborted();
     if (options.logLevel !== undefined && info.capabilities.logging !== undefined) await setLogLevel(options.logLevel);
     return info;
   }
