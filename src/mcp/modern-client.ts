@@ -55,8 +55,8 @@ export function modernExchange(wire: Wire): Exchange {
 
 /**
  * A client of a modern server: from `info` (what `server/discover` told), requests speak its version. A
- * client built without it knows nothing of the server (`{}` declared) and speaks the wire's version: a
- * restarted child, which needs no handshake, or the self-test meeting a -32022 on its first list.
+ * client built without it knows nothing of the server (`{}` declared) and speaks the wire's version: only
+ * the self-test builds one, to meet a -32022 on its first list rather than on `server/discover`.
  */
 export function createModernClient(wire: Wire, info?: DiscoverInfo): McpClient {
   if (info !== undefined) wire.useVersion(info.protocolVersion);

@@ -175,7 +175,9 @@ export function createServerOpener({ spec, deps, redact, log, onClientClosed }: 
       }
       return wire;
     };
-    // A restarted legacy child knows nothing yet: it needs the handshake before any other request.
+    // A known era (a restart, the old HTTP+SSE transport) is not negotiated again, but a fresh server is still asked
+    // what it is: a legacy one needs the handshake before any other request, and a 2026 one is asked
+    // server/discover, since it may declare other capabilities than the one it replaces.
     const opened = era === undefined ? await negotiateEra(openWire, { transport: via === "stdio" ? "stdio" : "http" }) : { era, client: await clientInEra(await openWire(), era) };
     client = opened.client;
     return opened;

@@ -1,7 +1,8 @@
 // The wire to one server: what the era negotiation speaks on before any client exists, and what the client
 // it picks is then built over. It owns the peer over the transport, the protocol version in use (told to
-// the HTTP transport's header table, and put in the `_meta` every 2026-07-28 request carries), and who
-// hears the server now: the negotiation first, then the client. It knows nothing of eras.
+// the HTTP transport's header table), the frozen `_meta` a 2026-07-28 request carries for that version,
+// and who hears the server now: the negotiation first, then the client. It settles no era: which one the
+// server speaks, and what a request of each carries, the negotiation and the clients decide.
 import { describeError } from "../kernel/index.js";
 import { createHeaderTable, type HeaderTable, type ParamHeaderTable } from "./http/headers.js";
 import type { InputResponder } from "./input.js";

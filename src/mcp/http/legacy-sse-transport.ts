@@ -21,7 +21,7 @@ export type LegacySseTransportOptions = {
   readonly headers?: Readonly<Record<string, string>>;
   /** The cap on one event of the stream; MAX_REPLY_BYTES (16 MiB) by default. */
   readonly maxReplyBytes?: number;
-  /** MCP-Protocol-Version: the version a message names, else the one `initialize` agreed (the client tells the table). */
+  /** MCP-Protocol-Version: the version a message names, else the one `initialize` agreed (the wire tells the table). */
   readonly headerTable?: HeaderTable;
   /** The server's login: its `Authorization` goes on every request; a 401/403 is handed to it, and the request goes again. */
   readonly auth?: HttpAuth;
