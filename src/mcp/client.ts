@@ -77,7 +77,7 @@ export interface EraRules extends ExchangeRules {
 }
 
 /** What the server said of itself when its era was settled. */
-export interface ServerDescription {
+interface ServerDescription {
   readonly capabilities: JsonObject;
   readonly instructions?: string;
 }

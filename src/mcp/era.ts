@@ -21,14 +21,14 @@ const PROBE_TIMEOUT_MS = 5000;
 // ---------------------------------------------------------------------------------------------------
 // The probe's verdict: what an answer, or a failure, says about the era.
 
-export type ProbeVerdict =
+type ProbeVerdict =
   | { readonly era: "modern"; readonly info: DiscoverInfo }
   /** `connectionLost`: the stdio child died of the probe, so `initialize` needs a fresh one. */
   | { readonly era: "legacy"; readonly evidence: string; readonly connectionLost: boolean }
   /** The answer proves nothing about the era (auth, a dead HTTP server, a modern server's error): the start fails with it. */
   | { readonly era: "unknown"; readonly failure: McpError };
 
-export interface ProbeOptions {
+interface ProbeOptions {
   /**
    * What silence and death mean: over stdio, no answer within the timeout or an exit on the probe is
    * evidence of a legacy server; over HTTP they prove nothing and stay errors.
@@ -112,7 +112,7 @@ async function askDiscover(wire: Wire, options: RequestOptions): Promise<ProbeVe
 }
 
 /** Asks `server/discover` on the wire which era the server speaks. Never rejects on an McpError: a failure is judged too. */
-export async function probeEra(wire: Wire, options: ProbeOptions): Promise<ProbeVerdict> {
+async function probeEra(wire: Wire, options: ProbeOptions): Promise<ProbeVerdict> {
   const requestOptions = {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -152,7 +152,7 @@ export interface NegotiatedEra {
   readonly era: Era;
 }
 
-export interface NegotiateOptions {
+interface NegotiateOptions {
   readonly transport: ProbeOptions["transport"];
   /** stdio only; over HTTP the probe waits as long as any request. */
   readonly probeTimeoutMs?: number;

@@ -11,7 +11,7 @@ import { listChangedKind } from "./list-changes.js";
 import { modernRulesOf } from "./modern-client.js";
 import type { Wire } from "./wire.js";
 
-export interface LegacyRulesDeps {
+interface LegacyRulesDeps {
   readonly server: string;
   readonly lifecycle: LegacyLifecycle;
   readonly inputResponder?: InputResponder;

@@ -8,7 +8,7 @@ import { isJsonObject, type JsonObject } from "./jsonrpc.js";
 import type { LogLevel } from "./server-log.js";
 import { LOG_LEVEL_KEY, type Wire } from "./wire.js";
 
-export interface ModernRulesDeps {
+interface ModernRulesDeps {
   /** The connection's frozen `_meta` for the version in use (the wire builds it anew when the version changes). */
   readonly meta: () => JsonObject;
   /** The connection's own log level: a request asking for another carries its own. */

@@ -96,7 +96,7 @@ export interface Wire {
 const HEARERS = ["nobody", "negotiation", "client"] as const;
 type Hearer = Exclude<(typeof HEARERS)[number], "nobody">;
 
-export interface RequestMetaInput {
+interface RequestMetaInput {
   readonly protocolVersion: string;
   readonly clientCapabilities: JsonObject;
   /** Display only: "self-reported; display/logging only", never a security input. */
