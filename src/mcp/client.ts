@@ -92,7 +92,7 @@ export function createClientCore(wire: Wire, described: ServerDescription, rules
   const listWatchers = new Set<(kind: ListKind) => void>();
   const subscriptions = new Set<ListSubscription>();
   const resources = createResourceSubscriptions({
-    era: () => rules.era,
+    era: rules.era,
     capabilities: () => described.capabilities,
     request: (method, params, requestOptions) => exchange(method, params, requestOptions),
     listen,

@@ -112,7 +112,7 @@ describe("createResourceSubscriptions in the 2026-07-28 era", () => {
     const listens: Array<{ params: JsonObject; signal: AbortSignal; tell: (notification: JsonRpcNotification) => void }> = [];
     const requests: string[] = [];
     const subscriptions = createResourceSubscriptions({
-      era: () => "modern",
+      era: "modern",
       capabilities: () => ({ resources: { subscribe: true } }),
       request: async (method) => {
         requests.push(method);

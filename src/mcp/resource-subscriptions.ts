@@ -23,7 +23,8 @@ function offersSubscriptions(capabilities: JsonObject): boolean {
 }
 
 export interface ResourceSubscriptionDeps {
-  readonly era: () => Era;
+  /** The connection's era, settled before any resource is read: which of the two ways is taken. */
+  readonly era: Era;
   readonly capabilities: () => JsonObject;
   readonly request: (method: string, params: JsonObject, options: { readonly timeoutMs?: number }) => Promise<JsonObject>;
   /** A subscriptions/listen without a deadline; its notifications go to `onNotification`. */
@@ -82,7 +83,7 @@ export function createResourceSubscriptions(deps: ResourceSubscriptionDeps): Res
       }
       uris.add(uri);
       listeners.add(onUpdated);
-      if (deps.era() === "modern") return listenAgain();
+      if (deps.era === "modern") return listenAgain();
       try {
         await deps.request("resources/subscribe", { uri }, {});
       } catch (error) {
@@ -96,7 +97,7 @@ export function createResourceSubscriptions(deps: ResourceSubscriptionDeps): Res
       if (closed) return;
       closed = true;
       listening?.abort();
-      const subscribed = deps.era() === "legacy" ? [...uris] : [];
+      const subscribed = deps.era === "legacy" ? [...uris] : [];
       uris.clear();
       listeners.clear();
       // Best effort: a server that is gone or slow changes nothing, the connection closes next.
