@@ -2,7 +2,8 @@
 // modern, any other answer means legacy (never keyed on one error code), and what proves nothing about the
 // era (auth, a dead HTTP server) stays an error — then stay modern or run the 2025-11-25 handshake, on a
 // fresh child when the first one died of the probe — all on the wire, before any client exists; then the
-// client of the era settled is built over it. The 2026-07-28 revision's rules for this are in
+// client of the era settled is built over it. A server whose era is known (a restart) is still asked: a
+// modern one by `server/discover`, judged as the probe's answer is. The 2026-07-28 revision's rules for this are in
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/lifecycle (backwards compatibility).
 import type { McpClient } from "./client.js";
 import { parseDiscoverResult, type DiscoverInfo } from "./discover.js";
