@@ -11,7 +11,7 @@ import { McpError, METHOD_NOT_FOUND, type JsonObject, type JsonRpcNotification, 
 import { changingLists, openListSubscription, type ListKind, type ListSubscription } from "./list-changes.js";
 import type { RequestOptions, ServerRequestAnswer } from "./peer.js";
 import { createResourceSubscriptions } from "./resource-subscriptions.js";
-import { listServerTools, type RemoteToolInfo } from "./tool-list.js";
+import { listServerTools, type ListingCap, type RemoteToolInfo } from "./tool-list.js";
 import type { Era } from "./versions.js";
 import type { Wire } from "./wire.js";
 
@@ -31,8 +31,8 @@ export interface McpClient {
    */
   serverCapabilities(): JsonObject;
   instructions(): string | undefined;
-  /** Every page, then the first `maxTools` tools (MAX_TOOLS_PER_SERVER by default); the rest refused with one warning. */
-  listTools(maxTools?: number): Promise<RemoteToolInfo[]>;
+  /** Every page, then the first `cap.maxTools` tools its limit offers (MAX_TOOLS_PER_SERVER by default); the rest refused with one warning. */
+  listTools(cap?: ListingCap): Promise<RemoteToolInfo[]>;
   callTool(name: string, args: ToolArgs, options?: CallToolOptions): Promise<CallToolOutcome>;
   /** How many times a legacy HTTP server's lost session was replaced by a new one. */
   sessionRenewals(): number;
@@ -114,10 +114,10 @@ export function createClientCore(wire: Wire, described: ServerDescription, rules
    * A server that offers only resources or prompts declares no `tools` and may refuse `tools/list` with
    * -32601: it then has no tools, and still comes up. One that declares tools and refuses has failed.
    */
-  async function listTools(maxTools?: number): Promise<RemoteToolInfo[]> {
+  async function listTools(cap: ListingCap = {}): Promise<RemoteToolInfo[]> {
     const fetchPage = (cursor: string | undefined): Promise<JsonObject> => exchange("tools/list", cursor === undefined ? {} : { cursor }, {});
     try {
-      return await listServerTools({ server, maxTools, fetchPage, warn });
+      return await listServerTools({ ...cap, server, fetchPage, warn });
     } catch (error) {
       const declaresTools = described.capabilities.tools !== undefined;
       if (!declaresTools && error instanceof McpError && error.kind === "server" && error.code === METHOD_NOT_FOUND) return [];

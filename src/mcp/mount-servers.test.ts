@@ -222,6 +222,14 @@ describe("mountServers", () => {
     expect(mounted.tools.length).toBe(2500);
   });
 
+  it("counts only the tools its config offers toward maxToolsPerServer: excluding tools makes room for the ones after them", async () => {
+    const toolLimits = new Map([["many", { exclude: ["t0", "t1", "t2"] }]]);
+    const config = { file: "/tmp/mcp.config.json", servers: [stdio("many", manyToolsServer("--tools=10"))], maxToolsPerServer: 5, toolLimits };
+    const mounted = await mountServers(config, deps);
+    opened.push(mounted);
+    expect([mounted.tools.map((tool) => tool.originalName), mounted.statuses()[0]?.tools]).toEqual([["t3", "t4", "t5", "t6", "t7"], 5]);
+  });
+
   it("names five groups of colliding tools of a server one by one and counts the rest in one warning", async () => {
     const warnings: string[] = [];
     await mount([stdio("same", manyToolsServer("--tools=30", "--same-name"))], { ...deps, onWarning: (message) => warnings.push(message) });

@@ -63,7 +63,7 @@ export interface MountedServers {
 const MAX_WITHDRAWN_REMEMBERED = 1000;
 
 /** The cap on a server's tools comes with the config, so one place says it. */
-export type MountDeps = Omit<ConnectionDeps, "configFile" | "maxToolsPerServer"> & {
+export type MountDeps = Omit<ConnectionDeps, "configFile" | "listingCap"> & {
   /** The definitions the user pinned, by server alias (the user's own record, never the project's). */
   readonly pins?: ReadonlyMap<string, DefinitionHashes>;
 };
@@ -75,7 +75,11 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   const connections: ServerConnection[] = [];
   if (enabled.length > 0) {
     const connection = await import("./server-connection.js");
-    for (const server of enabled) connections.push(new connection.ServerConnection(server, { ...deps, configFile: config.file, maxToolsPerServer: config.maxToolsPerServer }));
+    for (const server of enabled) {
+      const limit = config.toolLimits?.get(server.alias);
+      const listingCap = { ...(config.maxToolsPerServer === undefined ? {} : { maxTools: config.maxToolsPerServer }), ...(limit === undefined ? {} : { limit }) };
+      connections.push(new connection.ServerConnection(server, { ...deps, configFile: config.file, listingCap }));
+    }
   }
   await Promise.all(connections.map((connection) => connection.connect()));
 

@@ -222,7 +222,7 @@ export class ServerConnection {
     const restarted = previous.kind === "down" ? await previous.restart : undefined;
     if (restarted !== undefined && !(restarted instanceof McpError)) await restarted.close();
     if (previous.kind === "up" || previous.kind === "down") await previous.client.close();
-    const started = await startServer(this.spec, this.#opener, { ...(signal === undefined ? {} : { signal }), maxTools: this.#deps.maxToolsPerServer });
+    const started = await startServer(this.spec, this.#opener, { ...(signal === undefined ? {} : { signal }), ...(this.#deps.listingCap === undefined ? {} : { cap: this.#deps.listingCap }) });
     if (started instanceof McpError) {
       this.#apply({ type: "start-failed", attempt, reason: this.#opener.describeFailure(started), needsLogin: started instanceof LoginNeeded });
       return;
@@ -248,7 +248,7 @@ export class ServerConnection {
     if ((before.kind !== "up" && before.kind !== "down") || before.client !== client) return;
     let tools: RemoteToolInfo[];
     try {
-      tools = await client.listTools(this.#deps.maxToolsPerServer);
+      tools = await client.listTools(this.#deps.listingCap);
     } catch (error) {
       if (this.#state.kind !== "closed") this.#deps.onWarning(`${this.alias}: its tools changed, but listing them again failed: ${this.#redact(describeError(error))}`);
       return;

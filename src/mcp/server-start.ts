@@ -17,7 +17,7 @@ import { serverResponder } from "./roots.js";
 import { DEFAULT_LOG_LEVEL, type ServerLog, type ServerLogEntry } from "./server-log.js";
 import { loginSettings, serverEnvironment, stdioServerCwd, type McpServerConfig } from "./server-spec.js";
 import { createStdioTransport, type StdioLauncher } from "./stdio-transport.js";
-import type { RemoteToolInfo } from "./tool-list.js";
+import type { ListingCap, RemoteToolInfo } from "./tool-list.js";
 import { createWire, type Wire } from "./wire.js";
 
 /**
@@ -47,8 +47,8 @@ export interface ConnectionDeps {
   readonly stdioLauncher?: StdioLauncher;
   /** Where HTTP servers' logins are kept; without it, a server that asks for one simply fails. */
   readonly logins?: LoginDeps;
-  /** The most tools one server offers (the user's `mcp.maxToolsPerServer`); MAX_TOOLS_PER_SERVER when absent. */
-  readonly maxToolsPerServer?: number;
+  /** What of the server's listing is mounted: the user's `mcp.maxToolsPerServer`, and the config's limit on this server's tools. */
+  readonly listingCap?: ListingCap;
 }
 
 export interface LoginDeps {
@@ -263,7 +263,7 @@ function budgetRunOut(spec: McpServerConfig, opener: ServerOpener, budgetMs: num
 export async function startServer(
   spec: McpServerConfig,
   opener: ServerOpener,
-  options: { readonly signal?: AbortSignal; readonly maxTools?: number },
+  options: { readonly signal?: AbortSignal; readonly cap?: ListingCap },
 ): Promise<Started | McpError> {
   const login = opener.newLogin();
   return withinStartupBudget(
@@ -272,7 +272,7 @@ export async function startServer(
     async (open) => {
       const { client, era, transport, detected } = await connect(spec, open);
       try {
-        return { client, era, transport, detected, tools: await client.listTools(options.maxTools), login };
+        return { client, era, transport, detected, tools: await client.listTools(options.cap), login };
       } catch (error) {
         await client.close();
         throw error;

@@ -93,13 +93,24 @@ function parseRemoteTool(value: unknown): RemoteToolInfo | Error {
 }
 
 /**
- * The tools of a whole listing, the first `maxTools` valid ones in the server's order; a malformed tool, or a
- * second tool of the same name, is dropped with a warning. Past the cap the rest is refused with one warning.
+ * What of a server's listing is mounted: at most `maxTools` tools (MAX_TOOLS_PER_SERVER when absent), of
+ * those its config's `limit` offers. An excluded tool is left out as it is read and never counts toward the
+ * cap: a user who excludes tools to fit under it gets the ones after them.
+ */
+export interface ListingCap {
+  readonly maxTools?: number;
+  readonly limit?: ToolLimit;
+}
+
+/**
+ * The tools of a whole listing, the first `maxTools` valid ones in the server's order that its limit offers;
+ * a malformed tool, or a second tool of the same name, is dropped with a warning. Past the cap the rest is
+ * refused with one warning.
  */
 export function readToolList(
   items: readonly unknown[],
   warn: (message: string) => void,
-  options: { readonly maxTools?: number; readonly cut?: boolean } = {},
+  options: ListingCap & { readonly cut?: boolean } = {},
 ): RemoteToolInfo[] {
   const maxTools = options.maxTools ?? MAX_TOOLS_PER_SERVER;
   const tools: RemoteToolInfo[] = [];
@@ -118,7 +129,7 @@ export function readToolList(
       drop(`dropping a second tool named ${JSON.stringify(tool.name)}: tool names must be unique per server`);
     } else {
       names.add(tool.name);
-      tools.push(tool);
+      if (isToolOffered(options.limit, tool.name)) tools.push(tool);
     }
   }
   if (dropped > MAX_DROP_WARNINGS) warn(`dropping ${dropped - MAX_DROP_WARNINGS} more tools from tools/list (malformed or named twice)`);
@@ -183,9 +194,8 @@ export async function collectPages(input: ListPagesInput & { readonly maxItems?:
 }
 
 /** A server's whole tool list as mounted: read to `LISTING_READ_FACTOR` times the cap, then capped. */
-export async function listServerTools(input: {
+export async function listServerTools(input: ListingCap & {
   readonly server: string;
-  readonly maxTools?: number;
   readonly fetchPage: (cursor: string | undefined) => Promise<JsonObject>;
   readonly warn: (message: string) => void;
 }): Promise<RemoteToolInfo[]> {
@@ -197,5 +207,5 @@ export async function listServerTools(input: {
     fetchPage: input.fetchPage,
     maxItems: maxTools * LISTING_READ_FACTOR,
   });
-  return readToolList(items, input.warn, { maxTools, cut });
+  return readToolList(items, input.warn, { maxTools, cut, ...(input.limit === undefined ? {} : { limit: input.limit }) });
 }
