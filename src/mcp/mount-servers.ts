@@ -76,8 +76,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   if (enabled.length > 0) {
     const connection = await import("./server-connection.js");
     for (const server of enabled) {
-      const limit = config.toolLimits?.get(server.alias);
-      const listingCap = { ...(config.maxToolsPerServer === undefined ? {} : { maxTools: config.maxToolsPerServer }), ...(limit === undefined ? {} : { limit }) };
+      const listingCap = { maxTools: config.maxToolsPerServer, limit: config.toolLimits?.get(server.alias) };
       connections.push(new connection.ServerConnection(server, { ...deps, configFile: config.file, listingCap }));
     }
   }

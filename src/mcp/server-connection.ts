@@ -222,7 +222,7 @@ export class ServerConnection {
     const restarted = previous.kind === "down" ? await previous.restart : undefined;
     if (restarted !== undefined && !(restarted instanceof McpError)) await restarted.close();
     if (previous.kind === "up" || previous.kind === "down") await previous.client.close();
-    const started = await startServer(this.spec, this.#opener, { ...(signal === undefined ? {} : { signal }), ...(this.#deps.listingCap === undefined ? {} : { cap: this.#deps.listingCap }) });
+    const started = await startServer(this.spec, this.#opener, { ...(signal === undefined ? {} : { signal }), cap: this.#deps.listingCap });
     if (started instanceof McpError) {
       this.#apply({ type: "start-failed", attempt, reason: this.#opener.describeFailure(started), needsLogin: started instanceof LoginNeeded });
       return;

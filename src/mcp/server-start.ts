@@ -263,7 +263,7 @@ function budgetRunOut(spec: McpServerConfig, opener: ServerOpener, budgetMs: num
 export async function startServer(
   spec: McpServerConfig,
   opener: ServerOpener,
-  options: { readonly signal?: AbortSignal; readonly cap?: ListingCap },
+  options: { readonly signal?: AbortSignal; readonly cap?: ListingCap | undefined },
 ): Promise<Started | McpError> {
   const login = opener.newLogin();
   return withinStartupBudget(

@@ -98,8 +98,8 @@ function parseRemoteTool(value: unknown): RemoteToolInfo | Error {
  * cap: a user who excludes tools to fit under it gets the ones after them.
  */
 export interface ListingCap {
-  readonly maxTools?: number;
-  readonly limit?: ToolLimit;
+  readonly maxTools?: number | undefined;
+  readonly limit?: ToolLimit | undefined;
 }
 
 /**
@@ -207,5 +207,5 @@ export async function listServerTools(input: ListingCap & {
     fetchPage: input.fetchPage,
     maxItems: maxTools * LISTING_READ_FACTOR,
   });
-  return readToolList(items, input.warn, { maxTools, cut, ...(input.limit === undefined ? {} : { limit: input.limit }) });
+  return readToolList(items, input.warn, { maxTools, cut, limit: input.limit });
 }
