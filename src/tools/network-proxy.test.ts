@@ -80,11 +80,11 @@ describeWithBubblewrap("bash's HTTP(S) through mca's proxy", () => {
   afterEach(() => internet.server.close());
 
   const nobody: DomainApprover = async () => ({ kind: "nobody_to_ask", reason: "nobody can be asked here" });
-  const bash = (ruleList: readonly Rule[], approve: DomainApprover = nobody) =>
+  const bash = (ruleList: readonly Rule[], approve: DomainApprover = nobody, dialer: Dialer = dial) =>
     createBashTool(project(), {
       killGraceMs: 200,
       env: { PATH: process.env.PATH },
-      dial,
+      dial: dialer,
       sandbox: {
         availability: BUBBLEWRAP,
         network: false,
@@ -127,20 +127,8 @@ describeWithBubblewrap("bash's HTTP(S) through mca's proxy", () => {
   });
 
   it("fails a connection whose dialer throws with a 502 naming why, for plain HTTP and a tunnel alike", async () => {
-    const broken = createBashTool(project(), {
-      killGraceMs: 200,
-      env: { PATH: process.env.PATH },
-      dial: async () => {
-        throw new Error("the dialer broke");
-      },
-      sandbox: {
-        availability: BUBBLEWRAP,
-        network: false,
-        writable: [],
-        hidden: [],
-        places: { read: () => [], changed: () => undefined },
-        domains: createDomainAccess({ rules: () => rules(["network(broken.test)"]), approve: nobody }),
-      },
+    const broken = bash(rules(["network(broken.test)"]), nobody, async () => {
+      throw new Error("the dialer broke");
     });
     const result = await callTool(broken, { command: "curl -sS http://broken.test/a; curl -sS https://broken.test/b" }, context);
     expect(result.text).toContain("mca's proxy: the dialer broke");
