@@ -14,7 +14,7 @@ import type { ConnectionDeps, ServerConnection, ServerStatus } from "./server-co
 import { SERVER_SUBJECT_NAMES } from "./resources.js";
 import type { McpServerConfig } from "./server-spec.js";
 import { isAppOnly } from "./apps.js";
-import { isToolOffered, toolTitle, type RemoteToolInfo, type ToolLimit } from "./tool-list.js";
+import { toolTitle, type RemoteToolInfo, type ToolLimit } from "./tool-list.js";
 
 /** The validated MCP server config: what mcp.config.json (or --mcp-config) says. */
 export interface McpConfig {
@@ -83,20 +83,14 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   await Promise.all(connections.map((connection) => connection.connect()));
 
   const byAlias = new Map(connections.map((connection) => [connection.alias, connection]));
-  // The one place a written limit applies: what is offered, what a status counts, and what a list change names
-  // all come through `allowed`, so an excluded tool is never offered, counted or announced.
-  const allowed = (alias: string, name: string): boolean => isToolOffered(config.toolLimits?.get(alias), name);
-  const allowedTools = (connection: ServerConnection): readonly RemoteToolInfo[] => connection.tools.filter((tool) => allowed(connection.alias, tool.name));
-  const status = (connection: ServerConnection): ServerStatus => {
-    const offered = allowedTools(connection).map((tool) => tool.name);
-    return { ...connection.status(), tools: offered.length, toolNames: offered };
-  };
+  // A written limit applies as each listing is read (tool-list.ts): an excluded tool is never listed, so it is
+  // never offered, counted or announced.
   const definitions = createDefinitionBook(deps.pins ?? new Map());
   /** The flat names are one namespace over every server, so a server's new tools rebuild all of it. */
   const offered = (): { namespace: Namespace; tools: Tool[]; appOnly: Map<string, Tool> } => {
-    const namespace = buildNamespace(connections.flatMap((c) => allowedTools(c).map((tool) => ({ alias: c.alias, tool: tool.name }))), SERVER_SUBJECT_NAMES);
+    const namespace = buildNamespace(connections.flatMap((c) => c.tools.map((tool) => ({ alias: c.alias, tool: tool.name }))), SERVER_SUBJECT_NAMES);
     // A table per server, not a search per entry: a server's thousand tools cost a thousand look-ups, not a million.
-    const infoByAlias = new Map(connections.map((c) => [c.alias, new Map(allowedTools(c).map((tool) => [tool.name, tool]))]));
+    const infoByAlias = new Map(connections.map((c) => [c.alias, new Map(c.tools.map((tool) => [tool.name, tool]))]));
     const tools: Tool[] = [];
     // Named in the same namespace as the rest, so a tool that moves between the model and its app keeps its name.
     const appOnly = new Map<string, Tool>();
@@ -133,13 +127,7 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
   for (const connection of connections) {
     connection.onListChanged((change) => {
       if (change.kind === "tools") reoffer();
-      const shown: ListChange =
-        change.kind === "tools"
-          ? { ...change, added: change.added.filter((name) => allowed(change.alias, name)), removed: change.removed.filter((name) => allowed(change.alias, name)), count: allowedTools(connection).length }
-          : change;
-      // A change only to excluded tools changes nothing offered: nobody hears of it.
-      const unseen = change.kind === "tools" && shown.kind === "tools" && change.added.length + change.removed.length > 0 && shown.added.length + shown.removed.length === 0;
-      if (!unseen) for (const listener of listListeners) listener(shown);
+      for (const listener of listListeners) listener(change);
     });
   }
 
@@ -160,14 +148,14 @@ export async function mountServers(config: McpConfig, deps: MountDeps): Promise<
       return owner && createUnavailableTool(owner, deps.inputResponder, name);
     },
     lookup: (flatName) => namespace.lookup(flatName),
-    statuses: () => connections.map(status),
+    statuses: () => connections.map((connection) => connection.status()),
     connections,
     async reconnect(alias, signal) {
       const connection = byAlias.get(alias);
       if (connection === undefined) return new Error(unknownServerText(config, alias));
       await connection.reconnect(signal);
       reoffer();
-      return status(connection);
+      return connection.status();
     },
     onListChanged(listener) {
       listListeners.add(listener);
