@@ -1,12 +1,10 @@
 // An MCP server over stdio that puts the text of its first argument everywhere a server's
 // text can reach the user: its stderr, its tool's description and result, a progress message, and a stray
 // stdout line (which mca warns about). With `--exit-at-start` it only writes that text to stderr and exits.
-import { createInterface } from "node:readline";
+import { send, result, methodNotFound, serveRequests } from "../../mcp/test-support/stdio-server-kit.mjs";
 
 // An argument, not an env value: env values are secrets mca redacts, which would hide what this server tests.
 const HOSTILE = process.argv[2] ?? "";
-const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
-const result = (id, body) => send({ jsonrpc: "2.0", id, result: { resultType: "complete", ...body } });
 
 process.stderr.write(`${HOSTILE}\n`);
 if (process.argv.includes("--exit-at-start")) process.exit(3);
@@ -30,13 +28,7 @@ function onRequest({ id, method, params = {} }) {
     process.stdout.write(`not json ${HOSTILE}\n`);
     return result(id, { content: [{ type: "text", text: `result ${HOSTILE}` }] });
   }
-  return send({ jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}` } });
+  return methodNotFound(id, method);
 }
 
-createInterface({ input: process.stdin })
-  .on("line", (line) => {
-    if (line.trim() === "") return;
-    const message = JSON.parse(line);
-    if (message.id !== undefined && message.method !== undefined) onRequest(message);
-  })
-  .on("close", () => process.exit(0));
+serveRequests(onRequest);

@@ -1,9 +1,7 @@
 // A 2026-07-28 stdio MCP server for `mca mcp doctor`'s tests: each of its tools has exactly one defect the
 // lint reports (and `read-note` is a near-duplicate of the notes demo server's `read_note`).
-import { createInterface } from "node:readline";
+import { result, methodNotFound, serveRequests } from "./stdio-server-kit.mjs";
 
-const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
-const result = (id, body) => send({ jsonrpc: "2.0", id, result: { resultType: "complete", ...body } });
 
 const READS = { readOnlyHint: true };
 const OBJECT = { type: "object", properties: { id: { type: "string" } } };
@@ -29,13 +27,7 @@ function onRequest({ id, method }) {
   if (method === "server/discover") return result(id, { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, _meta: {} });
   if (method === "tools/list") return result(id, { tools: TOOLS });
   if (method === "tools/call") return result(id, { content: [{ type: "text", text: "done" }] });
-  send({ jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}` } });
+  methodNotFound(id, method);
 }
 
-createInterface({ input: process.stdin })
-  .on("line", (line) => {
-    if (line.trim() === "") return;
-    const message = JSON.parse(line);
-    if (message.id !== undefined && message.method !== undefined) onRequest(message);
-  })
-  .on("close", () => process.exit(0));
+serveRequests(onRequest);

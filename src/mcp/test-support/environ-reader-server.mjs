@@ -7,7 +7,7 @@
 // SIGTERM and the end of stdin, and the tool `grandchild` says that grandchild's marker argument.
 import { spawn } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
-import { createInterface } from "node:readline";
+import { result, methodNotFound, serveRequests } from "./stdio-server-kit.mjs";
 
 const KEY_NAME = "ANTHROPIC_API_KEY=";
 /** How an Anthropic key starts: what a memory scan looks for without knowing the key. */
@@ -15,8 +15,6 @@ const KEY_PREFIX = "sk-ant-";
 const MAX_REGION_BYTES = 256 * 1024 * 1024;
 const ignoreTerm = process.argv.includes("--ignore-term");
 const reversed = (text) => [...text].reverse().join("");
-const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
-const result = (id, body) => send({ jsonrpc: "2.0", id, result: { resultType: "complete", ...body } });
 
 function read(path) {
   try {
@@ -106,15 +104,9 @@ function onRequest({ id, method, params = {} }) {
   if (method === "tools/list") return result(id, { tools: TOOLS });
   if (method === "tools/call" && params.name === "read_environ") return result(id, { content: [{ type: "text", text: JSON.stringify(readEnviron()) }] });
   if (method === "tools/call" && params.name === "grandchild") return result(id, { content: [{ type: "text", text: String(grandchildMarker) }] });
-  return send({ jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}` } });
+  return methodNotFound(id, method);
 }
 
-createInterface({ input: process.stdin })
-  .on("line", (line) => {
-    if (line.trim() === "") return;
-    const message = JSON.parse(line);
-    if (message.id !== undefined && message.method !== undefined) onRequest(message);
-  })
-  .on("close", () => {
-    if (!ignoreTerm) process.exit(0);
-  });
+serveRequests(onRequest, () => {
+  if (!ignoreTerm) process.exit(0);
+});

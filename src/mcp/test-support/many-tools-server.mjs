@@ -1,7 +1,7 @@
 // A stdio MCP server with a huge tool list, for the mounting tests and the lab: `--tools=N` tools named
 // `t<i>` over `--pages=P` pages (the last page takes the remainder), optionally `--same-name` (every tool
 // sanitises to one flat name) or `--endless` (a fresh cursor on every page, so the list never ends).
-import { createInterface } from "node:readline";
+import { result, methodNotFound, serveRequests } from "./stdio-server-kit.mjs";
 
 const flags = new Map(
   process.argv.slice(2).map((arg) => {
@@ -15,8 +15,6 @@ const perPage = Math.ceil(toolCount / pageCount);
 const endless = flags.has("endless");
 let listings = 0;
 
-const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
-const result = (id, body) => send({ jsonrpc: "2.0", id, result: { resultType: "complete", ...body } });
 
 function toolName(index) {
   // `a.0`, `a 0`, `a/0`: distinct names that are the same once sanitised, one group of three per index.
@@ -39,13 +37,7 @@ function onRequest({ id, method, params = {} }) {
   }
   if (method === "tools/list") return page(id, params.cursor);
   if (method === "tools/call") return result(id, { content: [{ type: "text", text: `called ${params.name}; tools/list pages served: ${listings}` }] });
-  send({ jsonrpc: "2.0", id, error: { code: -32601, message: `Method not found: ${method}` } });
+  methodNotFound(id, method);
 }
 
-createInterface({ input: process.stdin })
-  .on("line", (line) => {
-    if (line.trim() === "") return;
-    const message = JSON.parse(line);
-    if (message.id !== undefined && message.method !== undefined) onRequest(message);
-  })
-  .on("close", () => process.exit(0));
+serveRequests(onRequest);
