@@ -7,9 +7,8 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { startPtyChat, type PtyChat } from "./cli/test-support/pty-chat.js";
-import { createTempProject, type TempProject } from "./cli/test-support/run-cli.js";
+import { afterEach, expect, it } from "vitest";
+import { ptyChatPerTest, startPtyChat, type PtyChat } from "./cli/test-support/pty-chat.js";
 import { describeWithBubblewrap } from "./tools/test-support/bubblewrap.js";
 
 /** The first IPv4 address of a network interface other than loopback, if this machine has one. */
@@ -17,20 +16,12 @@ const HOST_ADDRESS = Object.values(networkInterfaces())
   .flat()
   .find((entry) => entry !== undefined && entry.family === "IPv4" && !entry.internal)?.address;
 
-let project: TempProject;
-let chat: PtyChat | undefined;
+const each = ptyChatPerTest();
 let server: Server | undefined;
 
-beforeEach(async () => {
-  project = await createTempProject();
-});
-
-afterEach(async () => {
-  chat?.kill();
-  chat = undefined;
+afterEach(() => {
   server?.close();
   server = undefined;
-  await project.remove();
 });
 
 /** An HTTP server on `address` that answers every request with its path, and counts them. */
@@ -48,14 +39,14 @@ async function serve(address: string): Promise<{ readonly port: number; readonly
 
 /** Runs `command` through bash in a new chat on a terminal and waits for its end; the chat is then closed. */
 async function chatRuns(command: string, answer: (chat: PtyChat) => Promise<void>): Promise<string> {
-  const started = await startPtyChat(project, ["--allow", "bash(curl *)"], { MOCK: "1" }, "source");
-  chat = started;
+  const started = await startPtyChat(each.project, ["--allow", "bash(curl *)"], { MOCK: "1" }, "source");
+  each.chat = started;
   started.type(`call bash ${JSON.stringify({ command })}\r`);
   await answer(started);
   await started.until(/bash (succeeded|failed): /);
   started.type("\u0004");
   expect(await started.exited).toBe(0);
-  chat = undefined;
+  each.chat = undefined;
   return started.screen();
 }
 
@@ -70,11 +61,11 @@ describeWithBubblewrap("'Always allow connections to X' at the network question"
       // Allow once, for this session, always, deny: the third.
       first.type("\u001b[B\u001b[B\r");
     });
-    expect(readFileSync(join(project.dir, "first.txt"), "utf8")).toBe("hello from /first\n");
-    expect(JSON.parse(readFileSync(join(project.home, ".config", "mca", "settings.json"), "utf8"))).toEqual({ permissions: { allow: [`network(${address})`] } });
+    expect(readFileSync(join(each.project.dir, "first.txt"), "utf8")).toBe("hello from /first\n");
+    expect(JSON.parse(readFileSync(join(each.project.home, ".config", "mca", "settings.json"), "utf8"))).toEqual({ permissions: { allow: [`network(${address})`] } });
 
     const second = await chatRuns(`curl -sS -o second.txt http://${address}:${target.port}/second`, async () => undefined);
-    expect(readFileSync(join(project.dir, "second.txt"), "utf8")).toBe("hello from /second\n");
+    expect(readFileSync(join(each.project.dir, "second.txt"), "utf8")).toBe("hello from /second\n");
     expect(second).not.toContain("Allow connections to");
     expect(target.requests()).toEqual(["/first", "/second"]);
   }, 60_000);
@@ -83,16 +74,16 @@ describeWithBubblewrap("'Always allow connections to X' at the network question"
     const address = HOST_ADDRESS ?? "";
     const target = await serve(address);
     // A settings file that is a link (to a dotfiles folder, say) is read, but never written through.
-    const dotfile = join(project.home, "dotfiles-settings.json");
+    const dotfile = join(each.project.home, "dotfiles-settings.json");
     writeFileSync(dotfile, "{}\n");
-    mkdirSync(join(project.home, ".config", "mca"), { recursive: true });
-    symlinkSync(dotfile, join(project.home, ".config", "mca", "settings.json"));
+    mkdirSync(join(each.project.home, ".config", "mca"), { recursive: true });
+    symlinkSync(dotfile, join(each.project.home, ".config", "mca", "settings.json"));
 
     const screen = await chatRuns(`curl -sS -o first.txt http://${address}:${target.port}/first`, async (first) => {
       await first.until(/Always allow connections to/);
       first.type("\u001b[B\u001b[B\r");
     });
-    expect(readFileSync(join(project.dir, "first.txt"), "utf8")).toBe("hello from /first\n");
+    expect(readFileSync(join(each.project.dir, "first.txt"), "utf8")).toBe("hello from /first\n");
     expect(screen.replace(/\s+/gu, " ")).toContain(`mca: network(${address}) is allowed for this session only: it could not be added to your settings`);
     expect(readFileSync(dotfile, "utf8")).toBe("{}\n");
   }, 30_000);

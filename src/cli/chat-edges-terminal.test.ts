@@ -2,11 +2,9 @@
 // approval does not read as allowed, output never runs on from a spinner's row, a prompt typed during a turn
 // stands on its own line, and the cursor is shown again however the chat ends.
 import { readdirSync, readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeMessagesApi, type FakeMessagesApi } from "../model/test-support/fake-messages-api.js";
+import { describe, expect, it } from "vitest";
 import { messageStart } from "../model/test-support/sse-replies.js";
-import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { ptyChatPerTest, startPtyChat } from "./test-support/pty-chat.js";
 import { screenRows } from "./test-support/screen-rows.js";
 
 const CTRL_C = "\u0003";
@@ -17,23 +15,11 @@ const SPINNER_ROW = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /u;
 /** Rows a spinner was drawn on and left behind: all but the last row, where a running spinner is drawn. */
 const spinnerRowsLeft = (rows: readonly string[]): string[] => rows.slice(0, -1).filter((row) => SPINNER_ROW.test(row));
 
-let project: TempProject;
-let chat: PtyChat | undefined;
-let api: FakeMessagesApi | undefined;
-beforeEach(async () => {
-  project = await createTempProject();
-});
-afterEach(async () => {
-  chat?.kill();
-  chat = undefined;
-  await api?.close();
-  api = undefined;
-  await project.remove();
-});
+const each = ptyChatPerTest();
 
 /** The chat's own node process (not script(1), not its shell): the one whose HOME is this test's. */
 function chatProcess(): number {
-  const home = `HOME=${project.home}\u0000`;
+  const home = `HOME=${each.project.home}\u0000`;
   const pids = readdirSync("/proc").filter((name) => /^\d+$/u.test(name)).map(Number);
   const found = pids.filter((pid) => {
     try {
@@ -51,7 +37,7 @@ const WRITE_CALL = `call write_file {"path":"a.txt","content":"x"}\r`;
 
 describe("the chat's edges on a terminal", () => {
   it("leaves a cancelled approval as the question alone and says the call did not run", async () => {
-    chat = await startPtyChat(project);
+    const chat = (each.chat = await startPtyChat(each.project));
     chat.type(WRITE_CALL);
     await chat.until(/Deny, and tell the model why/);
     chat.type(CTRL_C);
@@ -62,8 +48,7 @@ describe("the chat's edges on a terminal", () => {
   }, 30_000);
 
   it("prints a prompt typed during a turn on its own line, under no spinner's row", async () => {
-    api = await startFakeMessagesApi([{ kind: "stream", events: [messageStart("claude-sonnet-5-5")], then: "hang" }]);
-    chat = await startPtyChat(project, [], { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: api.baseURL });
+    const chat = await each.startApiChat([{ kind: "stream", events: [messageStart("claude-sonnet-5-5")], then: "hang" }], []);
     chat.type("first\r");
     await chat.until(/thinking/);
     chat.type("second question\r");
@@ -75,7 +60,7 @@ describe("the chat's edges on a terminal", () => {
   }, 30_000);
 
   it("clears the spinner before a command's output", async () => {
-    chat = await startPtyChat(project);
+    const chat = (each.chat = await startPtyChat(each.project));
     chat.type(`/call bash {"command":"echo hello-from-call"}\r`);
     await chat.until(/Deny, and tell the model why/);
     chat.type("\r");
@@ -88,7 +73,7 @@ describe("the chat's edges on a terminal", () => {
   }, 30_000);
 
   it("shows the cursor again when SIGTERM ends the chat during a question", async () => {
-    chat = await startPtyChat(project);
+    const chat = (each.chat = await startPtyChat(each.project));
     chat.type(WRITE_CALL);
     await chat.until(/Deny, and tell the model why/);
     expect(chat.screen()).toContain(HIDE_CURSOR);

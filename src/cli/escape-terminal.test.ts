@@ -3,11 +3,9 @@
 // arrow key, an Alt+key or a paste (escape sequences that start with the same byte) interrupt nothing.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeMessagesApi, type FakeMessagesApi } from "../model/test-support/fake-messages-api.js";
+import { describe, expect, it } from "vitest";
 import { replyEvents } from "../model/test-support/sse-replies.js";
-import { startPtyChat, textsOf, type PtyChat } from "./test-support/pty-chat.js";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { ptyChatPerTest, startPtyChat, textsOf, type PtyChat } from "./test-support/pty-chat.js";
 
 const ESCAPE = "\u001b";
 /** Longer than what the run's redactor holds back of a stream (a secret may be cut across two deltas). */
@@ -20,46 +18,39 @@ const LEFT = "\u001b[D";
 const ALT_B = "\u001bb";
 const CTRL_E = "\u0005";
 
-let project: TempProject;
-let chat: PtyChat | undefined;
-let api: FakeMessagesApi | undefined;
-beforeEach(async () => {
-  project = await createTempProject();
-});
-afterEach(async () => {
-  chat?.kill();
-  chat = undefined;
-  await api?.close();
-  api = undefined;
-  await project.remove();
-});
+const each = ptyChatPerTest();
 
 /** The chat with a scripted model whose turns are `turns`, bash allowed without a question. */
 async function scriptedChat(turns: unknown): Promise<PtyChat> {
-  const script = join(project.home, "script.json");
+  const script = join(each.project.home, "script.json");
   await writeFile(script, JSON.stringify(turns));
-  return startPtyChat(project, ["--allow", "bash"], { MCA_MOCK_SCRIPT: script });
+  each.chat = await startPtyChat(each.project, ["--allow", "bash"], { MCA_MOCK_SCRIPT: script });
+  return each.chat;
 }
 
 describe("Esc in the chat on a terminal", () => {
   it("interrupts a streamed answer, keeps what came of it for the model, and names no exit", async () => {
     const model = "claude-sonnet-5-5";
-    api = await startFakeMessagesApi([
-      { kind: "stream", events: replyEvents(model, [{ type: "text", chunks: [PARTIAL] }], "end_turn").slice(0, 4), then: "hang" },
-      { kind: "stream", events: replyEvents(model, [{ type: "text", chunks: ["Second answer."] }], "end_turn") },
-    ]);
     // A terminal of known size: the paragraph being written is shown as it comes.
-    chat = await startPtyChat(project, ["--model", model], { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: api.baseURL }, "source", { columns: 100, rows: 30 });
+    const chat = await each.startApiChat(
+      [
+        { kind: "stream", events: replyEvents(model, [{ type: "text", chunks: [PARTIAL] }], "end_turn").slice(0, 4), then: "hang" },
+        { kind: "stream", events: replyEvents(model, [{ type: "text", chunks: ["Second answer."] }], "end_turn") },
+      ],
+      ["--model", model],
+      "source",
+      { columns: 100, rows: 30 },
+    );
     chat.type("first question\r");
     await chat.until(/esc to interrupt/);
     await chat.until(/Partial answer: the first steps/);
     chat.type(ESCAPE);
     await chat.until(/interrupted/);
-    await api.clientClosed(5_000);
+    await each.api?.clientClosed(5_000);
     chat.type("second question\r");
     await chat.until(/Second answer\./);
     expect(chat.screen()).not.toContain("Ctrl-C again");
-    expect(textsOf(api.requests[1])).toEqual([
+    expect(textsOf(each.api?.requests[1])).toEqual([
       { role: "user", texts: ["first question"] },
       { role: "assistant", texts: [`${PARTIAL}\n\n[interrupted by the user]`] },
       { role: "user", texts: ["second question"] },
@@ -69,7 +60,7 @@ describe("Esc in the chat on a terminal", () => {
   }, 30_000);
 
   it("interrupts a running bash command, and a single Ctrl-C afterwards does not end the chat", async () => {
-    chat = await scriptedChat([[{ name: "bash", input: { command: "sleep 30" } }], "never reached"]);
+    const chat = await scriptedChat([[{ name: "bash", input: { command: "sleep 30" } }], "never reached"]);
     chat.type("run it\r");
     await chat.until(/bash \{"command":"sleep 30"\}[^\n]*esc to interrupt/);
     chat.type(ESCAPE);
@@ -83,7 +74,7 @@ describe("Esc in the chat on a terminal", () => {
   }, 30_000);
 
   it("does nothing at the prompt, empty or half typed: the chat goes on and the line stays", async () => {
-    chat = await startPtyChat(project);
+    const chat = (each.chat = await startPtyChat(each.project));
     chat.type(ESCAPE_AT_ONCE);
     chat.type("still");
     chat.type(ESCAPE_AT_ONCE);
@@ -96,8 +87,8 @@ describe("Esc in the chat on a terminal", () => {
   }, 30_000);
 
   it("interrupts nothing on an arrow key, an Alt+key or a paste typed while a command runs", async () => {
-    const release = join(project.dir, "release");
-    chat = await scriptedChat([[{ name: "bash", input: { command: `while [ ! -e ${release} ]; do sleep 0.05; done; echo released` } }], "all done"]);
+    const release = join(each.project.dir, "release");
+    const chat = await scriptedChat([[{ name: "bash", input: { command: `while [ ! -e ${release} ]; do sleep 0.05; done; echo released` } }], "all done"]);
     chat.type("run it\r");
     await chat.until(/esc to interrupt/);
     chat.type("\u001b[200~pasted words\u001b[201~");

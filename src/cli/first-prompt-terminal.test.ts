@@ -1,23 +1,13 @@
 // `mca "<prompt>"` on a real pseudo-terminal: the chat starts with that prompt sent, as if typed; and the
 // chat, unlike -p and pipe mode, still offers the offline mock when there is no key, saying so.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { describe, expect, it } from "vitest";
+import { ptyChatPerTest, startPtyChat } from "./test-support/pty-chat.js";
 
-let project: TempProject;
-let chat: PtyChat | undefined;
-beforeEach(async () => {
-  project = await createTempProject();
-});
-afterEach(async () => {
-  chat?.kill();
-  chat = undefined;
-  await project.remove();
-});
+const each = ptyChatPerTest();
 
 describe("mca \"<prompt>\" on a terminal", () => {
   it("starts the chat with that prompt sent, then waits for the next one", async () => {
-    chat = await startPtyChat(project, ["what is", "here?"]);
+    const chat = (each.chat = await startPtyChat(each.project, ["what is", "here?"]));
     await chat.until(/You asked: "what is here\?"/);
     chat.type("/exit\r");
     expect(await chat.exited).toBe(0);
@@ -27,7 +17,7 @@ describe("mca \"<prompt>\" on a terminal", () => {
   });
 
   it("offers the mock without a key, with its notice, where -p would exit 2", async () => {
-    chat = await startPtyChat(project, ["hello"], {});
+    const chat = (each.chat = await startPtyChat(each.project, ["hello"], {}));
     await chat.until(/You asked: "hello"/);
     chat.type("/exit\r");
     expect(await chat.exited).toBe(0);

@@ -2,30 +2,21 @@
 // that takes (no fixed cap), and a limit the person sets (--max-turns) stops it with a sentence naming it.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
+import { describe, expect, it } from "vitest";
+import { ptyChatPerTest, startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
 import { screenRows } from "./test-support/screen-rows.js";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 
 const CTRL_D = "\u0004";
 const STEPS = 40;
 
-let project: TempProject;
-let chat: PtyChat | undefined;
-beforeEach(async () => {
-  project = await createTempProject();
-});
-afterEach(async () => {
-  chat?.kill();
-  chat = undefined;
-  await project.remove();
-});
+const each = ptyChatPerTest();
 
 /** The chat with a scripted model whose turns are `turns`, bash allowed without a question, and `args` besides. */
 async function scriptedChat(turns: unknown, args: readonly string[] = []): Promise<PtyChat> {
-  const script = join(project.home, "script.json");
+  const script = join(each.project.home, "script.json");
   await writeFile(script, JSON.stringify(turns));
-  return startPtyChat(project, ["--allow", "bash", ...args], { MCA_MOCK_SCRIPT: script });
+  each.chat = await startPtyChat(each.project, ["--allow", "bash", ...args], { MCA_MOCK_SCRIPT: script });
+  return each.chat;
 }
 
 /** The call lines the screen shows, as the person reads them. */
@@ -36,7 +27,7 @@ const steps = (count: number, answer: string): unknown[] => [...Array.from({ len
 
 describe("a long task in the chat on a terminal", () => {
   it("runs a 40-step task to its end: every call, then the final answer, and no turn limit", async () => {
-    chat = await scriptedChat(steps(STEPS, "All 40 steps are done."));
+    const chat = await scriptedChat(steps(STEPS, "All 40 steps are done."));
     chat.type("do the whole task\r");
     await chat.until(/All 40 steps are done\./);
     expect(callLines(chat)).toEqual(Array.from({ length: STEPS }, (_, index) => `● bash {"command":"echo step-${index + 1}"}`));
@@ -46,7 +37,7 @@ describe("a long task in the chat on a terminal", () => {
   }, 120_000);
 
   it("stops at --max-turns with a sentence naming the limit and how to go on", async () => {
-    chat = await scriptedChat(steps(10, "never reached"), ["--max-turns", "3"]);
+    const chat = await scriptedChat(steps(10, "never reached"), ["--max-turns", "3"]);
     chat.type("do the whole task\r");
     await chat.until(/Turn stopped after 3 model turns \(the turn limit\); send a message to continue, or raise the limit \(--max-turns, "maxTurns"\)\./u);
     expect(callLines(chat)).toEqual(['● bash {"command":"echo step-1"}', '● bash {"command":"echo step-2"}', '● bash {"command":"echo step-3"}']);

@@ -2,18 +2,14 @@
 // it goes on with — the person's prompt, the answer rendered as Markdown, each call as one line with its outcome.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { describe, expect, it } from "vitest";
+import { ptyChatPerTest, startPtyChat } from "./test-support/pty-chat.js";
 import { screenRows } from "./test-support/screen-rows.js";
 
 const CTRL_D = "\u0004";
 const BOLD = "\u001b[1m";
 
-let project: TempProject;
-let chat: PtyChat | undefined;
-beforeEach(async () => {
-  project = await createTempProject();
+const each = ptyChatPerTest(async (project) => {
   await writeFile(join(project.dir, "calc.js"), "export const add = (a, b) => a + b;\n");
   // The earlier session: a prompt, a call of read_file, an answer in Markdown.
   const script = join(project.home, "script.json");
@@ -24,15 +20,10 @@ beforeEach(async () => {
   earlier.type(CTRL_D);
   await earlier.exited;
 });
-afterEach(async () => {
-  chat?.kill();
-  chat = undefined;
-  await project.remove();
-});
 
 /** What the resumed chat showed of the conversation, from its banner to the line where it goes on. */
 async function resumedScreen(args: readonly string[]): Promise<{ rows: string[]; bytes: string }> {
-  chat = await startPtyChat(project, args);
+  const chat = (each.chat = await startPtyChat(each.project, args));
   await chat.until(/the conversation goes on from here/);
   const rows = screenRows(chat.screen());
   const from = rows.findIndex((row) => row.includes("Ctrl-D exits"));
@@ -51,12 +42,12 @@ describe("a resumed chat on a terminal", () => {
     // Rendered: the word in bold, the Markdown marks gone.
     expect(bytes).toContain(`${BOLD}adds`);
     expect(bytes).not.toContain("**adds**");
-    chat?.type(CTRL_D);
-    expect(await chat?.exited).toBe(0);
+    each.chat?.type(CTRL_D);
+    expect(await each.chat?.exited).toBe(0);
   }, 60_000);
 
   it("shows none of it with -p: stdout stays the answer", async () => {
-    const run = await project.run(["-c", "-p", "and now?"], "");
+    const run = await each.project.run(["-c", "-p", "and now?"], "");
     expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: expect.stringMatching(/^You asked: "and now\?"/u) });
     expect(run.stdout + run.stderr).not.toMatch(/calc\.js|goes on from here/u);
   }, 60_000);

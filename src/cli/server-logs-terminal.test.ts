@@ -2,26 +2,17 @@
 // conversation and read with /mcp logs <alias>; a warning is one line beside it; --verbose shows them all.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
-import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { ptyChatPerTest, startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
 
 /** The scripted server's tool that answers, then sends one log message at the level it is given. */
 const LOGGING_TOOL = "mcp__chatty__log-after";
 
-let project: TempProject;
-let chat: PtyChat | undefined;
-beforeEach(async () => {
-  project = await createTempProject();
+const each = ptyChatPerTest(async (project) => {
   const toolsFile = join(project.dir, "tools.txt");
   await writeFile(toolsFile, "log-after\n");
   await writeFile(join(project.dir, "mcp.config.json"), JSON.stringify({ mcpServers: { chatty: scriptedStdioServer(`--tools-from=${toolsFile}`) } }));
-});
-afterEach(async () => {
-  chat?.kill();
-  chat = undefined;
-  await project.remove();
 });
 
 /** The server logs at info, then at warning: once the warning is shown, the info message has been read too. */
@@ -34,7 +25,7 @@ async function logInfoThenWarning(chat: PtyChat): Promise<void> {
 
 describe("a server's log messages in the chat", () => {
   it("shows a warning as it comes and keeps an info message for /mcp logs only", async () => {
-    chat = await startPtyChat(project, ["--trust-project", "--allow", LOGGING_TOOL]);
+    const chat = (each.chat = await startPtyChat(each.project, ["--trust-project", "--allow", LOGGING_TOOL]));
     await logInfoThenWarning(chat);
     expect(chat.screen()).not.toContain("a message at info");
     chat.type("/mcp logs chatty\r");
@@ -44,7 +35,7 @@ describe("a server's log messages in the chat", () => {
   }, 30_000);
 
   it("shows every level as it comes with --verbose", async () => {
-    chat = await startPtyChat(project, ["--trust-project", "--allow", LOGGING_TOOL, "--verbose"]);
+    const chat = (each.chat = await startPtyChat(each.project, ["--trust-project", "--allow", LOGGING_TOOL, "--verbose"]));
     await logInfoThenWarning(chat);
     expect(chat.screen()).toContain("mcp: chatty info scripted: a message at info");
     chat.type("\u0004");

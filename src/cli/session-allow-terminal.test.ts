@@ -2,29 +2,19 @@
 // answering it lets later commands with those words run unasked while any other command still asks.
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startPtyChat, type PtyChat } from "./test-support/pty-chat.js";
-import { createTempProject, type TempProject } from "./test-support/run-cli.js";
+import { describe, expect, it } from "vitest";
+import { ptyChatPerTest, startPtyChat } from "./test-support/pty-chat.js";
 
 const DOWN = "\u001b[B";
 
-let project: TempProject;
-let chat: PtyChat | undefined;
-beforeEach(async () => {
-  project = await createTempProject();
-});
-afterEach(async () => {
-  chat?.kill();
-  chat = undefined;
-  await project.remove();
-});
+const each = ptyChatPerTest();
 
 const approvals = (screen: string): number => screen.split("approval needed:").length - 1;
 
 describe("allow for this session on a terminal", () => {
   it("covers the command's prefix named in its label: a git status variant runs unasked, rm -rf asks", async () => {
-    await mkdir(join(project.dir, "keep"));
-    chat = await startPtyChat(project);
+    await mkdir(join(each.project.dir, "keep"));
+    const chat = (each.chat = await startPtyChat(each.project));
     const bash = (command: string): void => chat?.type(`call bash ${JSON.stringify({ command })}\r`);
 
     bash("git status --short");
@@ -47,6 +37,6 @@ describe("allow for this session on a terminal", () => {
     await chat.until(/allowed for this session: bash\(git status\*\)/);
     chat.type("\u0004");
     expect(await chat.exited).toBe(0);
-    expect((await stat(join(project.dir, "keep"))).isDirectory()).toBe(true);
+    expect((await stat(join(each.project.dir, "keep"))).isDirectory()).toBe(true);
   }, 30_000);
 });
