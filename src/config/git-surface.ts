@@ -1,7 +1,7 @@
 // The places whose content git reads and obeys later, found the way git finds them: for the sandbox to keep
 // read-only and the gate to ask about. Git itself is asked (git-probe.ts: nothing it runs can run a program);
 // without git, what its files' text shows is used instead (git-config-text.ts), and the surface says so.
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { existsSync, readdirSync, statSync, type Dirent } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { coreHooksPath, findRepository, pointedRepository, readText } from "./git-config-text.js";
 import { findGitProbe, type GitProbe } from "./git-probe.js";
@@ -101,7 +101,7 @@ class Findings {
   /** Relative hooks paths of the user's or the system's config: each repository in the project has its hooks folder there. */
   readonly userLevelHooks: string[] = [];
   add(path: string, kind: GitPlaceKind, reason: string): void {
-    if (!this.places.some((place) => place.path === path)) this.places.push({ path, present: exists(path), kind, reason });
+    if (!this.places.some((place) => place.path === path)) this.places.push({ path, present: existsSync(path), kind, reason });
   }
 }
 
@@ -188,7 +188,7 @@ function addRepository(found: Findings, probe: GitProbe, repo: Located): void {
   if (workTree === undefined) return;
   for (const place of submodulePlaces(found, probe, workTree)) {
     const placeGit = join(place, ".git");
-    if (exists(placeGit)) found.add(placeGit, dotGitKind(placeGit), `the .git of the submodule at ${place}`);
+    if (existsSync(placeGit)) found.add(placeGit, dotGitKind(placeGit), `the .git of the submodule at ${place}`);
     else found.add(place, "submodule-place", `the place of a submodule that is not checked out (git would obey a .git made there)`);
     addUserLevelHooks(found, place);
   }
@@ -317,7 +317,7 @@ function textSurface(found: Findings, project: string, userConfigs: readonly str
   for (const gitDir of repository.gitDirs) found.add(gitDir, "git-dir", `a git folder ${dotGit} points to`);
   for (const file of [dotGit, ...repository.configs]) found.watched.add(file);
   const gitmodules = join(repository.workTree, ".gitmodules");
-  if (exists(gitmodules)) found.add(gitmodules, "gitmodules", "the work tree's .gitmodules");
+  if (existsSync(gitmodules)) found.add(gitmodules, "gitmodules", "the work tree's .gitmodules");
   addTextHooks(found, [...userConfigs, ...repository.configs], repository.workTree, env);
   return { kind: "text", why };
 }
@@ -351,22 +351,13 @@ export function userConfigFiles(env: GitSurfaceOptions["env"]): string[] {
 function mayBeInRepository(project: string, found: Findings): boolean {
   for (let dir = project; ; dir = dirname(dir)) {
     found.watched.add(join(dir, ".git"));
-    if (exists(join(dir, ".git")) || (exists(join(dir, "HEAD")) && exists(join(dir, "objects")) && exists(join(dir, "refs")))) return true;
+    if (existsSync(join(dir, ".git")) || (existsSync(join(dir, "HEAD")) && existsSync(join(dir, "objects")) && existsSync(join(dir, "refs")))) return true;
     if (dirname(dir) === dir) return false;
   }
 }
 
 function dotGitKind(path: string): "git-dir" | "gitfile" {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true ? "git-dir" : "gitfile";
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function firstLine(text: string): string {
