@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { statSync } from "node:fs";
 import { extname } from "node:path";
-import { formatBytes, imageLine, type Tool, type ToolImage } from "../kernel/index.js";
+import { describeError, formatBytes, imageLine, type Tool, type ToolImage } from "../kernel/index.js";
 import { checkImage, fenceFor, MAX_IMAGE_BASE64_BYTES } from "../mcp/index.js";
 import { openRegularFile, resolveInProject } from "../tools/index.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -97,7 +97,7 @@ async function readImage(projectDir: string, path: string, mediaType: string): P
       await handle.close();
     }
   } catch (error) {
-    return new Error(error instanceof Error ? error.message : String(error));
+    return new Error(describeError(error));
   }
   return checkImage(bytes.toString("base64"), mediaType);
 }

@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { userConfigDir } from "../config/index.js";
+import { describeError } from "../kernel/index.js";
 import {
   createOAuthSession,
   createTokenStore,
@@ -135,7 +136,7 @@ export async function runMcpLogin(deps: LoginDepsForCommand, alias: string): Pro
       },
     });
   } catch (error) {
-    deps.err(`mca: cannot listen for the login's redirect on 127.0.0.1: ${error instanceof Error ? error.message : String(error)}\n`);
+    deps.err(`mca: cannot listen for the login's redirect on 127.0.0.1: ${describeError(error)}\n`);
     return 1;
   }
   try {
@@ -152,7 +153,7 @@ export async function runMcpLogin(deps: LoginDepsForCommand, alias: string): Pro
     deps.out(`Logged in to ${alias}; the token is kept in ${store.fileFor(server.url)} (mca mcp logout ${alias} removes it)\n`);
     return 0;
   } catch (error) {
-    deps.err(`mca: ${error instanceof McpError || error instanceof Error ? error.message : String(error)}\n`);
+    deps.err(`mca: ${describeError(error)}\n`);
     return 1;
   } finally {
     await authorizer.close();

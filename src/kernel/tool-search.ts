@@ -2,6 +2,7 @@
 // remote tools cost a model only their names until it looks one up. A query is words, ranked by BM25 over
 // each tool's name, parameter names and description, or a regular expression written `/…/`.
 import type { ToolSpec } from "./ports.js";
+import { describeError } from "./settle.js";
 
 export interface ToolMatch {
   readonly name: string;
@@ -71,7 +72,7 @@ export function parseToolQuery(text: string): ToolQuery | Error {
   try {
     return { kind: "regex", pattern: new RegExp(source, "i") };
   } catch (error) {
-    return new Error(`the regular expression /${source}/ is invalid: ${error instanceof Error ? error.message : String(error)}`);
+    return new Error(`the regular expression /${source}/ is invalid: ${describeError(error)}`);
   }
 }
 

@@ -3,7 +3,7 @@
 // structured results that conform to this schema. Clients SHOULD validate structured results against this
 // schema." Each tool's schema is compiled once, on its first call; ajv is imported then, so start-up pays nothing for it.
 import type { ErrorObject, Options } from "ajv";
-import { withinTimeLimit, type JsonSchema } from "../kernel/index.js";
+import { describeError as describeThrown, withinTimeLimit, type JsonSchema } from "../kernel/index.js";
 
 /** What a check found: nothing wrong, what is wrong (each error a path and a message), or why it could not check. */
 export type OutputCheck =
@@ -78,7 +78,7 @@ async function compile(schema: Schema): Promise<Validate | Error> {
   try {
     return (await draft.load())(schema);
   } catch (error) {
-    return new Error(clip(error instanceof Error ? error.message : String(error)));
+    return new Error(clip(describeThrown(error)));
   }
 }
 

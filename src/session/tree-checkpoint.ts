@@ -11,6 +11,7 @@ import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { copyFile, lstat, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
+import { describeError } from "../kernel/index.js";
 import { ensureStateFolder, type ProjectState } from "./state-folder.js";
 
 /** A file bigger than this makes the checkpoint give up: copying it into the state folder on every turn would cost too much. */
@@ -107,7 +108,7 @@ export function createTreeCheckpoints(state: ProjectState, session: string, env:
         await git(["add", "--all", "--", "."]);
         return (await git(["write-tree"])).trim();
       } catch (error) {
-        return new Error(error instanceof Error ? error.message : String(error));
+        return new Error(describeError(error));
       }
     },
 

@@ -4,7 +4,7 @@
 // runs. Each domain is asked about at most once per command: a refused one stays refused for it, so a client
 // that retries is refused at once instead of asking again. "Always" allows it for the session and hands the
 // rule to the session to keep (the user's settings file), so that later sessions allow it without a question.
-import { decideDomain, sessionAllowText, type ApprovalAnswer, type ApprovalRequest, type NobodyToAsk, type Rule, type Tool, type UserDenial } from "../kernel/index.js";
+import { decideDomain, describeError, sessionAllowText, type ApprovalAnswer, type ApprovalRequest, type NobodyToAsk, type Rule, type Tool, type UserDenial } from "../kernel/index.js";
 
 export type DomainVerdict = { readonly kind: "allowed" } | { readonly kind: "refused"; readonly why: string };
 
@@ -73,7 +73,7 @@ export function createDomainAccess({ rules, approve, keepRule }: DomainSources):
     try {
       reply = await approve(request);
     } catch (error) {
-      return { kind: "refused", why: `the question about ${domain} failed (${error instanceof Error ? error.message : String(error)})` };
+      return { kind: "refused", why: `the question about ${domain} failed (${describeError(error)})` };
     }
     if (typeof reply !== "string") return { kind: "refused", why: reply.kind === "denied" ? `denied by the user, who said: ${JSON.stringify(reply.because)}` : reply.reason };
     switch (reply) {

@@ -219,7 +219,7 @@ export async function dialPublic(host: string, port: number): Promise<Socket | E
   try {
     addresses = (await lookup(name, { all: true, verbatim: true })).map((entry) => entry.address);
   } catch (error) {
-    return new Error(`cannot resolve ${host}: ${error instanceof Error ? error.message : String(error)}`);
+    return new Error(`cannot resolve ${host}: ${describeError(error)}`);
   }
   const address = addresses.find((one) => !isUnreachable(one));
   if (address === undefined) return new Error(`${host} is the host's own loopback or link-local address, which sandboxed commands never reach (use "network": true)`);

@@ -4,6 +4,7 @@
 // user's ID token from a file exchanged at the enterprise's identity provider (RFC 8693) for an ID-JAG,
 // which is then the JWT bearer assertion at the MCP server's authorization server.
 import { readFile } from "node:fs/promises";
+import { describeError } from "../../kernel/index.js";
 import { AuthError, ENDPOINT_LIMITS, fetchEndpointJson, type EndpointLimits } from "./endpoint-json.js";
 
 export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -45,7 +46,7 @@ export async function readTokenFile(file: string, field: string): Promise<string
     text = bytes.toString("utf8").trim();
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    throw new AuthError(`cannot read ${field} ${JSON.stringify(file)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AuthError(`cannot read ${field} ${JSON.stringify(file)}: ${describeError(error)}`);
   }
   if (!/^[A-Za-z0-9_=-]+\.[A-Za-z0-9_=-]*\.[A-Za-z0-9_=-]*$/.test(text)) throw new AuthError(`${field} ${JSON.stringify(file)} holds no JWT`);
   return text;

@@ -3,6 +3,7 @@
 // RSA key (RS256), read from a PEM file the config names; it never leaves this process.
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { describeError } from "../../kernel/index.js";
 import type { JsonObject } from "../jsonrpc.js";
 import { AuthError } from "./endpoint-json.js";
 
@@ -40,7 +41,7 @@ export function signingKeyFromPem(pem: string, where: string): SigningKey {
   try {
     key = createPrivateKey(pem);
   } catch (error) {
-    throw new AuthError(`${where} holds no private key in PEM form (${error instanceof Error ? error.message : String(error)})`);
+    throw new AuthError(`${where} holds no private key in PEM form (${describeError(error)})`);
   }
   const algorithm = algorithmOf(key);
   if (algorithm !== "ES256" && algorithm !== "RS256") throw new AuthError(`${where} holds ${algorithm}`);
@@ -53,7 +54,7 @@ export async function readSigningKey(file: string, field: string): Promise<Signi
   try {
     pem = await readFile(file, "utf8");
   } catch (error) {
-    throw new AuthError(`cannot read ${field} ${JSON.stringify(file)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AuthError(`cannot read ${field} ${JSON.stringify(file)}: ${describeError(error)}`);
   }
   return signingKeyFromPem(pem, `${field} ${JSON.stringify(file)}`);
 }

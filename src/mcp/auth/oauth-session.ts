@@ -1,6 +1,7 @@
 // One server's login as the HTTP transport sees it: the `Authorization` header for each request (refreshed
 // before it expires), and what to do when the server answers 401 or 403 `insufficient_scope` — refresh,
 // step up, or run the whole authorization flow where someone can take it (else: "needs login").
+import { describeError } from "../../kernel/index.js";
 import { HttpFailure, LoginNeeded, plainRefusal } from "../http/failure.js";
 import { McpError } from "../jsonrpc.js";
 import {
@@ -321,7 +322,7 @@ export function createOAuthSession(options: OAuthSessionOptions): OAuthSession {
   function asMcpError(error: unknown): McpError {
     if (error instanceof McpError) return error;
     if (error instanceof AuthError) return new McpError("protocol", `login to ${server} failed: ${error.message}`, { server });
-    return new McpError("unreachable", `login to ${server} failed: ${error instanceof Error ? error.message : String(error)}`, { server });
+    return new McpError("unreachable", `login to ${server} failed: ${describeError(error)}`, { server });
   }
 
   return {
