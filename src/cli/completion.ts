@@ -15,11 +15,6 @@ export const TAB_TIME_LIMIT_MS = 400;
 /** The same question asked again this soon (a second Tab to list what the first one found) is answered from the last answer. */
 export const ANSWER_REUSE_MS = 5000;
 
-/**
- * A question Tab puts to an MCP server: the candidates for the word at the end of the line. `ask` never
- * rejects (a failure is no candidates), and stops when its signal aborts.
- */
-
 export interface CompletionSources {
   readonly commands: readonly string[];
   readonly tools: () => readonly string[];
@@ -49,7 +44,7 @@ export function completeLine(line: string, sources: CompletionSources): [string[
 }
 
 /** The question for a server the end of the line asks, if any: a prompt command's argument, or a template's variable after `@alias:`. */
-export function serverQuestion(line: string, sources: CompletionSources): ServerQuestion | undefined {
+function serverQuestion(line: string, sources: CompletionSources): ServerQuestion | undefined {
   const command = /^\/(\S+)\s(.*)$/su.exec(line);
   if (command !== null) {
     const [, name = "", argText = ""] = command;

@@ -222,12 +222,6 @@ export async function readConfiguredServerFiles(deps: MountDeps): Promise<Config
   return settings instanceof Error ? settings : { ...read, config: { ...config, ...settings } };
 }
 
-/** The run's servers alone (see readConfiguredServerFiles): null when none is configured. */
-export async function readConfiguredServers(deps: MountDeps): Promise<ScopedMcpConfig | Error | null> {
-  const read = await readConfiguredServerFiles(deps);
-  return read instanceof Error ? read : read.config;
-}
-
 /** What reading the config found beside its servers, one line each, before any server starts: the file's words, shown, never obeyed. */
 export function configNoticeLines(config: Pick<McpConfigFile, "warnings" | "skipped">): string[] {
   return [
@@ -237,7 +231,7 @@ export function configNoticeLines(config: Pick<McpConfigFile, "warnings" | "skip
 }
 
 /**
- * Mounts the servers of a config read by readConfiguredServers; each server's warnings go to `warn`. The
+ * Mounts the servers of a config read by readConfiguredServerFiles; each server's warnings go to `warn`. The
  * definitions the user pinned for this project are read here, only when there are servers to compare.
  */
 export function mountConfiguredServers(config: McpConfig, deps: MountDeps): Promise<MountedServers> {

@@ -6,7 +6,7 @@ import { REDACTED, type ApprovalRequest, type Message } from "../kernel/index.js
 import { scriptedStdioServer } from "../mcp/test-support/scripted-stdio-server.js";
 import { openTranscript } from "../session/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
-import { modeSwitchboard, setUpSession } from "./session.js";
+import { sessionEvents, setUpSession } from "./session.js";
 import { PROJECT_INSTRUCTIONS_MAX_CHARS, readProjectInstructions, systemPrompt } from "./system-prompt.js";
 import { fakeTool } from "./test-support/fake-agent.js";
 import { fakeRuntime, noServers } from "./test-support/fake-session.js";
@@ -123,7 +123,7 @@ describe("the mode attached to a session", () => {
   const request: ApprovalRequest = { tool: fakeTool("write_file", "write"), args: {}, decision: { verdict: "ask", reason: "default" }, sessionAllow: null };
 
   it("answers the approvals and hears the events while attached; with none attached, nobody is asked and events go nowhere", async () => {
-    const modes = modeSwitchboard();
+    const modes = sessionEvents((text) => text);
     const heard: string[] = [];
     expect(await modes.approve(request)).toEqual({ kind: "nobody_to_ask", reason: "no mode is running to ask in" });
     modes.emit({ type: "notice", message: "unheard" });
@@ -136,12 +136,15 @@ describe("the mode attached to a session", () => {
   });
 
   it("refuses a second mode while one is attached, and takes one again once it detached", async () => {
-    const modes = modeSwitchboard();
+    const modes = sessionEvents((text) => text);
     const detachFirst = modes.attach({ approve: async () => "deny", emit: () => undefined });
     expect(() => modes.attach({ approve: async () => "session", emit: () => undefined })).toThrow("a mode is attached to this session already");
     expect(await modes.approve(request)).toBe("deny");
     detachFirst();
     modes.attach({ approve: async () => "session", emit: () => undefined });
+    expect(await modes.approve(request)).toBe("session");
+    // A mode that left before cannot take the next one's place away by leaving again.
+    detachFirst();
     expect(await modes.approve(request)).toBe("session");
   });
 });

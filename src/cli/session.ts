@@ -235,7 +235,7 @@ function sandboxOf(settings: SandboxSettings, options: CommonOptions, env: Reado
  * The mode attached now answers the agent's approvals and hears its events; while none is, nobody is asked
  * (the call is refused, saying so) and the events go nowhere.
  */
-export function modeSwitchboard(): { readonly approve: SessionIo["approve"]; emit(event: AgentEvent): void; attach(mode: SessionIo): () => void } {
+function modeSwitchboard(): { readonly approve: SessionIo["approve"]; emit(event: AgentEvent): void; attach(mode: SessionIo): () => void } {
   let attached: SessionIo | undefined;
   return {
     approve: (request) => attached?.approve(request) ?? Promise.resolve({ kind: "nobody_to_ask", reason: "no mode is running to ask in" }),

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { checkStructuredContent, outputSchemaProblem } from "../mcp/index.js";
-import { describeError, type JsonSchema } from "../kernel/index.js";
+import { describeError, isRecord, type JsonSchema } from "../kernel/index.js";
 import type { StructuredOutcome } from "./headless-output.js";
 
 /** A schema file of the user's, read and known to compile. */
@@ -32,14 +32,10 @@ export async function loadOutputSchema(path: string): Promise<OutputSchema | Err
   } catch (error) {
     return new Error(`--output-schema ${path}: not JSON (${describeError(error)})`);
   }
-  if (typeof schema !== "boolean" && !isSchemaObject(schema)) return new Error(`--output-schema ${path}: a JSON Schema is an object (or true, or false)`);
+  if (typeof schema !== "boolean" && !isRecord(schema)) return new Error(`--output-schema ${path}: a JSON Schema is an object (or true, or false)`);
   const problem = await outputSchemaProblem(schema);
   if (problem !== undefined) return new Error(`--output-schema ${path}: not a usable JSON Schema (${problem})`);
   return { file, schema };
-}
-
-function isSchemaObject(value: unknown): value is JsonSchema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Said after each prompt: what the final message must be. */

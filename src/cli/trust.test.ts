@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createScriptedAsker } from "./test-support/scripted-asker.js";
 import { createTempProject, type TempProject } from "./test-support/run-cli.js";
 import { runTrustCommand, settleProjectTrust } from "./trust.js";
-import { readConfiguredServers } from "./mcp-servers.js";
+import { readConfiguredServerFiles, type MountDeps } from "./mcp-servers.js";
 import type { Choice } from "./terminal.js";
 
 const NOT_APPLIED = "its MCP servers are not started, and its allow rules and other settings that widen (sandbox, toolSearch, …) are not applied";
@@ -20,6 +20,12 @@ const CONFIG = JSON.stringify({
     remote: { type: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${SECRET_TOKEN}" } },
   },
 });
+
+/** The run's servers alone: null when none is configured. */
+async function configuredServers(deps: MountDeps) {
+  const read = await readConfiguredServerFiles(deps);
+  return read instanceof Error ? read : read.config;
+}
 
 describe("a cloned repository's own files", () => {
   let project: TempProject;
@@ -145,7 +151,7 @@ describe("the chat's trust question", () => {
     const settled = await settleProjectTrust({ ...deps(undefined, []), asker: changingAsker });
     if (settled instanceof Error) throw settled;
     expect(settled.trusted).toBe(true);
-    const config = await readConfiguredServers({ projectDir: project.dir, configPaths: [], project: settled, env: { SECRET_TOKEN: SECRET }, clientVersion: "0", warn: () => undefined });
+    const config = await configuredServers({ projectDir: project.dir, configPaths: [], project: settled, env: { SECRET_TOKEN: SECRET }, clientVersion: "0", warn: () => undefined });
     expect(config instanceof Error || config === null ? config : config.servers.map((server) => server.alias)).toEqual(["marker", "remote"]);
   });
 
@@ -249,7 +255,7 @@ describe("what the trust question shows", () => {
     ]);
     expect(warnings).toEqual([]);
     if (settled instanceof Error) throw settled;
-    const config = await readConfiguredServers({ projectDir: project.dir, configPaths: [], project: settled, env: { TICKETS_PORT: "4000" }, clientVersion: "0", warn: () => undefined });
+    const config = await configuredServers({ projectDir: project.dir, configPaths: [], project: settled, env: { TICKETS_PORT: "4000" }, clientVersion: "0", warn: () => undefined });
     expect(config instanceof Error || config === null ? config : config.servers.map((server) => server.transport === "http" && server.url)).toEqual(["http://127.0.0.1:4000/mcp"]);
   });
 
