@@ -11,7 +11,7 @@ const command = (text: string): GateSubject => ({ kind: "command", text, sandbox
 
 function judged(rules: readonly Rule[], calls: ReadonlyArray<readonly [GateTool, GateSubject]>) {
   return calls.map(([called, subject]) => {
-    const { verdict, reason, onlyAPersonCanAllow } = decide(called, subject, rules, new Map(), ALWAYS_PROTECTED);
+    const { verdict, reason, onlyAPersonCanAllow } = decide(called, subject, rules, new Map(), () => ALWAYS_PROTECTED);
     return onlyAPersonCanAllow === true ? `${verdict}: ${reason} (only a person)` : `${verdict}: ${reason}`;
   });
 }

@@ -192,7 +192,7 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<Session | Er
     readFileTool === undefined
       ? undefined
       : projectFileReader(projectDir, readFileTool, (path) => {
-          const decision = judgeCall(readFileTool, { path }, rules, new Map(), protectedFolders()).decision;
+          const decision = judgeCall(readFileTool, { path }, rules, new Map(), protectedFolders).decision;
           return decision.verdict === "deny" ? `refused: ${decision.reason}` : undefined;
         });
   const mentions = createMentions(resourceSources, fileReader);

@@ -358,7 +358,7 @@ export function createAgent(deps: AgentDeps): Agent {
     },
     decide(name, args = {}) {
       const tool = findTool(name);
-      return tool === undefined ? unknownToolDecision(name) : judgeCall(tool, args, deps.rules, sessionAllows, protectedFolders()).decision;
+      return tool === undefined ? unknownToolDecision(name) : judgeCall(tool, args, deps.rules, sessionAllows, protectedFolders).decision;
     },
     sessionAllows: () => [...sessionAllows.keys(), ...(deps.otherSessionAllows?.() ?? [])],
     async undo() {

@@ -577,15 +577,27 @@ describe("decide on a write under a protected folder", () => {
   it("asks for a write under a folder of the project's own, at the project's root only", () => {
     const hooks: ProtectedFolder = { path: "tools/githooks", anyDepth: false, reason: "writes under the git hooks folder (core.hooksPath) always ask" };
     const folders = [...ALWAYS_PROTECTED, hooks];
-    const judge = (text: string): Verdict => decide(writeFile, path(text), [rule("allow", "write_file(**)")], NONE, folders).verdict;
-    expect(decide(writeFile, path("tools/githooks/pre-commit"), allowAll, NONE, folders)).toEqual({ verdict: "ask", reason: hooks.reason, onlyAPersonCanAllow: true });
+    const judge = (text: string): Verdict => decide(writeFile, path(text), [rule("allow", "write_file(**)")], NONE, () => folders).verdict;
+    expect(decide(writeFile, path("tools/githooks/pre-commit"), allowAll, NONE, () => folders)).toEqual({ verdict: "ask", reason: hooks.reason, onlyAPersonCanAllow: true });
     expect(["tools/githooks", "Tools/GitHooks/x", "tools/githooks/a/b"].map(judge)).toEqual(["ask", "ask", "ask"]);
     expect(["tools/githooks-old/x", "tools/x", "src/tools/githooks/x", "githooks/x"].map(judge)).toEqual(["allow", "allow", "allow", "allow"]);
   });
 
+  it("works out the protected folders only for a write to a path: a read, a command or a remote call never asks for them", () => {
+    const asked: string[] = [];
+    const folders = (): readonly ProtectedFolder[] => (asked.push("asked"), ALWAYS_PROTECTED);
+    const readFile = local("read_file", "read");
+    decide(readFile, fromArgs(readFile, { path: "a" }), [], NONE, folders);
+    decide(bash, command("ls"), [], NONE, folders);
+    decide(notesSearch, fromArgs(notesSearch, {}), [], NONE, folders);
+    expect(asked).toEqual([]);
+    decide(writeFile, path("a.txt"), allowAll, NONE, folders);
+    expect(asked).toEqual(["asked"]);
+  });
+
   it("asks for every write when the protected folder is the project itself (hooks at its root)", () => {
     const root: ProtectedFolder = { path: ".", anyDepth: false, reason: 'writes under the git hooks folder (core.hooksPath = ".") always ask' };
-    expect(["pre-commit", "src/a.ts", "."].map((text) => decide(writeFile, path(text), allowAll, NONE, [root]))).toEqual([
+    expect(["pre-commit", "src/a.ts", "."].map((text) => decide(writeFile, path(text), allowAll, NONE, () => [root]))).toEqual([
       { verdict: "ask", reason: root.reason, onlyAPersonCanAllow: true },
       { verdict: "ask", reason: root.reason, onlyAPersonCanAllow: true },
       { verdict: "ask", reason: root.reason, onlyAPersonCanAllow: true },

@@ -132,7 +132,7 @@ export function decide(
   subject: GateSubject,
   rules: readonly Rule[],
   sessionAllows: SessionAllows,
-  protectedFolders: readonly ProtectedFolder[] = ALWAYS_PROTECTED,
+  protectedFolders: () => readonly ProtectedFolder[] = () => ALWAYS_PROTECTED,
 ): Decision {
   if (subject.kind === "command" && commandForms(subject.text).tooDeep) return TOO_DEEP_TO_JUDGE;
   const decision = verdictOf(tool, subject, rules, sessionAllows);
@@ -141,7 +141,8 @@ export function decide(
   if (subject.kind === "command" && decision.verdict !== "deny") return OUTSIDE_THE_SANDBOX[subject.sandbox] ?? decision;
   // Asked with or without a rule, a protected write says so: only a person can allow it, never for the session.
   if (decision.verdict === "deny" || tool.kind !== "write" || subject.kind !== "path") return decision;
-  const folder = protectingFolder(protectedFolders, subject.text);
+  // Worked out only here, for a write to a path: a read, a command or a remote call never pays for it.
+  const folder = protectingFolder(protectedFolders(), subject.text);
   return folder === undefined ? decision : { verdict: "ask", reason: folder.reason, onlyAPersonCanAllow: true };
 }
 

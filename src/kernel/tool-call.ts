@@ -99,7 +99,7 @@ export async function runToolCall(context: CallContext, call: ToolCallRequest, s
   let decision = tool === undefined ? unknownToolDecision(name) : NOT_JUDGED;
   let attempt: Attempt;
   try {
-    const judged = tool === undefined ? undefined : judgeCall(tool, args, context.rules, context.sessionAllows, context.protectedFolders());
+    const judged = tool === undefined ? undefined : judgeCall(tool, args, context.rules, context.sessionAllows, context.protectedFolders);
     if (judged !== undefined) decision = judged.decision;
     attempt = await attemptCall(context, call, tool && judged && { ...judged, tool }, decision, signal);
   } catch (error) {
@@ -140,7 +140,7 @@ export function judgeCall(
   args: ToolArgs,
   rules: readonly Rule[],
   sessionAllows: SessionAllows,
-  protectedFolders: readonly ProtectedFolder[],
+  protectedFolders: () => readonly ProtectedFolder[],
 ): JudgedCall {
   const parsed = parseToolArgs(tool, args);
   const subject = callSubject(tool, args, parsed);
