@@ -60,6 +60,15 @@ describe("mca in pipe mode", () => {
     expect(await readFile(join(project.dir, "README.md"), "utf8")).toBe(README_TEXT);
   });
 
+  it("refuses a prompt that mentions a file a deny rule covers, sending nothing, and attaches one no rule denies", async () => {
+    await writeFile(join(project.dir, ".env"), "SECRET=1\n");
+    const run = await project.run(["--deny", "read_file(.env)"], "what is in @.env\nand in @README.md\n");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("cannot attach @.env: refused: ");
+    expect(run.stderr).toContain("@README.md: ");
+    expect(run.stdout).not.toContain("SECRET=1");
+  });
+
   it("goes on after an unknown command and exits 1 at the end; /mcp without servers names the files it looked at", async () => {
     const run = await project.run([], "/frobnicate\n/mcp\n");
     expect(run.code).toBe(1);

@@ -4,7 +4,7 @@
 // the agent's events and answer its approvals; configuration problems are an Error for main (exit 2).
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { createAgent, describeError, judgeCall, redactEvents, serverSideName, unmatchedRules, type ProtectedFolder, type GateTool, type AgentEvent, type Redact, type Tool } from "../kernel/index.js";
+import { createAgent, describeError, redactEvents, serverSideName, unmatchedRules, type ProtectedFolder, type GateTool, type AgentEvent, type Redact, type Tool } from "../kernel/index.js";
 import { createResourceTools, offersResources, READ_RESOURCE_RULE_NAME, toolPrefix, type ResourceSource } from "../mcp/index.js";
 import type { LastResult, Session, SessionIo, SessionServers } from "./session-seam.js";
 import { createCostTally, estimateCost, type CostTally } from "./cost.js";
@@ -186,13 +186,14 @@ export async function setUpSession(deps: SessionSetupDeps): Promise<Session | Er
   const banner = [`mca · model ${model.answering.name} · ${tools.length} tools · ${projectDir} · session ${deps.sessionId}`];
   // The conversation itself is shown by the chat (resumed-view.ts); -p and pipe mode show none of it.
   if (resumed !== null) banner.push(`resumed session ${resumed.id} (${resumed.messages.length} messages)`);
-  // `@path` of a project file is read by the session's own read_file, and a deny rule on it refuses the mention.
+  // `@path` of a project file is read by the session's own read_file, and a deny rule on it refuses the
+  // mention: judged by the agent, as an `@alias:uri` mention's read is (commands.ts).
   const readFileTool = tools.find((tool) => tool.name === "read_file" && tool.source === "local");
   const fileReader =
     readFileTool === undefined
       ? undefined
       : projectFileReader(projectDir, readFileTool, (path) => {
-          const decision = judgeCall(readFileTool, { path }, rules, new Map(), protectedFolders).decision;
+          const decision = agent.decide(readFileTool.name, { path });
           return decision.verdict === "deny" ? `refused: ${decision.reason}` : undefined;
         });
   const mentions = createMentions(resourceSources, fileReader);
