@@ -46,7 +46,7 @@ export interface HostServers {
 
 type Shape = "mcpServers" | "claude-json" | "vscode" | "codex" | "gemini";
 
-interface HostFile {
+export interface HostFile {
   readonly path: string;
   readonly shape: Shape;
 }
@@ -59,37 +59,44 @@ function appData(where: HostWhere): string {
   return env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== "" ? env.XDG_CONFIG_HOME : join(home, ".config");
 }
 
-/** Each host's files, project first (it is the narrower), as each host's documentation places them. */
-function hostFiles(host: HostName, where: HostWhere): HostFile[] {
-  const { home, projectDir, env } = where;
+/** Each host's file in the project, where it keeps one, as each host's documentation places it. */
+const PROJECT_FILES: Readonly<Partial<Record<HostName, { readonly path: readonly string[]; readonly shape: Shape }>>> = {
+  "claude-code": { path: [".mcp.json"], shape: "mcpServers" },
+  cursor: { path: [".cursor", "mcp.json"], shape: "mcpServers" },
+  vscode: { path: [".vscode", "mcp.json"], shape: "vscode" },
+  gemini: { path: [".gemini", "settings.json"], shape: "gemini" },
+  codex: { path: [".codex", "config.toml"], shape: "codex" },
+};
+
+/** A host's file in the project, and the host it belongs to. */
+export interface ProjectHostFile extends HostFile {
+  readonly host: HostName;
+}
+
+/** Every host's file in the project, in HOST_NAMES' order. */
+export function projectHostFiles(projectDir: string): ProjectHostFile[] {
+  return HOST_NAMES.flatMap((host) => {
+    const file = PROJECT_FILES[host];
+    return file === undefined ? [] : [{ host, path: join(projectDir, ...file.path), shape: file.shape }];
+  });
+}
+
+/** The user's files of each host, as each host's documentation places them. */
+function userFiles(host: HostName, where: HostWhere): HostFile[] {
+  const { home, env } = where;
   switch (host) {
     case "claude-code":
-      return [
-        { path: join(projectDir, ".mcp.json"), shape: "mcpServers" },
-        { path: join(env.CLAUDE_CONFIG_DIR ?? home, ".claude.json"), shape: "claude-json" },
-      ];
+      return [{ path: join(env.CLAUDE_CONFIG_DIR ?? home, ".claude.json"), shape: "claude-json" }];
     case "claude-desktop":
       return [{ path: join(appData(where), "Claude", "claude_desktop_config.json"), shape: "mcpServers" }];
     case "cursor":
-      return [
-        { path: join(projectDir, ".cursor", "mcp.json"), shape: "mcpServers" },
-        { path: join(home, ".cursor", "mcp.json"), shape: "mcpServers" },
-      ];
+      return [{ path: join(home, ".cursor", "mcp.json"), shape: "mcpServers" }];
     case "vscode":
-      return [
-        { path: join(projectDir, ".vscode", "mcp.json"), shape: "vscode" },
-        { path: join(appData(where), "Code", "User", "mcp.json"), shape: "vscode" },
-      ];
+      return [{ path: join(appData(where), "Code", "User", "mcp.json"), shape: "vscode" }];
     case "gemini":
-      return [
-        { path: join(projectDir, ".gemini", "settings.json"), shape: "gemini" },
-        { path: join(home, ".gemini", "settings.json"), shape: "gemini" },
-      ];
+      return [{ path: join(home, ".gemini", "settings.json"), shape: "gemini" }];
     case "codex":
-      return [
-        { path: join(projectDir, ".codex", "config.toml"), shape: "codex" },
-        { path: join(env.CODEX_HOME ?? join(home, ".codex"), "config.toml"), shape: "codex" },
-      ];
+      return [{ path: join(env.CODEX_HOME ?? join(home, ".codex"), "config.toml"), shape: "codex" }];
     case "windsurf":
       return [{ path: join(home, ".codeium", "windsurf", "mcp_config.json"), shape: "mcpServers" }];
     default: {
@@ -99,6 +106,12 @@ function hostFiles(host: HostName, where: HostWhere): HostFile[] {
   }
 }
 
+/** Each host's files, project first (it is the narrower). */
+function hostFiles(host: HostName, where: HostWhere): HostFile[] {
+  const project = PROJECT_FILES[host];
+  return [...(project === undefined ? [] : [{ path: join(where.projectDir, ...project.path), shape: project.shape }]), ...userFiles(host, where)];
+}
+
 type JsonObject = { readonly [key: string]: JsonValue };
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
@@ -106,7 +119,7 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 }
 
 /** The raw entries of one file, by alias, in its order. */
-function rawEntries(file: HostFile, text: string, where: HostWhere): [string, JsonValue][] | ConfigError {
+function rawEntries(file: HostFile, text: string, projectDir: string): [string, JsonValue][] | ConfigError {
   if (file.shape === "codex") {
     let table: unknown;
     try {
@@ -128,8 +141,14 @@ function rawEntries(file: HostFile, text: string, where: HostWhere): [string, Js
   if (file.shape === "vscode") return at(["servers"]);
   if (file.shape !== "claude-json") return at(["mcpServers"]);
   // ~/.claude.json: the user's servers at the top, this project's own (Claude Code's local scope) under its path.
-  const projects = new Set([where.projectDir, projectKey(where.projectDir)]);
+  const projects = new Set([projectDir, projectKey(projectDir)]);
   return [...[...projects].flatMap((dir) => at(["projects", dir, "mcpServers"])), ...at(["mcpServers"])];
+}
+
+/** The aliases of one host's file, read as `mca mcp import` reads it. */
+export function hostFileAliases(file: HostFile, text: string, projectDir: string): string[] | ConfigError {
+  const entries = rawEntries(file, text, projectDir);
+  return entries instanceof ConfigError ? entries : [...new Set(entries.map(([alias]) => alias))];
 }
 
 const NOT_CARRIED: Readonly<Record<string, string>> = {
@@ -239,7 +258,7 @@ export function readHostServers(host: HostName, where: HostWhere): HostServers {
     const text = readConfigText(file.path, "cannot read the file");
     if (text === null) continue;
     found.push(file.path);
-    const entries = text instanceof ConfigError ? text : rawEntries(file, text, where);
+    const entries = text instanceof ConfigError ? text : rawEntries(file, text, where.projectDir);
     if (entries instanceof ConfigError) {
       problems.push(entries);
       continue;

@@ -5,7 +5,7 @@ import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { ConfigError } from "./config-reader.js";
 import type { McpConfigFile } from "./mcp-config.js";
 import { localMcpFile, userMcpFile } from "./mcp-edit.js";
-import { mergeScopes, readScopeSource, userScopeSources, type ScopeSource } from "./mcp-scopes.js";
+import { mergeScopes, readScopeSource, unreadHostFiles, userScopeSources, type ScopeSource } from "./mcp-scopes.js";
 
 const root = tempProjectPerTest("mca-scopes-");
 
@@ -91,5 +91,22 @@ describe("mergeScopes", () => {
     expect(merged.config.servers.map((server) => server.alias)).toEqual(["b"]);
     expect(merged.config.skipped.map((entry) => entry.alias)).toEqual(["a"]);
     expect(merged.config.toolLimits).toEqual(new Map([["b", { exclude: ["x"] }]]));
+  });
+});
+
+describe("unreadHostFiles", () => {
+  it("names the editors' project files with servers the scopes lack, each read under its own host's key as `mca mcp import` reads it", () => {
+    const { projectDir } = places();
+    mkdirSync(join(projectDir, ".cursor"));
+    mkdirSync(join(projectDir, ".vscode"));
+    mkdirSync(join(projectDir, ".gemini"));
+    writeFileSync(join(projectDir, ".cursor", "mcp.json"), JSON.stringify({ mcpServers: { notes: { command: "n" }, web: { url: "https://example.com/mcp" } }, servers: { other: { command: "o" } } }));
+    writeFileSync(join(projectDir, ".vscode", "mcp.json"), '{\n  // VS Code keeps them under "servers"\n  "servers": { "fetch": { "command": "uvx" }, },\n}');
+    writeFileSync(join(projectDir, ".gemini", "settings.json"), servers({ g: { command: "g" } }));
+    expect(unreadHostFiles(projectDir, new Set(["web"]))).toEqual([
+      { host: "cursor", file: join(projectDir, ".cursor", "mcp.json"), aliases: ["notes"] },
+      { host: "vscode", file: join(projectDir, ".vscode", "mcp.json"), aliases: ["fetch"] },
+    ]);
+    expect(unreadHostFiles(projectDir, new Set(["notes", "web", "fetch"]))).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
 import { dirname, join } from "node:path";
 import { sanitizeAlias } from "../mcp/index.js";
 import { ConfigError, optionalField, readConfigJson, readConfigText, readingConfig, readObject, type Env } from "./config-reader.js";
+import { hostFileAliases, projectHostFiles, type HostName } from "./host-servers.js";
 import { hostVariables, readInputs, type InputAnswers } from "./host-variables.js";
 import { withoutJsoncExtras } from "./jsonc-text.js";
 import { parseMcpConfig, readServerEntries, type McpConfigFile, type SkippedServer } from "./mcp-config.js";
@@ -150,11 +151,8 @@ export function mergeScopes(read: readonly { readonly source: ScopeSource; reado
   return { config, origins, overrides };
 }
 
-/** Other hosts' project files mca does not read, and the `mca mcp import` host that brings each in. */
-const OTHER_HOSTS_PROJECT_FILES: readonly { readonly host: string; readonly path: readonly string[] }[] = [
-  { host: "cursor", path: [".cursor", "mcp.json"] },
-  { host: "vscode", path: [".vscode", "mcp.json"] },
-];
+/** The hosts whose project files start-up looks into: Claude Code's .mcp.json is mca's own project scope. */
+const HINTED_HOSTS: readonly HostName[] = ["cursor", "vscode"];
 
 /** A project file of another host with servers mca's scopes do not have. */
 export interface UnreadHostFile {
@@ -164,21 +162,17 @@ export interface UnreadHostFile {
 }
 
 /**
- * The project's `.cursor/mcp.json` and `.vscode/mcp.json` whose servers (`mcpServers` or `servers`) are not
- * all among `configured`: start-up names each with its import command rather than skip it unsaid.
+ * The project's `.cursor/mcp.json` and `.vscode/mcp.json` whose servers (each read as `mca mcp import` reads
+ * it) are not all among `configured`: start-up names each with its import command rather than skip it unsaid.
  */
 export function unreadHostFiles(projectDir: string, configured: ReadonlySet<string>): UnreadHostFile[] {
-  return OTHER_HOSTS_PROJECT_FILES.flatMap(({ host, path }) => {
-    const file = join(projectDir, ...path);
-    const text = readConfigText(file, "cannot read the file");
+  return projectHostFiles(projectDir).flatMap((hostFile) => {
+    if (!HINTED_HOSTS.includes(hostFile.host)) return [];
+    const text = readConfigText(hostFile.path, "cannot read the file");
     if (typeof text !== "string") return [];
-    const root = readConfigJson(withoutJsoncExtras(text), file);
-    if (root instanceof ConfigError || root.kind !== "object") return [];
-    const aliases = ["mcpServers", "servers"].flatMap((key) => {
-      const servers = root.members.get(key)?.value;
-      return servers?.kind === "object" ? [...servers.members.keys()] : [];
-    });
+    const aliases = hostFileAliases(hostFile, text, projectDir);
+    if (aliases instanceof ConfigError) return [];
     const missing = aliases.filter((alias) => !configured.has(alias));
-    return missing.length === 0 ? [] : [{ host, file, aliases: missing }];
+    return missing.length === 0 ? [] : [{ host: hostFile.host, file: hostFile.path, aliases: missing }];
   });
 }
