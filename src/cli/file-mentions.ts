@@ -41,7 +41,8 @@ export function projectFileReader(projectDir: string, readFileTool: Tool, refuse
 
 /** `@path` at the start or after a space; its closing punctuation belongs to the sentence. */
 const FILE_MENTION = /(?<=^|\s)@([^\s@]+)/gu;
-const SENTENCE_END = /[.,;!?)\]]+$/u;
+/** Punctuation that ends the sentence a mention stands in, not the mention (`see @a.ts.` names `a.ts`). */
+export const SENTENCE_END = /[.,;!?)\]]+$/u;
 
 const IMAGE_TYPES: Readonly<Record<string, string>> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
 

@@ -19,7 +19,7 @@ import {
   type ResourceSource,
 } from "../mcp/index.js";
 import type { ServerQuestion } from "./server-completion.js";
-import { attachFile, findFileMentions, type ProjectFileReader } from "./file-mentions.js";
+import { attachFile, findFileMentions, SENTENCE_END, type AttachedFile, type ProjectFileReader } from "./file-mentions.js";
 import { templateQuestion } from "./server-completion.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -66,7 +66,6 @@ interface Mention {
 
 /** `@alias:uri` at the start or after a space; a URI's closing punctuation belongs to the sentence. */
 const MENTION = /(?<=^|\s)@([^\s@:]+):(\S+)/gu;
-const SENTENCE_END = /[.,;!?)\]]+$/u;
 
 /**
  * Where the text piped into `mca -p "<prompt>"` begins (run-mode.ts puts it after the prompt): what follows
@@ -75,7 +74,7 @@ const SENTENCE_END = /[.,;!?)\]]+$/u;
 export const PIPED_TEXT_START = "\n\n<stdin>\n";
 
 /** What the person typed of a prompt: all of it but the text piped after it. */
-function typedPart(text: string): string {
+export function typedPart(text: string): string {
   const piped = text.indexOf(PIPED_TEXT_START);
   return piped === -1 ? text : text.slice(0, piped);
 }
@@ -91,14 +90,8 @@ export function findMentions(text: string, aliases: readonly string[]): Mention[
   return found;
 }
 
-interface Attached {
-  readonly block: string;
-  readonly line: string;
-  readonly image?: ToolImage;
-}
-
 /** One item of a read: its text fenced under `@alias:uri`, or, as in a tool result, its image or a note. */
-function attachContents(alias: string, contents: ResourceContents, budget: number): Attached {
+function attachContents(alias: string, contents: ResourceContents, budget: number): AttachedFile {
   const heading = `@${alias}:${contents.uri}${contents.mimeType === undefined ? "" : ` (${contents.mimeType})`}`;
   const shown = untrustedText(heading);
   if (contents.text !== undefined) {
@@ -167,7 +160,7 @@ export function createMentions(sources: readonly ResourceSource[], files?: Proje
       const paths = files === undefined ? [] : findFileMentions(typedPart(typed), files.projectDir).filter((path) => !mentions.some(({ alias, uri }) => `${alias}:${uri}` === path));
       if (mentions.length + paths.length === 0) return { text: withChanges(typed), images: [], lines: [] };
       if (mentions.length + paths.length > MAX_MENTIONS_PER_PROMPT) return new Error(`a prompt attaches at most ${MAX_MENTIONS_PER_PROMPT} files and resources; it names ${mentions.length + paths.length}`);
-      const attached: Attached[] = [];
+      const attached: AttachedFile[] = [];
       for (const path of paths) {
         if (files === undefined) break;
         const refusal = files.refused(path);

@@ -5,7 +5,7 @@
 import type { ChalkInstance } from "chalk";
 import type { Message, ToolArgs } from "../kernel/index.js";
 import type { MarkdownRenderer } from "./markdown.js";
-import { PIPED_TEXT_START } from "./mentions.js";
+import { typedPart } from "./mentions.js";
 import { parseShellContext } from "./shell-line.js";
 import { clipToWidth, visibleWidth } from "./text-layout.js";
 import { untrustedText } from "./untrusted-text.js";
@@ -76,16 +76,15 @@ function userEntries(message: Extract<Message, { role: "user" }>): ResumedEntry[
     if (shell !== null) {
       endPrompt();
       entries.push({ kind: "shell", ...shell });
-    } else prompt.push(block.type === "text" ? typedPart(block.text) : "[an image]");
+    } else prompt.push(block.type === "text" ? typedPrompt(block.text) : "[an image]");
   }
   endPrompt();
   return entries;
 }
 
 /** A prompt up to what its mentions attached (each under a heading that starts with the mention) or the text piped after it. */
-function typedPart(text: string): string {
-  const piped = text.indexOf(PIPED_TEXT_START);
-  const typed = piped === -1 ? text : text.slice(0, piped);
+function typedPrompt(text: string): string {
+  const typed = typedPart(text);
   for (const match of typed.matchAll(/\n\n@(\S+)/gu)) {
     if (typed.slice(0, match.index).includes(`@${match[1] ?? ""}`)) return typed.slice(0, match.index);
   }
