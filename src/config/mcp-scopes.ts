@@ -5,19 +5,19 @@
 // on its own, so a duplicate alias inside one file stays that file's error.
 import { dirname, join } from "node:path";
 import { sanitizeAlias } from "../mcp/index.js";
-import { ConfigError, optionalField, readConfigJson, readConfigText, readingConfig, readObject, type Env } from "./config-reader.js";
+import { ConfigError, optionalField, projectKey, readConfigJson, readConfigText, readingConfig, readObject, type Env } from "./config-reader.js";
 import { hostFileAliases, projectHostFiles, type HostName } from "./host-servers.js";
 import { hostVariables, readInputs, type InputAnswers } from "./host-variables.js";
 import { withoutJsoncExtras } from "./jsonc-text.js";
 import { parseMcpConfig, readServerEntries, type McpConfigFile, type SkippedServer } from "./mcp-config.js";
-import { localMcpFile, scopePlaces, userMcpFile, type EditContext, type McpScope } from "./mcp-edit.js";
+import { localMcpFile, PROJECT_MCP_FILES, userMcpFile, type EditContext, type McpScope } from "./mcp-edit.js";
 import type { ConfigPlace, McpReadContext, ToolLimit } from "./server-entry.js";
 
 /** A scope, or `--mcp-config`: the file the run was told to use instead of the scopes. */
 export type ServerScope = McpScope | "flag";
 
-/** Of the same alias in both project files, mca's own file's entry is used. */
-const PROJECT_READ_ORDER = ["mcp.config.json", ".mcp.json"] as const;
+/** Of the same alias in both project files, mca's own file's entry is used: the reverse of the order `add` writes them in. */
+const PROJECT_READ_ORDER = [...PROJECT_MCP_FILES].reverse();
 
 /** One file to read for the run: its scope, and its text as read (null: absent). The project's come from the trust decision's read. */
 export interface ScopeSource {
@@ -62,7 +62,7 @@ export function parseLocalMcpConfig(text: string, file: string, env: Env, place:
   const root = readConfigJson(withoutJsoncExtras(text), file);
   if (root instanceof ConfigError) return root;
   // The store's key for this project, as `mca mcp add -s local` writes it.
-  const key = scopePlaces("local", { projectDir: place.projectDir, env }).at(0)?.path[1] ?? place.projectDir;
+  const key = projectKey(place.projectDir);
   const base: McpReadContext = { file, text, env, place };
   return readingConfig(() => {
     const projects = optionalField(readObject(root, [], base), "projects");
