@@ -6,9 +6,8 @@
 import { describeError } from "../kernel/index.js";
 import { promptForApproval, toolDisplayName } from "./approval.js";
 import { loadMarkdownRenderer, terminalDrawsHyperlinks, type MarkdownRenderer } from "./markdown.js";
-import { runLine, SLASH_COMMANDS } from "./commands.js";
+import { isCommandLine, runLine, SLASH_COMMANDS } from "./commands.js";
 import { resumedView, resumedViewText } from "./resumed-view.js";
-import { SHELL_LINE_PREFIX } from "./shell-line.js";
 import { createTabCompleter } from "./completion.js";
 import { appendPromptHistory, loadPromptHistory, promptHistoryFile } from "./prompt-history.js";
 import { createTtyRenderer } from "./render.js";
@@ -196,8 +195,7 @@ export async function runChat(session: Session, firstPrompt: string | undefined)
       }
       if (waiting.length > 0) {
         // Prompts typed one after another go as one; a command (`/`, `!`) goes alone, and what follows it waits its turn.
-        const alone = (line: string): boolean => line.startsWith("/") || line.startsWith(SHELL_LINE_PREFIX);
-        const firstAlone = waiting.findIndex(alone);
+        const firstAlone = waiting.findIndex(isCommandLine);
         const count = firstAlone === 0 ? 1 : firstAlone === -1 ? waiting.length : firstAlone;
         queued = waiting.slice(count);
         const next = waiting.slice(0, count).join("\n");

@@ -240,6 +240,11 @@ export function findSlashCommand(name: string, commands: readonly SlashCommand[]
   return commands.find((command) => command.name === name);
 }
 
+/** A line that runs as a command (a slash command, or `!command`), not a prompt for the model. */
+export function isCommandLine(text: string): boolean {
+  return text.startsWith("/") || text.startsWith(SHELL_LINE_PREFIX);
+}
+
 /** Never rejects: a bug surfacing as an exception is reported and the line counts as failed. */
 export async function runLine(typed: string, line: LineRun): Promise<LineOutcome> {
   const text = typed.trim();

@@ -133,9 +133,9 @@ function subtypeOf(turnEnds: readonly string[], facts: RunFacts): ResultSubtype 
  * The result of a run that failed before it began (no key, a config that cannot be read, nothing to prompt):
  * a script reading `--output-format json` still gets its one object, the reason in `errors`.
  */
-export function failedBeforeRun(message: string): HeadlessResult {
+export function failedBeforeRun(message: string, sessionId: string | null = null): HeadlessResult {
   return {
-    ...createJsonCollector(() => 0).finish({ sessionId: null, durationMs: 0, failed: true }),
+    ...createJsonCollector(() => 0).finish({ sessionId, durationMs: 0, failed: true }),
     errors: [message],
   };
 }

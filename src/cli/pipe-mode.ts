@@ -3,7 +3,7 @@
 // stream-json; the exit status says whether any line failed.
 import type { AgentEvent } from "../kernel/index.js";
 import { createApproverWithoutTerminal } from "./approval.js";
-import { runLine } from "./commands.js";
+import { isCommandLine, runLine } from "./commands.js";
 import { createJsonCollector, failedBeforeRun, jsonLine, messageText, type OutputFormat, type StructuredOutcome } from "./headless-output.js";
 import { createPlainRenderer } from "./render.js";
 import { INTERRUPTED_EXIT_CODE } from "./runtime.js";
@@ -44,7 +44,7 @@ export async function runPipeMode(session: Session, lines: AsyncIterable<string>
     const loaded = await loadOutputSchema(flags.outputSchemaFile);
     if (loaded instanceof Error) {
       err(`mca: ${loaded.message}\n`);
-      if (format !== "text") out(jsonLine({ ...failedBeforeRun(loaded.message), session_id: session.id }));
+      if (format !== "text") out(jsonLine(failedBeforeRun(loaded.message, session.id)));
       return PIPE_NO_MODEL_EXIT_CODE;
     }
     schema = loaded;
@@ -109,7 +109,7 @@ export async function runPipeMode(session: Session, lines: AsyncIterable<string>
 /** A line the model answers: not a slash command, not a `!command` of the person's. */
 function isPrompt(line: string): boolean {
   const text = line.trim();
-  return text !== "" && !text.startsWith("/") && !text.startsWith("!");
+  return text !== "" && !isCommandLine(text);
 }
 
 /**

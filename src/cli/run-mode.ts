@@ -85,7 +85,7 @@ async function runSession(session: Session, invocation: SessionInvocation): Prom
     runtime.warn(`mca: ${lines.message}`);
     if (invocation.outputFormat !== "text") {
       const { failedBeforeRun, jsonLine } = await import("./headless-output.js");
-      runtime.writeOut(jsonLine({ ...failedBeforeRun(lines.message), session_id: session.id }));
+      runtime.writeOut(jsonLine(failedBeforeRun(lines.message, session.id)));
     }
     return USAGE_EXIT_CODE;
   }

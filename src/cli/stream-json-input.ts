@@ -58,7 +58,7 @@ export async function runStreamJsonInput(session: Session, lines: AsyncIterable<
     if (prompt instanceof Error) {
       const reason = `stdin line ${lineNumber}: ${prompt.message}`;
       writeErr(`mca: ${reason}\n`);
-      writeOut(jsonLine({ ...failedBeforeRun(reason), session_id: session.id }));
+      writeOut(jsonLine(failedBeforeRun(reason, session.id)));
       code = PIPE_FAILED_EXIT_CODE;
       continue;
     }
