@@ -55,8 +55,8 @@ export interface GitSurfaceOptions {
 }
 
 /** The search for `.git` below the project: folders looked into, and how deep. node_modules is not looked into. */
-export const WALK_MAX_FOLDERS = 5_000;
-export const WALK_MAX_DEPTH = 8;
+const WALK_MAX_FOLDERS = 5_000;
+const WALK_MAX_DEPTH = 8;
 const WALK_SKIPPED = new Set(["node_modules", ".git"]);
 
 /** The surface as it is now, asking git (a few processes); gitSurfaceReader keeps it between changes. */

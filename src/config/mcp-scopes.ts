@@ -58,7 +58,7 @@ function placeOf(source: ScopeSource, projectDir: string): ConfigPlace {
  * The local file's entry for this project (`projects["<real path>"].mcpServers`), read as any config's
  * servers are; null when it has none for this project. Other projects' entries are not read.
  */
-export function parseLocalMcpConfig(text: string, file: string, env: Env, place: ConfigPlace, answers?: InputAnswers): McpConfigFile | ConfigError | null {
+function parseLocalMcpConfig(text: string, file: string, env: Env, place: ConfigPlace, answers?: InputAnswers): McpConfigFile | ConfigError | null {
   const root = readConfigJson(withoutJsoncExtras(text), file);
   if (root instanceof ConfigError) return root;
   // The store's key for this project, as `mca mcp add -s local` writes it.

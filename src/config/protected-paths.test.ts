@@ -8,7 +8,7 @@ import { eventLog, memorySnapshots, memoryTranscript, scriptedModel } from "../k
 import { createLocalTools } from "../tools/index.js";
 import { tempProjectPerTest } from "../tools/test-support/temp-project.js";
 import { readGitSurface } from "./git-surface.js";
-import { protectedFolderPaths, readProtectedFolders } from "./protected-paths.js";
+import { readProtectedFolders } from "./protected-paths.js";
 
 /** git with no system config and the test's own HOME (its ~/.gitconfig), so only the test's settings count. */
 function git(cwd: string, ...args: string[]): string {
@@ -126,13 +126,6 @@ describe("readProtectedFolders", () => {
     mkdirSync(join(project(), "b"));
     execFileSync("mv", [join(project(), "b.git"), join(project(), "b", ".git")]);
     expect([folders(join(project(), "a")), folders(join(project(), "b"))]).toEqual([ALWAYS_PROTECTED, ALWAYS_PROTECTED]);
-  });
-});
-
-describe("protectedFolderPaths", () => {
-  it("gives each folder once as an absolute path under the project, for a sandbox to bind read-only", () => {
-    const folders = [hooksFolder(".githooks", ".githooks"), hooksFolder(".githooks", "./.githooks"), ...ALWAYS_PROTECTED];
-    expect(protectedFolderPaths("/work/p", folders)).toEqual(["/work/p/.githooks", "/work/p/.git", "/work/p/.mca", "/work/p/.husky"]);
   });
 });
 

@@ -5,14 +5,13 @@
 import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { ALWAYS_PROTECTED, type ProtectedFolder } from "../kernel/index.js";
-import { readGitSurface, type GitPlace, type GitSurface } from "./git-surface.js";
+import type { GitPlace, GitSurface } from "./git-surface.js";
 
 /**
  * The project's protected folders, its own first (a hooks folder under `.husky/` is named as the hooks
- * folder). `surface`: the project's git surface, best from a session's gitSurfaceReader; read afresh with
- * the process's environment when not given.
+ * folder). `surface`: the project's git surface, best from a session's gitSurfaceReader.
  */
-export function readProtectedFolders(projectDir: string, surface: GitSurface = readGitSurface(projectDir, { env: process.env })): ProtectedFolder[] {
+export function readProtectedFolders(projectDir: string, surface: GitSurface): ProtectedFolder[] {
   const project = resolve(projectDir);
   const own: ProtectedFolder[] = [];
   for (const place of surface.places) {
@@ -25,14 +24,6 @@ export function readProtectedFolders(projectDir: string, surface: GitSurface = r
     }
   }
   return [...own, ...ALWAYS_PROTECTED];
-}
-
-/**
- * The protected folders at the project's root as absolute paths, for a sandbox to bind read-only (a
- * folder protected at any depth is named only at the root).
- */
-export function protectedFolderPaths(projectDir: string, folders: readonly ProtectedFolder[]): string[] {
-  return [...new Set(folders.map((folder) => resolve(projectDir, folder.path)))];
 }
 
 /** The kinds of place that are files git reads rather than folders, for how a reason words it. */

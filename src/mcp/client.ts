@@ -51,8 +51,6 @@ export interface McpClient {
    * `resources.subscribe` (resource-subscriptions.ts); close() unsubscribes. Never rejects.
    */
   watchResource(uri: string, onUpdated: (uri: string) => void): Promise<void>;
-  /** The resources watched now. */
-  watchedResources(): readonly string[];
 }
 
 /** How the client hears list changes: the two ways the eras have. */
@@ -178,6 +176,5 @@ export function createClientCore(wire: Wire, described: ServerDescription, rules
     watchLists,
     subscribedLists: () => [...new Set([...subscriptions].flatMap((subscription) => subscription.accepted() ?? []))],
     watchResource: (uri, onUpdated) => resources.watch(uri, onUpdated),
-    watchedResources: () => resources.watched(),
   };
 }

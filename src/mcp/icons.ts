@@ -9,7 +9,7 @@ import { isJsonObject } from "./jsonrpc.js";
 export type Icon = ToolIcon;
 
 /** The image types an icon may be; a `mimeType` or data URI of any other type drops the icon. */
-export const ICON_MEDIA_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml", "image/x-icon", "image/vnd.microsoft.icon"];
+const ICON_MEDIA_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml", "image/x-icon", "image/vnd.microsoft.icon"];
 /** A data URI of a small icon fits many times over; one server must not fill a script's output with pictures. */
 export const MAX_ICON_SRC_CHARS = 65_536;
 /** Icons kept per tool, prompt or resource. */

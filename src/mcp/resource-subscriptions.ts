@@ -8,11 +8,11 @@ import { describeError } from "../kernel/index.js";
 import { isJsonObject, McpError, type JsonObject, type JsonRpcNotification } from "./jsonrpc.js";
 import type { Era } from "./versions.js";
 
-export const RESOURCE_UPDATED = "notifications/resources/updated";
+const RESOURCE_UPDATED = "notifications/resources/updated";
 /** A server's URIs are its own text: kept to this many characters in what mca says of them. */
 const MAX_URI_CHARS = 300;
 /** A session watches this many resources of one server at most: a read past it is not watched. */
-export const MAX_WATCHED_RESOURCES = 100;
+const MAX_WATCHED_RESOURCES = 100;
 /** Unsubscribing at the end waits this long for each answer at most: the connection closes anyway. */
 const UNSUBSCRIBE_TIMEOUT_MS = 2000;
 
@@ -40,8 +40,6 @@ export interface ResourceSubscriptions {
   watch(uri: string, onUpdated: (uri: string) => void): Promise<void>;
   /** A notification outside any call: true when it was a resource update (told to the listeners). */
   take(notification: JsonRpcNotification): boolean;
-  /** The URIs watched now. */
-  watched(): readonly string[];
   /** Ends every subscription: legacy `resources/unsubscribe` for each (bounded), the modern listen closed. */
   close(): Promise<void>;
 }
@@ -92,7 +90,6 @@ export function createResourceSubscriptions(deps: ResourceSubscriptionDeps): Res
       }
     },
     take: tell,
-    watched: () => [...uris],
     async close() {
       if (closed) return;
       closed = true;

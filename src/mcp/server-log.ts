@@ -17,7 +17,7 @@ export const SERVER_LOG_KEPT = 200;
  * The least severe level shown as it comes (without --verbose): a warning says something is wrong; info,
  * notice and debug are the server's own chatter, kept out of the conversation and read with /mcp logs.
  */
-export const LOG_SHOWN_FROM: LogLevel = "warning";
+const LOG_SHOWN_FROM: LogLevel = "warning";
 /** A message longer than this is cut where it is kept and handed on: a log line, not a document. */
 const MAX_LOG_TEXT_CHARS = 500;
 

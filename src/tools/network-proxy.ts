@@ -213,7 +213,7 @@ export function isUnreachable(address: string): boolean {
 }
 
 /** The default dialer: the name resolved by the host, an unreachable address refused, a time limit on the connect. */
-export async function dialPublic(host: string, port: number): Promise<Socket | Error> {
+async function dialPublic(host: string, port: number): Promise<Socket | Error> {
   const name = host.startsWith("[") ? host.slice(1, -1) : host;
   let addresses: string[];
   try {

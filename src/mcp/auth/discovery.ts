@@ -164,7 +164,7 @@ export async function discoverAuthServer(issuer: string, limits: EndpointLimits 
 }
 
 /** discoverAuthServer, with undefined where no well-known URL of the issuer answers with a document. */
-export async function findAuthServer(issuer: string, limits: EndpointLimits = ENDPOINT_LIMITS): Promise<AuthServerMetadata | undefined> {
+async function findAuthServer(issuer: string, limits: EndpointLimits = ENDPOINT_LIMITS): Promise<AuthServerMetadata | undefined> {
   for (const candidate of metadataUrls(issuer)) {
     const document = await wellKnownDocument(candidate, limits);
     if (document === undefined) continue;
@@ -214,7 +214,7 @@ export async function discoverLegacyAuthServer(serverUrl: string, limits: Endpoi
 }
 
 /** The 2025-03-26 default endpoints on `base`, taken on trust: `defaulted` says no document backs them (PKCE was required then). */
-export function defaultEndpoints(base: string): AuthServerMetadata {
+function defaultEndpoints(base: string): AuthServerMetadata {
   return {
     issuer: base,
     authorizationEndpoint: `${base}/authorize`,

@@ -46,7 +46,7 @@ export class LoginNeeded extends McpError {
  * (as judgeReplyBody quoted it, redacted) gave no reason. A JSON body's `error_description`, `detail`,
  * `message` or `error` is the reason; else the body's text as it was quoted.
  */
-export function refusalReason(error: HttpFailure): string | undefined {
+function refusalReason(error: HttpFailure): string | undefined {
   const quoted = /: ("(?:[^"\\]|\\.)*")$/.exec(error.message)?.[1];
   const fromRpc = /^(?:\S+ answered HTTP \d+[^:]*: )?(.+) \(code -?\d+\)$/.exec(error.message)?.[1];
   if (quoted !== undefined) {

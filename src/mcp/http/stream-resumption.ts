@@ -18,7 +18,7 @@ export const MAX_RECONNECTION_TIME_MS = 30_000;
 /** Resumptions in a row that bring no new event id: past this the server is not resuming, and the request fails. */
 export const MAX_RESUMPTIONS_WITHOUT_PROGRESS = 3;
 /** Resumptions of one request in all, however each went; the request's own timeout bounds them too. */
-export const MAX_RESUMPTIONS = 50;
+const MAX_RESUMPTIONS = 50;
 /** An id goes back in a header: visible ASCII, of a sane length, as a session id must be. */
 export const SENDABLE_EVENT_ID = /^[\x21-\x7e]{1,1024}$/;
 
