@@ -151,6 +151,30 @@ describe("mca -p --output-format json", () => {
   });
 });
 
+describe("mca -p --max-budget-usd", () => {
+  /** A reply that calls a tool, so that the prompt needs a second request, then the answer it would get. */
+  const twoRequests = () =>
+    replying([...said("first."), { type: "tool_use", id: "t1", name: "read_file", jsonChunks: ['{"path":"README.md"}'] }], said("never asked for"));
+  // One request costs (25 × $3 + 12 × $15) per million tokens, $0.000255: over a budget of $0.0002.
+  const overBudget = ["-p", "summarise", "--max-budget-usd", "0.0002"];
+
+  it("stops the prompt once its requests cost more than the budget, before the next request (json: error_max_budget_usd)", async () => {
+    const run = await project.run([...overBudget, "--output-format", "json"], "", await twoRequests());
+    const result: unknown = JSON.parse(run.stdout);
+    expect([run.code, api?.requests.length, result]).toEqual([
+      1,
+      1,
+      expect.objectContaining({ subtype: "error_max_budget_usd", is_error: true, num_turns: 1, total_cost_usd: expect.closeTo(0.000255, 9) }),
+    ]);
+  });
+
+  it("says in text which budget stopped it and how to go on", async () => {
+    const run = await project.run(overBudget, "", await twoRequests());
+    expect([run.code, api?.requests.length]).toEqual([1, 1]);
+    expect(run.stderr).toContain('Turn stopped: this prompt spent about $0.00, its budget is $0.0002 (--max-budget-usd, "maxBudgetUsd"); send a message to continue, or raise the budget.');
+  });
+});
+
 describe("mca -p --output-format stream-json", () => {
   it("starts with the init event and ends with the result object", async () => {
     const env = await replying(said("Hi."));
