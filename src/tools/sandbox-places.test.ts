@@ -68,4 +68,26 @@ describe("sandboxPlaces", () => {
     places.changed();
     expect([before, places.read().some((place) => place.path === join(root, "nested", ".git"))]).toEqual([false, true]);
   });
+
+  it("keeps the files beside each program at the root, and a file made there since the last call", () => {
+    const root = realpathSync(project());
+    for (const name of ["a.mjs", "b.py", "lib.js", "helper.py", "README.md"]) writeFileSync(join(root, name), "");
+    const programs = [
+      { alias: "a", path: "a.mjs", hashed: true },
+      { alias: "b", path: "b.py", hashed: true },
+    ];
+    const places = sandboxPlaces({ projectDir: root, env, ownFolders, programs });
+    const kept = (): string[] =>
+      places
+        .read()
+        .slice(7, -1)
+        .map((place) => place.path.slice(root.length + 1))
+        .sort();
+    const first = kept();
+    writeFileSync(join(root, "later.js"), "");
+    expect([first, kept()]).toEqual([
+      ["a.mjs", "b.py", "helper.py", "lib.js"],
+      ["a.mjs", "b.py", "helper.py", "later.js", "lib.js"],
+    ]);
+  });
 });

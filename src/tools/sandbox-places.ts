@@ -40,11 +40,16 @@ export function sandboxPlaces(sources: SandboxPlaceSources): SandboxPlaces {
   const git = sources.git ?? gitSurfaceReader(project, { env: sources.env });
   // Read at each call: a file made beside a program since the last call is kept too.
   return {
-    read: () => [
-      ...fixed,
-      ...sources.programs.flatMap((program) => programPlaces(project, program.path)),
-      ...git.read().places.map((place): GuardedPlace => ({ path: place.path, absent: ABSENT_GIT_PLACE[place.kind] })),
-    ],
+    read: () => {
+      // The project's root is listed once for every program at it, and not at all when none is.
+      let rootNames: readonly string[] | undefined;
+      const listRoot = (): readonly string[] => (rootNames ??= namesIn(project));
+      return [
+        ...fixed,
+        ...sources.programs.flatMap((program) => programPlaces(project, program.path, listRoot)),
+        ...git.read().places.map((place): GuardedPlace => ({ path: place.path, absent: ABSENT_GIT_PLACE[place.kind] })),
+      ];
+    },
     changed: () => git.invalidate(),
   };
 }
@@ -66,19 +71,15 @@ const SIBLING_EXTENSIONS: readonly (readonly string[])[] = [
 /**
  * The places of one program a trusted server runs outside the sandbox: the folder it lives in, whole; at the
  * project's root (which cannot be made read-only), the file itself and the files beside it in its language.
+ * `listRoot`: the names in the project's root, asked only for a program at the root.
  */
-export function programPlaces(project: string, program: string): GuardedPlace[] {
+export function programPlaces(project: string, program: string, listRoot: () => readonly string[] = () => namesIn(project)): GuardedPlace[] {
   const path = resolve(project, program);
   const folder = dirname(path);
   if (folder !== project) return [{ path: folder, absent: null }];
   const extension = extname(path).toLowerCase();
   const family = SIBLING_EXTENSIONS.find((extensions) => extensions.includes(extension)) ?? (extension === "" ? [] : [extension]);
-  let siblings: string[] = [];
-  try {
-    siblings = readdirSync(project).filter((name) => family.includes(extname(name).toLowerCase()));
-  } catch {
-    // An unreadable project folder: the program alone.
-  }
+  const siblings = listRoot().filter((name) => family.includes(extname(name).toLowerCase()));
   return [path, ...siblings.map((name) => join(project, name))].filter((one, index, all) => all.indexOf(one) === index).map((one) => ({ path: one, absent: null }));
 }
 
@@ -92,6 +93,15 @@ const ABSENT_GIT_PLACE: Readonly<Record<GitPlaceKind, GuardedPlace["absent"]>> =
   "config-include": "file",
   hooks: "folder",
 };
+
+/** The names in a folder; none when it cannot be read (an unreadable project folder: each program alone). */
+function namesIn(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
 
 function realPath(path: string): string {
   try {
