@@ -52,6 +52,12 @@ describe("readOnlyLayout", () => {
     expect(readOnlyLayout([root()], places)).toEqual({ pinned: [], readOnly: [{ kind: "bind", path: join(root(), ".git") }, { kind: "bind", path: join(root(), "p") }], unguarded: [] });
   });
 
+  it("drops only what another place holds, whatever sorts between a folder and what is inside it", () => {
+    for (const path of ["a/b/c", "a-b", "a.b", "ab"]) mkdirSync(join(root(), path), { recursive: true });
+    const places = ["a/b/c", "a-b", "a/b", "a.b", "ab", "a"].map((path) => folder(join(root(), path)));
+    expect(readOnlyLayout([root()], places).readOnly).toEqual(["a", "a-b", "a.b", "ab"].map((path) => ({ kind: "bind", path: join(root(), path) })));
+  });
+
   it("pins from the innermost writable folder that holds a place", () => {
     mkdirSync(join(root(), "home", "p", "a", ".git"), { recursive: true });
     expect(readOnlyLayout([join(root(), "home"), join(root(), "home", "p")], [folder(join(root(), "home", "p", "a", ".git"))]).pinned).toEqual([join(root(), "home", "p", "a")]);

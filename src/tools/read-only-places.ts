@@ -69,10 +69,7 @@ export function readOnlyLayout(roots: readonly string[], places: readonly Guarde
     if (parent !== root && isEmptyFolder(parent)) mounts.set(parent, { kind: "bind", path: parent });
     else mounts.set(found.path, { kind: "placeholder", path: found.path, shape: found.last ? place.absent : "folder" });
   }
-  const paths = [...mounts.keys()];
-  const readOnly = [...mounts.values()]
-    .filter((mount) => !paths.some((other) => other !== mount.path && isInside(other, mount.path)))
-    .sort((a, b) => a.path.localeCompare(b.path));
+  const readOnly = outermost([...mounts.values()]).sort((a, b) => a.path.localeCompare(b.path));
   const pinned = new Set<string>();
   for (const mount of readOnly) {
     const root = rootOf(mount.path);
@@ -180,6 +177,21 @@ function isEmptyFolder(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The mounts no other mount holds, in one sweep: sorted with the separator first, a folder comes just before
+ * everything inside it, so a mount inside any kept one is inside the last kept one.
+ */
+function outermost(mounts: readonly ReadOnlyMount[]): ReadOnlyMount[] {
+  const keyed = mounts.map((mount) => ({ mount, key: mount.path.split(sep).join("\0") }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const kept: ReadOnlyMount[] = [];
+  for (const { mount } of keyed) {
+    const last = kept.at(-1);
+    if (last === undefined || !isInside(last.path, mount.path)) kept.push(mount);
+  }
+  return kept;
 }
 
 /** The innermost root holding `path` (roots nest: the project in a writable home); its own bind holds it in place. */
