@@ -4,7 +4,7 @@ export { CHARS_PER_TOKEN, COMPACT_AT_TOKENS, CONTEXT_WINDOW_TOKENS, estimatedTok
 export * from "./gate.js";
 export { NEVER_STARTED_TEXT, replayHistory, STARTED_OUTCOME_UNKNOWN_TEXT } from "./history.js";
 export * from "./ports.js";
-export { describeError } from "./settle.js";
+export { describeError, printable } from "./settle.js";
 export * from "./tool.js";
 export * from "./redaction.js";
 export { PLAIN_COMMAND_CHARACTERS } from "./shell-command.js";

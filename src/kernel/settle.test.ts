@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { settle } from "./settle.js";
+import { printable, settle } from "./settle.js";
 
 describe("settle", () => {
   it("reports the value of work that finishes", async () => {
@@ -47,5 +47,12 @@ describe("settle", () => {
     expect(await waiting).toEqual({ kind: "aborted" });
     rejectLater(new Error("late"));
     await Promise.resolve();
+  });
+});
+
+describe("printable", () => {
+  it("puts ? for each control character (a newline too), trims the spaces around it, and keeps 200 characters", () => {
+    expect(printable("  bwrap: \u001b[2Jno\u0085 namespace\n")).toBe("bwrap: ?[2Jno? namespace?");
+    expect(printable("x".repeat(300))).toHaveLength(200);
   });
 });

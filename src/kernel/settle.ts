@@ -36,3 +36,11 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message === "" ? error.name : error.message;
   return String(error);
 }
+
+/**
+ * What another program said (an error, a line of its stderr) or a path it names, fit for one line of mca's
+ * output: each control character, which could move the cursor or rewrite the screen, as `?`; at most 200 characters.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/gu, "?").trim().slice(0, 200);
+}

@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { printable } from "../kernel/index.js";
 import type { LaunchPlan, LaunchRequest, StdioLauncher } from "./stdio-transport.js";
 
 /** Where bubblewrap is: its path; missing on Linux (said once); or unsupported, where mca has no PID namespace to offer (said nowhere). */
@@ -138,8 +139,4 @@ function fileProblem(path: string): "ENOENT" | "EACCES" | null {
   } catch {
     return "EACCES";
   }
-}
-
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/gu, "?").trim().slice(0, 200);
 }

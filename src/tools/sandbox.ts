@@ -4,7 +4,7 @@
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { onlyVariables } from "../kernel/index.js";
+import { onlyVariables, printable } from "../kernel/index.js";
 import { isInside, readOnlyLayout, type GuardedPlace, type ReadOnlyMount } from "./read-only-places.js";
 import { runCommand } from "./command-process.js";
 import { hasUnixSocketFilter, unixSocketFilter } from "./seccomp-filter.js";
@@ -295,10 +295,6 @@ export function homeInProjectNotice(projectDir: string, home: string): string | 
     `mca: the project folder ${printable(project)} holds your home folder: sandboxed commands may write anywhere in it ` +
     "(shell start-up files, other tools' settings) but for mca's own settings and state; start mca in a project's own folder"
   );
-}
-
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/gu, "?").trim().slice(0, 200);
 }
 
 function findProgram(name: string, path: string): string | undefined {
